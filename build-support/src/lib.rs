@@ -1,0 +1,1 @@
+//! build.rs integration for schemac (issue #4 fills this crate).

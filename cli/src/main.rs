@@ -1,0 +1,3 @@
+//! The `schemac` command line (issue #2 fills this).
+
+fn main() {}

@@ -1,0 +1,299 @@
+//! The compiled program: a graph of nodes, one per reachable subschema, each a list of
+//! checks. Produced by [`crate::check`], read by [`crate::interp`] and [`crate::emit`].
+//!
+//! Every reference is resolved to a [`NodeId`]; every pattern is compiled once into
+//! [`Program::regexes`]. Draft-07 lowers to the same checks (its `items` array becomes
+//! [`CheckKind::PrefixItems`], `additionalItems` becomes [`CheckKind::Items`] with a
+//! `skip`, `dependencies` becomes [`CheckKind::DependentRequired`] /
+//! [`CheckKind::DependentSchemas`]).
+//!
+//! Keyword locations: a node's errors are located at the evaluation path that reached it
+//! plus the check's `keyword`; a child is reached through an [`Edge`] whose `path` is the
+//! pointer suffix from the parent node (`/properties/name`, `/allOf/0`, `/$ref`).
+//! Absolute keyword locations are [`Node::uri`] plus `/keyword`.
+
+pub mod analyse;
+
+use crate::regex::CompiledRegex;
+use crate::CompileWarning;
+use schemac_runtime::error::TypeSet;
+use schemac_runtime::Limits;
+use serde_json::{Number, Value};
+use std::collections::BTreeMap;
+
+/// Index of a node in [`Program::nodes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub usize);
+
+/// Index of a pattern in [`Program::regexes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RegexId(pub usize);
+
+/// Index of a schema resource in [`Program::resources`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ResourceId(pub usize);
+
+/// A compiled schema (and everything it references).
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// All nodes; a node's children always have ids in this vector.
+    pub nodes: Vec<Node>,
+    /// Every distinct pattern, compiled.
+    pub regexes: Vec<RegexEntry>,
+    /// Every schema resource (a `$id`, or a document root) that nodes belong to.
+    pub resources: Vec<Resource>,
+    /// The entry point.
+    pub root: NodeId,
+    /// Run-time limits the program validates under.
+    pub limits: Limits,
+    /// Whether any `$dynamicRef` may resolve dynamically, so evaluation must keep the
+    /// dynamic scope (the stack of resources entered).
+    pub uses_dynamic_scope: bool,
+    /// Warnings raised while compiling.
+    pub warnings: Vec<CompileWarning>,
+}
+
+impl Program {
+    /// The node with id `id`.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.0]
+    }
+}
+
+/// A schema resource: a subschema with `$id`, or a document root.
+#[derive(Debug, Clone)]
+pub struct Resource {
+    /// Its absolute URI (no fragment).
+    pub uri: String,
+    /// `$dynamicAnchor`s declared in it, by name.
+    pub dynamic_anchors: BTreeMap<String, NodeId>,
+}
+
+/// One pattern.
+#[derive(Debug, Clone)]
+pub struct RegexEntry {
+    /// The ECMA-262 source text.
+    pub source: String,
+    /// The compiled matcher; `None` when the engine refused the pattern and the
+    /// unsupported-regex policy says to ignore it.
+    pub compiled: Option<CompiledRegex>,
+}
+
+/// One subschema: checks on one instance location.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// Absolute URI of the subschema: its resource's URI plus a JSON-pointer fragment
+    /// (`https://example.com/s.json#/properties/a`). Absolute keyword locations extend it.
+    pub uri: String,
+    /// The resource the subschema belongs to.
+    pub resource: ResourceId,
+    /// Whether this node is the root of its resource (entering it extends the dynamic scope).
+    pub is_resource_root: bool,
+    /// The checks, in evaluation order. `unevaluatedProperties` / `unevaluatedItems` come
+    /// last, after every check that produces annotations.
+    pub checks: Vec<Check>,
+    /// Filled by [`analyse`]: which evaluated-location sets this node must produce.
+    pub collect: Collect,
+}
+
+/// Which evaluated-location sets a node must produce for an `unevaluated*` keyword that
+/// can see it (its own, or one in a schema that applies it in place).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Collect {
+    /// Evaluated property names.
+    pub properties: bool,
+    /// Evaluated array indices.
+    pub items: bool,
+}
+
+/// An edge to a child node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edge {
+    /// The child.
+    pub target: NodeId,
+    /// Keyword-location suffix from the parent node: `/properties/a~1b`, `/allOf/0`, `/$ref`.
+    pub path: String,
+}
+
+/// One check of a node.
+#[derive(Debug, Clone)]
+pub struct Check {
+    /// The keyword's name as it appears in the schema (`minimum`, `items`,
+    /// `additionalItems`): the keyword location of its own errors is `/keyword`.
+    pub keyword: String,
+    /// What it checks.
+    pub kind: CheckKind,
+}
+
+/// What a check checks.
+#[derive(Debug, Clone)]
+pub enum CheckKind {
+    /// The `false` schema: nothing is valid.
+    False,
+    /// `type`.
+    Type(TypeSet),
+    /// `const`.
+    Const(Value),
+    /// `enum`.
+    Enum(Vec<Value>),
+    /// `multipleOf` (a positive number).
+    MultipleOf(f64),
+    /// `minimum`.
+    Minimum(Number),
+    /// `maximum`.
+    Maximum(Number),
+    /// `exclusiveMinimum` (2020-12 and draft-07 numeric form).
+    ExclusiveMinimum(Number),
+    /// `exclusiveMaximum`.
+    ExclusiveMaximum(Number),
+    /// `minLength`, in code points.
+    MinLength(u64),
+    /// `maxLength`, in code points.
+    MaxLength(u64),
+    /// `pattern`: unanchored search. Skipped when the regex entry is `None` (ignored).
+    Pattern(RegexId),
+    /// `format`, asserted (only emitted when format assertion is on and the format is
+    /// known or custom).
+    Format(String),
+    /// `minItems`.
+    MinItems(u64),
+    /// `maxItems`.
+    MaxItems(u64),
+    /// `uniqueItems: true`.
+    UniqueItems,
+    /// `minProperties`.
+    MinProperties(u64),
+    /// `maxProperties`.
+    MaxProperties(u64),
+    /// `required`.
+    Required(Vec<String>),
+    /// `dependentRequired` (draft-07: `dependencies` with an array).
+    DependentRequired(Vec<(String, Vec<String>)>),
+    /// `$ref` (draft-07: `$ref` alone, its siblings dropped).
+    Ref(Edge),
+    /// `$dynamicRef`. Resolves statically to `fallback`; when `anchor` is set (the static
+    /// target declares a `$dynamicAnchor` of that name), the outermost resource in the
+    /// dynamic scope that declares that dynamic anchor wins.
+    DynamicRef {
+        /// The statically resolved target.
+        fallback: Edge,
+        /// The dynamic anchor name, when the reference resolves dynamically.
+        anchor: Option<String>,
+    },
+    /// A reference to a document that was not available (warn policy): reaching it makes
+    /// the validation incomplete.
+    Unresolved {
+        /// The reference as written, resolved against its base.
+        uri: String,
+    },
+    /// `allOf`.
+    AllOf(Vec<Edge>),
+    /// `anyOf`.
+    AnyOf(Vec<Edge>),
+    /// `oneOf`.
+    OneOf(Vec<Edge>),
+    /// `not`.
+    Not(Edge),
+    /// `if` / `then` / `else` (the check's keyword is `if`).
+    IfThenElse {
+        /// `if`.
+        condition: Edge,
+        /// `then`, if present.
+        then: Option<Edge>,
+        /// `else`, if present.
+        otherwise: Option<Edge>,
+    },
+    /// `dependentSchemas` (draft-07: `dependencies` with a schema).
+    DependentSchemas(Vec<(String, Edge)>),
+    /// `properties`.
+    Properties(Vec<(String, Edge)>),
+    /// `patternProperties`.
+    PatternProperties(Vec<(RegexId, Edge)>),
+    /// `additionalProperties`: applies to every property not named in the sibling
+    /// `properties` and not matched by a sibling `patternProperties` pattern.
+    AdditionalProperties {
+        /// The schema.
+        schema: Edge,
+        /// Sibling `properties` names.
+        known: Vec<String>,
+        /// Sibling `patternProperties` patterns.
+        patterns: Vec<RegexId>,
+    },
+    /// `propertyNames`: the schema applies to each key, as a string instance. Errors are
+    /// located at the object (the key is not an instance location of its own).
+    PropertyNames(Edge),
+    /// `prefixItems` (draft-07: `items` as an array).
+    PrefixItems(Vec<Edge>),
+    /// `items` applying to every item from index `skip` on (2020-12: `skip` is the
+    /// `prefixItems` length; draft-07 `additionalItems`: the `items` array length;
+    /// draft-07 `items` as a schema: 0).
+    Items {
+        /// The schema.
+        schema: Edge,
+        /// How many leading items it does not apply to.
+        skip: usize,
+    },
+    /// `contains` with `minContains` (default 1) and `maxContains`.
+    Contains {
+        /// The schema.
+        schema: Edge,
+        /// `minContains`.
+        min: u64,
+        /// `maxContains`.
+        max: Option<u64>,
+    },
+    /// `unevaluatedProperties`.
+    UnevaluatedProperties(Edge),
+    /// `unevaluatedItems`.
+    UnevaluatedItems(Edge),
+}
+
+impl CheckKind {
+    /// The child edges of this check, in order.
+    pub fn edges(&self) -> Vec<&Edge> {
+        match self {
+            CheckKind::Ref(e)
+            | CheckKind::Not(e)
+            | CheckKind::PropertyNames(e)
+            | CheckKind::UnevaluatedProperties(e)
+            | CheckKind::UnevaluatedItems(e) => vec![e],
+            CheckKind::DynamicRef { fallback, .. } => vec![fallback],
+            CheckKind::AllOf(es) | CheckKind::AnyOf(es) | CheckKind::OneOf(es) => {
+                es.iter().collect()
+            }
+            CheckKind::PrefixItems(es) => es.iter().collect(),
+            CheckKind::IfThenElse {
+                condition,
+                then,
+                otherwise,
+            } => std::iter::once(condition)
+                .chain(then.as_ref())
+                .chain(otherwise.as_ref())
+                .collect(),
+            CheckKind::DependentSchemas(es) | CheckKind::Properties(es) => {
+                es.iter().map(|(_, e)| e).collect()
+            }
+            CheckKind::PatternProperties(es) => es.iter().map(|(_, e)| e).collect(),
+            CheckKind::AdditionalProperties { schema, .. }
+            | CheckKind::Items { schema, .. }
+            | CheckKind::Contains { schema, .. } => vec![schema],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the check applies its children to the same instance location
+    /// (so their evaluated locations count as the parent's).
+    pub fn is_in_place(&self) -> bool {
+        matches!(
+            self,
+            CheckKind::Ref(_)
+                | CheckKind::DynamicRef { .. }
+                | CheckKind::AllOf(_)
+                | CheckKind::AnyOf(_)
+                | CheckKind::OneOf(_)
+                | CheckKind::Not(_)
+                | CheckKind::IfThenElse { .. }
+                | CheckKind::DependentSchemas(_)
+        )
+    }
+}

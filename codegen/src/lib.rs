@@ -1,0 +1,36 @@
+//! schemac: a staged compiler for JSON Schema 2020-12 and draft-07.
+//!
+//! The pipeline, one module per stage:
+//!
+//! 1. [`load`] — documents, resources, base URIs and the offline [`load::Registry`];
+//! 2. [`check`] — dialects, keyword shapes and limits, every reference resolved once;
+//! 3. [`ir`] — the compiled [`ir::Program`] (lowered by `check`), plus its analysis;
+//! 4. [`regex`] — ECMA-262 patterns compiled to DFA / Pike VM tables;
+//! 5. [`interp`] — the interpreter backend over the IR (run time);
+//! 6. [`emit`] — the Rust backend (build time, feature `emit`).
+//!
+//! ```
+//! use schemac::{Compiler, Options};
+//! use schemac_runtime::Validate;
+//!
+//! let schema = serde_json::json!({"type": "object", "required": ["query"]});
+//! let program = Compiler::new(Options::default()).compile(&schema).unwrap();
+//! let validator = schemac::interp::Interpreter::new(program);
+//! assert!(validator.is_valid(&serde_json::json!({"query": "rust"})));
+//! assert!(!validator.is_valid(&serde_json::json!({})));
+//! ```
+#![deny(missing_docs)]
+
+pub mod check;
+#[cfg(feature = "emit")]
+pub mod emit;
+pub mod error;
+pub mod interp;
+pub mod ir;
+pub mod load;
+mod options;
+pub mod regex;
+
+pub use check::Compiler;
+pub use error::{CompileError, CompileErrorKind, CompileWarning, Location};
+pub use options::{Dialect, Options, RefPolicy, UnsupportedRegexPolicy};

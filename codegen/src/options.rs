@@ -1,0 +1,108 @@
+//! Compiler options: dialects, reference policy, format assertion, limits.
+
+use crate::regex::RegexOptions;
+use schemac_runtime::Limits;
+
+/// A JSON Schema dialect schemac understands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dialect {
+    /// JSON Schema 2020-12 (`https://json-schema.org/draft/2020-12/schema`).
+    Draft2020_12,
+    /// JSON Schema draft-07 (`http://json-schema.org/draft-07/schema#`).
+    Draft7,
+}
+
+impl Dialect {
+    /// The canonical meta-schema URI of the dialect.
+    pub fn uri(self) -> &'static str {
+        match self {
+            Dialect::Draft2020_12 => "https://json-schema.org/draft/2020-12/schema",
+            Dialect::Draft7 => "http://json-schema.org/draft-07/schema#",
+        }
+    }
+
+    /// The short name used on the command line: `2020-12` or `draft7`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Draft2020_12 => "2020-12",
+            Dialect::Draft7 => "draft7",
+        }
+    }
+
+    /// Parses a short name (`2020-12`, `draft7`, `draft-07`).
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        match name {
+            "2020-12" | "draft2020-12" => Some(Dialect::Draft2020_12),
+            "draft7" | "draft-07" | "7" => Some(Dialect::Draft7),
+            _ => None,
+        }
+    }
+}
+
+/// What to do with a reference to a document that is not in the registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RefPolicy {
+    /// A compile error (`RemoteRef`). The default.
+    #[default]
+    Error,
+    /// Compile with a warning; a validation that reaches the reference is incomplete.
+    Warn,
+}
+
+/// What to do with a pattern that uses a construct the regex engine refuses
+/// (backreferences, modifiers, legacy octal escapes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnsupportedRegexPolicy {
+    /// A compile error (`UnsupportedRegex`). The default.
+    #[default]
+    Error,
+    /// Compile with a warning: the `pattern` is skipped and the `patternProperties` entry
+    /// matches nothing.
+    Ignore,
+}
+
+/// Everything the compiler can be told.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The dialect of a resource without `$schema`. Default: 2020-12.
+    pub default_dialect: Dialect,
+    /// The dialects a resource may declare. Default: all supported.
+    pub allowed_dialects: Vec<Dialect>,
+    /// Unresolvable remote references: error (default) or warn.
+    pub ref_policy: RefPolicy,
+    /// Whether `format` asserts (default: annotation only).
+    pub assert_format: bool,
+    /// Format names the caller supplies checks for (custom formats). With format
+    /// assertion on, these are asserted beside the built-in ones.
+    pub custom_formats: Vec<String>,
+    /// Patterns the engine refuses: error (default) or ignore.
+    pub unsupported_regex: UnsupportedRegexPolicy,
+    /// Refuse unknown keywords (for schemas the project authors itself).
+    pub strict: bool,
+    /// Deepest nesting of subschemas in a document. Default: 64.
+    pub max_schema_depth: usize,
+    /// Most subschemas in one compiled program. Default: 10,000.
+    pub max_subschemas: usize,
+    /// Regex compilation limits.
+    pub regex: RegexOptions,
+    /// Run-time limits (budget, depth) compiled into the program.
+    pub limits: Limits,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            default_dialect: Dialect::Draft2020_12,
+            allowed_dialects: vec![Dialect::Draft2020_12, Dialect::Draft7],
+            ref_policy: RefPolicy::Error,
+            assert_format: false,
+            custom_formats: Vec::new(),
+            unsupported_regex: UnsupportedRegexPolicy::Error,
+            strict: false,
+            max_schema_depth: 64,
+            max_subschemas: 10_000,
+            regex: RegexOptions::default(),
+            limits: Limits::default(),
+        }
+    }
+}

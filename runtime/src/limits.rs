@@ -1,0 +1,94 @@
+//! Run-time limits: the evaluation budget and the evaluation depth bound.
+//!
+//! Both backends count alike: one unit of budget per subschema (IR node) evaluation, and
+//! one more per 64 instance locations recorded in an evaluated-location set
+//! (`unevaluatedProperties` / `unevaluatedItems` bookkeeping). Depth counts nested node
+//! evaluations, which bounds both instance nesting and reference chains, so no input can
+//! overflow the stack.
+
+use crate::error::IncompleteReason;
+
+/// The limits one validation runs under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Units of work one validation may spend. Default: [`Limits::DEFAULT_BUDGET`].
+    pub budget: u64,
+    /// How deeply node evaluations may nest. Default: [`Limits::DEFAULT_MAX_DEPTH`].
+    pub max_depth: u32,
+}
+
+impl Limits {
+    /// Default budget: ten million subschema evaluations.
+    pub const DEFAULT_BUDGET: u64 = 10_000_000;
+    /// Default depth bound: 256 nested subschema evaluations.
+    pub const DEFAULT_MAX_DEPTH: u32 = 256;
+    /// The defaults, usable in `const` contexts.
+    pub const DEFAULT: Limits = Limits {
+        budget: Limits::DEFAULT_BUDGET,
+        max_depth: Limits::DEFAULT_MAX_DEPTH,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
+    }
+}
+
+/// The running account of one validation: budget left and current depth.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    remaining: u64,
+    depth: u32,
+    max_depth: u32,
+}
+
+impl Budget {
+    /// A fresh account for one validation.
+    pub const fn new(limits: &Limits) -> Budget {
+        Budget {
+            remaining: limits.budget,
+            depth: 0,
+            max_depth: limits.max_depth,
+        }
+    }
+
+    /// Charges one node evaluation and enters it (depth + 1).
+    /// Pair every successful call with [`Budget::leave`].
+    #[inline]
+    pub fn enter(&mut self) -> Result<(), IncompleteReason> {
+        if self.remaining == 0 {
+            return Err(IncompleteReason::BudgetExceeded);
+        }
+        if self.depth >= self.max_depth {
+            return Err(IncompleteReason::DepthExceeded);
+        }
+        self.remaining -= 1;
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Leaves a node entered with [`Budget::enter`].
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Charges for `locations` instance locations recorded in an evaluated-location set:
+    /// one unit per 64 (rounded up).
+    #[inline]
+    pub fn charge_locations(&mut self, locations: usize) -> Result<(), IncompleteReason> {
+        let units = (locations as u64).div_ceil(64);
+        if units > self.remaining {
+            self.remaining = 0;
+            return Err(IncompleteReason::BudgetExceeded);
+        }
+        self.remaining -= units;
+        Ok(())
+    }
+
+    /// Units left.
+    pub fn remaining(&self) -> u64 {
+        self.remaining
+    }
+}

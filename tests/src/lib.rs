@@ -1,0 +1,1 @@
+//! Shared helpers for schemac's conformance tests.
