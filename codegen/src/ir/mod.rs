@@ -11,6 +11,44 @@
 //! plus the check's `keyword`; a child is reached through an [`Edge`] whose `path` is the
 //! pointer suffix from the parent node (`/properties/name`, `/allOf/0`, `/$ref`).
 //! Absolute keyword locations are [`Node::uri`] plus `/keyword`.
+//!
+//! # Evaluation semantics (both backends implement exactly this)
+//!
+//! - **Budget and depth.** Every node evaluation (boolean-schema nodes included) first
+//!   calls [`schemac_runtime::Budget::enter`] and afterwards `leave`. Each
+//!   `unevaluatedProperties` / `unevaluatedItems` check that runs on an object / array
+//!   additionally calls `charge_locations(len)` with the object's property count / the
+//!   array's length. Running out, or reaching a [`CheckKind::Unresolved`] check, aborts the
+//!   whole validation: the verdict is `Incomplete(reason)` unless errors were already
+//!   collected (then `Invalid`).
+//! - **Short-circuit mode** (`check` / `is_valid`) stops at the first failure. A node that
+//!   must collect evaluated locations ([`Node::collect`]) evaluates every branch of
+//!   `anyOf` (all valid branches contribute annotations) but may still stop on failure.
+//! - **Errors** (`validate`) — every check runs, in order, and:
+//!   - an assertion that fails gives one error at the current instance location, keyword
+//!     location `path + "/" + keyword`, absolute keyword location `node.uri + "/" + keyword`
+//!     (`required` and `dependentRequired`: one error per missing property);
+//!   - [`CheckKind::False`] (keyword `""`) gives one `FalseSchema` error located at the
+//!     node itself (keyword location `path`, absolute `node.uri`);
+//!   - `$ref`, `$dynamicRef`, `allOf`, `properties`, `patternProperties`,
+//!     `additionalProperties`, `prefixItems`, `items`, `dependentSchemas`, `then`/`else`,
+//!     `unevaluatedProperties`, `unevaluatedItems` and `propertyNames` pass their
+//!     children's errors up and add none of their own (children of `propertyNames` are
+//!     located at the object's instance location, since a key has no location of its own);
+//!   - `anyOf`, `oneOf`, `not` and `contains` give one error of their own at the keyword
+//!     and drop their children's errors; `if` never reports its own errors.
+//! - **Annotations** (only in nodes with `collect` set): a node's evaluated properties are
+//!   the instance keys named by `properties`, matched by `patternProperties`, covered by
+//!   `additionalProperties` and `unevaluatedProperties`, plus those of every *valid*
+//!   in-place child (`$ref`, `$dynamicRef`, `allOf`, `anyOf`, `oneOf`, `if` when valid
+//!   with `then`, `else` when `if` fails, `dependentSchemas`; never `not`). Evaluated
+//!   items likewise: indices below the `prefixItems` length, all from `items`,
+//!   the indices matched by `contains`, all from `unevaluatedItems`. An invalid node
+//!   contributes nothing.
+//! - **Dynamic scope** (only when [`Program::uses_dynamic_scope`]): a stack of resources;
+//!   entering a node whose resource differs from the top pushes it (popped on leaving).
+//!   A `$dynamicRef` with an `anchor` takes the outermost resource on the stack that
+//!   declares that `$dynamicAnchor`, else its `fallback`.
 
 pub mod analyse;
 
