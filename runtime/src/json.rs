@@ -136,9 +136,9 @@ pub fn is_multiple_of(n: &Number, divisor: f64) -> bool {
     };
     let quotient = x / divisor;
     if !quotient.is_finite() {
-        // Overflow: a huge number divided by a tiny divisor. Only integers can be multiples
-        // of a divisor that is itself a multiple of 1/k; treat as not provable.
-        return false;
+        // Overflow: a huge number divided by a small divisor. The floating remainder is
+        // exact, so ask it directly.
+        return x.is_finite() && x % divisor == 0.0;
     }
     let rounded = libm_round(quotient);
     if quotient == rounded {
