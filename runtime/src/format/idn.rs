@@ -49,11 +49,15 @@ pub(crate) fn check(s: &str, form: Form) -> bool {
             .chars()
             .map(|c| if is_separator(c) { '.' } else { c })
             .collect();
-        let (mapped, result) =
-            Uts46::new().to_unicode(separated.as_bytes(), AsciiDenyList::STD3, Hyphens::Check);
+        let (mapped, result) = Uts46::new().to_unicode(
+            separated.as_bytes(),
+            AsciiDenyList::STD3,
+            Hyphens::CheckFirstLast,
+        );
         return result.is_ok() && check(&mapped, Form::Registered);
     }
-    if s.is_empty() {
+    // The A-label form of a name is at least one octet per character: bound the work.
+    if s.is_empty() || s.chars().count() > 253 {
         return false;
     }
     // RFC 3490 section 3.1: the four full stops all separate labels. Host names are
@@ -85,8 +89,13 @@ pub(crate) fn check(s: &str, form: Form) -> bool {
         }
     }
     // UTS #46 processing: validity, mapping, hyphens, leading marks, CONTEXTJ, Bidi.
-    let (mapped, result) =
-        Uts46::new().to_unicode(unicode.as_bytes(), AsciiDenyList::STD3, Hyphens::Check);
+    // (Hyphens in positions 3 and 4 are checked below, in U-labels only: RFC 5891
+    // section 4.2.3.1 does not reach ASCII labels such as `ab--c`.)
+    let (mapped, result) = Uts46::new().to_unicode(
+        unicode.as_bytes(),
+        AsciiDenyList::STD3,
+        Hyphens::CheckFirstLast,
+    );
     if result.is_err() || (form == Form::Registered && mapped != unicode.as_str()) {
         return false;
     }
@@ -102,9 +111,13 @@ pub(crate) fn check(s: &str, form: Form) -> bool {
         if len == 0 || len > 63 || !idna2008_label_ok(label) {
             return false;
         }
+        if !label.is_ascii() && label.chars().skip(2).take(2).eq("--".chars()) {
+            return false;
+        }
         total += len + 1;
     }
-    total - 1 <= 253
+    // Each label counted with one separator: the name is at most 253 octets.
+    total <= 254
 }
 
 /// The label separators of RFC 3490 section 3.1: full stop, ideographic full stop,
