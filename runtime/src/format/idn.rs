@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 use idna::punycode;
 use idna::uts46::{AsciiDenyList, Hyphens, Uts46};
 
-use crate::format::net::is_ldh_label;
+use crate::format::net::{hostname, is_ldh_label};
 use crate::format::tables;
 
 /// How strictly a name's form is checked.
@@ -37,11 +37,19 @@ pub(crate) enum Form {
 
 /// `idn-hostname`: see [`crate::format::idn_hostname`].
 pub(crate) fn idn_hostname(s: &str) -> bool {
+    if s.is_ascii() {
+        // Without allocating: LDH labels, and any A-label through `check`.
+        return hostname(s);
+    }
     check(s, Form::Registered)
 }
 
 /// Whether `s` is a valid internationalized host name in the given `form`.
 pub(crate) fn check(s: &str, form: Form) -> bool {
+    if s.is_ascii() && form == Form::Lookup {
+        // Nothing to map but ASCII case, which host names ignore.
+        return hostname(s);
+    }
     if form == Form::Lookup {
         // Map as a resolver would (the separators first, so that empty labels stay
         // visible), then demand the result be a registrable name.
@@ -168,7 +176,7 @@ fn bidi_ascii_label_ok(label: &str) -> bool {
 
 /// The IDNA2008 rules `idna` leaves out: DISALLOWED code points UTS #46 accepts, and the
 /// CONTEXTO rules (RFC 5892 Appendix A.3–A.9).
-fn idna2008_label_ok(label: &str) -> bool {
+pub(crate) fn idna2008_label_ok(label: &str) -> bool {
     let chars: Vec<char> = label.chars().collect();
     let has_arabic_indic = chars.iter().any(|c| ('\u{0660}'..='\u{0669}').contains(c));
     let has_extended = chars.iter().any(|c| ('\u{06F0}'..='\u{06F9}').contains(c));

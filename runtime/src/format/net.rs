@@ -125,7 +125,7 @@ pub fn hostname(s: &str) -> bool {
         }
         has_a_label |= label.len() >= 4 && label[..4].eq_ignore_ascii_case(b"xn--");
     }
-    !has_a_label || idn::idn_hostname(s)
+    !has_a_label || idn::check(s, idn::Form::Registered)
 }
 
 /// `uuid`: RFC 4122 text form, `8-4-4-4-12` hexadecimal digits in either case, such as

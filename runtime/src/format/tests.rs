@@ -333,6 +333,13 @@ fn fuzz_no_panic_and_inclusions_hold() {
         if hostname(s) {
             assert!(idn_hostname(s), "hostname {s:?}");
         }
+        if s.is_ascii() {
+            assert_eq!(
+                idn_hostname(s),
+                idn::check(s, idn::Form::Registered),
+                "idn-hostname fast path {s:?}"
+            );
+        }
         if email(s) {
             assert!(idn_email(s), "email {s:?}");
         }
@@ -354,4 +361,25 @@ fn fuzz_no_panic_and_inclusions_hold() {
     }
     // The mutations must keep some inputs valid, or the inclusions test nothing.
     assert!(accepted > 1000, "only {accepted} acceptances");
+}
+
+#[test]
+fn idna2008_rules_beyond_uts46() {
+    use idn::idna2008_label_ok as ok;
+    // A.8 / A.9: the two sets of Arabic-Indic digits do not mix in one label.
+    assert!(ok("\u{0628}\u{0660}\u{0661}"));
+    assert!(!ok("\u{0628}\u{0660}\u{06F1}"));
+    assert!(!ok("\u{06F0}\u{0628}\u{0661}"));
+    // A.3 to A.7.
+    assert!(ok("l\u{B7}l") && !ok("l\u{B7}") && !ok("L\u{B7}l"));
+    assert!(ok("\u{3B1}\u{375}\u{3B2}") && !ok("\u{375}a"));
+    assert!(ok("\u{5D0}\u{5F4}") && !ok("a\u{5F4}"));
+    assert!(ok("\u{30FB}\u{4E08}") && !ok("a\u{30FB}"));
+    // RFC 5892 section 2.6 exceptions, and derived DISALLOWED code points.
+    assert!(ok("\u{DF}\u{3C2}\u{6FD}\u{6FE}\u{F0B}\u{3007}"));
+    for c in [
+        '\u{640}', '\u{7FA}', '\u{302E}', '\u{302F}', '\u{3031}', '\u{303B}', '\u{2603}',
+    ] {
+        assert!(!ok(&alloc::format!("a{c}")), "{c:?}");
+    }
 }
