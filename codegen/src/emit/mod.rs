@@ -99,24 +99,34 @@ impl fmt::Display for EmitError {
 
 impl std::error::Error for EmitError {}
 
-/// Sanitizes `name` (a file stem such as `aws-cdk` or `2fa.v1`) into a Rust module name
-/// (`aws_cdk`, `_2fa_v1`): every character other than ASCII letters, digits and `_` becomes
-/// `_`, a leading digit gets a `_` prefix, and a keyword gets a `_` suffix. `None` for an
-/// empty name.
+/// Sanitizes `name` (a file stem such as `aws-cdk`, `getWeather` or `2fa.v1`) into a
+/// snake-case Rust module name (`aws_cdk`, `get_weather`, `_2fa_v1`): camel-case humps
+/// become `_`, every character other than ASCII letters, digits and `_` becomes `_`, letters
+/// are lowercased, a leading digit gets a `_` prefix, and a keyword gets a `_` suffix.
+/// `None` for an empty name.
 pub fn module_name(name: &str) -> Option<String> {
     if name.is_empty() {
         return None;
     }
-    let mut out: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            if prev.is_ascii_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_ascii_uppercase() && next_lower)
+            {
+                out.push('_');
             }
-        })
-        .collect();
+        }
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push('_');
+        }
+    }
     if out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, '_');
     }

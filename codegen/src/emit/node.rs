@@ -92,10 +92,9 @@ impl<'a> Gen<'a> {
 
     /// Every reachable node's functions, then the regex statics they use.
     pub(super) fn functions(&self) -> TokenStream {
-        let reachable = self.reachable();
         let mut out = TokenStream::new();
         for mode in [Mode::Check, Mode::Errors] {
-            for &id in &reachable {
+            for id in self.reachable(mode) {
                 out.extend(self.function(id, mode));
             }
         }
@@ -117,8 +116,10 @@ impl<'a> Gen<'a> {
         out
     }
 
-    /// Node ids reachable from the root, in id order.
-    fn reachable(&self) -> Vec<NodeId> {
+    /// Node ids whose function in `mode` is called, in id order: in check mode every
+    /// node reachable from the root; in errors mode those reachable without crossing an
+    /// edge whose errors are dropped (those children run in check mode).
+    fn reachable(&self, mode: Mode) -> Vec<NodeId> {
         let mut seen = BTreeSet::new();
         let mut work = vec![self.program.root];
         while let Some(id) = work.pop() {
@@ -126,6 +127,25 @@ impl<'a> Gen<'a> {
                 continue;
             }
             for check in &self.program.node(id).checks {
+                match (&check.kind, mode) {
+                    (
+                        CheckKind::AnyOf(_)
+                        | CheckKind::OneOf(_)
+                        | CheckKind::Not(_)
+                        | CheckKind::Contains { .. },
+                        Mode::Errors,
+                    ) => continue,
+                    (
+                        CheckKind::IfThenElse {
+                            then, otherwise, ..
+                        },
+                        Mode::Errors,
+                    ) => {
+                        work.extend(then.iter().chain(otherwise).map(|e| e.target));
+                        continue;
+                    }
+                    _ => {}
+                }
                 for edge in check.kind.edges() {
                     work.push(edge.target);
                 }
@@ -172,10 +192,11 @@ impl<'a> Gen<'a> {
             // The last statement is an unconditional `break 'n false;`: make it the value.
             body = strip_final_break(body);
             tail = quote!(false);
-            if !body.to_string().contains("break 'n") {
+            if !breaks_to_label(&body) {
                 always_false = true;
             }
         }
+        f.breaks.set(breaks_to_label(&body));
         let rt = self.rt;
         let name = fn_name(id, mode);
         let doc = format!(" `{}`", node.uri.replace('`', "\\`"));
@@ -398,7 +419,6 @@ impl<'a> Gen<'a> {
 
     /// Code of one non-dispatched check; `true` when nothing after it can run.
     fn in_place(&self, f: &Fun<'_>, check: &Check) -> (TokenStream, bool) {
-        let rt_ = quote!(__rt);
         match &check.kind {
             CheckKind::False => match f.mode {
                 Mode::Check => {
@@ -429,21 +449,9 @@ impl<'a> Gen<'a> {
             CheckKind::AnyOf(edges) => (self.any_of(f, check, edges), false),
             CheckKind::OneOf(edges) => (self.one_of(f, check, edges), false),
             CheckKind::Not(edge) => {
-                let call = self.child(f, edge, edge.target, &Inst::Same, &EvArg::Throwaway);
-                let fail = self.fail(f, check, quote!(#rt_::ErrorKind::Not));
-                match f.mode {
-                    Mode::Check => (quote!(if #call? { #fail }), false),
-                    Mode::Errors => (
-                        quote! {{
-                                    let m = cx.mark();
-                                    let r = #call;
-                        let matched = cx.dropping(m, r)?;
-                                    cx.truncate(m);
-                                    if matched { #fail }
-                                }},
-                        false,
-                    ),
-                }
+                let call = self.silent_call(f, edge.target, quote!(v), &EvArg::Throwaway);
+                let fail = self.fail(f, check, quote!(__rt::ErrorKind::Not));
+                (quote!(if #call? { #fail }), false)
             }
             CheckKind::IfThenElse {
                 condition,
@@ -505,148 +513,117 @@ impl<'a> Gen<'a> {
         }}
     }
 
+    /// An expression of type `Res` evaluating `target` in short-circuit mode on `value`,
+    /// as the children whose errors are dropped (`anyOf`, `oneOf`, `not`, `if`, `contains`)
+    /// always are.
+    fn silent_call(
+        &self,
+        f: &Fun<'_>,
+        target: NodeId,
+        value: TokenStream,
+        ev: &EvArg,
+    ) -> TokenStream {
+        if value.to_string() == "v" {
+            f.uses_v.set(true);
+        }
+        let name = fn_name(target, Mode::Check);
+        let ev_arg = match (self.collects(target), ev) {
+            (false, _) => quote!(),
+            (true, EvArg::Sub) => quote!(, &mut sub),
+            (true, EvArg::Throwaway) => quote!(, &mut __rt::Eval::new()),
+        };
+        match f.mode {
+            Mode::Check => quote!(#name(#value, cx #ev_arg)),
+            Mode::Errors => quote!(#name(#value, &mut cx.state #ev_arg)),
+        }
+    }
+
     fn any_of(&self, f: &Fun<'_>, check: &Check, edges: &[Edge]) -> TokenStream {
         let fail = self.fail(f, check, quote!(__rt::ErrorKind::AnyOf));
-        let collecting = self.node_collects(f);
-        match f.mode {
-            Mode::Check if !collecting => {
-                let calls: Vec<_> = edges
-                    .iter()
-                    .map(|e| {
-                        let c = self.child(f, e, e.target, &Inst::Same, &EvArg::Throwaway);
-                        quote!(#c?)
-                    })
-                    .collect();
-                quote!(if !(#(#calls)||*) { #fail })
-            }
-            _ => {
-                let errors = f.mode == Mode::Errors;
-                let parts: Vec<_> = edges
-                    .iter()
-                    .map(|e| {
-                        let merge = collecting && self.collects(e.target);
-                        let call = self.child(
-                            f,
-                            e,
-                            e.target,
-                            &Inst::Same,
-                            if merge {
-                                &EvArg::Sub
-                            } else {
-                                &EvArg::Throwaway
-                            },
-                        );
-                        let (bind, call) = if errors {
-                            (quote!(let r = #call;), quote!(cx.dropping(m, r)?))
-                        } else {
-                            (quote!(), quote!(#call?))
-                        };
-                        if merge {
-                            f.uses_ev.set(true);
-                            quote! {{
-                                let mut sub = __rt::Eval::new();
-                                #bind
-                                if #call { any = true; ev.merge(&sub); }
-                            }}
-                        } else {
-                            quote!({ #bind if #call { any = true; } })
-                        }
-                    })
-                    .collect();
-                let (mark, drop) = if errors {
-                    (quote!(let m = cx.mark();), quote!(cx.truncate(m);))
-                } else {
-                    (quote!(), quote!())
-                };
-                quote! {{
-                    #mark
-                    let mut any = false;
-                    #(#parts)*
-                    #drop
-                    if !any { #fail }
-                }}
-            }
+        if !self.node_collects(f) {
+            let calls: Vec<_> = edges
+                .iter()
+                .map(|e| {
+                    let c = self.silent_call(f, e.target, quote!(v), &EvArg::Throwaway);
+                    quote!(#c?)
+                })
+                .collect();
+            return quote!(if !(#(#calls)||*) { #fail });
         }
+        // A collecting node evaluates every branch: each valid one contributes annotations.
+        let parts: Vec<_> = edges
+            .iter()
+            .map(|e| {
+                if self.collects(e.target) {
+                    f.uses_ev.set(true);
+                    let call = self.silent_call(f, e.target, quote!(v), &EvArg::Sub);
+                    quote! {{
+                        let mut sub = __rt::Eval::new();
+                        if #call? { any = true; ev.merge(&sub); }
+                    }}
+                } else {
+                    let call = self.silent_call(f, e.target, quote!(v), &EvArg::Throwaway);
+                    quote!(if #call? { any = true; })
+                }
+            })
+            .collect();
+        quote! {{
+            let mut any = false;
+            #(#parts)*
+            if !any { #fail }
+        }}
     }
 
     fn one_of(&self, f: &Fun<'_>, check: &Check, edges: &[Edge]) -> TokenStream {
         let errors = f.mode == Mode::Errors;
         let collecting = self.node_collects(f);
+        // Reporting counts every match; a collecting node lets every valid branch
+        // contribute; otherwise a second match decides.
+        let every = errors || collecting;
         let fail = self.fail(f, check, quote!(__rt::ErrorKind::OneOf { matched }));
-        let fail_many = if errors { quote!() } else { fail.clone() };
-        let mut any_merge = false;
         let parts: Vec<_> = edges
             .iter()
             .enumerate()
             .map(|(idx, e)| {
                 let merge = collecting && self.collects(e.target);
-                any_merge |= merge;
-                let call = self.child(
+                let call = self.silent_call(
                     f,
-                    e,
                     e.target,
-                    &Inst::Same,
+                    quote!(v),
                     if merge {
                         &EvArg::Sub
                     } else {
                         &EvArg::Throwaway
                     },
                 );
-                let (bind, call) = if errors {
-                    (quote!(let r = #call;), quote!(cx.dropping(m, r)?))
-                } else {
-                    (quote!(), quote!(#call?))
-                };
-                let too_many = if idx > 0 && !errors {
-                    quote!(if matched > 1 { #fail_many })
+                let too_many = if idx > 0 && !every {
+                    quote!(if matched > 1 { #fail })
                 } else {
                     quote!()
                 };
                 if merge {
+                    f.uses_ev.set(true);
                     quote! {{
                         let mut sub = __rt::Eval::new();
-                        #bind
-                        if #call {
+                        if #call? {
                             matched += 1;
-                            #too_many
-                            chosen = sub;
+                            ev.merge(&sub);
                         }
                     }}
                 } else {
-                    quote! {{
-                        #bind
-                        if #call {
+                    quote! {
+                        if #call? {
                             matched += 1;
                             #too_many
                         }
-                    }}
+                    }
                 }
             })
             .collect();
-        let (mark, drop) = if errors {
-            (quote!(let m = cx.mark();), quote!(cx.truncate(m);))
-        } else {
-            (quote!(), quote!())
-        };
-        let (chosen, merge) = if any_merge {
-            f.uses_ev.set(true);
-            (
-                quote!(let mut chosen = __rt::Eval::new();),
-                quote!(if matched == 1 {
-                    ev.merge(&chosen);
-                }),
-            )
-        } else {
-            (quote!(), quote!())
-        };
         quote! {{
-            #mark
-            #chosen
             let mut matched: u64 = 0;
             #(#parts)*
-            #drop
             if matched != 1 { #fail }
-            #merge
         }}
     }
 
@@ -657,30 +634,19 @@ impl<'a> Gen<'a> {
         then: Option<&Edge>,
         otherwise: Option<&Edge>,
     ) -> TokenStream {
-        let errors = f.mode == Mode::Errors;
         let collecting = self.node_collects(f);
         let merge_cond = collecting && self.collects(condition.target);
-        let call = self.child(
+        let call = self.silent_call(
             f,
-            condition,
             condition.target,
-            &Inst::Same,
+            quote!(v),
             if merge_cond {
                 &EvArg::Sub
             } else {
                 &EvArg::Throwaway
             },
         );
-        let cond = if errors {
-            quote! {
-                let m = cx.mark();
-                let r = #call;
-                let holds = cx.dropping(m, r)?;
-                cx.truncate(m);
-            }
-        } else {
-            quote!(let holds = #call?;)
-        };
+        let cond = quote!(let holds = #call?;);
         let (sub, merge) = if merge_cond {
             f.uses_ev.set(true);
             (
@@ -908,6 +874,12 @@ impl<'a> Gen<'a> {
                 quote!(if !#re.is_match(text) { #fail })
             }
             (CheckKind::Format(name), Variant::String) => {
+                if !self.formats.contains_key(name)
+                    && schemac_runtime::format::lookup(name).is_none()
+                {
+                    // Neither custom nor built in: passes, as in the interpreter.
+                    return quote!();
+                }
                 a.uses_binding.set(true);
                 let rt = self.rt;
                 let path = match self.formats.get(name) {
@@ -999,8 +971,7 @@ impl<'a> Gen<'a> {
                 };
                 let mark_code = if mark {
                     f.uses_ev.set(true);
-                    let n = Literal::usize_unsuffixed(*skip);
-                    quote!(ev.items.set_range(#n, arr.len());)
+                    quote!(ev.items.set_range(0, arr.len());)
                 } else {
                     quote!()
                 };
@@ -1244,19 +1215,9 @@ impl<'a> Gen<'a> {
         max: Option<u64>,
     ) -> TokenStream {
         let f = a.f;
-        let errors = f.mode == Mode::Errors;
         let mark = f.node.collect.items;
-        let can_fail = min > 0 || max.is_some();
-        if !errors && !mark && !can_fail {
-            return quote!();
-        }
         a.uses_binding.set(true);
-        let call = self.child(f, schema, schema.target, &Inst::IndexVar, &EvArg::Throwaway);
-        let (bind, call) = if errors {
-            (quote!(let r = #call;), quote!(cx.dropping(m, r)?))
-        } else {
-            (quote!(), quote!(#call?))
-        };
+        let call = self.silent_call(f, schema.target, quote!(x), &EvArg::Throwaway);
         let max_lit = match max {
             Some(m) => quote!(Some(#m)),
             None => quote!(None),
@@ -1266,48 +1227,49 @@ impl<'a> Gen<'a> {
             check,
             quote!(__rt::ErrorKind::Contains { min: #min, max: #max_lit }),
         );
-        let early = if !errors && !mark {
-            match max {
-                None => quote!(if count >= #min { break; }),
-                Some(m) => quote!(if count > #m { #fail }),
-            }
-        } else {
-            quote!()
-        };
-        let mark_code = if mark {
+        let (iter, index) = if mark {
             f.uses_ev.set(true);
-            quote!(ev.items.set(i);)
-        } else {
-            quote!()
-        };
-        let (iter, index) = if errors || mark {
             (quote!(arr.iter().enumerate()), quote!((i, x)))
         } else {
             (quote!(arr.iter()), quote!(x))
         };
+        let mark_code = if mark {
+            quote!(ev.items.set(i);)
+        } else {
+            quote!()
+        };
+        if min == 0 && max.is_none() {
+            // Cannot fail: evaluated for annotations (and the budget) only.
+            let stop = if mark { quote!() } else { quote!(break;) };
+            return quote! {
+                for #index in #iter {
+                    if #call? { #mark_code #stop }
+                }
+            };
+        }
+        // Without annotations to collect, stop as soon as the count decides.
+        let early = if mark {
+            quote!()
+        } else {
+            match max {
+                None => quote!(if count >= #min { break; }),
+                Some(m) => quote!(if count > #m { break; }),
+            }
+        };
         let verdict = match (min, max) {
-            (0, None) => quote!(let _ = count;),
             (0, Some(m)) => quote!(if count > #m { #fail }),
             (min, None) => quote!(if count < #min { #fail }),
             (min, Some(m)) => quote!(if !(#min..=#m).contains(&count) { #fail }),
         };
-        let (start, end) = if errors {
-            (quote!(let m = cx.mark();), quote!(cx.truncate(m);))
-        } else {
-            (quote!(), quote!())
-        };
         quote! {{
-            #start
             let mut count: u64 = 0;
             for #index in #iter {
-                #bind
-                if #call {
+                if #call? {
                     count += 1;
                     #mark_code
                     #early
                 }
             }
-            #end
             #verdict
         }}
     }
@@ -1445,20 +1407,15 @@ impl<'a> Gen<'a> {
             .collect();
         let names_code = names_edge.map(|e| child_test(e, &Inst::KeyAsValue));
         let body = quote!(#key_match #(#pattern_code)* #names_code);
-        let uses_x = !properties.is_empty() || !pattern_code.is_empty() || additional.is_some();
-        let uses_i = mark && (uses_x);
-        let key = if body.is_empty() {
-            quote!(_)
-        } else {
-            quote!(k)
-        };
-        let x = if uses_x { quote!(x) } else { quote!(_) };
-        let header = if uses_i {
-            quote!(for (i, (#key, #x)) in obj.iter().enumerate())
-        } else if uses_x {
-            quote!(for (#key, #x) in obj)
-        } else {
-            quote!(for #key in obj.keys())
+        let uses_x = uses_ident(&body, "x");
+        let uses_i = uses_ident(&body, "i");
+        let uses_k = uses_ident(&body, "k");
+        let header = match (uses_i, uses_k, uses_x) {
+            (true, true, _) => quote!(for (i, (k, x)) in obj.iter().enumerate()),
+            (true, false, _) => quote!(for (i, x) in obj.values().enumerate()),
+            (false, true, true) => quote!(for (k, x) in obj),
+            (false, true, false) => quote!(for k in obj.keys()),
+            (false, false, _) => quote!(for x in obj.values()),
         };
         let (seen_decl, required_check) = if required.is_empty() {
             (quote!(), quote!())
@@ -1596,6 +1553,41 @@ fn unreachable_kind(kind: &CheckKind) -> (TokenStream, bool) {
     // `dispatchable` routes every other kind to `dispatch`.
     debug_assert!(dispatchable(kind));
     (TokenStream::new(), false)
+}
+
+/// Whether `tokens` hold a `break 'n`.
+fn breaks_to_label(tokens: &TokenStream) -> bool {
+    use proc_macro2::TokenTree;
+    let mut previous_quote = false;
+    for tree in tokens.clone() {
+        match &tree {
+            TokenTree::Group(g) => {
+                if breaks_to_label(&g.stream()) {
+                    return true;
+                }
+                previous_quote = false;
+            }
+            TokenTree::Punct(p) => previous_quote = p.as_char() == '\'',
+            TokenTree::Ident(i) => {
+                if previous_quote && i == "n" {
+                    return true;
+                }
+                previous_quote = false;
+            }
+            TokenTree::Literal(_) => previous_quote = false,
+        }
+    }
+    false
+}
+
+/// Whether `tokens` use the identifier `name`.
+fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
+    use proc_macro2::TokenTree;
+    tokens.clone().into_iter().any(|tree| match &tree {
+        TokenTree::Group(g) => uses_ident(&g.stream(), name),
+        TokenTree::Ident(i) => i == name,
+        _ => false,
+    })
 }
 
 /// `body` without its final `break 'n false;`.

@@ -279,6 +279,12 @@ fn module_names_are_sanitized_and_checked() {
     assert_eq!(module_name("aws-cdk").as_deref(), Some("aws_cdk"));
     assert_eq!(module_name("2fa.v1").as_deref(), Some("_2fa_v1"));
     assert_eq!(module_name("type").as_deref(), Some("type_"));
+    assert_eq!(module_name("getWeather").as_deref(), Some("get_weather"));
+    assert_eq!(module_name("HTTPServer").as_deref(), Some("http_server"));
+    assert_eq!(
+        module_name("additionalProperties_2").as_deref(),
+        Some("additional_properties_2")
+    );
     assert_eq!(module_name("self").as_deref(), Some("self_"));
     assert_eq!(module_name(""), None);
     let program = tool_program();
