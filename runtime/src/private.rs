@@ -158,27 +158,10 @@ impl Errors {
         }
     }
 
-    /// How many errors have been collected (a mark for [`Errors::truncate`]).
+    /// How many errors have been collected (a node is valid when it added none).
     #[inline]
     pub fn mark(&self) -> usize {
         self.errors.len()
-    }
-
-    /// Drops the errors collected since `mark` (children of `anyOf`, `oneOf`, `not`,
-    /// `contains`, `if`).
-    #[inline]
-    pub fn truncate(&mut self, mark: usize) {
-        self.errors.truncate(mark);
-    }
-
-    /// Passes `result` on, dropping the errors collected since `mark` when it aborts the
-    /// validation (errors of a child whose errors are dropped never count as collected).
-    #[inline]
-    pub fn dropping(&mut self, mark: usize, result: Res) -> Res {
-        if result.is_err() {
-            self.errors.truncate(mark);
-        }
-        result
     }
 
     /// Records an error of keyword `keyword` at the current locations; `absolute` is the
@@ -412,6 +395,13 @@ pub fn cmp_u64(n: &Number, y: u64) -> Ordering {
 #[inline]
 pub fn cmp_f64(n: &Number, y: f64) -> Ordering {
     float_cmp(n, y)
+}
+
+/// Whether `min <= count <= max` (`contains` with `minContains` and `maxContains`; an
+/// empty range when `min > max`).
+#[inline]
+pub fn in_range(count: u64, min: u64, max: u64) -> bool {
+    count >= min && count <= max
 }
 
 /// `minLength`: whether `s` has at least `n` code points.

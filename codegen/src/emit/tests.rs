@@ -255,7 +255,7 @@ fn applicators_parse_and_track_annotations_only_where_needed() {
     assert!(program.node(program.root).collect.properties);
     let out = generate_one("applicators", &program);
     assert!(out.contains("ev.props"), "{out}");
-    assert!(out.contains("cx.dropping"), "{out}");
+    assert!(out.contains("&mut cx.state"), "{out}");
     assert!(
         out.contains("__rt::cmp_f64") || out.contains("__rt::cmp_i64"),
         "{out}"
