@@ -18,9 +18,9 @@
 //!   reads the mark as an assertion. It allocates its thread lists and marks per call.
 //! - A pure literal is a substring search.
 
-mod dfa;
+pub mod dfa;
 mod names;
-mod pikevm;
+pub mod pikevm;
 pub mod syntax;
 
 pub use dfa::Dfa;

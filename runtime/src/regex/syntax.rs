@@ -840,3 +840,17 @@ fn braced_quantifier(s: &str) -> Option<(u32, Option<u32>, usize)> {
     };
     (b.get(i) == Some(&b'}')).then_some((min, max, i + 1))
 }
+
+/// Every property `\p{...}` can name, once per canonical name (for checking the tables
+/// against a Unicode database).
+pub fn known_properties() -> impl Iterator<Item = Property> {
+    let gc = GENERAL_CATEGORY_VALUES
+        .iter()
+        .map(|&(_, v)| Property::GeneralCategory(v));
+    let sc = SCRIPT_VALUES.iter().map(|&(_, v)| Property::Script(v));
+    let scx = SCRIPT_VALUES
+        .iter()
+        .map(|&(_, v)| Property::ScriptExtensions(v));
+    let bin = BINARY_PROPERTIES.iter().map(|&(_, v)| Property::Binary(v));
+    gc.chain(sc).chain(scx).chain(bin)
+}
