@@ -18,11 +18,12 @@ use super::unicode::MAX_CP;
 /// Owned DFA tables in the runtime's format (see `schemac_runtime::regex::dfa`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct DfaTables {
-    pub ascii: Vec<u16>,
+    pub ascii: Box<[u16; 128]>,
     pub bounds: Vec<u32>,
     pub bound_classes: Vec<u16>,
     pub classes: u32,
-    pub trans: Vec<u16>,
+    /// Premultiplied: each entry is the target state's row offset.
+    pub trans: Vec<u32>,
     pub accept_end: Vec<u8>,
     pub start: u16,
 }
@@ -247,7 +248,14 @@ pub(crate) fn build(nfa: &Nfa, max_states: usize) -> Option<DfaTables> {
         let i = alpha.segments.partition_point(|&(s, _)| s <= c);
         alpha.segments[i - 1].1
     };
-    let ascii = (0..128).map(class_of).collect();
+    let mut ascii = Box::new([0u16; 128]);
+    for (c, slot) in ascii.iter_mut().enumerate() {
+        *slot = class_of(c as u32);
+    }
+    let trans = trans
+        .into_iter()
+        .map(|t| u32::from(t) * nclasses as u32)
+        .collect();
     let mut bounds = Vec::new();
     let mut bound_classes: Vec<u16> = Vec::new();
     for &(s, class) in alpha.segments.iter().filter(|(s, _)| *s >= 0x80) {

@@ -175,7 +175,7 @@ impl CompiledRegex {
         let anchored = self.anchored;
         let dfa = match &self.dfa {
             Some(d) => {
-                let ascii = words(&d.ascii);
+                let ascii = words(&d.ascii[..]);
                 let bounds = words(&d.bounds);
                 let bound_classes = words(&d.bound_classes);
                 let classes = Literal::u32_unsuffixed(d.classes);

@@ -4,10 +4,12 @@
 //!
 //! The alphabet is a partition of the code points into classes. `ascii[b]` is the class of
 //! ASCII byte `b` (128 entries); a non-ASCII code point `c` has class `bound_classes[i]`
-//! for the last `i` with `bounds[i] <= c` (`bounds[0]` is `0x80`). State `s` on class `k`
-//! goes to `trans[s * classes + k]`. State 0 is dead (no match can follow) and state 1 is a
-//! match (the search is over): both are absorbing. `accept_end[s]` is 1 when the input may
-//! end in state `s` (a pattern ending in `$` reaches its match only there).
+//! for the last `i` with `bounds[i] <= c` (`bounds[0]` is `0x80`). States are numbered
+//! `0, 1, 2, ...` and stored premultiplied: state `s` is the row offset `s * classes`, and
+//! on class `k` goes to `trans[s * classes + k]`, itself a row offset. State 0 is dead (no
+//! match can follow) and state 1 is a match (the search is over): both are absorbing.
+//! `accept_end[s]` is 1 when the input may end in state `s` (a pattern ending in `$`
+//! reaches its match only there); `start` is the initial state's number.
 
 /// The dead state.
 pub const DEAD: u16 = 0;
@@ -17,11 +19,11 @@ pub const MATCH: u16 = 1;
 /// A DFA over borrowed tables (see the module doc for the format).
 #[derive(Debug, Clone, Copy)]
 pub struct Dfa<'a> {
-    ascii: &'a [u16],
+    ascii: &'a [u16; 128],
     bounds: &'a [u32],
     bound_classes: &'a [u16],
     classes: u32,
-    trans: &'a [u16],
+    trans: &'a [u32],
     accept_end: &'a [u8],
     start: u16,
 }
@@ -29,11 +31,11 @@ pub struct Dfa<'a> {
 impl<'a> Dfa<'a> {
     /// Assembles a DFA from its tables.
     pub const fn new(
-        ascii: &'a [u16],
+        ascii: &'a [u16; 128],
         bounds: &'a [u32],
         bound_classes: &'a [u16],
         classes: u32,
-        trans: &'a [u16],
+        trans: &'a [u32],
         accept_end: &'a [u8],
         start: u16,
     ) -> Self {
@@ -70,31 +72,34 @@ impl<'a> Dfa<'a> {
     pub fn is_match(&self, haystack: &str) -> bool {
         let bytes = haystack.as_bytes();
         let classes = self.classes as usize;
-        let mut s = self.start;
-        if s <= MATCH {
-            return s == MATCH;
+        if u32::from(self.start) <= u32::from(MATCH) {
+            return self.start == MATCH;
         }
+        // Row offsets: dead is 0, match is `classes`, live states are above.
+        let match_row = classes;
+        let mut s = self.start as usize * classes;
+        let trans = self.trans;
         let mut i = 0;
         while i < bytes.len() {
             let b = bytes[i];
             let class = if b < 0x80 {
                 i += 1;
-                self.ascii.get(b as usize).copied().unwrap_or(0)
+                self.ascii[b as usize]
             } else {
                 let (c, w) = decode(bytes, i);
                 i += w;
                 self.class_of_non_ascii(c)
             };
-            s = self
-                .trans
-                .get(s as usize * classes + class as usize)
-                .copied()
-                .unwrap_or(DEAD);
-            if s <= MATCH {
-                return s == MATCH;
+            s = match trans.get(s + class as usize) {
+                Some(&t) => t as usize,
+                None => return false,
+            };
+            if s <= match_row {
+                return s == match_row && classes != 0;
             }
         }
-        self.accept_end.get(s as usize).is_some_and(|&a| a != 0)
+        let state = if classes == 0 { 0 } else { s / classes };
+        self.accept_end.get(state).is_some_and(|&a| a != 0)
     }
 }
 
