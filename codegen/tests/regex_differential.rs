@@ -35,11 +35,54 @@ impl Rng {
 }
 
 const ATOMS: &[&str] = &[
-    "a", "b", "c", "a", "b", "-", "1", "é", "α", "😀", "\\u{1F600}", "\\uD83D\\uDE00", "\\x61",
-    "\\u0062", "\\t", "\\n", "\\cJ", "\\.", "\\/", ".", "\\d", "\\D", "\\w", "\\W", "\\s",
-    "\\S", "[ab]", "[^a]", "[a-c]", "[^a-c😀]", "[\\d-]", "[😀-😂]", "[]", "[^]", "[\\w\\s]",
-    "\\p{L}", "\\p{Lu}", "\\P{L}", "\\p{Letter}", "\\p{gc=Nd}", "\\p{Script=Greek}", "\\p{sc=Latn}",
-    "\\p{scx=Grek}", "\\p{Emoji}", "\\P{ASCII}", "[\\p{L}\\d]", "[^\\p{Ll}]", "\\0",
+    "a",
+    "b",
+    "c",
+    "a",
+    "b",
+    "-",
+    "1",
+    "é",
+    "α",
+    "😀",
+    "\\u{1F600}",
+    "\\uD83D\\uDE00",
+    "\\x61",
+    "\\u0062",
+    "\\t",
+    "\\n",
+    "\\cJ",
+    "\\.",
+    "\\/",
+    ".",
+    "\\d",
+    "\\D",
+    "\\w",
+    "\\W",
+    "\\s",
+    "\\S",
+    "[ab]",
+    "[^a]",
+    "[a-c]",
+    "[^a-c😀]",
+    "[\\d-]",
+    "[😀-😂]",
+    "[]",
+    "[^]",
+    "[\\w\\s]",
+    "\\p{L}",
+    "\\p{Lu}",
+    "\\P{L}",
+    "\\p{Letter}",
+    "\\p{gc=Nd}",
+    "\\p{Script=Greek}",
+    "\\p{sc=Latn}",
+    "\\p{scx=Grek}",
+    "\\p{Emoji}",
+    "\\P{ASCII}",
+    "[\\p{L}\\d]",
+    "[^\\p{Ll}]",
+    "\\0",
 ];
 
 const QUANTS: &[&str] = &[
@@ -48,7 +91,11 @@ const QUANTS: &[&str] = &[
 
 fn gen(rng: &mut Rng, depth: u32, out: &mut String) {
     // An alternation of 1-3 sequences of 1-4 terms.
-    let alts = if depth < 3 && rng.below(4) == 0 { 2 + rng.below(2) } else { 1 };
+    let alts = if depth < 3 && rng.below(4) == 0 {
+        2 + rng.below(2)
+    } else {
+        1
+    };
     for i in 0..alts {
         if i > 0 {
             out.push('|');
@@ -133,7 +180,12 @@ fn agrees_with_regress() {
         };
         let rt = ours.as_runtime();
         with_dfa += usize::from(rt.dfa().is_some());
-        with_look += usize::from(pattern.contains("(?=") || pattern.contains("(?!") || pattern.contains("(?<=") || pattern.contains("(?<!"));
+        with_look += usize::from(
+            pattern.contains("(?=")
+                || pattern.contains("(?!")
+                || pattern.contains("(?<=")
+                || pattern.contains("(?<!"),
+        );
         for _ in 0..10 {
             let hay = input(&mut rng);
             let want = theirs.find(&hay).is_some();
@@ -158,8 +210,16 @@ fn agrees_with_regress() {
         mismatches.is_empty(),
         "{} mismatches:\n{}",
         mismatches.len(),
-        mismatches.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+        mismatches
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     assert!(pairs >= 10_000, "only {pairs} pairs");
-    assert!(matches > pairs / 10 && matches < pairs * 9 / 10, "{matches} of {pairs} match");
+    assert!(
+        matches > pairs / 10 && matches < pairs * 9 / 10,
+        "{matches} of {pairs} match"
+    );
 }

@@ -68,7 +68,8 @@ fn valid(schema: &Value, instance: &Value) -> Option<bool> {
                     .as_object()?
                     .iter()
                     .map(|(p, s)| {
-                        let re = compile(p, &RegexOptions::default()).expect("suite patterns compile");
+                        let re =
+                            compile(p, &RegexOptions::default()).expect("suite patterns compile");
                         (re, s)
                     })
                     .collect();
@@ -110,8 +111,12 @@ fn suite_regex_cases() {
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let mut failures = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(dir.join(file))
-            .unwrap_or_else(|e| panic!("cannot read {}: {e} (set SCHEMAC_SHARED)", dir.join(file).display()));
+        let text = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| {
+            panic!(
+                "cannot read {}: {e} (set SCHEMAC_SHARED)",
+                dir.join(file).display()
+            )
+        });
         let groups: Value = serde_json::from_str(&text).expect("suite JSON");
         for group in groups.as_array().expect("array of groups") {
             for test in group["tests"].as_array().expect("tests") {

@@ -16,7 +16,11 @@ fn m(p: &str, hay: &str) -> bool {
     if let Some(dfa) = rt.dfa() {
         assert_eq!(dfa.is_match(hay), pike, "DFA vs Pike VM on {p:?} / {hay:?}");
     }
-    assert_eq!(rt.is_match(hay), pike, "fast path vs Pike VM on {p:?} / {hay:?}");
+    assert_eq!(
+        rt.is_match(hay),
+        pike,
+        "fast path vs Pike VM on {p:?} / {hay:?}"
+    );
     pike
 }
 
@@ -156,7 +160,15 @@ fn refused_constructs_are_typed_errors() {
             other => panic!("{p}: {other:?}"),
         }
     }
-    for p in ["(", "\\a", "(?i)a", "\\p{Greek}", "a**", "[b-a]", "(?P<x>a)"] {
+    for p in [
+        "(",
+        "\\a",
+        "(?i)a",
+        "\\p{Greek}",
+        "a**",
+        "[b-a]",
+        "(?P<x>a)",
+    ] {
         assert!(
             matches!(compile(p, &opts), Err(RegexError::Invalid { .. })),
             "{p}"
@@ -167,7 +179,12 @@ fn refused_constructs_are_typed_errors() {
 #[test]
 fn limits_are_errors() {
     let opts = RegexOptions::default();
-    for p in ["a{1000000}", "(?:a{1000}){1000}", "(?:){4000000000}", "[a-z]{100000}"] {
+    for p in [
+        "a{1000000}",
+        "(?:a{1000}){1000}",
+        "(?:){4000000000}",
+        "[a-z]{100000}",
+    ] {
         assert!(
             matches!(compile(p, &opts), Err(RegexError::TooLarge { .. })),
             "{p}"
@@ -226,8 +243,13 @@ fn minimized_dfa_is_small() {
 fn tokens_name_the_runtime_constructors() {
     let r = re("^[a-z]+(?=x)");
     let ts = r.to_tokens(&quote::quote!(::schemac_runtime)).to_string();
-    assert!(ts.contains(":: schemac_runtime :: regex :: Regex :: new"), "{ts}");
+    assert!(
+        ts.contains(":: schemac_runtime :: regex :: Regex :: new"),
+        "{ts}"
+    );
     assert!(ts.contains("Program :: new"), "{ts}");
+    syn::parse2::<syn::Expr>(r.to_tokens(&quote::quote!(::schemac_runtime)))
+        .expect("tokens form an expression");
     let d = re("^[A-Z]{3}$").to_tokens(&quote::quote!(::rt)).to_string();
     assert!(d.contains("Dfa :: new"), "{d}");
 }

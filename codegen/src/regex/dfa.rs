@@ -120,9 +120,8 @@ pub(crate) fn build(nfa: &Nfa, max_states: usize) -> Option<DfaTables> {
             _ => Vec::new(),
         })
         .collect();
-    let accepts = |pc: u32, class: usize| -> bool {
-        table[pc as usize].get(class).copied().unwrap_or(false)
-    };
+    let accepts =
+        |pc: u32, class: usize| -> bool { table[pc as usize].get(class).copied().unwrap_or(false) };
 
     let closure = |seeds: &[u32], at_start: bool| -> (Vec<u32>, bool) {
         let mut seen = vec![false; nfa.insts.len()];
@@ -319,8 +318,8 @@ fn minimize(
     renum.insert(block[1], MATCH);
     let mut order = vec![0usize, 1];
     for (s, &b) in block.iter().enumerate().skip(2) {
-        if !renum.contains_key(&b) {
-            renum.insert(b, order.len() as u16);
+        if let std::collections::btree_map::Entry::Vacant(e) = renum.entry(b) {
+            e.insert(order.len() as u16);
             order.push(s);
         }
     }

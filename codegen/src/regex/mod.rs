@@ -206,7 +206,10 @@ pub fn compile(pattern: &str, options: &RegexOptions) -> Result<CompiledRegex, R
             offset: e.offset,
         },
         SyntaxErrorKind::TooDeep => RegexError::TooLarge {
-            message: format!("groups nested deeper than {MAX_GROUP_DEPTH} (at offset {})", e.offset),
+            message: format!(
+                "groups nested deeper than {MAX_GROUP_DEPTH} (at offset {})",
+                e.offset
+            ),
         },
     })?;
     if let Some((construct, offset)) = first_unsupported(&ast) {

@@ -115,10 +115,9 @@ impl Builder {
     fn class(&mut self, class: &Class, next: u32) -> Result<u32, RegexError> {
         let mut all = Vec::new();
         for item in &class.items {
-            all.extend(item_ranges(item).map_err(|message| RegexError::Invalid {
-                message,
-                offset: 0,
-            })?);
+            all.extend(
+                item_ranges(item).map_err(|message| RegexError::Invalid { message, offset: 0 })?,
+            );
         }
         let mut ranges = normalize(all);
         if class.negated {
@@ -224,9 +223,7 @@ impl Builder {
 impl Nfa {
     /// The instructions as the runtime's `[op, a, b]` words.
     pub(crate) fn encode(&self) -> Vec<u32> {
-        use schemac_runtime::regex::pikevm::{
-            OP_ASSERT, OP_CHAR, OP_CLASS, OP_MATCH, OP_SPLIT,
-        };
+        use schemac_runtime::regex::pikevm::{OP_ASSERT, OP_CHAR, OP_CLASS, OP_MATCH, OP_SPLIT};
         let mut out = Vec::with_capacity(self.insts.len() * 3);
         for inst in &self.insts {
             let w = match *inst {

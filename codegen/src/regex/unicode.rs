@@ -99,7 +99,10 @@ pub(crate) fn property_ranges(p: Property) -> Result<Ranges, String> {
         _ => return Err(format!("unexpected table for {query}")),
     };
     // `Other` (C) and `Any` include the surrogates, which regex-syntax leaves out.
-    if matches!(p, Property::GeneralCategory("Other") | Property::Binary("Any")) {
+    if matches!(
+        p,
+        Property::GeneralCategory("Other") | Property::Binary("Any")
+    ) {
         out.push((0xD800, 0xDFFF));
     }
     Ok(normalize(out))

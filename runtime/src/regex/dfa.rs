@@ -98,7 +98,7 @@ impl<'a> Dfa<'a> {
                 return s == match_row && classes != 0;
             }
         }
-        let state = if classes == 0 { 0 } else { s / classes };
+        let state = s.checked_div(classes).unwrap_or(0);
         self.accept_end.get(state).is_some_and(|&a| a != 0)
     }
 }
@@ -113,6 +113,9 @@ fn decode(bytes: &[u8], i: usize) -> (u32, usize) {
     } else if b0 < 0xF0 {
         (((b0 & 0x0F) << 12) | (cont(1) << 6) | cont(2), 3)
     } else {
-        (((b0 & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3), 4)
+        (
+            ((b0 & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3),
+            4,
+        )
     }
 }

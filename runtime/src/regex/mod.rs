@@ -86,7 +86,22 @@ impl<'a> Regex<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::is_valid_syntax;
+    use super::{is_valid_syntax, Program, Regex};
+
+    /// `a`, by hand: the constructors are `const fn`, so a regex can be a `static`.
+    static A: Regex<'static> = Regex::new(
+        None,
+        Program::new(&[super::pikevm::OP_CHAR, 97, 1, super::pikevm::OP_MATCH, 0, 0], &[0], &[], &[], 0, false),
+        None,
+    );
+
+    #[test]
+    fn static_tables_run() {
+        assert!(A.is_match("xa"));
+        assert!(!A.is_match("xyz"));
+        assert!(A.dfa().is_none());
+        assert_eq!(A.program().len(), 2);
+    }
 
     #[test]
     fn syntax_check_follows_the_suite() {

@@ -179,7 +179,10 @@ impl<'a> Program<'a> {
                 let k = ((kind - ASSERT_LOOK) / 2) as usize;
                 let want = (kind - ASSERT_LOOK) % 2 == 0;
                 let word = k * ctx.stride + ctx.pos / 64;
-                let bit = ctx.marks.get(word).is_some_and(|w| (w >> (ctx.pos % 64)) & 1 == 1);
+                let bit = ctx
+                    .marks
+                    .get(word)
+                    .is_some_and(|w| (w >> (ctx.pos % 64)) & 1 == 1);
                 bit == want
             }
         }
@@ -200,11 +203,7 @@ impl<'a> Program<'a> {
                     stack.push(a);
                 }
                 OP_JMP => stack.push(a),
-                OP_ASSERT => {
-                    if self.holds(a, ctx) {
-                        stack.push(b);
-                    }
-                }
+                OP_ASSERT if self.holds(a, ctx) => stack.push(b),
                 OP_MATCH => matched = true,
                 _ => {}
             }
@@ -270,7 +269,11 @@ impl<'a> Program<'a> {
             if anchored && lists.targets.dense.is_empty() {
                 return;
             }
-            pos = if reverse { pos - c.len_utf8() } else { pos + c.len_utf8() };
+            pos = if reverse {
+                pos - c.len_utf8()
+            } else {
+                pos + c.len_utf8()
+            };
         }
     }
 
@@ -283,25 +286,47 @@ impl<'a> Program<'a> {
             stack: Vec::with_capacity(n),
         };
         let nlooks = self.looks.len() / 2;
-        let stride = if nlooks == 0 { 0 } else { haystack.len() / 64 + 1 };
+        let stride = if nlooks == 0 {
+            0
+        } else {
+            haystack.len() / 64 + 1
+        };
         let mut marks = vec![0u64; nlooks * stride];
         for k in 0..nlooks {
             let start = self.looks[2 * k];
             let reverse = self.looks[2 * k + 1] & 1 == 1;
             let mut mine = vec![0u64; stride];
-            self.pass(haystack, start, reverse, false, &marks, stride, &mut lists, |pos, m| {
-                if m {
-                    mine[pos / 64] |= 1 << (pos % 64);
-                }
-                false
-            });
+            self.pass(
+                haystack,
+                start,
+                reverse,
+                false,
+                &marks,
+                stride,
+                &mut lists,
+                |pos, m| {
+                    if m {
+                        mine[pos / 64] |= 1 << (pos % 64);
+                    }
+                    false
+                },
+            );
             marks[k * stride..(k + 1) * stride].copy_from_slice(&mine);
         }
         let mut found = false;
-        self.pass(haystack, self.start, false, self.anchored, &marks, stride, &mut lists, |_, m| {
-            found = m;
-            m
-        });
+        self.pass(
+            haystack,
+            self.start,
+            false,
+            self.anchored,
+            &marks,
+            stride,
+            &mut lists,
+            |_, m| {
+                found = m;
+                m
+            },
+        );
         found
     }
 }

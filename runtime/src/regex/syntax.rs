@@ -160,12 +160,7 @@ pub const SPACE_RANGES: &[(u32, u32)] = &[
 ];
 
 /// Code points of `\w` as sorted inclusive ranges.
-pub const WORD_RANGES: &[(u32, u32)] = &[
-    (0x30, 0x39),
-    (0x41, 0x5A),
-    (0x5F, 0x5F),
-    (0x61, 0x7A),
-];
+pub const WORD_RANGES: &[(u32, u32)] = &[(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)];
 
 /// Code points `.` does not match (the line terminators), sorted.
 pub const LINE_TERMINATORS: &[(u32, u32)] = &[(0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029)];
@@ -213,12 +208,15 @@ pub fn parse(pattern: &str, max_depth: usize) -> Result<Node, SyntaxError> {
 /// past it is an Annex B legacy octal (or `\8` / `\9` identity) escape instead.
 fn fix_numbered_refs(node: &mut Node, refs: &[(u32, usize)], groups: u32) {
     match node {
-        Node::Unsupported { construct, offset } if *construct == NUMBERED_REF => {
-            if refs.iter().any(|&(n, at)| at == *offset && n > groups) {
-                *construct = "legacy octal escape (a \\N past the number of groups)";
-            }
+        Node::Unsupported { construct, offset }
+            if *construct == NUMBERED_REF
+                && refs.iter().any(|&(n, at)| at == *offset && n > groups) =>
+        {
+            *construct = "legacy octal escape (a \\N past the number of groups)";
         }
-        Node::Concat(v) | Node::Alt(v) => v.iter_mut().for_each(|n| fix_numbered_refs(n, refs, groups)),
+        Node::Concat(v) | Node::Alt(v) => v
+            .iter_mut()
+            .for_each(|n| fix_numbered_refs(n, refs, groups)),
         Node::Group(n) | Node::Repeat { node: n, .. } | Node::Look { node: n, .. } => {
             fix_numbered_refs(n, refs, groups)
         }
@@ -415,7 +413,7 @@ impl<'a> Parser<'a> {
             } else if r.starts_with('<') {
                 self.pos += 1;
                 let name = self.group_name()?;
-                if self.names.iter().any(|n| *n == name) {
+                if self.names.contains(&name) {
                     return Err(self.err_at("duplicate group name", at));
                 }
                 self.names.push(name);
@@ -472,7 +470,12 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 ':' => break,
-                _ => return Err(self.err_at("invalid group: (? must be followed by :, =, !, <= , <! or <name>", start)),
+                _ => {
+                    return Err(self.err_at(
+                        "invalid group: (? must be followed by :, =, !, <= , <! or <name>",
+                        start,
+                    ))
+                }
             };
             if seen[i] {
                 return Err(self.err_at("repeated flag in modifier group", start));
@@ -634,7 +637,9 @@ impl<'a> Parser<'a> {
                 }
             }
             'x' => {
-                let h = self.hex_digits(2).ok_or_else(|| self.err_at("\\x must be followed by two hex digits", at))?;
+                let h = self
+                    .hex_digits(2)
+                    .ok_or_else(|| self.err_at("\\x must be followed by two hex digits", at))?;
                 Escaped::Char(h)
             }
             'u' => Escaped::Char(self.unicode_escape_body()?),
@@ -680,7 +685,9 @@ impl<'a> Parser<'a> {
             }
             return Ok(v);
         }
-        let hi = self.hex_digits(4).ok_or_else(|| self.err_at("\\u must be followed by four hex digits or {...}", at))?;
+        let hi = self
+            .hex_digits(4)
+            .ok_or_else(|| self.err_at("\\u must be followed by four hex digits or {...}", at))?;
         if (0xD800..0xDC00).contains(&hi) && self.rest().starts_with("\\u") {
             let save = self.pos;
             self.pos += 2;
@@ -713,9 +720,13 @@ impl<'a> Parser<'a> {
         };
         let prop = if let Some((name, value)) = body.split_once('=') {
             match name {
-                "General_Category" | "gc" => lookup(GENERAL_CATEGORY_VALUES, value).map(Property::GeneralCategory),
+                "General_Category" | "gc" => {
+                    lookup(GENERAL_CATEGORY_VALUES, value).map(Property::GeneralCategory)
+                }
                 "Script" | "sc" => lookup(SCRIPT_VALUES, value).map(Property::Script),
-                "Script_Extensions" | "scx" => lookup(SCRIPT_VALUES, value).map(Property::ScriptExtensions),
+                "Script_Extensions" | "scx" => {
+                    lookup(SCRIPT_VALUES, value).map(Property::ScriptExtensions)
+                }
                 _ => None,
             }
         } else {
