@@ -57,14 +57,25 @@ fn collect(v: &Value, patterns: &mut BTreeMap<String, ()>, strings: &mut Vec<Str
 fn corpus_patterns_through_every_engine() {
     let root = shared_dir();
     let mut files = Vec::new();
-    for sub in ["realworld", "bench-corpus", "bench-mcp", "jsonschema-rs-bench-data"] {
+    for sub in [
+        "realworld",
+        "bench-corpus",
+        "bench-mcp",
+        "jsonschema-rs-bench-data",
+    ] {
         walk(&root.join(sub), &mut files);
     }
-    assert!(!files.is_empty(), "no corpus under {} (set SCHEMAC_SHARED)", root.display());
+    assert!(
+        !files.is_empty(),
+        "no corpus under {} (set SCHEMAC_SHARED)",
+        root.display()
+    );
     let mut patterns = BTreeMap::new();
     let mut strings = Vec::new();
     for f in &files {
-        let Ok(text) = std::fs::read_to_string(f) else { continue };
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
         if text.len() > 5_000_000 {
             continue;
         }
@@ -73,8 +84,20 @@ fn corpus_patterns_through_every_engine() {
         }
     }
     strings.extend(
-        ["", "a", "abc", "A1", "2024-01-31", "foo_bar", "x-y.z", "ü", "\u{1F600}", " ", "a b"]
-            .map(String::from),
+        [
+            "",
+            "a",
+            "abc",
+            "A1",
+            "2024-01-31",
+            "foo_bar",
+            "x-y.z",
+            "ü",
+            "\u{1F600}",
+            " ",
+            "a b",
+        ]
+        .map(String::from),
     );
     let opts = RegexOptions::default();
     let (mut ok, mut dfa, mut pairs) = (0, 0, 0);

@@ -253,3 +253,27 @@ fn tokens_name_the_runtime_constructors() {
     let d = re("^[A-Z]{3}$").to_tokens(&quote::quote!(::rt)).to_string();
     assert!(d.contains("Dfa :: new"), "{d}");
 }
+
+#[test]
+fn large_programs_compile_and_run() {
+    // Near the size limit, with and without a DFA; all must compile and answer.
+    for (p, hay, want) in [
+        ("^[\\s\\S]{0,30000}$", "abc", true),
+        ("(?:\\p{L}|\\d){1,5000}x", "ab1x", true),
+        (
+            "^(?:a|b|c|d|e|f|g|h)*(?:[a-z]{40})$",
+            "abcdefghijklmnopqrstuvwxyzabcdefghijklmn",
+            true,
+        ),
+        ("(?:\\w+\\s?){1,500}!", "foo bar", false),
+        ("^(?=(?:a+)+$)(?:(?<=a)a|a){1,300}$", "aaaa", true),
+    ] {
+        let t = std::time::Instant::now();
+        assert_eq!(m(p, hay), want, "{p}");
+        println!(
+            "{p}: compiled and ran in {:?}, DFA: {}",
+            t.elapsed(),
+            re(p).has_dfa()
+        );
+    }
+}

@@ -86,6 +86,10 @@ fn alphabet(nfa: &Nfa) -> Alphabet {
     Alphabet { segments, reps }
 }
 
+/// Steps (closure visits, instruction × class tests) the construction may take before it
+/// gives up and leaves the pattern to the Pike VM.
+const WORK_BUDGET: usize = 50_000_000;
+
 /// Builds the minimized DFA, or `None` past `max_states` (then the Pike VM runs).
 pub(crate) fn build(nfa: &Nfa, max_states: usize) -> Option<DfaTables> {
     if !nfa.looks.is_empty() || nfa.word_boundary {
@@ -123,13 +127,27 @@ pub(crate) fn build(nfa: &Nfa, max_states: usize) -> Option<DfaTables> {
     let accepts =
         |pc: u32, class: usize| -> bool { table[pc as usize].get(class).copied().unwrap_or(false) };
 
+    // Visited marks stamped with a generation, so a closure costs what it visits.
+    let seen = std::cell::RefCell::new((vec![0u32; nfa.insts.len()], 0u32));
+    // Work done, against a budget: past it the Pike VM runs instead.
+    let work = std::cell::Cell::new(0usize);
+    let first_visit = |pc: u32| -> bool {
+        let mut guard = seen.borrow_mut();
+        let (marks, gen) = &mut *guard;
+        work.set(work.get() + 1);
+        std::mem::replace(&mut marks[pc as usize], *gen) != *gen
+    };
+    let new_generation = || {
+        let mut guard = seen.borrow_mut();
+        guard.1 += 1;
+    };
     let closure = |seeds: &[u32], at_start: bool| -> (Vec<u32>, bool) {
-        let mut seen = vec![false; nfa.insts.len()];
+        new_generation();
         let mut stack: Vec<u32> = seeds.to_vec();
         let mut kept = Vec::new();
         let mut matched = false;
         while let Some(pc) = stack.pop() {
-            if std::mem::replace(&mut seen[pc as usize], true) {
+            if !first_visit(pc) {
                 continue;
             }
             match nfa.insts[pc as usize] {
@@ -153,10 +171,10 @@ pub(crate) fn build(nfa: &Nfa, max_states: usize) -> Option<DfaTables> {
     };
     // Whether a set accepts when the input ends here.
     let accepts_at_end = |set: &[u32], at_start: bool| -> bool {
-        let mut seen = vec![false; nfa.insts.len()];
+        new_generation();
         let mut stack: Vec<u32> = set.to_vec();
         while let Some(pc) = stack.pop() {
-            if std::mem::replace(&mut seen[pc as usize], true) {
+            if !first_visit(pc) {
                 continue;
             }
             match nfa.insts[pc as usize] {
@@ -192,6 +210,10 @@ pub(crate) fn build(nfa: &Nfa, max_states: usize) -> Option<DfaTables> {
     let mut by_targets: BTreeMap<Vec<u32>, u16> = BTreeMap::new();
     while let Some(s) = queue.pop_front() {
         let set = sets[s as usize].1.clone();
+        work.set(work.get() + set.len() * nclasses);
+        if work.get() > WORK_BUDGET {
+            return None;
+        }
         let row_at = trans.len();
         trans.resize(row_at + nclasses, DEAD);
         for class in 0..nclasses {

@@ -91,7 +91,14 @@ mod tests {
     /// `a`, by hand: the constructors are `const fn`, so a regex can be a `static`.
     static A: Regex<'static> = Regex::new(
         None,
-        Program::new(&[super::pikevm::OP_CHAR, 97, 1, super::pikevm::OP_MATCH, 0, 0], &[0], &[], &[], 0, false),
+        Program::new(
+            &[super::pikevm::OP_CHAR, 97, 1, super::pikevm::OP_MATCH, 0, 0],
+            &[0],
+            &[],
+            &[],
+            0,
+            false,
+        ),
         None,
     );
 
