@@ -271,7 +271,7 @@ impl Interpreter {
         if pushed {
             cx.scope.push(node.resource);
         }
-        let collects = node.collect.properties || node.collect.items;
+        let collects = plan.collect_properties || plan.collect_items;
         let result = if (collects && out.is_some()) || plan.has_unevaluated {
             let mut annotations = cx.take_annotations();
             let result = self.checks(cx, node, plan, inst, Some(&mut annotations));
@@ -572,7 +572,8 @@ impl Interpreter {
                 | CheckKind::PatternProperties(_)
                 | CheckKind::AdditionalProperties { .. } => match inst.as_object() {
                     Some(object) => {
-                        self.object_check(cx, node, plan, index, object, ann.as_deref_mut())?
+                        let ann = ann.as_deref_mut().filter(|_| plan.collect_properties);
+                        self.object_check(cx, node, plan, index, object, ann)?
                     }
                     None => true,
                 },
@@ -589,15 +590,10 @@ impl Interpreter {
                     None => true,
                 },
                 CheckKind::Contains { schema, min, max } => match inst.as_array() {
-                    Some(items) => self.contains(
-                        cx,
-                        node,
-                        keyword,
-                        schema,
-                        (*min, *max),
-                        items,
-                        ann.as_deref_mut(),
-                    )?,
+                    Some(items) => {
+                        let ann = ann.as_deref_mut().filter(|_| plan.collect_items);
+                        self.contains(cx, node, keyword, schema, (*min, *max), items, ann)?
+                    }
                     None => true,
                 },
                 CheckKind::UnevaluatedProperties(edge) => match inst.as_object() {

@@ -10,6 +10,10 @@ pub(super) struct NodePlan {
     /// The node has an `unevaluatedProperties` / `unevaluatedItems` check of its own, so
     /// it needs evaluated-location sets even when no parent asks for them.
     pub(super) has_unevaluated: bool,
+    /// The node records evaluated properties (its `collect` flag, or a check of its own).
+    pub(super) collect_properties: bool,
+    /// The node records evaluated items.
+    pub(super) collect_items: bool,
     /// `properties`, `patternProperties` and `additionalProperties` fused into one pass.
     pub(super) object: Option<ObjectPlan>,
     /// The check index of the node's `properties` check and its entries' indices sorted
@@ -36,14 +40,23 @@ pub(super) fn plan(program: &Program) -> Vec<NodePlan> {
 }
 
 fn plan_node(node: &Node) -> NodePlan {
-    let mut out = NodePlan::default();
+    let mut out = NodePlan {
+        collect_properties: node.collect.properties,
+        collect_items: node.collect.items,
+        ..NodePlan::default()
+    };
     let mut properties = Vec::new();
     let mut patterns = Vec::new();
     let mut additional = Vec::new();
     for (i, check) in node.checks.iter().enumerate() {
         match &check.kind {
-            CheckKind::UnevaluatedProperties(_) | CheckKind::UnevaluatedItems(_) => {
+            CheckKind::UnevaluatedProperties(_) => {
                 out.has_unevaluated = true;
+                out.collect_properties = true;
+            }
+            CheckKind::UnevaluatedItems(_) => {
+                out.has_unevaluated = true;
+                out.collect_items = true;
             }
             CheckKind::Properties(entries) => {
                 if properties.is_empty() {
