@@ -1645,3 +1645,69 @@ fn with_limits_default_is_the_programs() {
         Limits::default()
     );
 }
+
+#[test]
+fn compiled_schema_errors_are_located_end_to_end() {
+    let schema = json!({
+        "$id": "https://example.com/s.json",
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/pos"}, "b~/c": false},
+        "required": ["q"],
+        "additionalProperties": {"type": "string"},
+        "$defs": {"pos": {"$id": "pos.json", "minimum": 0}},
+        "propertyNames": {"maxLength": 3}
+    });
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let v = Interpreter::new(program);
+    assert_valid(&v, &json!({"q": "x", "a": 1}));
+    let mut found = errors(&v, &json!({"a": -1, "b~/c": 1, "zzzz": 1}));
+    found.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
+    let s = |x: &str| x.to_string();
+    assert_eq!(
+        found,
+        vec![
+            (
+                s(""),
+                s("/propertyNames/maxLength"),
+                s("https://example.com/s.json#/propertyNames/maxLength"),
+                ErrorKind::MaxLength { limit: 3 }
+            ),
+            (
+                s(""),
+                s("/propertyNames/maxLength"),
+                s("https://example.com/s.json#/propertyNames/maxLength"),
+                ErrorKind::MaxLength { limit: 3 }
+            ),
+            (
+                s(""),
+                s("/required"),
+                s("https://example.com/s.json#/required"),
+                ErrorKind::Required {
+                    property: "q".into()
+                }
+            ),
+            (
+                s("/a"),
+                s("/properties/a/$ref/minimum"),
+                s("https://example.com/pos.json#/minimum"),
+                ErrorKind::Minimum { limit: 0.0 }
+            ),
+            (
+                s("/b~0~1c"),
+                s("/properties/b~0~1c"),
+                s("https://example.com/s.json#/properties/b~0~1c"),
+                ErrorKind::FalseSchema
+            ),
+            (
+                s("/zzzz"),
+                s("/additionalProperties/type"),
+                s("https://example.com/s.json#/additionalProperties/type"),
+                ErrorKind::Type {
+                    expected: TypeSet::STRING
+                }
+            ),
+        ]
+    );
+}
