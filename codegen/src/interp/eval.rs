@@ -8,7 +8,7 @@
 //! `contains`, `if`) always run in short-circuit mode.
 
 use super::annotations::Annotations;
-use super::plan::NodePlan;
+use super::plan::{NodePlan, PropertyIndex};
 use super::Interpreter;
 use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use schemac_runtime::error::{ErrorKind, IncompleteReason, ValidationError};
@@ -231,7 +231,7 @@ fn bound(
 }
 
 /// A `properties` check's entries, with their indices sorted by name when known.
-type PropertiesRef<'p> = (&'p [(String, Edge)], Option<&'p [u32]>);
+type PropertiesRef<'p> = (&'p [(String, Edge)], Option<&'p PropertyIndex>);
 
 /// The object applicators one pass over an object runs.
 #[derive(Clone, Copy)]
@@ -790,10 +790,10 @@ impl Interpreter {
         ann: Option<&mut Annotations>,
     ) -> Eval {
         let order_for = |i: usize| {
-            plan.property_order
+            plan.property_index
                 .as_ref()
                 .filter(|(at, _)| *at == i)
-                .map(|(_, order)| order.as_slice())
+                .map(|(_, index)| index)
         };
         let properties_at = |i: usize| match &node.checks.get(i).map(|c| &c.kind) {
             Some(CheckKind::Properties(entries)) => Some((entries.as_slice(), order_for(i))),
@@ -1078,17 +1078,14 @@ impl Interpreter {
     }
 }
 
-/// The `properties` entry named `key`: binary search when the sorted order is known.
+/// The `properties` entry named `key`, through the plan's index when there is one.
 fn find_property<'p>(
     entries: &'p [(String, Edge)],
-    order: Option<&[u32]>,
+    index: Option<&PropertyIndex>,
     key: &str,
 ) -> Option<&'p Edge> {
-    match order {
-        Some(order) => order
-            .binary_search_by(|&i| entries[i as usize].0.as_str().cmp(key))
-            .ok()
-            .map(|at| &entries[order[at] as usize].1),
+    match index {
+        Some(index) => index.find(entries, key),
         None => entries.iter().find(|(name, _)| name == key).map(|(_, e)| e),
     }
 }

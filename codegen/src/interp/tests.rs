@@ -1711,3 +1711,48 @@ fn compiled_schema_errors_are_located_end_to_end() {
         ]
     );
 }
+
+#[test]
+fn many_properties_with_additional_properties() {
+    // 40 names (binary search in the fused pass) plus additionalProperties: false.
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let int = b.add(
+        "/$defs/int",
+        vec![check("type", CheckKind::Type(TypeSet::INTEGER))],
+    );
+    let f = b.add("/additionalProperties", vec![check("", CheckKind::False)]);
+    let names: Vec<String> = (0..40).rev().map(|i| format!("p{i}")).collect();
+    b.set(
+        root,
+        vec![
+            check(
+                "properties",
+                CheckKind::Properties(
+                    names
+                        .iter()
+                        .map(|n| (n.clone(), edge(int, &format!("/properties/{n}"))))
+                        .collect(),
+                ),
+            ),
+            check(
+                "additionalProperties",
+                CheckKind::AdditionalProperties {
+                    schema: edge(f, "/additionalProperties"),
+                    known: names.clone(),
+                    patterns: vec![],
+                },
+            ),
+        ],
+    );
+    let v = b.build();
+    let all: serde_json::Map<String, Value> = names.iter().map(|n| (n.clone(), json!(1))).collect();
+    assert_valid(&v, &Value::Object(all));
+    let mut found = errors(&v, &json!({"p0": 1, "p39": "x", "p40": 1, "q": 1}));
+    found.sort_by(|x, y| x.0.cmp(&y.0));
+    assert_eq!(found.len(), 3);
+    assert_eq!(found[0].0, "/p39");
+    assert_eq!(found[0].1, "/properties/p39/type");
+    assert_eq!(found[1].1, "/additionalProperties");
+    assert_eq!(found[2].0, "/q");
+}
