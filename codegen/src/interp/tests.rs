@@ -1756,3 +1756,17 @@ fn many_properties_with_additional_properties() {
     assert_eq!(found[1].1, "/additionalProperties");
     assert_eq!(found[2].0, "/q");
 }
+
+#[test]
+fn interpreter_is_shareable_across_threads() {
+    fn shareable<T: Send + Sync + 'static>(_: &T) {}
+    let v = single("type", CheckKind::Type(TypeSet::STRING)).with_format("x", |s| !s.is_empty());
+    shareable(&v);
+    let v = std::sync::Arc::new(v);
+    let worker = {
+        let v = std::sync::Arc::clone(&v);
+        std::thread::spawn(move || v.is_valid(&json!("s")))
+    };
+    assert!(worker.join().expect("worker"));
+    assert!(!v.is_valid(&json!(1)));
+}
