@@ -100,7 +100,13 @@ impl CompileError {
 
 impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {}", self.location, self.kind.name(), self.message)
+        write!(
+            f,
+            "{}: {}: {}",
+            self.location,
+            self.kind.name(),
+            self.message
+        )
     }
 }
 

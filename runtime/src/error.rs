@@ -251,7 +251,10 @@ impl fmt::Display for ErrorKind {
             ErrorKind::MultipleOf { divisor } => write!(f, "number is not a multiple of {divisor}"),
             ErrorKind::Minimum { limit } => write!(f, "number is less than the minimum {limit}"),
             ErrorKind::ExclusiveMinimum { limit } => {
-                write!(f, "number is not greater than the exclusive minimum {limit}")
+                write!(
+                    f,
+                    "number is not greater than the exclusive minimum {limit}"
+                )
             }
             ErrorKind::Maximum { limit } => write!(f, "number is greater than the maximum {limit}"),
             ErrorKind::ExclusiveMaximum { limit } => {
@@ -271,7 +274,10 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Contains { min, max: None } => {
                 write!(f, "array has fewer than {min} items matching `contains`")
             }
-            ErrorKind::Contains { min, max: Some(max) } => write!(
+            ErrorKind::Contains {
+                min,
+                max: Some(max),
+            } => write!(
                 f,
                 "array does not have between {min} and {max} items matching `contains`"
             ),
@@ -293,7 +299,10 @@ impl fmt::Display for ErrorKind {
                 f.write_str("value matches none of the `oneOf` subschemas")
             }
             ErrorKind::OneOf { matched } => {
-                write!(f, "value matches {matched} of the `oneOf` subschemas, not exactly one")
+                write!(
+                    f,
+                    "value matches {matched} of the `oneOf` subschemas, not exactly one"
+                )
             }
             ErrorKind::Not => f.write_str("value matches the schema in `not`"),
         }

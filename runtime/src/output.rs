@@ -36,7 +36,10 @@ pub fn basic(report: &Report) -> Value {
                     "absoluteKeywordLocation".into(),
                     e.absolute_keyword_location.clone().into(),
                 );
-                unit.insert("instanceLocation".into(), e.instance_location.clone().into());
+                unit.insert(
+                    "instanceLocation".into(),
+                    e.instance_location.clone().into(),
+                );
                 unit.insert("error".into(), e.kind.to_string().into());
                 Value::Object(unit)
             })

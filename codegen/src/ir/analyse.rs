@@ -12,9 +12,15 @@ use super::{CheckKind, NodeId, Program};
 /// `if`/`then`/`else`, `dependentSchemas`). `not` never contributes annotations.
 pub fn analyse(program: &mut Program) {
     program.uses_dynamic_scope = program.nodes.iter().any(|n| {
-        n.checks
-            .iter()
-            .any(|c| matches!(&c.kind, CheckKind::DynamicRef { anchor: Some(_), .. }))
+        n.checks.iter().any(|c| {
+            matches!(
+                &c.kind,
+                CheckKind::DynamicRef {
+                    anchor: Some(_),
+                    ..
+                }
+            )
+        })
     });
 
     let mut props: Vec<NodeId> = Vec::new();
