@@ -31,10 +31,10 @@ use std::process::ExitCode;
 enum Status {
     /// Everything compiled / every instance valid.
     Ok,
-    /// Some instance invalid.
-    Invalid,
     /// No instance invalid, some incomplete.
     Incomplete,
+    /// Some instance invalid.
+    Invalid,
     /// A schema, usage or I/O error.
     Error,
 }
@@ -50,7 +50,7 @@ impl Status {
     }
 
     /// The status of a run with both outcomes: an error outranks an invalid instance,
-    /// which outranks an incomplete one.
+    /// which outranks an incomplete one (the variants are declared in that order).
     fn worst(self, other: Status) -> Status {
         self.max(other)
     }

@@ -245,7 +245,7 @@ fn a_registered_document_resolves_the_remote_ref() {
     file(
         &dir,
         "common=1.json",
-        r#"{"$defs": {"identifier": {"type": "string", "pattern": "^[a-z]+$"}}}"#,
+        r#"{"$defs": {"identifier": {"type": "string", "minLength": 2}}}"#,
     );
     file(&dir, "ok.json", r#"{"id": "abc"}"#);
     file(&dir, "bad.json", r#"{"id": 7}"#);
@@ -552,6 +552,20 @@ fn dialect_sets_the_default_for_schemas_without_schema() {
             "items": [{"type": "string"}], "additionalItems": false}"#,
     );
     schemac(&dir, &["validate", "declared.json", "two.json"]).expect(1);
+}
+
+#[test]
+fn assert_format_reaches_the_compiler() {
+    let dir = scratch("assert_format_unknown");
+    file(&dir, "s.json", r#"{"type": "string", "format": "no-such-format"}"#);
+    file(&dir, "i.json", r#""x""#);
+    // annotation only: nothing to say about an unknown format
+    let run = schemac(&dir, &["check", "s.json"]).expect(0);
+    assert_eq!(run.stderr, "");
+    // asserted: the compiler warns that it cannot assert it
+    let run = schemac(&dir, &["validate", "--assert-format", "s.json", "i.json"]).expect(0);
+    assert!(run.stderr.contains("no-such-format"), "{}", run.stderr);
+    assert_eq!(run.stdout, "i.json: valid\n");
 }
 
 #[test]
