@@ -557,7 +557,11 @@ fn dialect_sets_the_default_for_schemas_without_schema() {
 #[test]
 fn assert_format_reaches_the_compiler() {
     let dir = scratch("assert_format_unknown");
-    file(&dir, "s.json", r#"{"type": "string", "format": "no-such-format"}"#);
+    file(
+        &dir,
+        "s.json",
+        r#"{"type": "string", "format": "no-such-format"}"#,
+    );
     file(&dir, "i.json", r#""x""#);
     // annotation only: nothing to say about an unknown format
     let run = schemac(&dir, &["check", "s.json"]).expect(0);
