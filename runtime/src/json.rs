@@ -11,7 +11,7 @@ pub fn is_integer(n: &Number) -> bool {
         return true;
     }
     match n.as_f64() {
-        Some(f) => f.is_finite() && f.fract() == 0.0,
+        Some(f) => f.is_finite() && f % 1.0 == 0.0,
         None => false,
     }
 }
@@ -111,7 +111,7 @@ fn as_i128(n: &Number) -> Option<i128> {
 pub fn compare_with_f64(n: &Number, limit: f64) -> Ordering {
     if let Some(i) = as_i128(n) {
         // Exact when the limit is an integer that fits; otherwise compare as floats.
-        if limit.fract() == 0.0 && limit.abs() < 1.0e38 {
+        if limit % 1.0 == 0.0 && limit.abs() < 1.0e38 {
             return i.cmp(&(limit as i128));
         }
         return (i as f64).partial_cmp(&limit).unwrap_or(Ordering::Equal);
@@ -126,7 +126,7 @@ pub fn compare_with_f64(n: &Number, limit: f64) -> Ordering {
 /// checked for being integral, with a relative tolerance for decimal divisors such as `0.01`.
 pub fn is_multiple_of(n: &Number, divisor: f64) -> bool {
     if let Some(i) = as_i128(n) {
-        if divisor.fract() == 0.0 && divisor < 1.0e38 {
+        if divisor % 1.0 == 0.0 && divisor < 1.0e38 {
             return i % (divisor as i128) == 0;
         }
     }
@@ -136,9 +136,9 @@ pub fn is_multiple_of(n: &Number, divisor: f64) -> bool {
     };
     let quotient = x / divisor;
     if !quotient.is_finite() {
-        // Overflow: a huge number divided by a tiny divisor. Only integers can be multiples
-        // of a divisor that is itself a multiple of 1/k; treat as not provable.
-        return false;
+        // Overflow: a huge number divided by a small divisor. The floating remainder is
+        // exact, so ask it directly.
+        return x.is_finite() && x % divisor == 0.0;
     }
     let rounded = libm_round(quotient);
     if quotient == rounded {
