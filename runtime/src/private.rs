@@ -426,19 +426,6 @@ pub fn max_length(s: &str, n: u64) -> bool {
     json::code_point_len(s) <= n
 }
 
-/// Placeholder matcher for patterns, until the ECMA-262 engine's static tables exist in
-/// this runtime: matches nothing.
-#[derive(Debug)]
-pub struct UnavailableRegex;
-
-impl UnavailableRegex {
-    /// Always `false`.
-    pub fn is_match(&self, haystack: &str) -> bool {
-        let _ = haystack;
-        false
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1737,14 +1737,13 @@ pub(super) fn f64_tokens(x: f64) -> TokenStream {
     }
 }
 
-/// The tokens of a compiled regex's `static` initializer.
+/// The tokens of a compiled regex's `static` initializer: the engine's tables as a
+/// constant expression.
 fn regex_tokens(compiled: &crate::regex::CompiledRegex, rt: &TokenStream) -> TokenStream {
-    let _ = (compiled, rt);
-    quote!(__rt::UnavailableRegex)
+    compiled.to_tokens(rt)
 }
 
 /// The type of a regex `static`.
 fn regex_type(rt: &TokenStream) -> TokenStream {
-    let _ = rt;
-    quote!(__rt::UnavailableRegex)
+    quote!(#rt::regex::Regex<'static>)
 }
