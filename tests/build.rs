@@ -105,6 +105,7 @@ fn run() -> Result<(), String> {
         .map(|(module, _, _, _, text, program, source)| Unit {
             module,
             source,
+            file: source,
             schema_text: text,
             program,
         })

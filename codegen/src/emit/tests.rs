@@ -206,6 +206,7 @@ fn generate_one(module: &str, program: &Program) -> String {
     let unit = Unit {
         module,
         source: "schemas/test.json",
+        file: "schemas/test.json",
         schema_text: "{}",
         program,
     };
@@ -291,6 +292,7 @@ fn module_names_are_sanitized_and_checked() {
     let unit = |module| Unit {
         module,
         source: "x.json",
+        file: "x.json",
         schema_text: "{}",
         program: &program,
     };

@@ -78,7 +78,9 @@ impl Server {
     }
 
     fn initialize(&mut self, id: Value, params: &Value) -> Value {
-        let asked = params["protocolVersion"].as_str().unwrap_or(LATEST_PROTOCOL);
+        let asked = params["protocolVersion"]
+            .as_str()
+            .unwrap_or(LATEST_PROTOCOL);
         self.protocol = PROTOCOLS
             .iter()
             .find(|v| **v == asked)
@@ -128,10 +130,7 @@ impl Server {
         let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
         let report = (tool.validate_input)(&arguments);
         if !report.is_valid() {
-            return result(
-                id,
-                tool_error("invalid arguments", &report),
-            );
+            return result(id, tool_error("invalid arguments", &report));
         }
         let structured = (tool.run)(&arguments);
         let Some((schema, validate_output)) = tool.output else {
@@ -141,14 +140,19 @@ impl Server {
         if !report.is_valid() {
             return result(
                 id,
-                tool_error("the tool produced output that violates its outputSchema", &report),
+                tool_error(
+                    "the tool produced output that violates its outputSchema",
+                    &report,
+                ),
             );
         }
         let mut answer = json!({"content": [text(&structured.to_string())]});
-        if !self.object_output_only() || (structured.is_object() && parse(schema)["type"] == "object") {
+        if !self.object_output_only()
+            || (structured.is_object() && parse(schema)["type"] == "object")
+        {
             answer["structuredContent"] = structured;
         }
-        answer
+        result(id, answer)
     }
 }
 
