@@ -48,6 +48,20 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
         output: OutputFormat,
     },
+    /// Compile schemas into Rust validators: one module per schema, named after its file
+    /// (`aws-cdk.json` → `aws_cdk`), written to FILE (`-` for standard output) for
+    /// `include!`. Exit 0, or 2 on any schema or I/O error (nothing is written then).
+    Generate {
+        /// Schema files.
+        #[arg(required = true, value_name = "SCHEMA")]
+        schemas: Vec<PathBuf>,
+        /// The Rust file to write.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: PathBuf,
+        /// The path generated code names the runtime crate by.
+        #[arg(long, value_name = "PATH", default_value = "::schemac_runtime")]
+        runtime_path: String,
+    },
 }
 
 /// Options that every command takes.
