@@ -34,15 +34,23 @@ mod tests {
 
     #[test]
     fn generated_validators_run_without_std() {
-        assert!(accept(&json!({"led": "led7", "color": "red", "brightness": 0.25})));
+        assert!(accept(
+            &json!({"led": "led7", "color": "red", "brightness": 0.25})
+        ));
         assert!(accept(
             &json!({"led": "led1", "color": "off", "pattern": [{"on_ms": 5, "off_ms": 0}]})
         ));
         assert!(!accept(&json!({"led": "LED7", "color": "red"})));
         assert!(!accept(&json!({"led": "led7", "color": "pink"})));
-        assert!(!accept(&json!({"led": "led7", "color": "red", "brightness": 0.255})));
-        assert!(!accept(&json!({"led": "led7", "color": "red", "until": "tomorrow"})));
-        assert!(!accept(&json!({"led": "led7", "color": "red", "blink": true})));
+        assert!(!accept(
+            &json!({"led": "led7", "color": "red", "brightness": 0.255})
+        ));
+        assert!(!accept(
+            &json!({"led": "led7", "color": "red", "until": "tomorrow"})
+        ));
+        assert!(!accept(
+            &json!({"led": "led7", "color": "red", "blink": true})
+        ));
         assert_eq!(
             errors(&json!({"led": "led7", "color": "red", "blink": true})),
             [("/blink".into(), "/unevaluatedProperties".into())]
