@@ -270,7 +270,13 @@ impl Builder {
         let mut schemas: Vec<(String, String, String, Value, PathBuf)> = Vec::new();
         for (module, path) in &inputs {
             let (text, value) = read_json(path, &mut files_read)?;
-            schemas.push((module.clone(), display_path(path), text, value, path.clone()));
+            schemas.push((
+                module.clone(),
+                display_path(path),
+                text,
+                value,
+                path.clone(),
+            ));
         }
         for path in &self.mcp_tools {
             let (_, list) = read_json(path, &mut files_read)?;
@@ -283,7 +289,10 @@ impl Builder {
                 }
             };
             for tool in tools {
-                let parts = [("input", Some(tool.input_schema)), ("output", tool.output_schema)];
+                let parts = [
+                    ("input", Some(tool.input_schema)),
+                    ("output", tool.output_schema),
+                ];
                 for (which, schema) in parts {
                     let Some(schema) = schema else { continue };
                     schemas.push((

@@ -1354,7 +1354,13 @@ impl<'a> Gen<'a> {
                         quote!(#re.is_match(k))
                     })
                     .collect();
-                quote!(if !(#(#matches)||*) { #test #mark_i })
+                let none_match = if matches.len() == 1 {
+                    let m = &matches[0];
+                    quote!(!#m)
+                } else {
+                    quote!(!(#(#matches)||*))
+                };
+                guarded_if(none_match, quote!(#test #mark_i))
             }
         });
         let known: BTreeSet<&str> = additional
@@ -1422,7 +1428,7 @@ impl<'a> Gen<'a> {
                 self.used_regexes.borrow_mut().insert(*id);
                 let re = regex_name(*id);
                 let test = child_test(edge, &Inst::Key);
-                quote!(if #re.is_match(k) { #test #mark_i })
+                guarded_if(quote!(#re.is_match(k)), quote!(#test #mark_i))
             })
             .collect();
         let names_code = names_edge.map(|e| child_test(e, &Inst::KeyAsValue));

@@ -11,6 +11,9 @@ pub const LATEST_PROTOCOL: &str = "2026-07-28";
 /// The protocol versions this server speaks.
 pub const PROTOCOLS: &[&str] = &[LATEST_PROTOCOL, "2025-11-25"];
 
+/// A generated validator's `validate` function.
+pub type ValidateFn = fn(&Value) -> Report;
+
 /// One tool: its advertised definition, its implementation and its generated validators.
 pub struct Tool {
     /// The tool's name.
@@ -20,9 +23,9 @@ pub struct Tool {
     /// The exact `inputSchema` text the input validator was generated from.
     pub input_schema: &'static str,
     /// The generated input validator.
-    pub validate_input: fn(&Value) -> Report,
+    pub validate_input: ValidateFn,
     /// The exact `outputSchema` text and the generated output validator, if any.
-    pub output: Option<(&'static str, fn(&Value) -> Report)>,
+    pub output: Option<(&'static str, ValidateFn)>,
     /// The implementation.
     pub run: fn(&Value) -> Value,
 }
