@@ -432,7 +432,9 @@ fn read_json(path: &Path, files_read: &mut Vec<PathBuf>) -> Result<(String, Valu
 }
 
 /// Why the validators could not be generated.
-#[derive(Debug)]
+///
+/// `Debug` prints the same text as `Display`, so that a build script's
+/// `fn main() -> Result<(), schemac_build::Error>` shows every error readably.
 #[non_exhaustive]
 pub enum Error {
     /// A file or directory could not be read or written.
@@ -519,6 +521,12 @@ impl fmt::Display for Error {
                 "OUT_DIR is not set: call compile() from a build script or set out_dir()",
             ),
         }
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
