@@ -260,7 +260,8 @@ fn module_tokens(
             /// Checks `instance`, stopping at the first failure.
             pub fn check(instance: &Value) -> __rt::Verdict {
                 let mut cx = __rt::State::new(&LIMITS);
-                __rt::State::verdict(#root_check(instance, &mut cx #root_ev))
+                let result = #root_check(instance, &mut cx #root_ev);
+                cx.verdict(result)
             }
 
             /// Checks `instance` and collects every error.

@@ -30,7 +30,8 @@ pub mod get_weather_input {
     /// Checks `instance`, stopping at the first failure.
     pub fn check(instance: &Value) -> __rt::Verdict {
         let mut cx = __rt::State::new(&LIMITS);
-        __rt::State::verdict(c0(instance, &mut cx))
+        let result = c0(instance, &mut cx);
+        cx.verdict(result)
     }
     /// Checks `instance` and collects every error.
     pub fn validate(instance: &Value) -> __rt::Report {
@@ -383,7 +384,8 @@ pub mod get_weather_output {
     /// Checks `instance`, stopping at the first failure.
     pub fn check(instance: &Value) -> __rt::Verdict {
         let mut cx = __rt::State::new(&LIMITS);
-        __rt::State::verdict(c0(instance, &mut cx))
+        let result = c0(instance, &mut cx);
+        cx.verdict(result)
     }
     /// Checks `instance` and collects every error.
     pub fn validate(instance: &Value) -> __rt::Report {
@@ -1218,7 +1220,8 @@ pub mod search_docs_input {
     /// Checks `instance`, stopping at the first failure.
     pub fn check(instance: &Value) -> __rt::Verdict {
         let mut cx = __rt::State::new(&LIMITS);
-        __rt::State::verdict(c0(instance, &mut cx, &mut __rt::Eval::new()))
+        let result = c0(instance, &mut cx, &mut __rt::Eval::new());
+        cx.verdict(result)
     }
     /// Checks `instance` and collects every error.
     pub fn validate(instance: &Value) -> __rt::Report {
@@ -2082,7 +2085,8 @@ pub mod search_docs_output {
     /// Checks `instance`, stopping at the first failure.
     pub fn check(instance: &Value) -> __rt::Verdict {
         let mut cx = __rt::State::new(&LIMITS);
-        __rt::State::verdict(c0(instance, &mut cx))
+        let result = c0(instance, &mut cx);
+        cx.verdict(result)
     }
     /// Checks `instance` and collects every error.
     pub fn validate(instance: &Value) -> __rt::Report {
@@ -2564,7 +2568,8 @@ pub mod convert_currency_input {
     /// Checks `instance`, stopping at the first failure.
     pub fn check(instance: &Value) -> __rt::Verdict {
         let mut cx = __rt::State::new(&LIMITS);
-        __rt::State::verdict(c0(instance, &mut cx))
+        let result = c0(instance, &mut cx);
+        cx.verdict(result)
     }
     /// Checks `instance` and collects every error.
     pub fn validate(instance: &Value) -> __rt::Report {
@@ -2927,7 +2932,8 @@ pub mod convert_currency_output {
     /// Checks `instance`, stopping at the first failure.
     pub fn check(instance: &Value) -> __rt::Verdict {
         let mut cx = __rt::State::new(&LIMITS);
-        __rt::State::verdict(c0(instance, &mut cx))
+        let result = c0(instance, &mut cx);
+        cx.verdict(result)
     }
     /// Checks `instance` and collects every error.
     pub fn validate(instance: &Value) -> __rt::Report {
