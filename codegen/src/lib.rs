@@ -28,6 +28,7 @@ pub mod error;
 pub mod interp;
 pub mod ir;
 pub mod load;
+pub mod mcp;
 mod options;
 pub mod regex;
 

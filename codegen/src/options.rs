@@ -8,6 +8,9 @@ use schemac_runtime::Limits;
 pub enum Dialect {
     /// JSON Schema 2020-12 (`https://json-schema.org/draft/2020-12/schema`).
     Draft2020_12,
+    /// JSON Schema 2019-09 (`https://json-schema.org/draft/2019-09/schema`), supported for
+    /// references into resources that declare it.
+    Draft2019_09,
     /// JSON Schema draft-07 (`http://json-schema.org/draft-07/schema#`).
     Draft7,
 }
@@ -17,6 +20,7 @@ impl Dialect {
     pub fn uri(self) -> &'static str {
         match self {
             Dialect::Draft2020_12 => "https://json-schema.org/draft/2020-12/schema",
+            Dialect::Draft2019_09 => "https://json-schema.org/draft/2019-09/schema",
             Dialect::Draft7 => "http://json-schema.org/draft-07/schema#",
         }
     }
@@ -25,14 +29,16 @@ impl Dialect {
     pub fn name(self) -> &'static str {
         match self {
             Dialect::Draft2020_12 => "2020-12",
+            Dialect::Draft2019_09 => "2019-09",
             Dialect::Draft7 => "draft7",
         }
     }
 
-    /// Parses a short name (`2020-12`, `draft7`, `draft-07`).
+    /// Parses a short name (`2020-12`, `2019-09`, `draft7`, `draft-07`).
     pub fn from_name(name: &str) -> Option<Dialect> {
         match name {
             "2020-12" | "draft2020-12" => Some(Dialect::Draft2020_12),
+            "2019-09" | "draft2019-09" => Some(Dialect::Draft2019_09),
             "draft7" | "draft-07" | "7" => Some(Dialect::Draft7),
             _ => None,
         }
@@ -93,7 +99,11 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             default_dialect: Dialect::Draft2020_12,
-            allowed_dialects: vec![Dialect::Draft2020_12, Dialect::Draft7],
+            allowed_dialects: vec![
+                Dialect::Draft2020_12,
+                Dialect::Draft2019_09,
+                Dialect::Draft7,
+            ],
             ref_policy: RefPolicy::Error,
             assert_format: false,
             custom_formats: Vec::new(),

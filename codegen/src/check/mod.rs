@@ -1,9 +1,13 @@
 //! Checking and lowering: dialects, keyword shapes and limits, every reference resolved
 //! once, and the IR [`Program`] built. Errors are collected, each with its location.
 
+pub(crate) mod dialect;
+mod keywords;
+mod lower;
+
 use crate::error::CompileError;
 use crate::ir::Program;
-use crate::load::Registry;
+use crate::load::{Index, Registry};
 use crate::Options;
 use serde_json::Value;
 
@@ -47,7 +51,8 @@ impl Compiler {
 
     /// Compiles `schema`; `name` (usually its file path) names it in error locations.
     pub fn compile_named(&self, name: &str, schema: &Value) -> Result<Program, Vec<CompileError>> {
-        let _ = (name, schema);
-        todo!("front end: issue #2")
+        let mut index = Index::new(&self.registry, &self.options);
+        let root = index.load_root(name, schema);
+        lower::lower(index, root, &self.options)
     }
 }

@@ -1,34 +1,159 @@
-//! The interpreter backend: evaluates an IR [`Program`] directly.
+//! The interpreter backend: evaluates an IR [`Program`] directly, following the
+//! evaluation semantics documented in [`crate::ir`] exactly (the Rust backend implements
+//! the same rules; a differential test compares the two).
+//!
+//! Takes a [`Program`] (lowered and analysed by [`crate::check`]) and gives a validator
+//! implementing [`schemac_runtime::Validate`]:
+//!
+//! - [`Validate::check`] short-circuits and returns a [`Verdict`]. It allocates nothing on
+//!   the success path unless a node collects evaluated locations (`unevaluated*`) or the
+//!   program uses the dynamic scope (`$dynamicRef`): the [`Budget`] lives on the stack and
+//!   locations are never built.
+//! - [`Validate::validate`] runs every check and returns a [`Report`] with every error,
+//!   located by instance location, keyword location and absolute keyword location.
+//!
+//! Every node evaluation goes through [`Budget::enter`], which bounds both the work
+//! ([`Limits::budget`]) and the nesting of evaluations ([`Limits::max_depth`]); the
+//! interpreter recurses once per nested node evaluation, so the depth bound is also its
+//! stack bound (a few hundred bytes per level: the default of 256 levels fits easily in a
+//! 2 MiB thread stack; raise `max_depth` only with a stack to match).
+//!
+//! Before evaluation the interpreter plans each node once ([`plan`]): the object
+//! applicators `properties`, `patternProperties` and `additionalProperties` of a node are
+//! fused into one pass over the instance's properties, each pattern tested once per key.
+
+mod annotations;
+mod eval;
+mod plan;
+#[cfg(test)]
+mod tests;
 
 use crate::ir::Program;
-use schemac_runtime::{Report, Validate, Verdict};
+use schemac_runtime::{Budget, Limits, Report, Validate, Verdict};
 use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A custom format check supplied with [`Interpreter::with_format`].
+type FormatCheck = Box<dyn Fn(&str) -> bool + Send + Sync + 'static>;
 
 /// A validator that interprets a compiled [`Program`].
+///
+/// ```
+/// use schemac::interp::Interpreter;
+/// use schemac::ir::{Check, CheckKind, Collect, Node, Program, Resource, NodeId, ResourceId};
+/// use schemac_runtime::{error::TypeSet, Limits, Validate};
+///
+/// let program = Program {
+///     nodes: vec![Node {
+///         uri: "https://example.com/s.json#".into(),
+///         resource: ResourceId(0),
+///         is_resource_root: true,
+///         checks: vec![Check { keyword: "type".into(), kind: CheckKind::Type(TypeSet::STRING) }],
+///         collect: Collect::default(),
+///     }],
+///     regexes: vec![],
+///     resources: vec![Resource { uri: "https://example.com/s.json".into(), dynamic_anchors: Default::default() }],
+///     root: NodeId(0),
+///     limits: Limits::default(),
+///     uses_dynamic_scope: false,
+///     warnings: vec![],
+/// };
+/// let validator = Interpreter::new(program);
+/// assert!(validator.is_valid(&serde_json::json!("text")));
+/// let report = validator.validate(&serde_json::json!(3));
+/// assert_eq!(report.errors[0].keyword_location, "/type");
+/// ```
 pub struct Interpreter {
     program: Program,
+    plans: Vec<plan::NodePlan>,
+    limits: Limits,
+    formats: BTreeMap<String, FormatCheck>,
 }
 
 impl Interpreter {
     /// An interpreter for `program`, under the program's limits.
+    ///
+    /// The program must have been analysed ([`crate::ir::analyse::analyse`], which the
+    /// compiler runs): the `collect` flags decide where evaluated locations are tracked.
     pub fn new(program: Program) -> Interpreter {
-        Interpreter { program }
+        let plans = plan::plan(&program);
+        let limits = program.limits;
+        Interpreter {
+            program,
+            plans,
+            limits,
+            formats: BTreeMap::new(),
+        }
+    }
+
+    /// The same interpreter under other run-time limits (default: the program's
+    /// [`Program::limits`]).
+    pub fn with_limits(mut self, limits: Limits) -> Interpreter {
+        self.limits = limits;
+        self
+    }
+
+    /// Adds a custom format check. An asserted `format` looks the name up here first, then
+    /// in [`schemac_runtime::format::lookup`]; a name neither knows passes. Replaces an
+    /// earlier check of the same name.
+    pub fn with_format(
+        mut self,
+        name: &str,
+        check: impl Fn(&str) -> bool + Send + Sync + 'static,
+    ) -> Interpreter {
+        self.formats.insert(name.to_string(), Box::new(check));
+        self
     }
 
     /// The program interpreted.
     pub fn program(&self) -> &Program {
         &self.program
     }
+
+    /// The limits validations run under.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+}
+
+impl fmt::Debug for Interpreter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Interpreter")
+            .field("nodes", &self.program.nodes.len())
+            .field("limits", &self.limits)
+            .field("custom_formats", &self.formats.keys().collect::<Vec<_>>())
+            .finish()
+    }
 }
 
 impl Validate for Interpreter {
     fn check(&self, instance: &Value) -> Verdict {
-        let _ = instance;
-        todo!("interpreter: issue #2")
+        let mut cx = eval::Ctx::new(Budget::new(&self.limits), false);
+        let outcome = self.eval_root(&mut cx, instance);
+        match outcome {
+            Ok(true) => Verdict::Valid,
+            Ok(false) => Verdict::Invalid,
+            Err(eval::Stop) => Verdict::Incomplete(cx.take_stop_reason()),
+        }
     }
 
     fn validate(&self, instance: &Value) -> Report {
-        let _ = instance;
-        todo!("interpreter: issue #2")
+        let mut cx = eval::Ctx::new(Budget::new(&self.limits), true);
+        let outcome = self.eval_root(&mut cx, instance);
+        let reason = match outcome {
+            Err(eval::Stop) => Some(cx.take_stop_reason()),
+            Ok(_) => None,
+        };
+        let errors = cx.take_errors();
+        let verdict = match (errors.is_empty(), reason) {
+            (false, _) => Verdict::Invalid,
+            (true, Some(reason)) => Verdict::Incomplete(reason),
+            (true, None) => {
+                debug_assert_eq!(outcome, Ok(true), "a failure without an error");
+                Verdict::Valid
+            }
+        };
+        Report { verdict, errors }
     }
 }

@@ -1,11 +1,18 @@
 //! Loading: documents, the offline registry, resources, anchors and base URIs.
 //!
-//! Nothing is ever fetched: a reference can only reach documents added to the
-//! [`Registry`] (and the compiled document itself).
+//! Takes the root schema and the [`Registry`]; gives an [`Index`]: every schema resource
+//! (`$id`, or a document's retrieval URI) and anchor by absolute URI, and for every
+//! subschema its base URI, resource and dialect. Nothing is ever fetched: a reference can
+//! only reach the compiled document and documents added to the registry, which are
+//! loaded the first time a reference names them.
 
+pub mod uri;
+
+use crate::check::dialect::{self, DialectInfo};
 use crate::error::{CompileError, CompileErrorKind, Location};
-use serde_json::Value;
-use std::collections::BTreeMap;
+use crate::{Dialect, Options};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashMap};
 
 /// The base URI of a root document that declares no `$id`.
 pub const DEFAULT_BASE_URI: &str = "https://schemac.invalid/root.json";
@@ -22,20 +29,20 @@ impl Registry {
         Registry::default()
     }
 
-    /// Registers `value` under `uri` (an absolute URI; a fragment is an error).
+    /// Registers `value` under `uri`: an absolute URI without a (non-empty) fragment.
     pub fn add(&mut self, uri: &str, value: Value) -> Result<(), CompileError> {
-        if uri.contains('#') && !uri.ends_with('#') {
+        let (base, fragment) = uri::split_fragment(uri);
+        if !fragment.is_empty() || !uri::has_scheme(base) {
             return Err(CompileError::new(
                 CompileErrorKind::InvalidIdentifier,
                 Location {
                     document: uri.to_string(),
                     ..Location::default()
                 },
-                "a registered document's URI must not have a fragment",
+                "a registered document needs an absolute URI without a fragment",
             ));
         }
-        self.documents
-            .insert(uri.trim_end_matches('#').to_string(), value);
+        self.documents.insert(base.to_string(), value);
         Ok(())
     }
 
@@ -47,5 +54,550 @@ impl Registry {
     /// All registered documents, by URI.
     pub fn documents(&self) -> impl Iterator<Item = (&str, &Value)> {
         self.documents.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+/// A position in a loaded document: the document's index and a JSON pointer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct Place {
+    pub doc: usize,
+    pub pointer: String,
+}
+
+impl Place {
+    /// The place of `self`'s child reached through the (unescaped) tokens.
+    pub fn child(&self, tokens: &[&str]) -> Place {
+        let mut pointer = self.pointer.clone();
+        for t in tokens {
+            pointer.push('/');
+            pointer.push_str(&uri::escape_token(t));
+        }
+        Place {
+            doc: self.doc,
+            pointer,
+        }
+    }
+}
+
+/// What the walk learned about one subschema.
+#[derive(Debug, Clone)]
+pub(crate) struct SchemaInfo {
+    /// The base URI `$ref`s in this subschema resolve against.
+    pub base: String,
+    /// The root of the resource the subschema belongs to.
+    pub resource: Place,
+    /// The dialect in force.
+    pub dialect: DialectInfo,
+}
+
+/// One loaded document.
+#[derive(Debug)]
+pub(crate) struct Document<'a> {
+    /// How errors name it: the file name for the root, else the URI.
+    pub name: String,
+    /// The JSON.
+    pub value: &'a Value,
+}
+
+/// An anchor (`$anchor`, `$dynamicAnchor`, draft-07 `$id: "#name"`).
+#[derive(Debug, Clone)]
+pub(crate) struct Anchor {
+    pub place: Place,
+    pub dynamic: bool,
+}
+
+/// Why a reference could not be located.
+#[derive(Debug)]
+pub(crate) enum LocateError {
+    /// The document is not loaded and not in the registry.
+    Remote,
+    /// The document is known but the fragment names nothing in it.
+    Missing(String),
+}
+
+/// Resources, anchors and subschema facts of every loaded document.
+pub(crate) struct Index<'a> {
+    registry: &'a Registry,
+    options: &'a Options,
+    pub docs: Vec<Document<'a>>,
+    /// Resource URI (no fragment) → the place of its root.
+    pub resources: BTreeMap<String, Place>,
+    /// (resource URI, anchor name) → anchor.
+    pub anchors: BTreeMap<(String, String), Anchor>,
+    infos: HashMap<Place, SchemaInfo>,
+    /// Errors found while walking documents.
+    pub errors: Vec<CompileError>,
+}
+
+impl<'a> Index<'a> {
+    /// An index with no documents loaded yet.
+    pub fn new(registry: &'a Registry, options: &'a Options) -> Index<'a> {
+        Index {
+            registry,
+            options,
+            docs: Vec::new(),
+            resources: BTreeMap::new(),
+            anchors: BTreeMap::new(),
+            infos: HashMap::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// Loads the root schema under [`DEFAULT_BASE_URI`]; `name` names it in errors.
+    pub fn load_root(&mut self, name: &str, value: &'a Value) -> Place {
+        self.load(name.to_string(), DEFAULT_BASE_URI.to_string(), value)
+    }
+
+    fn load(&mut self, name: String, base: String, value: &'a Value) -> Place {
+        let doc = self.docs.len();
+        self.docs.push(Document { name, value });
+        let place = Place {
+            doc,
+            pointer: String::new(),
+        };
+        self.resources.insert(base.clone(), place.clone());
+        let dialect = DialectInfo::standard(self.options.default_dialect);
+        let mut walker = Walk { index: self, doc };
+        walker.schema(value, place.clone(), &base, &place, dialect, 0, true);
+        place
+    }
+
+    /// The document a place is in.
+    pub fn value_at(&self, place: &Place) -> Option<&'a Value> {
+        self.docs.get(place.doc)?.value.pointer(&place.pointer)
+    }
+
+    /// A location for errors.
+    pub fn location(&self, place: &Place, keyword: Option<&str>) -> Location {
+        Location {
+            document: self.docs[place.doc].name.clone(),
+            pointer: place.pointer.clone(),
+            keyword: keyword.map(str::to_string),
+        }
+    }
+
+    /// The facts of the subschema at `place`: its own when the walk saw it, else those
+    /// of its nearest walked ancestor (a reference may point anywhere in a document).
+    pub fn info(&self, place: &Place) -> SchemaInfo {
+        let mut pointer = place.pointer.as_str();
+        loop {
+            let key = Place {
+                doc: place.doc,
+                pointer: pointer.to_string(),
+            };
+            if let Some(info) = self.infos.get(&key) {
+                return info.clone();
+            }
+            match pointer.rfind('/') {
+                Some(i) => pointer = &pointer[..i],
+                None => {
+                    return SchemaInfo {
+                        base: DEFAULT_BASE_URI.to_string(),
+                        resource: Place {
+                            doc: place.doc,
+                            pointer: String::new(),
+                        },
+                        dialect: DialectInfo::standard(self.options.default_dialect),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Finds the subschema an absolute URI (with optional fragment) names, loading a
+    /// registered document on first use.
+    pub fn locate(&mut self, absolute: &str) -> Result<Place, LocateError> {
+        let (resource, fragment) = uri::split_fragment(absolute);
+        if !self.resources.contains_key(resource) {
+            let registry = self.registry;
+            let Some(value) = registry.get(resource) else {
+                return Err(LocateError::Remote);
+            };
+            self.load(resource.to_string(), resource.to_string(), value);
+        }
+        let root = self.resources[resource].clone();
+        if fragment.is_empty() {
+            return Ok(root);
+        }
+        let decoded = uri::percent_decode(fragment)
+            .ok_or_else(|| LocateError::Missing(format!("malformed fragment {fragment:?}")))?;
+        if decoded.starts_with('/') {
+            let tokens = uri::pointer_tokens(&decoded).ok_or_else(|| {
+                LocateError::Missing(format!("malformed JSON pointer {decoded:?}"))
+            })?;
+            let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
+            let place = root.child(&tokens);
+            if self.value_at(&place).is_none() {
+                return Err(LocateError::Missing(format!(
+                    "{resource} has nothing at {decoded}"
+                )));
+            }
+            return Ok(place);
+        }
+        match self.anchors.get(&(resource.to_string(), decoded.clone())) {
+            Some(anchor) => Ok(anchor.place.clone()),
+            None => Err(LocateError::Missing(format!(
+                "{resource} declares no anchor {decoded:?}"
+            ))),
+        }
+    }
+
+    /// Whether `name` is a `$dynamicAnchor` of the resource `resource`.
+    pub fn is_dynamic_anchor(&self, resource: &str, name: &str) -> bool {
+        self.anchors
+            .get(&(resource.to_string(), name.to_string()))
+            .is_some_and(|a| a.dynamic)
+    }
+}
+
+/// The keywords whose values hold subschemas, by shape.
+struct SubschemaKeywords {
+    single: &'static [&'static str],
+    arrays: &'static [&'static str],
+    maps: &'static [&'static str],
+}
+
+fn subschema_keywords(dialect: Dialect) -> SubschemaKeywords {
+    match dialect {
+        Dialect::Draft2020_12 => SubschemaKeywords {
+            single: &[
+                "additionalProperties",
+                "propertyNames",
+                "items",
+                "contains",
+                "not",
+                "if",
+                "then",
+                "else",
+                "unevaluatedItems",
+                "unevaluatedProperties",
+                "contentSchema",
+            ],
+            arrays: &["allOf", "anyOf", "oneOf", "prefixItems"],
+            maps: &[
+                "$defs",
+                "definitions",
+                "properties",
+                "patternProperties",
+                "dependentSchemas",
+                "dependencies",
+            ],
+        },
+        Dialect::Draft2019_09 => SubschemaKeywords {
+            single: &[
+                "additionalProperties",
+                "propertyNames",
+                "additionalItems",
+                "contains",
+                "not",
+                "if",
+                "then",
+                "else",
+                "unevaluatedItems",
+                "unevaluatedProperties",
+                "contentSchema",
+            ],
+            arrays: &["allOf", "anyOf", "oneOf"],
+            maps: &[
+                "$defs",
+                "definitions",
+                "properties",
+                "patternProperties",
+                "dependentSchemas",
+                "dependencies",
+            ],
+        },
+        Dialect::Draft7 => SubschemaKeywords {
+            single: &[
+                "additionalProperties",
+                "propertyNames",
+                "additionalItems",
+                "contains",
+                "not",
+                "if",
+                "then",
+                "else",
+            ],
+            arrays: &["allOf", "anyOf", "oneOf"],
+            maps: &[
+                "definitions",
+                "properties",
+                "patternProperties",
+                "dependencies",
+            ],
+        },
+    }
+}
+
+/// Whether `name` is a valid `$anchor` / `$dynamicAnchor` (an XML NCName-like token).
+fn is_anchor_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// The recursive walk over one document.
+struct Walk<'i, 'a> {
+    index: &'i mut Index<'a>,
+    doc: usize,
+}
+
+impl<'a> Walk<'_, 'a> {
+    fn error(&mut self, kind: CompileErrorKind, place: &Place, keyword: &str, message: String) {
+        let location = self.index.location(place, Some(keyword));
+        self.index
+            .errors
+            .push(CompileError::new(kind, location, message));
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn schema(
+        &mut self,
+        value: &'a Value,
+        place: Place,
+        base: &str,
+        resource: &Place,
+        dialect: DialectInfo,
+        depth: usize,
+        document_root: bool,
+    ) {
+        if depth > self.index.options.max_schema_depth {
+            self.error(
+                CompileErrorKind::SchemaTooDeep,
+                &place,
+                "",
+                format!(
+                    "subschemas nest deeper than the limit of {} (option max_schema_depth)",
+                    self.index.options.max_schema_depth
+                ),
+            );
+            return;
+        }
+        let Value::Object(object) = value else {
+            self.record(&place, base, resource, dialect);
+            return;
+        };
+
+        // `$schema` first: it decides how the other keywords read.
+        let mut dialect = dialect;
+        let declares_id = object
+            .get("$id")
+            .and_then(Value::as_str)
+            .is_some_and(|id| !(dialect.dialect == Dialect::Draft7 && id.starts_with('#')));
+        if let Some(schema) = object.get("$schema") {
+            match schema.as_str() {
+                Some(uri) if document_root || declares_id => {
+                    match dialect::detect(uri, self.index.registry, self.index.options) {
+                        Ok(d) => dialect = d,
+                        Err(message) => self.error(
+                            CompileErrorKind::UnsupportedDialect,
+                            &place,
+                            "$schema",
+                            message,
+                        ),
+                    }
+                }
+                Some(_) => self.error(
+                    CompileErrorKind::MisplacedSchema,
+                    &place,
+                    "$schema",
+                    "`$schema` is only allowed at the root of a schema resource (a document \
+                     root or a subschema with `$id`)"
+                        .to_string(),
+                ),
+                None => self.error(
+                    CompileErrorKind::InvalidKeyword,
+                    &place,
+                    "$schema",
+                    "`$schema` must be a string (a meta-schema URI)".to_string(),
+                ),
+            }
+        }
+
+        let draft7 = dialect.dialect == Dialect::Draft7;
+        // draft-07: `$ref` overrides its siblings, `$id` included, for the subschema itself;
+        // descendants still see the `$id`.
+        let own_base = base.to_string();
+        let mut base = base.to_string();
+        let mut resource = resource.clone();
+        if let Some(id) = object.get("$id") {
+            match id.as_str() {
+                Some(id) if draft7 && id.starts_with('#') => {
+                    self.anchor(&place, &base, &id[1..], false, "$id")
+                }
+                Some(id) => {
+                    let resolved = uri::resolve(&base, id);
+                    let (uri_part, fragment) = uri::split_fragment(&resolved);
+                    if !fragment.is_empty() && !draft7 {
+                        self.error(
+                            CompileErrorKind::InvalidIdentifier,
+                            &place,
+                            "$id",
+                            format!(
+                                "`$id` {id:?} has a fragment; use `$anchor` to name a subschema"
+                            ),
+                        );
+                    }
+                    base = uri_part.to_string();
+                    resource = place.clone();
+                    self.index
+                        .resources
+                        .entry(base.clone())
+                        .or_insert_with(|| place.clone());
+                    if draft7 && !fragment.is_empty() {
+                        self.anchor(&place, &base, fragment, false, "$id");
+                    }
+                }
+                None => self.error(
+                    CompileErrorKind::InvalidKeyword,
+                    &place,
+                    "$id",
+                    "`$id` must be a string (a URI reference)".to_string(),
+                ),
+            }
+        }
+        if document_root {
+            resource = place.clone();
+        }
+        if !draft7 {
+            for (keyword, dynamic) in [("$anchor", false), ("$dynamicAnchor", true)] {
+                if dialect.dialect == Dialect::Draft2019_09 && dynamic {
+                    continue;
+                }
+                if let Some(anchor) = object.get(keyword) {
+                    match anchor.as_str() {
+                        Some(name) if is_anchor_name(name) => {
+                            self.anchor(&place, &base, name, dynamic, keyword)
+                        }
+                        _ => self.error(
+                            CompileErrorKind::InvalidIdentifier,
+                            &place,
+                            keyword,
+                            format!(
+                                "`{keyword}` must be a name: a letter or `_`, then letters, \
+                                 digits, `-`, `_` or `.`"
+                            ),
+                        ),
+                    }
+                }
+            }
+            if dialect.dialect == Dialect::Draft2019_09
+                && object.get("$recursiveAnchor") == Some(&Value::Bool(true))
+            {
+                self.anchor(&place, &base, "", true, "$recursiveAnchor");
+            }
+        }
+        let ref_base = if draft7 && object.contains_key("$ref") {
+            own_base
+        } else {
+            base.clone()
+        };
+        self.record(&place, &ref_base, &resource, dialect);
+        self.children(object, &place, &base, &resource, dialect, depth);
+    }
+
+    fn children(
+        &mut self,
+        object: &'a Map<String, Value>,
+        place: &Place,
+        base: &str,
+        resource: &Place,
+        dialect: DialectInfo,
+        depth: usize,
+    ) {
+        let keywords = subschema_keywords(dialect.dialect);
+        for (keyword, value) in object {
+            let keyword = keyword.as_str();
+            let is_items = keyword == "items";
+            if keywords.single.contains(&keyword) || (is_items && !value.is_array()) {
+                self.schema(
+                    value,
+                    place.child(&[keyword]),
+                    base,
+                    resource,
+                    dialect,
+                    depth + 1,
+                    false,
+                );
+            } else if keywords.arrays.contains(&keyword) || is_items {
+                if let Value::Array(items) = value {
+                    for (i, item) in items.iter().enumerate() {
+                        let i = i.to_string();
+                        self.schema(
+                            item,
+                            place.child(&[keyword, &i]),
+                            base,
+                            resource,
+                            dialect,
+                            depth + 1,
+                            false,
+                        );
+                    }
+                }
+            } else if keywords.maps.contains(&keyword) {
+                if let Value::Object(map) = value {
+                    for (name, sub) in map {
+                        if keyword == "dependencies" && sub.is_array() {
+                            continue;
+                        }
+                        self.schema(
+                            sub,
+                            place.child(&[keyword, name]),
+                            base,
+                            resource,
+                            dialect,
+                            depth + 1,
+                            false,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn record(&mut self, place: &Place, base: &str, resource: &Place, dialect: DialectInfo) {
+        debug_assert_eq!(place.doc, self.doc);
+        self.index.infos.insert(
+            place.clone(),
+            SchemaInfo {
+                base: base.to_string(),
+                resource: resource.clone(),
+                dialect,
+            },
+        );
+    }
+
+    fn anchor(&mut self, place: &Place, base: &str, name: &str, dynamic: bool, keyword: &str) {
+        let key = (base.to_string(), name.to_string());
+        if let Some(existing) = self.index.anchors.get(&key) {
+            if existing.place != *place {
+                self.error(
+                    CompileErrorKind::InvalidIdentifier,
+                    place,
+                    keyword,
+                    format!("anchor {name:?} is defined twice in resource {base}"),
+                );
+            }
+            // A `$dynamicAnchor` also serves as a plain anchor; keep the dynamic flag.
+            if dynamic {
+                self.index.anchors.insert(
+                    key,
+                    Anchor {
+                        place: place.clone(),
+                        dynamic,
+                    },
+                );
+            }
+            return;
+        }
+        self.index.anchors.insert(
+            key,
+            Anchor {
+                place: place.clone(),
+                dynamic,
+            },
+        );
     }
 }

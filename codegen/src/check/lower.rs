@@ -1,0 +1,857 @@
+//! Lowering: each reachable subschema becomes one IR [`Node`], keyword by keyword, with
+//! shapes checked, references resolved and patterns compiled on the way.
+//!
+//! Takes a loaded [`Index`] and the root's place; gives a [`Program`] or every error found.
+
+use super::keywords;
+use crate::error::{CompileError, CompileErrorKind, CompileWarning};
+use crate::ir::{
+    analyse, Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexEntry, RegexId, Resource,
+    ResourceId,
+};
+use crate::load::{uri, Index, LocateError, Place, SchemaInfo};
+use crate::regex::{self, RegexError};
+use crate::{Dialect, Options, RefPolicy, UnsupportedRegexPolicy};
+use schemac_runtime::error::TypeSet;
+use serde_json::{Map, Number, Value};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Lowers the schema at `root` and everything it reaches.
+pub(crate) fn lower(
+    index: Index<'_>,
+    root: Place,
+    options: &Options,
+) -> Result<Program, Vec<CompileError>> {
+    let mut lower = Lower {
+        index,
+        options,
+        nodes: Vec::new(),
+        memo: HashMap::new(),
+        queue: Vec::new(),
+        regexes: Vec::new(),
+        regex_memo: HashMap::new(),
+        resources: Vec::new(),
+        resource_memo: HashMap::new(),
+        errors: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let root = lower.node_for(root);
+    lower.drain();
+    lower.add_dynamic_anchors();
+
+    let mut errors = std::mem::take(&mut lower.index.errors);
+    errors.append(&mut lower.errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut program = Program {
+        nodes: lower.nodes,
+        regexes: lower.regexes,
+        resources: lower.resources,
+        root,
+        limits: options.limits,
+        uses_dynamic_scope: false,
+        warnings: lower.warnings,
+    };
+    analyse::analyse(&mut program);
+    Ok(program)
+}
+
+struct Lower<'a> {
+    index: Index<'a>,
+    options: &'a Options,
+    nodes: Vec<Node>,
+    memo: HashMap<Place, NodeId>,
+    queue: Vec<(Place, NodeId)>,
+    regexes: Vec<RegexEntry>,
+    regex_memo: HashMap<String, RegexId>,
+    resources: Vec<Resource>,
+    resource_memo: HashMap<Place, ResourceId>,
+    errors: Vec<CompileError>,
+    warnings: Vec<CompileWarning>,
+}
+
+impl Lower<'_> {
+    /// The node for the subschema at `place`, allocated (and queued) on first use.
+    fn node_for(&mut self, place: Place) -> NodeId {
+        if let Some(id) = self.memo.get(&place) {
+            return *id;
+        }
+        if self.nodes.len() == self.options.max_subschemas {
+            let location = self.index.location(&place, None);
+            self.errors.push(CompileError::new(
+                CompileErrorKind::TooManySubschemas,
+                location,
+                format!(
+                    "the schema has more than {} subschemas (option max_subschemas)",
+                    self.options.max_subschemas
+                ),
+            ));
+        }
+        let id = NodeId(self.nodes.len());
+        self.nodes.push(Node {
+            uri: String::new(),
+            resource: ResourceId(0),
+            is_resource_root: false,
+            checks: Vec::new(),
+            collect: Collect::default(),
+        });
+        self.memo.insert(place.clone(), id);
+        if self.nodes.len() <= self.options.max_subschemas {
+            self.queue.push((place, id));
+        }
+        id
+    }
+
+    fn drain(&mut self) {
+        while let Some((place, id)) = self.queue.pop() {
+            self.lower_node(place, id);
+        }
+    }
+
+    /// Lowers every `$dynamicAnchor` subschema a dynamic reference may reach, in every
+    /// resource the program enters, until no new node appears.
+    fn add_dynamic_anchors(&mut self) {
+        loop {
+            let names: BTreeSet<String> = self
+                .nodes
+                .iter()
+                .flat_map(|n| &n.checks)
+                .filter_map(|c| match &c.kind {
+                    CheckKind::DynamicRef {
+                        anchor: Some(name), ..
+                    } => Some(name.clone()),
+                    _ => None,
+                })
+                .collect();
+            let mut wanted = Vec::new();
+            for ((_, name), anchor) in &self.index.anchors {
+                if !anchor.dynamic || !names.contains(name) {
+                    continue;
+                }
+                let info = self.index.info(&anchor.place);
+                if let Some(rid) = self.resource_memo.get(&info.resource) {
+                    if !self.resources[rid.0].dynamic_anchors.contains_key(name) {
+                        wanted.push((*rid, name.clone(), anchor.place.clone()));
+                    }
+                }
+            }
+            if wanted.is_empty() {
+                return;
+            }
+            for (rid, name, place) in wanted {
+                let id = self.node_for(place);
+                self.resources[rid.0].dynamic_anchors.insert(name, id);
+            }
+            self.drain();
+        }
+    }
+
+    fn resource(&mut self, root: &Place) -> ResourceId {
+        if let Some(id) = self.resource_memo.get(root) {
+            return *id;
+        }
+        let id = ResourceId(self.resources.len());
+        let uri = self.index.info(root).base;
+        self.resources.push(Resource {
+            uri,
+            dynamic_anchors: BTreeMap::new(),
+        });
+        self.resource_memo.insert(root.clone(), id);
+        id
+    }
+
+    fn lower_node(&mut self, place: Place, id: NodeId) {
+        let info = self.index.info(&place);
+        let resource = self.resource(&info.resource);
+        let relative = place
+            .pointer
+            .strip_prefix(info.resource.pointer.as_str())
+            .unwrap_or(&place.pointer);
+        let uri = format!(
+            "{}#{}",
+            self.resources[resource.0].uri,
+            uri::encode_fragment(relative)
+        );
+        let checks = match self.index.value_at(&place) {
+            Some(Value::Bool(true)) => Vec::new(),
+            Some(Value::Bool(false)) => vec![Check {
+                keyword: String::new(),
+                kind: CheckKind::False,
+            }],
+            Some(Value::Object(object)) => Keywords {
+                lower: self,
+                place: &place,
+                info: &info,
+                checks: Vec::new(),
+            }
+            .lower(object),
+            _ => {
+                let location = self.index.location(&place, None);
+                self.errors.push(CompileError::new(
+                    CompileErrorKind::InvalidKeyword,
+                    location,
+                    "a schema must be an object or a boolean",
+                ));
+                Vec::new()
+            }
+        };
+        let node = &mut self.nodes[id.0];
+        node.uri = uri;
+        node.resource = resource;
+        node.is_resource_root = place == info.resource;
+        node.checks = checks;
+    }
+
+    fn regex(&mut self, place: &Place, keyword: &str, source: &str) -> Option<RegexId> {
+        if let Some(id) = self.regex_memo.get(source) {
+            return Some(*id);
+        }
+        let location = self.index.location(place, Some(keyword));
+        let compiled = match regex::compile(source, &self.options.regex) {
+            Ok(compiled) => Some(compiled),
+            Err(RegexError::Unsupported { construct, .. })
+                if self.options.unsupported_regex == UnsupportedRegexPolicy::Ignore =>
+            {
+                self.warnings.push(CompileWarning {
+                    location,
+                    message: format!(
+                        "pattern {source:?} uses {construct}, which the linear-time engine \
+                         refuses; it is ignored (unsupported-regex policy)"
+                    ),
+                });
+                None
+            }
+            Err(error) => {
+                let kind = match error {
+                    RegexError::Invalid { .. } => CompileErrorKind::InvalidRegex,
+                    RegexError::Unsupported { .. } => CompileErrorKind::UnsupportedRegex,
+                    RegexError::TooLarge { .. } => CompileErrorKind::RegexTooLarge,
+                };
+                self.errors.push(CompileError::new(
+                    kind,
+                    location,
+                    format!("pattern {source:?}: {error}"),
+                ));
+                return None;
+            }
+        };
+        let id = RegexId(self.regexes.len());
+        self.regexes.push(RegexEntry {
+            source: source.to_string(),
+            compiled,
+        });
+        self.regex_memo.insert(source.to_string(), id);
+        Some(id)
+    }
+}
+
+/// The lowering of one schema object's keywords.
+struct Keywords<'l, 'a> {
+    lower: &'l mut Lower<'a>,
+    place: &'l Place,
+    info: &'l SchemaInfo,
+    checks: Vec<Check>,
+}
+
+impl Keywords<'_, '_> {
+    fn lower(mut self, object: &Map<String, Value>) -> Vec<Check> {
+        let dialect = self.info.dialect;
+        let draft7 = dialect.dialect == Dialect::Draft7;
+        if draft7 {
+            if let Some(reference) = object.get("$ref") {
+                // draft-07: `$ref` overrides every sibling keyword.
+                self.reference("$ref", reference, false);
+                return self.checks;
+            }
+        }
+        self.unknown_keywords(object);
+        if let Some(reference) = object.get("$ref") {
+            self.reference("$ref", reference, false);
+        }
+        match dialect.dialect {
+            Dialect::Draft2020_12 => {
+                if let Some(reference) = object.get("$dynamicRef") {
+                    self.reference("$dynamicRef", reference, true);
+                }
+            }
+            Dialect::Draft2019_09 => {
+                if let Some(reference) = object.get("$recursiveRef") {
+                    self.reference("$recursiveRef", reference, true);
+                }
+            }
+            Dialect::Draft7 => {}
+        }
+        if dialect.vocab.validation {
+            self.validation(object);
+        }
+        self.format(object);
+        if dialect.vocab.applicator {
+            self.applicators(object);
+        }
+        if dialect.vocab.unevaluated && !draft7 {
+            if let Some(value) = object.get("unevaluatedProperties") {
+                if let Some(edge) = self.schema("unevaluatedProperties", &[], value) {
+                    self.push(
+                        "unevaluatedProperties",
+                        CheckKind::UnevaluatedProperties(edge),
+                    );
+                }
+            }
+            if let Some(value) = object.get("unevaluatedItems") {
+                if let Some(edge) = self.schema("unevaluatedItems", &[], value) {
+                    self.push("unevaluatedItems", CheckKind::UnevaluatedItems(edge));
+                }
+            }
+        }
+        self.checks
+    }
+
+    fn push(&mut self, keyword: &str, kind: CheckKind) {
+        self.checks.push(Check {
+            keyword: keyword.to_string(),
+            kind,
+        });
+    }
+
+    fn error(&mut self, kind: CompileErrorKind, keyword: &str, message: String) {
+        let mut location = self
+            .lower
+            .index
+            .location(&self.place.child(&[keyword]), None);
+        location.keyword = Some(keyword.to_string());
+        self.lower
+            .errors
+            .push(CompileError::new(kind, location, message));
+    }
+
+    fn invalid(&mut self, keyword: &str, message: &str) {
+        self.error(
+            CompileErrorKind::InvalidKeyword,
+            keyword,
+            format!("`{keyword}` {message}"),
+        );
+    }
+
+    fn warn(&mut self, keyword: &str, message: String) {
+        let mut location = self
+            .lower
+            .index
+            .location(&self.place.child(&[keyword]), None);
+        location.keyword = Some(keyword.to_string());
+        self.lower
+            .warnings
+            .push(CompileWarning { location, message });
+    }
+
+    fn unknown_keywords(&mut self, object: &Map<String, Value>) {
+        let dialect = self.info.dialect.dialect;
+        for name in object.keys() {
+            if keywords::is_known(dialect, name) {
+                continue;
+            }
+            if self.lower.options.strict {
+                self.error(
+                    CompileErrorKind::UnknownKeyword,
+                    name,
+                    format!(
+                        "unknown keyword `{name}` (strict mode refuses unknown keywords){}",
+                        keywords::suggestion(dialect, name)
+                            .map(|k| format!("; did you mean `{k}`?"))
+                            .unwrap_or_default()
+                    ),
+                );
+            } else if let Some(known) = keywords::suggestion(dialect, name) {
+                self.warn(
+                    name,
+                    format!("unknown keyword `{name}` is ignored; did you mean `{known}`?"),
+                );
+            }
+        }
+    }
+
+    /// An edge to the subschema `value` at `keyword` + `tokens`.
+    fn schema(&mut self, keyword: &str, tokens: &[&str], value: &Value) -> Option<Edge> {
+        if !value.is_object() && !value.is_boolean() {
+            let mut path: Vec<&str> = vec![keyword];
+            path.extend_from_slice(tokens);
+            let mut location = self.lower.index.location(&self.place.child(&path), None);
+            location.keyword = Some(keyword.to_string());
+            self.lower.errors.push(CompileError::new(
+                CompileErrorKind::InvalidKeyword,
+                location,
+                format!("`{keyword}` must hold a schema here (an object or a boolean)"),
+            ));
+            return None;
+        }
+        let mut path: Vec<&str> = vec![keyword];
+        path.extend_from_slice(tokens);
+        let target = self.lower.node_for(self.place.child(&path));
+        let path = path
+            .iter()
+            .map(|t| format!("/{}", uri::escape_token(t)))
+            .collect();
+        Some(Edge { target, path })
+    }
+
+    fn schema_list(&mut self, keyword: &str, value: &Value) -> Option<Vec<Edge>> {
+        let Some(items) = value.as_array().filter(|a| !a.is_empty()) else {
+            self.invalid(keyword, "must be a non-empty array of schemas");
+            return None;
+        };
+        let mut edges = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            edges.push(self.schema(keyword, &[&i.to_string()], item)?);
+        }
+        Some(edges)
+    }
+
+    fn schema_map(&mut self, keyword: &str, value: &Value) -> Option<Vec<(String, Edge)>> {
+        let Some(map) = value.as_object() else {
+            self.invalid(keyword, "must be an object whose values are schemas");
+            return None;
+        };
+        let mut edges = Vec::with_capacity(map.len());
+        for (name, sub) in map {
+            edges.push((name.clone(), self.schema(keyword, &[name], sub)?));
+        }
+        Some(edges)
+    }
+
+    fn count(&mut self, keyword: &str, value: &Value) -> Option<u64> {
+        let count = match value {
+            Value::Number(n) => n.as_u64().or_else(|| {
+                n.as_f64()
+                    .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1.8e19)
+                    .map(|f| f as u64)
+            }),
+            _ => None,
+        };
+        if count.is_none() {
+            self.invalid(keyword, "must be a non-negative integer");
+        }
+        count
+    }
+
+    fn number(&mut self, keyword: &str, value: &Value) -> Option<Number> {
+        match value {
+            Value::Number(n) => Some(n.clone()),
+            _ => {
+                self.invalid(keyword, "must be a number");
+                None
+            }
+        }
+    }
+
+    fn strings(&mut self, keyword: &str, value: &Value) -> Option<Vec<String>> {
+        let list = value.as_array().and_then(|items| {
+            items
+                .iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect::<Option<Vec<String>>>()
+        });
+        if list.is_none() {
+            self.invalid(keyword, "must be an array of strings");
+        }
+        list
+    }
+
+    fn reference(&mut self, keyword: &str, value: &Value, dynamic: bool) {
+        let Some(reference) = value.as_str() else {
+            self.invalid(keyword, "must be a string (a URI reference)");
+            return;
+        };
+        let absolute = uri::resolve(&self.info.base, reference);
+        match self.lower.index.locate(&absolute) {
+            Ok(target) => {
+                let edge = Edge {
+                    target: self.lower.node_for(target),
+                    path: format!("/{keyword}"),
+                };
+                if !dynamic {
+                    self.push(keyword, CheckKind::Ref(edge));
+                    return;
+                }
+                let (resource, fragment) = uri::split_fragment(&absolute);
+                let name = if keyword == "$recursiveRef" {
+                    ""
+                } else {
+                    fragment
+                };
+                let anchor = (!name.starts_with('/')
+                    && (keyword == "$recursiveRef" || !name.is_empty())
+                    && self.lower.index.is_dynamic_anchor(resource, name))
+                .then(|| name.to_string());
+                self.push(
+                    keyword,
+                    CheckKind::DynamicRef {
+                        fallback: edge,
+                        anchor,
+                    },
+                );
+            }
+            Err(LocateError::Remote) => match self.lower.options.ref_policy {
+                RefPolicy::Error => self.error(
+                    CompileErrorKind::RemoteRef,
+                    keyword,
+                    format!(
+                        "reference {reference:?} resolves to {absolute}, a document that is not \
+                         registered; schemac never fetches (register it offline, or compile \
+                         with the warn reference policy)"
+                    ),
+                ),
+                RefPolicy::Warn => {
+                    self.warn(
+                        keyword,
+                        format!(
+                            "reference {reference:?} resolves to {absolute}, which is not \
+                             registered; a validation that reaches it is incomplete"
+                        ),
+                    );
+                    self.push(keyword, CheckKind::Unresolved { uri: absolute });
+                }
+            },
+            Err(LocateError::Missing(why)) => self.error(
+                CompileErrorKind::UnresolvedRef,
+                keyword,
+                format!("reference {reference:?} cannot be resolved: {why}"),
+            ),
+        }
+    }
+
+    fn validation(&mut self, object: &Map<String, Value>) {
+        let draft7 = self.info.dialect.dialect == Dialect::Draft7;
+        if let Some(value) = object.get("type") {
+            self.type_keyword(value);
+        }
+        if let Some(value) = object.get("const") {
+            self.push("const", CheckKind::Const(value.clone()));
+        }
+        if let Some(value) = object.get("enum") {
+            match value {
+                Value::Array(items) => self.push("enum", CheckKind::Enum(items.clone())),
+                _ => self.invalid("enum", "must be an array of values"),
+            }
+        }
+        if let Some(value) = object.get("multipleOf") {
+            match value.as_f64().filter(|d| *d > 0.0 && d.is_finite()) {
+                Some(divisor) => self.push("multipleOf", CheckKind::MultipleOf(divisor)),
+                None => self.invalid("multipleOf", "must be a number greater than 0"),
+            }
+        }
+        type Bound = fn(Number) -> CheckKind;
+        let bounds: [(&str, Bound); 4] = [
+            ("minimum", CheckKind::Minimum),
+            ("maximum", CheckKind::Maximum),
+            ("exclusiveMinimum", CheckKind::ExclusiveMinimum),
+            ("exclusiveMaximum", CheckKind::ExclusiveMaximum),
+        ];
+        for (keyword, make) in bounds {
+            if let Some(value) = object.get(keyword) {
+                if let Some(n) = self.number(keyword, value) {
+                    self.push(keyword, make(n));
+                }
+            }
+        }
+        type Count = fn(u64) -> CheckKind;
+        let counts: [(&str, Count); 6] = [
+            ("minLength", CheckKind::MinLength),
+            ("maxLength", CheckKind::MaxLength),
+            ("minItems", CheckKind::MinItems),
+            ("maxItems", CheckKind::MaxItems),
+            ("minProperties", CheckKind::MinProperties),
+            ("maxProperties", CheckKind::MaxProperties),
+        ];
+        for (keyword, make) in counts {
+            if let Some(value) = object.get(keyword) {
+                if let Some(n) = self.count(keyword, value) {
+                    self.push(keyword, make(n));
+                }
+            }
+        }
+        if let Some(value) = object.get("pattern") {
+            match value.as_str() {
+                Some(source) => {
+                    let place = self.place.child(&["pattern"]);
+                    if let Some(id) = self.lower.regex(&place, "pattern", source) {
+                        if self.lower.regexes[id.0].compiled.is_some() {
+                            self.push("pattern", CheckKind::Pattern(id));
+                        }
+                    }
+                }
+                None => self.invalid(
+                    "pattern",
+                    "must be a string (an ECMA-262 regular expression)",
+                ),
+            }
+        }
+        if let Some(value) = object.get("uniqueItems") {
+            match value {
+                Value::Bool(true) => self.push("uniqueItems", CheckKind::UniqueItems),
+                Value::Bool(false) => {}
+                _ => self.invalid("uniqueItems", "must be a boolean"),
+            }
+        }
+        if let Some(value) = object.get("required") {
+            if let Some(mut names) = self.strings("required", value) {
+                dedup(&mut names);
+                if !names.is_empty() {
+                    self.push("required", CheckKind::Required(names));
+                }
+            }
+        }
+        if !draft7 {
+            if let Some(value) = object.get("dependentRequired") {
+                self.dependent_required("dependentRequired", value);
+            }
+        }
+    }
+
+    fn type_keyword(&mut self, value: &Value) {
+        let names: Vec<&Value> = match value {
+            Value::Array(items) => items.iter().collect(),
+            other => vec![other],
+        };
+        let mut set = TypeSet::default();
+        for name in names {
+            match name.as_str().and_then(TypeSet::from_name) {
+                Some(t) => set = set.union(t),
+                None => {
+                    self.invalid(
+                        "type",
+                        "must be a type name or an array of them: null, boolean, object, \
+                         array, number, string, integer",
+                    );
+                    return;
+                }
+            }
+        }
+        self.push("type", CheckKind::Type(set));
+    }
+
+    fn dependent_required(&mut self, keyword: &str, value: &Value) {
+        let Some(map) = value.as_object() else {
+            self.invalid(
+                keyword,
+                "must be an object whose values are arrays of strings",
+            );
+            return;
+        };
+        let mut pairs = Vec::new();
+        for (name, required) in map {
+            if let Some(mut names) = self.strings(keyword, required) {
+                dedup(&mut names);
+                pairs.push((name.clone(), names));
+            }
+        }
+        self.push(keyword, CheckKind::DependentRequired(pairs));
+    }
+
+    fn format(&mut self, object: &Map<String, Value>) {
+        let Some(value) = object.get("format") else {
+            return;
+        };
+        let Some(name) = value.as_str() else {
+            self.invalid("format", "must be a string (a format name)");
+            return;
+        };
+        let options = self.lower.options;
+        if !(options.assert_format || self.info.dialect.vocab.format_assertion) {
+            return;
+        }
+        let known = schemac_runtime::format::lookup(name).is_some()
+            || options.custom_formats.iter().any(|f| f == name);
+        if known {
+            self.push("format", CheckKind::Format(name.to_string()));
+        } else {
+            self.warn("format", format!("unknown format {name:?} is not asserted"));
+        }
+    }
+
+    fn applicators(&mut self, object: &Map<String, Value>) {
+        let dialect = self.info.dialect.dialect;
+        for (keyword, make) in [
+            ("allOf", CheckKind::AllOf as fn(Vec<Edge>) -> CheckKind),
+            ("anyOf", CheckKind::AnyOf),
+            ("oneOf", CheckKind::OneOf),
+        ] {
+            if let Some(value) = object.get(keyword) {
+                if let Some(edges) = self.schema_list(keyword, value) {
+                    self.push(keyword, make(edges));
+                }
+            }
+        }
+        if let Some(value) = object.get("not") {
+            if let Some(edge) = self.schema("not", &[], value) {
+                self.push("not", CheckKind::Not(edge));
+            }
+        }
+        if let Some(value) = object.get("if") {
+            if let Some(condition) = self.schema("if", &[], value) {
+                let then = object.get("then").and_then(|v| self.schema("then", &[], v));
+                let otherwise = object.get("else").and_then(|v| self.schema("else", &[], v));
+                // Without `then`/`else`, `if` asserts nothing, but it may still contribute
+                // annotations to `unevaluated*`; the backends skip it when they do not collect.
+                self.push(
+                    "if",
+                    CheckKind::IfThenElse {
+                        condition,
+                        then,
+                        otherwise,
+                    },
+                );
+            }
+        }
+        if dialect != Dialect::Draft7 {
+            if let Some(value) = object.get("dependentSchemas") {
+                if let Some(edges) = self.schema_map("dependentSchemas", value) {
+                    self.push("dependentSchemas", CheckKind::DependentSchemas(edges));
+                }
+            }
+        }
+        if let Some(value) = object.get("dependencies") {
+            self.dependencies(value);
+        }
+        self.object_applicators(object);
+        self.array_applicators(object);
+    }
+
+    fn dependencies(&mut self, value: &Value) {
+        let Some(map) = value.as_object() else {
+            self.invalid(
+                "dependencies",
+                "must be an object whose values are schemas or arrays of strings",
+            );
+            return;
+        };
+        let mut required = Vec::new();
+        let mut schemas = Vec::new();
+        for (name, dependency) in map {
+            if dependency.is_array() {
+                if let Some(mut names) = self.strings("dependencies", dependency) {
+                    dedup(&mut names);
+                    required.push((name.clone(), names));
+                }
+            } else if let Some(edge) = self.schema("dependencies", &[name], dependency) {
+                schemas.push((name.clone(), edge));
+            }
+        }
+        if !required.is_empty() {
+            self.push("dependencies", CheckKind::DependentRequired(required));
+        }
+        if !schemas.is_empty() {
+            self.push("dependencies", CheckKind::DependentSchemas(schemas));
+        }
+    }
+
+    fn object_applicators(&mut self, object: &Map<String, Value>) {
+        let mut known = Vec::new();
+        if let Some(value) = object.get("properties") {
+            if let Some(edges) = self.schema_map("properties", value) {
+                known = edges.iter().map(|(name, _)| name.clone()).collect();
+                self.push("properties", CheckKind::Properties(edges));
+            }
+        }
+        let mut patterns = Vec::new();
+        if let Some(value) = object.get("patternProperties") {
+            if let Some(edges) = self.schema_map("patternProperties", value) {
+                let place = self.place.child(&["patternProperties"]);
+                let mut compiled = Vec::new();
+                for (source, edge) in edges {
+                    if let Some(id) = self.lower.regex(&place, "patternProperties", &source) {
+                        patterns.push(id);
+                        compiled.push((id, edge));
+                    }
+                }
+                self.push("patternProperties", CheckKind::PatternProperties(compiled));
+            }
+        }
+        if let Some(value) = object.get("additionalProperties") {
+            if let Some(schema) = self.schema("additionalProperties", &[], value) {
+                self.push(
+                    "additionalProperties",
+                    CheckKind::AdditionalProperties {
+                        schema,
+                        known,
+                        patterns,
+                    },
+                );
+            }
+        }
+        if let Some(value) = object.get("propertyNames") {
+            if let Some(edge) = self.schema("propertyNames", &[], value) {
+                self.push("propertyNames", CheckKind::PropertyNames(edge));
+            }
+        }
+    }
+
+    fn array_applicators(&mut self, object: &Map<String, Value>) {
+        let dialect = self.info.dialect.dialect;
+        let mut prefix = 0;
+        if dialect == Dialect::Draft2020_12 {
+            if let Some(value) = object.get("prefixItems") {
+                if let Some(edges) = self.schema_list("prefixItems", value) {
+                    prefix = edges.len();
+                    self.push("prefixItems", CheckKind::PrefixItems(edges));
+                }
+            }
+            if let Some(value) = object.get("items") {
+                if let Some(schema) = self.schema("items", &[], value) {
+                    self.push(
+                        "items",
+                        CheckKind::Items {
+                            schema,
+                            skip: prefix,
+                        },
+                    );
+                }
+            }
+        } else {
+            match object.get("items") {
+                Some(Value::Array(items)) => {
+                    let mut edges = Vec::with_capacity(items.len());
+                    for (i, item) in items.iter().enumerate() {
+                        if let Some(edge) = self.schema("items", &[&i.to_string()], item) {
+                            edges.push(edge);
+                        }
+                    }
+                    let skip = edges.len();
+                    if !edges.is_empty() {
+                        self.push("items", CheckKind::PrefixItems(edges));
+                    }
+                    if let Some(value) = object.get("additionalItems") {
+                        if let Some(schema) = self.schema("additionalItems", &[], value) {
+                            self.push("additionalItems", CheckKind::Items { schema, skip });
+                        }
+                    }
+                }
+                Some(value) => {
+                    if let Some(schema) = self.schema("items", &[], value) {
+                        self.push("items", CheckKind::Items { schema, skip: 0 });
+                    }
+                }
+                None => {}
+            }
+        }
+        if let Some(value) = object.get("contains") {
+            if let Some(schema) = self.schema("contains", &[], value) {
+                let mut min = 1;
+                let mut max = None;
+                if dialect != Dialect::Draft7 && self.info.dialect.vocab.validation {
+                    if let Some(v) = object.get("minContains") {
+                        min = self.count("minContains", v).unwrap_or(1);
+                    }
+                    if let Some(v) = object.get("maxContains") {
+                        max = self.count("maxContains", v);
+                    }
+                }
+                self.push("contains", CheckKind::Contains { schema, min, max });
+            }
+        }
+    }
+}
+
+fn dedup(names: &mut Vec<String>) {
+    let mut seen = BTreeSet::new();
+    names.retain(|n| seen.insert(n.clone()));
+}

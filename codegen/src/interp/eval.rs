@@ -1,0 +1,1091 @@
+//! Evaluation of IR nodes against an instance: the rules of [`crate::ir`]'s
+//! "Evaluation semantics", one node evaluation per [`Budget::enter`].
+//!
+//! One [`Ctx`] holds a validation's state: the budget, whether errors are reported, the
+//! instance and keyword locations (built only while reporting), the dynamic scope (only
+//! when the program uses it) and a pool of evaluated-location sets (only used by nodes
+//! that collect). Sub-evaluations whose errors are dropped (`anyOf`, `oneOf`, `not`,
+//! `contains`, `if`) always run in short-circuit mode.
+
+use super::annotations::Annotations;
+use super::plan::{NodePlan, PropertyIndex};
+use super::Interpreter;
+use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
+use schemac_runtime::error::{ErrorKind, IncompleteReason, ValidationError};
+use schemac_runtime::{json, Budget};
+use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::fmt::Write as _;
+
+/// The evaluation stopped (budget, depth, or an unresolved reference); the reason is in
+/// the [`Ctx`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Stop;
+
+/// The result of evaluating something: valid or not, or stopped.
+pub(super) type Eval = Result<bool, Stop>;
+
+/// The state of one validation.
+pub(super) struct Ctx {
+    budget: Budget,
+    /// Whether errors are collected (validate mode, and not inside a dropped subtree).
+    report: bool,
+    errors: Vec<ValidationError>,
+    /// JSON pointer of the current instance location (maintained only while reporting).
+    instance_path: String,
+    /// Keyword location of the current node (maintained only while reporting).
+    keyword_path: String,
+    /// The dynamic scope: resources entered, outermost first.
+    scope: Vec<ResourceId>,
+    /// Spare evaluated-location sets.
+    pool: Vec<Annotations>,
+    stop: Option<IncompleteReason>,
+}
+
+impl Ctx {
+    /// A fresh validation; `report` selects validate mode.
+    pub(super) fn new(budget: Budget, report: bool) -> Ctx {
+        Ctx {
+            budget,
+            report,
+            errors: Vec::new(),
+            instance_path: String::new(),
+            keyword_path: String::new(),
+            scope: Vec::new(),
+            pool: Vec::new(),
+            stop: None,
+        }
+    }
+
+    /// Why the evaluation stopped.
+    pub(super) fn take_stop_reason(&mut self) -> IncompleteReason {
+        self.stop.take().unwrap_or(IncompleteReason::BudgetExceeded)
+    }
+
+    /// The errors reported.
+    pub(super) fn take_errors(&mut self) -> Vec<ValidationError> {
+        std::mem::take(&mut self.errors)
+    }
+
+    fn stop(&mut self, reason: IncompleteReason) -> Eval {
+        self.stop = Some(reason);
+        Err(Stop)
+    }
+
+    fn take_annotations(&mut self) -> Annotations {
+        self.pool.pop().unwrap_or_default()
+    }
+
+    fn give_annotations(&mut self, mut annotations: Annotations) {
+        annotations.clear();
+        self.pool.push(annotations);
+    }
+
+    /// Reports an error of `node`'s check `keyword` (a node-level error when `keyword`
+    /// is empty) at the current locations.
+    #[cold]
+    fn error(&mut self, node: &Node, keyword: &str, kind: ErrorKind) {
+        let (keyword_location, absolute_keyword_location) = if keyword.is_empty() {
+            (self.keyword_path.clone(), node.uri.clone())
+        } else {
+            (
+                format!("{}/{keyword}", self.keyword_path),
+                format!("{}/{keyword}", node.uri),
+            )
+        };
+        self.errors.push(ValidationError {
+            instance_location: self.instance_path.clone(),
+            keyword_location,
+            absolute_keyword_location,
+            kind,
+        });
+    }
+}
+
+/// The instance a node is evaluated against: a JSON value, or an object key
+/// (`propertyNames`), which behaves as a string and is never allocated as one.
+#[derive(Clone, Copy)]
+enum Inst<'v> {
+    Value(&'v Value),
+    Key(&'v str),
+}
+
+impl<'v> Inst<'v> {
+    fn as_str(self) -> Option<&'v str> {
+        match self {
+            Inst::Value(Value::String(s)) => Some(s),
+            Inst::Key(k) => Some(k),
+            Inst::Value(_) => None,
+        }
+    }
+
+    fn as_number(self) -> Option<&'v Number> {
+        match self {
+            Inst::Value(Value::Number(n)) => Some(n),
+            _ => None,
+        }
+    }
+
+    fn as_array(self) -> Option<&'v Vec<Value>> {
+        match self {
+            Inst::Value(Value::Array(a)) => Some(a),
+            _ => None,
+        }
+    }
+
+    fn as_object(self) -> Option<&'v Map<String, Value>> {
+        match self {
+            Inst::Value(Value::Object(o)) => Some(o),
+            _ => None,
+        }
+    }
+
+    fn equals(self, other: &Value) -> bool {
+        match self {
+            Inst::Value(v) => json::equal(v, other),
+            Inst::Key(k) => matches!(other, Value::String(s) if s == k),
+        }
+    }
+}
+
+/// Appends `/token` to a JSON pointer, escaping `~` and `/`.
+fn push_pointer_token(path: &mut String, token: &str) {
+    path.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => path.push_str("~0"),
+            '/' => path.push_str("~1"),
+            c => path.push(c),
+        }
+    }
+}
+
+/// `minLength`: at least `limit` code points (byte length decides most cases).
+fn min_length(s: &str, limit: u64) -> bool {
+    let bytes = s.len() as u64;
+    if bytes < limit {
+        false
+    } else if bytes.div_ceil(4) >= limit {
+        true
+    } else {
+        json::code_point_len(s) >= limit
+    }
+}
+
+/// `maxLength`: at most `limit` code points.
+fn max_length(s: &str, limit: u64) -> bool {
+    let bytes = s.len() as u64;
+    if bytes <= limit {
+        true
+    } else if bytes.div_ceil(4) > limit {
+        false
+    } else {
+        json::code_point_len(s) <= limit
+    }
+}
+
+/// A number as an `f64` for error messages.
+fn limit_f64(n: &Number) -> f64 {
+    n.as_f64().unwrap_or(f64::NAN)
+}
+
+/// Which numeric bound a check is.
+#[derive(Clone, Copy)]
+enum Bound {
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
+}
+
+/// `minimum` and friends.
+fn bound(
+    cx: &mut Ctx,
+    node: &Node,
+    keyword: &str,
+    inst: Inst<'_>,
+    limit: &Number,
+    which: Bound,
+) -> bool {
+    let ok = inst.as_number().map_or(true, |n| {
+        let order = json::compare_numbers(n, limit);
+        match which {
+            Bound::Minimum => order != Ordering::Less,
+            Bound::Maximum => order != Ordering::Greater,
+            Bound::ExclusiveMinimum => order == Ordering::Greater,
+            Bound::ExclusiveMaximum => order == Ordering::Less,
+        }
+    });
+    if !ok && cx.report {
+        let limit = limit_f64(limit);
+        let kind = match which {
+            Bound::Minimum => ErrorKind::Minimum { limit },
+            Bound::Maximum => ErrorKind::Maximum { limit },
+            Bound::ExclusiveMinimum => ErrorKind::ExclusiveMinimum { limit },
+            Bound::ExclusiveMaximum => ErrorKind::ExclusiveMaximum { limit },
+        };
+        cx.error(node, keyword, kind);
+    }
+    ok
+}
+
+/// A `properties` check's entries, with their indices sorted by name when known.
+type PropertiesRef<'p> = (&'p [(String, Edge)], Option<&'p PropertyIndex>);
+
+/// The object applicators one pass over an object runs.
+#[derive(Clone, Copy)]
+struct ObjectPass<'p> {
+    /// `properties`, with its entries' indices sorted by name when known.
+    properties: Option<PropertiesRef<'p>>,
+    /// `patternProperties`.
+    patterns: Option<&'p [(RegexId, Edge)]>,
+    /// `additionalProperties`: its schema, names and patterns.
+    additional: Option<(&'p Edge, &'p [String], &'p [RegexId])>,
+    /// Whether `additional`'s names and patterns are exactly the sibling ones above, so
+    /// that "covered by a sibling" is already known.
+    fused: bool,
+}
+
+impl Interpreter {
+    /// Evaluates the root node.
+    pub(super) fn eval_root(&self, cx: &mut Ctx, instance: &Value) -> Eval {
+        self.node(cx, self.program.root, Inst::Value(instance), None)
+    }
+
+    /// Evaluates node `id` against `inst`. When `out` is given and the node collects
+    /// evaluated locations, a valid evaluation adds its locations to `out`.
+    fn node(
+        &self,
+        cx: &mut Ctx,
+        id: NodeId,
+        inst: Inst<'_>,
+        out: Option<&mut Annotations>,
+    ) -> Eval {
+        if let Err(reason) = cx.budget.enter() {
+            return cx.stop(reason);
+        }
+        let node = &self.program.nodes[id.0];
+        let plan = &self.plans[id.0];
+        let pushed = self.program.uses_dynamic_scope && cx.scope.last() != Some(&node.resource);
+        if pushed {
+            cx.scope.push(node.resource);
+        }
+        let collects = plan.collect_properties || plan.collect_items;
+        let result = if (collects && out.is_some()) || plan.has_unevaluated {
+            let mut annotations = cx.take_annotations();
+            let result = self.checks(cx, node, plan, inst, Some(&mut annotations));
+            if result == Ok(true) {
+                if let Some(out) = out {
+                    out.merge(&annotations);
+                }
+            }
+            cx.give_annotations(annotations);
+            result
+        } else {
+            self.checks(cx, node, plan, inst, None)
+        };
+        if pushed {
+            cx.scope.pop();
+        }
+        cx.budget.leave();
+        result
+    }
+
+    /// Applies `target` in place (same instance location), reached through `path`.
+    fn apply(
+        &self,
+        cx: &mut Ctx,
+        path: &str,
+        target: NodeId,
+        inst: Inst<'_>,
+        out: Option<&mut Annotations>,
+    ) -> Eval {
+        let len = cx.keyword_path.len();
+        if cx.report {
+            cx.keyword_path.push_str(path);
+        }
+        let result = self.node(cx, target, inst, out);
+        cx.keyword_path.truncate(len);
+        result
+    }
+
+    /// Applies `edge` to the property `key` of the current object.
+    fn apply_at_key(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Eval {
+        let len = cx.instance_path.len();
+        if cx.report {
+            push_pointer_token(&mut cx.instance_path, key);
+        }
+        let result = self.apply(cx, &edge.path, edge.target, Inst::Value(value), None);
+        cx.instance_path.truncate(len);
+        result
+    }
+
+    /// Applies `edge` to the item at `index` of the current array.
+    fn apply_at_index(&self, cx: &mut Ctx, edge: &Edge, index: usize, value: &Value) -> Eval {
+        let len = cx.instance_path.len();
+        if cx.report {
+            let _ = write!(cx.instance_path, "/{index}");
+        }
+        let result = self.apply(cx, &edge.path, edge.target, Inst::Value(value), None);
+        cx.instance_path.truncate(len);
+        result
+    }
+
+    /// Applies `target` in place with errors dropped (short-circuit mode).
+    fn apply_silently(
+        &self,
+        cx: &mut Ctx,
+        target: NodeId,
+        inst: Inst<'_>,
+        out: Option<&mut Annotations>,
+    ) -> Eval {
+        let report = std::mem::replace(&mut cx.report, false);
+        let result = self.node(cx, target, inst, out);
+        cx.report = report;
+        result
+    }
+
+    /// Runs a node's checks in order.
+    fn checks(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        plan: &NodePlan,
+        inst: Inst<'_>,
+        mut ann: Option<&mut Annotations>,
+    ) -> Eval {
+        let mut valid = true;
+        for (index, check) in node.checks.iter().enumerate() {
+            let keyword = check.keyword.as_str();
+            let ok = match &check.kind {
+                CheckKind::False => {
+                    if cx.report {
+                        cx.error(node, "", ErrorKind::FalseSchema);
+                    }
+                    false
+                }
+                CheckKind::Type(types) => {
+                    let ok = match inst {
+                        Inst::Value(v) => types.matches(v),
+                        Inst::Key(_) => types.contains(schemac_runtime::error::TypeSet::STRING),
+                    };
+                    if !ok && cx.report {
+                        cx.error(node, keyword, ErrorKind::Type { expected: *types });
+                    }
+                    ok
+                }
+                CheckKind::Const(value) => {
+                    let ok = inst.equals(value);
+                    if !ok && cx.report {
+                        cx.error(node, keyword, ErrorKind::Const);
+                    }
+                    ok
+                }
+                CheckKind::Enum(values) => {
+                    let ok = values.iter().any(|v| inst.equals(v));
+                    if !ok && cx.report {
+                        cx.error(node, keyword, ErrorKind::Enum);
+                    }
+                    ok
+                }
+                CheckKind::MultipleOf(divisor) => {
+                    let ok = inst
+                        .as_number()
+                        .map_or(true, |n| json::is_multiple_of(n, *divisor));
+                    if !ok && cx.report {
+                        cx.error(node, keyword, ErrorKind::MultipleOf { divisor: *divisor });
+                    }
+                    ok
+                }
+                CheckKind::Minimum(limit) => bound(cx, node, keyword, inst, limit, Bound::Minimum),
+                CheckKind::Maximum(limit) => bound(cx, node, keyword, inst, limit, Bound::Maximum),
+                CheckKind::ExclusiveMinimum(limit) => {
+                    bound(cx, node, keyword, inst, limit, Bound::ExclusiveMinimum)
+                }
+                CheckKind::ExclusiveMaximum(limit) => {
+                    bound(cx, node, keyword, inst, limit, Bound::ExclusiveMaximum)
+                }
+                CheckKind::MinLength(limit) => {
+                    let ok = inst.as_str().map_or(true, |s| min_length(s, *limit));
+                    if !ok && cx.report {
+                        cx.error(node, keyword, ErrorKind::MinLength { limit: *limit });
+                    }
+                    ok
+                }
+                CheckKind::MaxLength(limit) => {
+                    let ok = inst.as_str().map_or(true, |s| max_length(s, *limit));
+                    if !ok && cx.report {
+                        cx.error(node, keyword, ErrorKind::MaxLength { limit: *limit });
+                    }
+                    ok
+                }
+                CheckKind::Pattern(id) => {
+                    let entry = self.program.regexes.get(id.0);
+                    let ok = match (inst.as_str(), entry.and_then(|e| e.compiled.as_ref())) {
+                        (Some(s), Some(regex)) => regex.is_match(s),
+                        _ => true,
+                    };
+                    if !ok && cx.report {
+                        let pattern = entry.map(|e| e.source.clone()).unwrap_or_default();
+                        cx.error(
+                            node,
+                            keyword,
+                            ErrorKind::Pattern {
+                                pattern: Cow::Owned(pattern),
+                            },
+                        );
+                    }
+                    ok
+                }
+                CheckKind::Format(name) => {
+                    let ok = inst.as_str().map_or(true, |s| self.format_ok(name, s));
+                    if !ok && cx.report {
+                        cx.error(
+                            node,
+                            keyword,
+                            ErrorKind::Format {
+                                format: Cow::Owned(name.clone()),
+                            },
+                        );
+                    }
+                    ok
+                }
+                CheckKind::MinItems(limit) => {
+                    let ok = inst.as_array().map_or(true, |a| a.len() as u64 >= *limit);
+                    if !ok && cx.report {
+                        cx.error(node, keyword, ErrorKind::MinItems { limit: *limit });
+                    }
+                    ok
+                }
+                CheckKind::MaxItems(limit) => {
+                    let ok = inst.as_array().map_or(true, |a| a.len() as u64 <= *limit);
+                    if !ok && cx.report {
+                        cx.error(node, keyword, ErrorKind::MaxItems { limit: *limit });
+                    }
+                    ok
+                }
+                CheckKind::UniqueItems => {
+                    let ok = inst.as_array().map_or(true, |a| json::all_unique(a));
+                    if !ok && cx.report {
+                        cx.error(node, keyword, ErrorKind::UniqueItems);
+                    }
+                    ok
+                }
+                CheckKind::MinProperties(limit) => {
+                    let ok = inst.as_object().map_or(true, |o| o.len() as u64 >= *limit);
+                    if !ok && cx.report {
+                        cx.error(node, keyword, ErrorKind::MinProperties { limit: *limit });
+                    }
+                    ok
+                }
+                CheckKind::MaxProperties(limit) => {
+                    let ok = inst.as_object().map_or(true, |o| o.len() as u64 <= *limit);
+                    if !ok && cx.report {
+                        cx.error(node, keyword, ErrorKind::MaxProperties { limit: *limit });
+                    }
+                    ok
+                }
+                CheckKind::Required(names) => match inst.as_object() {
+                    Some(object) => self.required(cx, node, keyword, object, names),
+                    None => true,
+                },
+                CheckKind::DependentRequired(dependencies) => match inst.as_object() {
+                    Some(object) => {
+                        self.dependent_required(cx, node, keyword, object, dependencies)
+                    }
+                    None => true,
+                },
+                CheckKind::Ref(edge) => {
+                    self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())?
+                }
+                CheckKind::DynamicRef { fallback, anchor } => {
+                    let target = self.dynamic_target(cx, fallback, anchor.as_deref());
+                    self.apply(cx, &fallback.path, target, inst, ann.as_deref_mut())?
+                }
+                CheckKind::Unresolved { uri } => {
+                    return cx.stop(IncompleteReason::UnresolvedRef(Cow::Owned(uri.clone())));
+                }
+                CheckKind::AllOf(edges) => {
+                    let mut ok = true;
+                    for edge in edges {
+                        if !self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())? {
+                            ok = false;
+                            if !cx.report {
+                                break;
+                            }
+                        }
+                    }
+                    ok
+                }
+                CheckKind::AnyOf(edges) => {
+                    self.any_of(cx, node, keyword, edges, inst, ann.as_deref_mut())?
+                }
+                CheckKind::OneOf(edges) => {
+                    self.one_of(cx, node, keyword, edges, inst, ann.as_deref_mut())?
+                }
+                CheckKind::Not(edge) => {
+                    let ok = !self.apply_silently(cx, edge.target, inst, None)?;
+                    if !ok && cx.report {
+                        cx.error(node, keyword, ErrorKind::Not);
+                    }
+                    ok
+                }
+                CheckKind::IfThenElse {
+                    condition,
+                    then,
+                    otherwise,
+                } => {
+                    let holds =
+                        self.apply_silently(cx, condition.target, inst, ann.as_deref_mut())?;
+                    match if holds { then } else { otherwise } {
+                        Some(edge) => {
+                            self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())?
+                        }
+                        None => true,
+                    }
+                }
+                CheckKind::DependentSchemas(dependencies) => match inst.as_object() {
+                    Some(object) => {
+                        let mut ok = true;
+                        for (property, edge) in dependencies {
+                            if object.contains_key(property)
+                                && !self.apply(
+                                    cx,
+                                    &edge.path,
+                                    edge.target,
+                                    inst,
+                                    ann.as_deref_mut(),
+                                )?
+                            {
+                                ok = false;
+                                if !cx.report {
+                                    break;
+                                }
+                            }
+                        }
+                        ok
+                    }
+                    None => true,
+                },
+                CheckKind::Properties(_)
+                | CheckKind::PatternProperties(_)
+                | CheckKind::AdditionalProperties { .. } => match inst.as_object() {
+                    Some(object) => {
+                        let ann = ann.as_deref_mut().filter(|_| plan.collect_properties);
+                        self.object_check(cx, node, plan, index, object, ann)?
+                    }
+                    None => true,
+                },
+                CheckKind::PropertyNames(edge) => match inst.as_object() {
+                    Some(object) => self.property_names(cx, edge, object)?,
+                    None => true,
+                },
+                CheckKind::PrefixItems(edges) => match inst.as_array() {
+                    Some(items) => self.prefix_items(cx, edges, items, ann.as_deref_mut())?,
+                    None => true,
+                },
+                CheckKind::Items { schema, skip } => match inst.as_array() {
+                    Some(items) => self.items(cx, schema, *skip, items, ann.as_deref_mut())?,
+                    None => true,
+                },
+                CheckKind::Contains { schema, min, max } => match inst.as_array() {
+                    Some(items) => {
+                        let ann = ann.as_deref_mut().filter(|_| plan.collect_items);
+                        self.contains(cx, node, keyword, schema, (*min, *max), items, ann)?
+                    }
+                    None => true,
+                },
+                CheckKind::UnevaluatedProperties(edge) => match inst.as_object() {
+                    Some(object) => {
+                        self.unevaluated_properties(cx, edge, object, ann.as_deref_mut())?
+                    }
+                    None => true,
+                },
+                CheckKind::UnevaluatedItems(edge) => match inst.as_array() {
+                    Some(items) => self.unevaluated_items(cx, edge, items, ann.as_deref_mut())?,
+                    None => true,
+                },
+            };
+            if !ok {
+                if !cx.report {
+                    return Ok(false);
+                }
+                valid = false;
+            }
+        }
+        Ok(valid)
+    }
+
+    /// Whether `s` passes the asserted format `name`: a custom check first, then the
+    /// runtime's; unknown formats pass.
+    fn format_ok(&self, name: &str, s: &str) -> bool {
+        if let Some(check) = self.formats.get(name) {
+            return check(s);
+        }
+        match schemac_runtime::format::lookup(name) {
+            Some(check) => check(s),
+            None => true,
+        }
+    }
+
+    /// Whether the pattern `id` matches `key` (an ignored pattern matches nothing).
+    fn pattern_matches(&self, id: RegexId, key: &str) -> bool {
+        self.program
+            .regexes
+            .get(id.0)
+            .and_then(|e| e.compiled.as_ref())
+            .is_some_and(|regex| regex.is_match(key))
+    }
+
+    /// The node a `$dynamicRef` evaluates: the outermost resource in the dynamic scope
+    /// declaring the anchor, else the static target.
+    fn dynamic_target(&self, cx: &Ctx, fallback: &Edge, anchor: Option<&str>) -> NodeId {
+        let Some(name) = anchor else {
+            return fallback.target;
+        };
+        if !self.program.uses_dynamic_scope {
+            return fallback.target;
+        }
+        cx.scope
+            .iter()
+            .find_map(|r| {
+                self.program
+                    .resources
+                    .get(r.0)
+                    .and_then(|resource| resource.dynamic_anchors.get(name))
+            })
+            .copied()
+            .unwrap_or(fallback.target)
+    }
+
+    #[inline(never)]
+    fn required(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        keyword: &str,
+        object: &Map<String, Value>,
+        names: &[String],
+    ) -> bool {
+        let mut ok = true;
+        for name in names {
+            if !object.contains_key(name) {
+                ok = false;
+                if !cx.report {
+                    break;
+                }
+                cx.error(
+                    node,
+                    keyword,
+                    ErrorKind::Required {
+                        property: Cow::Owned(name.clone()),
+                    },
+                );
+            }
+        }
+        ok
+    }
+
+    #[inline(never)]
+    fn dependent_required(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        keyword: &str,
+        object: &Map<String, Value>,
+        dependencies: &[(String, Vec<String>)],
+    ) -> bool {
+        let mut ok = true;
+        for (property, required) in dependencies {
+            if !object.contains_key(property) {
+                continue;
+            }
+            for name in required {
+                if !object.contains_key(name) {
+                    ok = false;
+                    if !cx.report {
+                        return false;
+                    }
+                    cx.error(
+                        node,
+                        keyword,
+                        ErrorKind::DependentRequired {
+                            property: Cow::Owned(property.clone()),
+                            missing: Cow::Owned(name.clone()),
+                        },
+                    );
+                }
+            }
+        }
+        ok
+    }
+
+    #[inline(never)]
+    fn any_of(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        keyword: &str,
+        edges: &[Edge],
+        inst: Inst<'_>,
+        mut ann: Option<&mut Annotations>,
+    ) -> Eval {
+        // A collecting node evaluates every branch: all valid ones contribute annotations.
+        let every = ann.is_some();
+        let mut ok = false;
+        for edge in edges {
+            if self.apply_silently(cx, edge.target, inst, ann.as_deref_mut())? {
+                ok = true;
+                if !every {
+                    break;
+                }
+            }
+        }
+        if !ok && cx.report {
+            cx.error(node, keyword, ErrorKind::AnyOf);
+        }
+        Ok(ok)
+    }
+
+    #[inline(never)]
+    fn one_of(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        keyword: &str,
+        edges: &[Edge],
+        inst: Inst<'_>,
+        mut ann: Option<&mut Annotations>,
+    ) -> Eval {
+        // Reporting counts every match (the error says how many); a collecting node lets
+        // every valid branch contribute; otherwise a second match decides.
+        let every = cx.report || ann.is_some();
+        let mut matched = 0u64;
+        for edge in edges {
+            if self.apply_silently(cx, edge.target, inst, ann.as_deref_mut())? {
+                matched += 1;
+                if matched > 1 && !every {
+                    break;
+                }
+            }
+        }
+        let ok = matched == 1;
+        if !ok && cx.report {
+            cx.error(node, keyword, ErrorKind::OneOf { matched });
+        }
+        Ok(ok)
+    }
+
+    /// `properties`, `patternProperties`, `additionalProperties`: the check at `index`,
+    /// fused with its siblings when the plan says so.
+    #[inline(never)]
+    fn object_check(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        plan: &NodePlan,
+        index: usize,
+        object: &Map<String, Value>,
+        ann: Option<&mut Annotations>,
+    ) -> Eval {
+        let order_for = |i: usize| {
+            plan.property_index
+                .as_ref()
+                .filter(|(at, _)| *at == i)
+                .map(|(_, index)| index)
+        };
+        let properties_at = |i: usize| match &node.checks.get(i).map(|c| &c.kind) {
+            Some(CheckKind::Properties(entries)) => Some((entries.as_slice(), order_for(i))),
+            _ => None,
+        };
+        let patterns_at = |i: usize| match &node.checks.get(i).map(|c| &c.kind) {
+            Some(CheckKind::PatternProperties(entries)) => Some(entries.as_slice()),
+            _ => None,
+        };
+        let additional_at = |i: usize| match &node.checks.get(i).map(|c| &c.kind) {
+            Some(CheckKind::AdditionalProperties {
+                schema,
+                known,
+                patterns,
+            }) => Some((schema, known.as_slice(), patterns.as_slice())),
+            _ => None,
+        };
+        if let Some(fused) = &plan.object {
+            if index != fused.first {
+                // Already run with the first of the fused checks.
+                return Ok(true);
+            }
+            let pass = ObjectPass {
+                properties: fused.properties.and_then(properties_at),
+                patterns: fused.patterns.and_then(patterns_at),
+                additional: fused.additional.and_then(additional_at),
+                fused: true,
+            };
+            return self.object_pass(cx, pass, object, ann);
+        }
+        let mut pass = ObjectPass {
+            properties: None,
+            patterns: None,
+            additional: None,
+            fused: false,
+        };
+        match &node.checks[index].kind {
+            CheckKind::Properties(entries) if ann.is_none() => {
+                return self.properties_by_name(cx, entries, object);
+            }
+            CheckKind::Properties(_) => pass.properties = properties_at(index),
+            CheckKind::PatternProperties(_) => pass.patterns = patterns_at(index),
+            _ => pass.additional = additional_at(index),
+        }
+        self.object_pass(cx, pass, object, ann)
+    }
+
+    /// `properties` alone, without annotations: look each name up in the instance.
+    fn properties_by_name(
+        &self,
+        cx: &mut Ctx,
+        entries: &[(String, Edge)],
+        object: &Map<String, Value>,
+    ) -> Eval {
+        let mut ok = true;
+        for (name, edge) in entries {
+            if let Some(value) = object.get(name) {
+                if !self.apply_at_key(cx, edge, name, value)? {
+                    ok = false;
+                    if !cx.report {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(ok)
+    }
+
+    /// One pass over the object's properties, running the applicators in `pass` on each.
+    fn object_pass(
+        &self,
+        cx: &mut Ctx,
+        pass: ObjectPass<'_>,
+        object: &Map<String, Value>,
+        mut ann: Option<&mut Annotations>,
+    ) -> Eval {
+        let mut ok = true;
+        for (position, (key, value)) in object.iter().enumerate() {
+            let mut covered = false;
+            let mut evaluated = false;
+            if let Some((entries, order)) = pass.properties {
+                if let Some(edge) = find_property(entries, order, key) {
+                    covered = true;
+                    evaluated = true;
+                    if !self.apply_at_key(cx, edge, key, value)? {
+                        ok = false;
+                        if !cx.report {
+                            return Ok(false);
+                        }
+                    }
+                }
+            }
+            if let Some(patterns) = pass.patterns {
+                for (id, edge) in patterns {
+                    if self.pattern_matches(*id, key) {
+                        covered = true;
+                        evaluated = true;
+                        if !self.apply_at_key(cx, edge, key, value)? {
+                            ok = false;
+                            if !cx.report {
+                                return Ok(false);
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some((edge, known, patterns)) = pass.additional {
+                if !pass.fused {
+                    covered = known.iter().any(|k| k == key)
+                        || patterns.iter().any(|id| self.pattern_matches(*id, key));
+                }
+                if !covered {
+                    evaluated = true;
+                    if !self.apply_at_key(cx, edge, key, value)? {
+                        ok = false;
+                        if !cx.report {
+                            return Ok(false);
+                        }
+                    }
+                }
+            }
+            if evaluated {
+                if let Some(ann) = ann.as_deref_mut() {
+                    ann.add_property(position);
+                }
+            }
+        }
+        Ok(ok)
+    }
+
+    #[inline(never)]
+    fn property_names(&self, cx: &mut Ctx, edge: &Edge, object: &Map<String, Value>) -> Eval {
+        // Keys have no instance location of their own: errors stay at the object.
+        let mut ok = true;
+        for key in object.keys() {
+            if !self.apply(cx, &edge.path, edge.target, Inst::Key(key), None)? {
+                ok = false;
+                if !cx.report {
+                    break;
+                }
+            }
+        }
+        Ok(ok)
+    }
+
+    #[inline(never)]
+    fn prefix_items(
+        &self,
+        cx: &mut Ctx,
+        edges: &[Edge],
+        items: &[Value],
+        ann: Option<&mut Annotations>,
+    ) -> Eval {
+        let mut ok = true;
+        for (index, (edge, item)) in edges.iter().zip(items).enumerate() {
+            if !self.apply_at_index(cx, edge, index, item)? {
+                ok = false;
+                if !cx.report {
+                    return Ok(false);
+                }
+            }
+        }
+        if let Some(ann) = ann {
+            ann.add_prefix(edges.len().min(items.len()));
+        }
+        Ok(ok)
+    }
+
+    #[inline(never)]
+    fn items(
+        &self,
+        cx: &mut Ctx,
+        schema: &Edge,
+        skip: usize,
+        items: &[Value],
+        ann: Option<&mut Annotations>,
+    ) -> Eval {
+        let mut ok = true;
+        for (index, item) in items.iter().enumerate().skip(skip) {
+            if !self.apply_at_index(cx, schema, index, item)? {
+                ok = false;
+                if !cx.report {
+                    return Ok(false);
+                }
+            }
+        }
+        if let Some(ann) = ann {
+            ann.add_all_items();
+        }
+        Ok(ok)
+    }
+
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn contains(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        keyword: &str,
+        schema: &Edge,
+        (min, max): (u64, Option<u64>),
+        items: &[Value],
+        mut ann: Option<&mut Annotations>,
+    ) -> Eval {
+        // Without annotations to collect, stop as soon as the count decides.
+        let every = ann.is_some();
+        let mut count = 0u64;
+        for (index, item) in items.iter().enumerate() {
+            if self.apply_silently(cx, schema.target, Inst::Value(item), None)? {
+                count += 1;
+                if let Some(ann) = ann.as_deref_mut() {
+                    ann.add_item(index);
+                }
+                if !every && (max.is_some_and(|m| count > m) || (max.is_none() && count >= min)) {
+                    break;
+                }
+            }
+        }
+        let ok = count >= min && max.map_or(true, |m| count <= m);
+        if !ok && cx.report {
+            cx.error(node, keyword, ErrorKind::Contains { min, max });
+        }
+        Ok(ok)
+    }
+
+    #[inline(never)]
+    fn unevaluated_properties(
+        &self,
+        cx: &mut Ctx,
+        edge: &Edge,
+        object: &Map<String, Value>,
+        ann: Option<&mut Annotations>,
+    ) -> Eval {
+        if let Err(reason) = cx.budget.charge_locations(object.len()) {
+            return cx.stop(reason);
+        }
+        let mut ok = true;
+        for (position, (key, value)) in object.iter().enumerate() {
+            if ann.as_deref().is_some_and(|a| a.has_property(position)) {
+                continue;
+            }
+            if !self.apply_at_key(cx, edge, key, value)? {
+                ok = false;
+                if !cx.report {
+                    return Ok(false);
+                }
+            }
+        }
+        if let Some(ann) = ann {
+            ann.add_all_properties();
+        }
+        Ok(ok)
+    }
+
+    #[inline(never)]
+    fn unevaluated_items(
+        &self,
+        cx: &mut Ctx,
+        edge: &Edge,
+        items: &[Value],
+        ann: Option<&mut Annotations>,
+    ) -> Eval {
+        if let Err(reason) = cx.budget.charge_locations(items.len()) {
+            return cx.stop(reason);
+        }
+        let mut ok = true;
+        for (index, item) in items.iter().enumerate() {
+            if ann.as_deref().is_some_and(|a| a.has_item(index)) {
+                continue;
+            }
+            if !self.apply_at_index(cx, edge, index, item)? {
+                ok = false;
+                if !cx.report {
+                    return Ok(false);
+                }
+            }
+        }
+        if let Some(ann) = ann {
+            ann.add_all_items();
+        }
+        Ok(ok)
+    }
+}
+
+/// The `properties` entry named `key`, through the plan's index when there is one.
+fn find_property<'p>(
+    entries: &'p [(String, Edge)],
+    index: Option<&PropertyIndex>,
+    key: &str,
+) -> Option<&'p Edge> {
+    match index {
+        Some(index) => index.find(entries, key),
+        None => entries.iter().find(|(name, _)| name == key).map(|(_, e)| e),
+    }
+}

@@ -1,0 +1,287 @@
+//! RFC 3986 URI references: parsing into components, resolution against a base
+//! (section 5.2, with dot-segment removal), fragments and JSON pointers.
+//!
+//! Hand-written rather than the `url` crate: `url` follows the WHATWG URL standard, which
+//! normalizes or rejects identifiers JSON Schema uses (`urn:` ids, odd relative references).
+
+/// The five components of a URI reference (RFC 3986 appendix B).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct Parts<'a> {
+    scheme: Option<&'a str>,
+    authority: Option<&'a str>,
+    path: &'a str,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+}
+
+fn parse(s: &str) -> Parts<'_> {
+    let mut rest = s;
+    let mut parts = Parts::default();
+    if let Some(i) = rest.find('#') {
+        parts.fragment = Some(&rest[i + 1..]);
+        rest = &rest[..i];
+    }
+    if let Some(i) = rest.find('?') {
+        parts.query = Some(&rest[i + 1..]);
+        rest = &rest[..i];
+    }
+    if let Some(i) = rest.find(':') {
+        let scheme = &rest[..i];
+        let valid = scheme
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+        if valid && !scheme.contains('/') {
+            parts.scheme = Some(scheme);
+            rest = &rest[i + 1..];
+        }
+    }
+    if let Some(after) = rest.strip_prefix("//") {
+        let end = after.find('/').unwrap_or(after.len());
+        parts.authority = Some(&after[..end]);
+        rest = &after[end..];
+    }
+    parts.path = rest;
+    parts
+}
+
+fn recompose(parts: &Parts<'_>, path: &str) -> String {
+    let mut out = String::new();
+    if let Some(s) = parts.scheme {
+        out.push_str(s);
+        out.push(':');
+    }
+    if let Some(a) = parts.authority {
+        out.push_str("//");
+        out.push_str(a);
+    }
+    out.push_str(path);
+    if let Some(q) = parts.query {
+        out.push('?');
+        out.push_str(q);
+    }
+    if let Some(f) = parts.fragment {
+        out.push('#');
+        out.push_str(f);
+    }
+    out
+}
+
+/// RFC 3986 section 5.2.4.
+fn remove_dot_segments(path: &str) -> String {
+    let mut input = path;
+    let mut output: Vec<&str> = Vec::new();
+    let absolute = input.starts_with('/');
+    // Work segment by segment; a trailing "." or ".." leaves a trailing slash.
+    let mut trailing_slash = false;
+    if absolute {
+        input = &input[1..];
+    }
+    let segments: Vec<&str> = input.split('/').collect();
+    let count = segments.len();
+    for (i, seg) in segments.into_iter().enumerate() {
+        let last = i + 1 == count;
+        match seg {
+            "." => trailing_slash = last,
+            ".." => {
+                output.pop();
+                trailing_slash = last;
+            }
+            s => {
+                output.push(s);
+                trailing_slash = false;
+            }
+        }
+    }
+    let mut out = String::new();
+    if absolute {
+        out.push('/');
+    }
+    out.push_str(&output.join("/"));
+    if trailing_slash && !out.ends_with('/') {
+        out.push('/');
+    }
+    out
+}
+
+/// Resolves `reference` against the absolute URI `base` (RFC 3986 section 5.2.2).
+pub fn resolve(base: &str, reference: &str) -> String {
+    let r = parse(reference);
+    if r.scheme.is_some() {
+        return recompose(&r, &remove_dot_segments(r.path));
+    }
+    let b = parse(base);
+    let mut t = Parts {
+        scheme: b.scheme,
+        authority: b.authority,
+        path: "",
+        query: r.query,
+        fragment: r.fragment,
+    };
+    let path = if r.authority.is_some() {
+        t.authority = r.authority;
+        remove_dot_segments(r.path)
+    } else if r.path.is_empty() {
+        if r.query.is_none() {
+            t.query = b.query;
+        }
+        b.path.to_string()
+    } else if r.path.starts_with('/') {
+        remove_dot_segments(r.path)
+    } else {
+        let merged = if b.authority.is_some() && b.path.is_empty() {
+            format!("/{}", r.path)
+        } else {
+            match b.path.rfind('/') {
+                Some(i) => format!("{}{}", &b.path[..=i], r.path),
+                None => r.path.to_string(),
+            }
+        };
+        remove_dot_segments(&merged)
+    };
+    recompose(&t, &path)
+}
+
+/// Splits an absolute URI into the part before `#` and its fragment (`""` when absent).
+pub fn split_fragment(uri: &str) -> (&str, &str) {
+    match uri.find('#') {
+        Some(i) => (&uri[..i], &uri[i + 1..]),
+        None => (uri, ""),
+    }
+}
+
+/// Whether the URI reference has a scheme (is absolute, fragment aside).
+pub fn has_scheme(uri: &str) -> bool {
+    parse(uri).scheme.is_some()
+}
+
+/// Decodes `%XX` escapes; `None` when an escape is malformed or the result is not UTF-8.
+pub fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Splits a JSON pointer (`/a/b~1c`) into unescaped tokens; `None` if malformed.
+pub fn pointer_tokens(pointer: &str) -> Option<Vec<String>> {
+    if pointer.is_empty() {
+        return Some(Vec::new());
+    }
+    let rest = pointer.strip_prefix('/')?;
+    rest.split('/')
+        .map(|t| {
+            if t.contains('~') {
+                let mut out = String::new();
+                let mut chars = t.chars();
+                while let Some(c) = chars.next() {
+                    if c == '~' {
+                        match chars.next() {
+                            Some('0') => out.push('~'),
+                            Some('1') => out.push('/'),
+                            _ => return None,
+                        }
+                    } else {
+                        out.push(c);
+                    }
+                }
+                Some(out)
+            } else {
+                Some(t.to_string())
+            }
+        })
+        .collect()
+}
+
+/// Escapes one JSON-pointer token (`~` → `~0`, `/` → `~1`).
+pub fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Percent-encodes the characters a JSON pointer may hold that a URI fragment may not.
+pub fn encode_fragment(pointer: &str) -> String {
+    let mut out = String::with_capacity(pointer.len());
+    for c in pointer.chars() {
+        if c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/?".contains(c) {
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_rfc3986_examples() {
+        let base = "http://a/b/c/d;p?q";
+        for (r, want) in [
+            ("g:h", "g:h"),
+            ("g", "http://a/b/c/g"),
+            ("./g", "http://a/b/c/g"),
+            ("g/", "http://a/b/c/g/"),
+            ("/g", "http://a/g"),
+            ("//g", "http://g"),
+            ("?y", "http://a/b/c/d;p?y"),
+            ("g?y", "http://a/b/c/g?y"),
+            ("#s", "http://a/b/c/d;p?q#s"),
+            ("g#s", "http://a/b/c/g#s"),
+            ("", "http://a/b/c/d;p?q"),
+            (".", "http://a/b/c/"),
+            ("./", "http://a/b/c/"),
+            ("..", "http://a/b/"),
+            ("../", "http://a/b/"),
+            ("../g", "http://a/b/g"),
+            ("../..", "http://a/"),
+            ("../../g", "http://a/g"),
+            ("../../../g", "http://a/g"),
+            ("/./g", "http://a/g"),
+            ("g.", "http://a/b/c/g."),
+            ("g..", "http://a/b/c/g.."),
+            ("./../g", "http://a/b/g"),
+            ("g/./h", "http://a/b/c/g/h"),
+            ("g/../h", "http://a/b/c/h"),
+        ] {
+            assert_eq!(resolve(base, r), want, "resolving {r:?}");
+        }
+    }
+
+    #[test]
+    fn resolves_urns_and_fragments() {
+        let base = "urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed";
+        assert_eq!(resolve(base, "#/$defs/bar"), format!("{base}#/$defs/bar"));
+        assert_eq!(split_fragment("urn:x#foo"), ("urn:x", "foo"));
+        assert_eq!(split_fragment("http://x/y"), ("http://x/y", ""));
+    }
+
+    #[test]
+    fn pointers_unescape_and_reject_bad_escapes() {
+        assert_eq!(
+            pointer_tokens("/a~1b/c~0d/"),
+            Some(vec!["a/b".into(), "c~d".into(), "".into()])
+        );
+        assert_eq!(pointer_tokens("/a~2"), None);
+        assert_eq!(pointer_tokens("a"), None);
+        assert_eq!(percent_decode("%25foo%22"), Some("%foo\"".into()));
+        assert_eq!(percent_decode("%zz"), None);
+    }
+}

@@ -1,0 +1,238 @@
+//! The front end's errors and warnings on bad schemas, and the IR it lowers to.
+
+use schemac::ir::{CheckKind, Program};
+use schemac::{CompileError, CompileErrorKind, Compiler, Dialect, Options, RefPolicy};
+use serde_json::{json, Value};
+
+fn compile(schema: Value) -> Result<Program, Vec<CompileError>> {
+    Compiler::new(Options::default()).compile_named("tool.json", &schema)
+}
+
+fn single_error(schema: Value) -> CompileError {
+    let errors = compile(schema).expect_err("schema should not compile");
+    assert_eq!(errors.len(), 1, "expected one error, got {errors:?}");
+    errors.into_iter().next().unwrap()
+}
+
+#[test]
+fn required_must_be_an_array() {
+    let error = single_error(json!({"type": "object", "required": "query"}));
+    assert_eq!(error.kind, CompileErrorKind::InvalidKeyword);
+    assert_eq!(error.location.document, "tool.json");
+    assert_eq!(error.location.pointer, "/required");
+    assert_eq!(error.location.keyword.as_deref(), Some("required"));
+    let text = error.to_string();
+    assert!(text.contains("tool.json#/required"), "{text}");
+    assert!(text.contains("array of strings"), "{text}");
+}
+
+#[test]
+fn missing_local_target_is_unresolved() {
+    let error = single_error(json!({
+        "type": "object",
+        "properties": {"id": {"$ref": "#/$defs/identifier"}}
+    }));
+    assert_eq!(error.kind, CompileErrorKind::UnresolvedRef);
+    assert_eq!(error.location.pointer, "/properties/id/$ref");
+    assert!(
+        error.message.contains("/$defs/identifier"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn missing_anchor_is_unresolved() {
+    let error = single_error(json!({"$ref": "#nowhere"}));
+    assert_eq!(error.kind, CompileErrorKind::UnresolvedRef);
+}
+
+#[test]
+fn unknown_dialect_is_unsupported() {
+    let error = single_error(json!({
+        "$schema": "https://example.com/schemas/custom-dialect",
+        "type": "object"
+    }));
+    assert_eq!(error.kind, CompileErrorKind::UnsupportedDialect);
+    assert_eq!(error.location.keyword.as_deref(), Some("$schema"));
+}
+
+#[test]
+fn disallowed_dialect_is_unsupported() {
+    let options = Options {
+        allowed_dialects: vec![Dialect::Draft2020_12, Dialect::Draft7],
+        ..Options::default()
+    };
+    let schema = json!({"$schema": "https://json-schema.org/draft/2019-09/schema"});
+    let errors = Compiler::new(options).compile(&schema).unwrap_err();
+    assert_eq!(errors[0].kind, CompileErrorKind::UnsupportedDialect);
+}
+
+#[test]
+fn remote_reference_is_an_error_by_default_and_a_warning_under_warn() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "id": {"$ref": "https://schemas.example.com/common.json#/$defs/identifier"}
+        }
+    });
+    let error = single_error(schema.clone());
+    assert_eq!(error.kind, CompileErrorKind::RemoteRef);
+    assert!(error.message.contains("never fetches"), "{}", error.message);
+
+    let options = Options {
+        ref_policy: RefPolicy::Warn,
+        ..Options::default()
+    };
+    let program = Compiler::new(options).compile(&schema).unwrap();
+    assert_eq!(program.warnings.len(), 1);
+    let unresolved = program
+        .nodes
+        .iter()
+        .flat_map(|n| &n.checks)
+        .any(|c| matches!(&c.kind, CheckKind::Unresolved { uri } if uri.starts_with("https://schemas.example.com/common.json")));
+    assert!(unresolved, "the warn policy lowers to an Unresolved check");
+}
+
+#[test]
+fn registered_documents_resolve() {
+    let mut compiler = Compiler::new(Options::default());
+    compiler
+        .add_document(
+            "https://schemas.example.com/common.json",
+            json!({"$defs": {"identifier": {"type": "string"}}}),
+        )
+        .unwrap();
+    let program = compiler
+        .compile(&json!({"$ref": "https://schemas.example.com/common.json#/$defs/identifier"}))
+        .unwrap();
+    let target = match &program.node(program.root).checks[0].kind {
+        CheckKind::Ref(edge) => edge.target,
+        other => panic!("expected a $ref check, got {other:?}"),
+    };
+    assert_eq!(
+        program.node(target).uri,
+        "https://schemas.example.com/common.json#/$defs/identifier"
+    );
+}
+
+#[test]
+fn schema_keyword_only_at_resource_roots() {
+    let error = single_error(json!({
+        "properties": {"a": {"$schema": "https://json-schema.org/draft/2020-12/schema"}}
+    }));
+    assert_eq!(error.kind, CompileErrorKind::MisplacedSchema);
+    assert!(compile(json!({
+        "properties": {"a": {"$id": "a.json", "$schema": "http://json-schema.org/draft-07/schema#"}}
+    }))
+    .is_ok());
+}
+
+#[test]
+fn shapes_are_checked() {
+    for (schema, pointer) in [
+        (json!({"minLength": -1}), "/minLength"),
+        (json!({"type": "strin"}), "/type"),
+        (json!({"multipleOf": 0}), "/multipleOf"),
+        (json!({"properties": {"a": 3}}), "/properties/a"),
+        (json!({"allOf": []}), "/allOf"),
+        (json!({"enum": "a"}), "/enum"),
+        (json!({"$ref": 1}), "/$ref"),
+    ] {
+        let error = single_error(schema.clone());
+        assert_eq!(error.kind, CompileErrorKind::InvalidKeyword, "{schema}");
+        assert_eq!(error.location.pointer, pointer, "{schema}");
+    }
+    // Counts accept integral floats.
+    assert!(compile(json!({"minLength": 2.0})).is_ok());
+    // A document must be an object or a boolean.
+    assert_eq!(
+        single_error(json!("string")).kind,
+        CompileErrorKind::InvalidKeyword
+    );
+}
+
+#[test]
+fn limits_fail_closed() {
+    let mut deep = json!({"type": "string"});
+    for _ in 0..70 {
+        deep = json!({"items": deep});
+    }
+    let errors = compile(deep).unwrap_err();
+    assert!(errors
+        .iter()
+        .any(|e| e.kind == CompileErrorKind::SchemaTooDeep));
+
+    let wide: serde_json::Map<String, Value> = (0..50)
+        .map(|i| (format!("p{i}"), json!({"type": "string"})))
+        .collect();
+    let options = Options {
+        max_subschemas: 10,
+        ..Options::default()
+    };
+    let errors = Compiler::new(options)
+        .compile(&json!({"properties": wide}))
+        .unwrap_err();
+    assert!(errors
+        .iter()
+        .any(|e| e.kind == CompileErrorKind::TooManySubschemas));
+}
+
+#[test]
+fn unknown_keywords_warn_or_fail_under_strict() {
+    let schema = json!({"type": "string", "minLenght": 3, "markdownDescription": "x"});
+    let program = compile(schema.clone()).unwrap();
+    assert_eq!(program.warnings.len(), 1, "{:?}", program.warnings);
+    assert!(program.warnings[0].message.contains("minLength"));
+
+    let strict = Options {
+        strict: true,
+        ..Options::default()
+    };
+    let errors = Compiler::new(strict).compile(&schema).unwrap_err();
+    assert_eq!(errors.len(), 2);
+    assert!(errors
+        .iter()
+        .all(|e| e.kind == CompileErrorKind::UnknownKeyword));
+}
+
+#[test]
+fn draft7_ref_overrides_siblings() {
+    let options = Options {
+        default_dialect: Dialect::Draft7,
+        ..Options::default()
+    };
+    let program = Compiler::new(options)
+        .compile(&json!({
+            "definitions": {"a": {"type": "integer"}},
+            "properties": {"x": {"$ref": "#/definitions/a", "maxLength": 2}}
+        }))
+        .unwrap();
+    let x = program
+        .nodes
+        .iter()
+        .find(|n| n.uri.ends_with("#/properties/x"))
+        .unwrap();
+    assert_eq!(x.checks.len(), 1);
+    assert!(matches!(x.checks[0].kind, CheckKind::Ref(_)));
+}
+
+#[test]
+fn base_uris_follow_ids() {
+    let program = compile(json!({
+        "$id": "https://example.com/root.json",
+        "$defs": {
+            "inner": {"$id": "inner/schema.json", "$defs": {"x": {"$anchor": "x", "type": "null"}}}
+        },
+        "$ref": "https://example.com/inner/schema.json#x"
+    }))
+    .unwrap();
+    let target = match &program.node(program.root).checks[0].kind {
+        CheckKind::Ref(edge) => edge.target,
+        other => panic!("expected a $ref check, got {other:?}"),
+    };
+    assert_eq!(
+        program.node(target).uri,
+        "https://example.com/inner/schema.json#/$defs/x"
+    );
+}
