@@ -758,9 +758,10 @@ impl Interpreter {
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
     ) -> Eval {
-        // Reporting counts every match (the error says how many); a collecting node lets
-        // every valid branch contribute; otherwise a second match decides.
-        let every = cx.report || ann.is_some();
+        // Reporting counts every match (the error says how many, and a collecting node's
+        // later `unevaluated*` errors depend on every valid branch); in short-circuit mode
+        // a second match decides: the node fails, its annotations are dropped.
+        let every = cx.report;
         let mut matched = 0u64;
         for edge in edges {
             if self.apply_silently(cx, edge.target, inst, ann.as_deref_mut())? {

@@ -33,8 +33,8 @@
 //! - subschemas whose errors are dropped (`anyOf`, `oneOf`, `not`, `contains`, the `if`
 //!   condition) are evaluated in short-circuit mode, in `validate` too;
 //! - `anyOf` stops at the first valid branch unless the node collects locations;
-//!   `oneOf` stops at the second valid branch in short-circuit mode unless the node
-//!   collects (in `validate` it evaluates every branch, for the error's `matched` count);
+//!   `oneOf` stops at the second valid branch in short-circuit mode (in `validate` it
+//!   evaluates every branch, for the error's `matched` count and the annotations);
 //! - `contains` stops once the count decides (`minContains` reached without a
 //!   `maxContains`, or `maxContains` exceeded) unless the node collects evaluated items;
 //! - `properties` alone (no `patternProperties` / `additionalProperties`, no collection)

@@ -1051,6 +1051,16 @@ fn unevaluated_properties_see_valid_in_place_children() {
         vec![unevaluated_error("x")]
     );
 
+    // Both branches valid: oneOf fails, and both branches' names still count for the
+    // node's own unevaluatedProperties (every valid in-place child contributes).
+    assert_eq!(
+        errors(&v, &json!({"b": 1, "c": 1, "z": 1})),
+        vec![
+            at("", "/oneOf", ErrorKind::OneOf { matched: 2 }),
+            unevaluated_error("z"),
+        ]
+    );
+
     let v = unevaluated_through("if");
     // `if` valid: its `b` and `then`'s `c` are evaluated.
     assert_valid(&v, &json!({"b": 1, "c": 1}));
