@@ -89,7 +89,7 @@ pub fn json_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
 
 /// Reads and parses one JSON file.
 pub fn read_json(path: &Path) -> Result<serde_json::Value, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))
 }

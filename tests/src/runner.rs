@@ -89,7 +89,8 @@ fn judge(expected_valid: bool, check: &Verdict, report: &Report) -> Option<Strin
     if report.verdict != expected {
         problems.push(format!("validate gave {}", verdict_text(&report.verdict)));
     }
-    if (report.verdict == Verdict::Invalid) != !report.errors.is_empty() {
+    let has_errors = !report.errors.is_empty();
+    if (report.verdict == Verdict::Invalid) != has_errors {
         problems.push(format!(
             "validate's report is {} with {} errors",
             verdict_text(&report.verdict),
@@ -198,7 +199,10 @@ impl ExpectedFailures {
             }
             let key = (backend.to_string(), id.to_string());
             if entries.insert(key, reason.to_string()).is_some() {
-                return Err(format!("expected-failures line {}: {id} listed twice", n + 1));
+                return Err(format!(
+                    "expected-failures line {}: {id} listed twice",
+                    n + 1
+                ));
             }
         }
         Ok(ExpectedFailures { entries })
@@ -328,7 +332,9 @@ mod tests {
         assert!(ExpectedFailures::parse("[interpreted] a/b/c").is_err());
         assert!(ExpectedFailures::parse("[interpreted] a/b/c :: ").is_err());
         let twice = "[i] a :: x\n[i] a :: y\n";
-        assert!(ExpectedFailures::parse(twice).unwrap_err().contains("twice"));
+        assert!(ExpectedFailures::parse(twice)
+            .unwrap_err()
+            .contains("twice"));
     }
 
     #[test]
@@ -347,10 +353,12 @@ mod tests {
 
     #[test]
     fn blessing_keeps_written_reasons_and_drops_passing_cases() {
-        let list = ExpectedFailures::parse("[interpreted] x :: written\n[interpreted] y :: s\n")
-            .unwrap();
+        let list =
+            ExpectedFailures::parse("[interpreted] x :: written\n[interpreted] y :: s\n").unwrap();
         let blessed = list.blessed(&[outcome(&["x", "y", "z"], &["x", "z"])]);
-        assert!(blessed.problems(&[outcome(&["x", "y", "z"], &["x", "z"])]).is_empty());
+        assert!(blessed
+            .problems(&[outcome(&["x", "y", "z"], &["x", "z"])])
+            .is_empty());
         let lines: Vec<_> = blessed.render().lines().skip(4).map(String::from).collect();
         assert_eq!(
             lines,
@@ -375,7 +383,10 @@ mod tests {
             errors: Vec::new(),
         };
         let reason = judge(false, &Verdict::Invalid, &empty_invalid).unwrap();
-        assert!(reason.contains("report is invalid with 0 errors"), "{reason}");
+        assert!(
+            reason.contains("report is invalid with 0 errors"),
+            "{reason}"
+        );
         let incomplete = Verdict::Incomplete(schemac_runtime::IncompleteReason::BudgetExceeded);
         assert!(judge(true, &incomplete, &valid).is_some());
     }

@@ -129,7 +129,10 @@ impl Set {
         }
         paths.sort();
         if paths.is_empty() {
-            return Err(format!("the suite folder {} has no .json files", dir.display()));
+            return Err(format!(
+                "the suite folder {} has no .json files",
+                dir.display()
+            ));
         }
         let files = paths
             .iter()

@@ -1,0 +1,192 @@
+//! The command line's arguments (clap).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use schemac::Dialect;
+use std::path::PathBuf;
+
+/// Check JSON Schemas (2020-12, draft-07) and validate JSON instances against them.
+///
+/// Exit status: 0 all valid (or all schemas compile), 1 some instance invalid, 2 a schema,
+/// usage or I/O error, 3 none invalid but some incomplete.
+#[derive(Debug, Parser)]
+#[command(name = "schemac", version)]
+pub struct Cli {
+    /// Options shared by every command.
+    #[command(flatten)]
+    pub shared: SharedOptions,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Compile each schema; exit 0 when every one compiles, 2 otherwise (errors and
+    /// warnings on stderr).
+    Check {
+        /// Schema files.
+        #[arg(required = true, value_name = "SCHEMA")]
+        schemas: Vec<PathBuf>,
+    },
+    /// Validate instances against a schema: one line per instance on stdout,
+    /// `PATH: valid`, `PATH: invalid` (errors indented below) or
+    /// `PATH: incomplete (REASON)`.
+    Validate {
+        /// The schema file.
+        #[arg(value_name = "SCHEMA")]
+        schema: PathBuf,
+        /// Instance files; `-` reads standard input.
+        #[arg(required = true, value_name = "INSTANCE")]
+        instances: Vec<PathBuf>,
+        /// Treat each non-empty line of each instance file as one instance (named
+        /// `PATH:LINE`).
+        #[arg(long)]
+        jsonl: bool,
+        /// `text`, or `json`: one JSON object per instance in the 2020-12 basic output
+        /// format, plus `"instance": PATH`.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+        output: OutputFormat,
+    },
+}
+
+/// Options that every command takes.
+#[derive(Debug, Args)]
+pub struct SharedOptions {
+    /// Register an offline document that references may reach (repeatable). Split at the
+    /// first `=` after the URI's scheme. Nothing is ever fetched.
+    #[arg(
+        long = "document",
+        value_name = "URI=PATH",
+        value_parser = parse_document,
+        global = true
+    )]
+    pub documents: Vec<DocumentArg>,
+    /// A reference to a document that is not registered: a compile error, or a warning
+    /// (validation that reaches it is then incomplete, exit 3).
+    #[arg(long, value_enum, default_value_t = RefsArg::Error, global = true)]
+    pub refs: RefsArg,
+    /// Make `format` an assertion (default: annotation only).
+    #[arg(long, global = true)]
+    pub assert_format: bool,
+    /// The dialect of schemas without `$schema`.
+    #[arg(long, value_enum, default_value_t = DialectArg::V2020_12, global = true)]
+    pub dialect: DialectArg,
+}
+
+/// `--output`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Human-readable lines.
+    Text,
+    /// JSON lines in the 2020-12 basic output format.
+    Json,
+}
+
+/// `--refs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RefsArg {
+    /// A compile error (`RemoteRef`).
+    Error,
+    /// A warning; validation reaching the reference is incomplete.
+    Warn,
+}
+
+/// `--dialect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DialectArg {
+    /// JSON Schema 2020-12.
+    #[value(name = "2020-12")]
+    V2020_12,
+    /// JSON Schema draft-07.
+    #[value(name = "draft7")]
+    Draft7,
+}
+
+impl From<DialectArg> for Dialect {
+    fn from(arg: DialectArg) -> Dialect {
+        match arg {
+            DialectArg::V2020_12 => Dialect::Draft2020_12,
+            DialectArg::Draft7 => Dialect::Draft7,
+        }
+    }
+}
+
+/// One `--document URI=PATH`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentArg {
+    /// The absolute URI the document is registered under.
+    pub uri: String,
+    /// The file holding it.
+    pub path: PathBuf,
+}
+
+/// Splits `URI=PATH` at the first `=` after the URI's scheme (`scheme:`), so that neither
+/// the scheme check nor the path is confused by an `=` elsewhere.
+pub fn parse_document(arg: &str) -> Result<DocumentArg, String> {
+    let colon = arg
+        .find(':')
+        .ok_or_else(|| format!("`{arg}`: expected URI=PATH with an absolute URI (scheme:...)"))?;
+    let scheme = &arg[..colon];
+    let scheme_ok = scheme
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if !scheme_ok {
+        return Err(format!(
+            "`{arg}`: expected URI=PATH with an absolute URI; `{scheme}` is not a URI scheme"
+        ));
+    }
+    let eq = arg[colon..]
+        .find('=')
+        .map(|i| colon + i)
+        .ok_or_else(|| format!("`{arg}`: expected URI=PATH (no `=` after the URI)"))?;
+    let (uri, path) = (&arg[..eq], &arg[eq + 1..]);
+    if path.is_empty() {
+        return Err(format!("`{arg}`: the PATH after `=` is empty"));
+    }
+    Ok(DocumentArg {
+        uri: uri.to_string(),
+        path: PathBuf::from(path),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn document_splits_at_the_first_equals_after_the_scheme() {
+        let doc = parse_document("https://example.com/s.json?a=b=./x.json").unwrap();
+        assert_eq!(doc.uri, "https://example.com/s.json?a");
+        assert_eq!(doc.path, PathBuf::from("b=./x.json"));
+        let doc = parse_document("urn:example:common=schemas/a=b.json").unwrap();
+        assert_eq!(doc.uri, "urn:example:common");
+        assert_eq!(doc.path, PathBuf::from("schemas/a=b.json"));
+    }
+
+    #[test]
+    fn document_requires_a_scheme_an_equals_and_a_path() {
+        assert!(parse_document("common.json=x.json")
+            .unwrap_err()
+            .contains("absolute URI"));
+        assert!(parse_document("a=b:c=x.json")
+            .unwrap_err()
+            .contains("not a URI scheme"));
+        assert!(parse_document("https://example.com/a.json")
+            .unwrap_err()
+            .contains("no `=`"));
+        assert!(parse_document("https://example.com/a.json=")
+            .unwrap_err()
+            .contains("empty"));
+    }
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

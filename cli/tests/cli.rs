@@ -1,0 +1,630 @@
+//! The `schemac` binary's contract, driven as scripts drive it: every exit code, the
+//! output lines, `-`, `--jsonl`, `--output json`, the shared options, and the bad schemas
+//! seen in MCP practice.
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// A scratch folder for one test, emptied first.
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("schemac-cli")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `text` to `dir/name` and returns the path.
+fn file(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn from(output: Output) -> Run {
+        Run {
+            code: output
+                .status
+                .code()
+                .expect("schemac was killed by a signal"),
+            stdout: String::from_utf8(output.stdout).unwrap(),
+            stderr: String::from_utf8(output.stderr).unwrap(),
+        }
+    }
+
+    /// Asserts the exit code, showing both streams when it differs.
+    fn expect(self, code: i32) -> Run {
+        assert_eq!(
+            self.code, code,
+            "exit code\n--- stdout\n{}--- stderr\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+}
+
+/// Runs `schemac ARGS` in `dir`, with `stdin` as standard input.
+fn schemac_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_schemac"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // schemac may exit without reading (a usage error): a closed pipe is fine here.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    Run::from(child.wait_with_output().unwrap())
+}
+
+fn schemac(dir: &Path, args: &[&str]) -> Run {
+    schemac_in(dir, args, "")
+}
+
+const SEARCH: &str = r#"{
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "minLength": 1},
+        "limit": {"type": "integer", "minimum": 1}
+    },
+    "required": ["query"],
+    "additionalProperties": false
+}"#;
+
+// ---- check ---------------------------------------------------------------------------
+
+#[test]
+fn check_exits_0_when_every_schema_compiles() {
+    let dir = scratch("check_ok");
+    file(&dir, "a.json", SEARCH);
+    file(&dir, "b.json", "true");
+    let run = schemac(&dir, &["check", "a.json", "b.json"]).expect(0);
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn check_exits_2_when_any_schema_fails_and_names_it() {
+    let dir = scratch("check_one_bad");
+    file(&dir, "good.json", SEARCH);
+    file(
+        &dir,
+        "bad.json",
+        r#"{"type": "object", "required": "query"}"#,
+    );
+    let run = schemac(&dir, &["check", "good.json", "bad.json"]).expect(2);
+    assert!(run.stderr.contains("bad.json#/required"), "{}", run.stderr);
+    assert!(!run.stderr.contains("good.json"), "{}", run.stderr);
+}
+
+#[test]
+fn mcp_required_as_a_string_is_an_invalid_keyword_at_required() {
+    let dir = scratch("mcp_required_string");
+    file(
+        &dir,
+        "tool.json",
+        r#"{"type": "object", "required": "query"}"#,
+    );
+    let run = schemac(&dir, &["check", "tool.json"]).expect(2);
+    assert!(run.stderr.contains("InvalidKeyword"), "{}", run.stderr);
+    assert!(run.stderr.contains("tool.json#/required"), "{}", run.stderr);
+}
+
+#[test]
+fn mcp_ref_to_a_missing_def_is_an_unresolved_ref() {
+    let dir = scratch("mcp_missing_def");
+    file(
+        &dir,
+        "tool.json",
+        r##"{"type": "object", "properties": {"id": {"$ref": "#/$defs/identifier"}}}"##,
+    );
+    let run = schemac(&dir, &["check", "tool.json"]).expect(2);
+    assert!(run.stderr.contains("UnresolvedRef"), "{}", run.stderr);
+    assert!(run.stderr.contains("#/$defs/identifier"), "{}", run.stderr);
+}
+
+#[test]
+fn mcp_custom_dialect_is_unsupported() {
+    let dir = scratch("mcp_custom_dialect");
+    file(
+        &dir,
+        "tool.json",
+        r#"{"$schema": "https://example.com/schemas/custom-dialect", "type": "object"}"#,
+    );
+    let run = schemac(&dir, &["check", "tool.json"]).expect(2);
+    assert!(run.stderr.contains("UnsupportedDialect"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("https://example.com/schemas/custom-dialect"),
+        "{}",
+        run.stderr
+    );
+}
+
+const REMOTE: &str = r#"{
+    "type": "object",
+    "properties": {
+        "id": {"$ref": "https://schemas.example.com/common.json#/$defs/identifier"},
+        "name": {"type": "string"}
+    }
+}"#;
+
+#[test]
+fn mcp_remote_ref_is_an_error_by_default() {
+    let dir = scratch("mcp_remote_error");
+    file(&dir, "tool.json", REMOTE);
+    let run = schemac(&dir, &["check", "tool.json"]).expect(2);
+    assert!(run.stderr.contains("RemoteRef"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("https://schemas.example.com/common.json"),
+        "{}",
+        run.stderr
+    );
+    // validate refuses the schema alike, before reading any instance
+    file(&dir, "call.json", r#"{"id": "x"}"#);
+    let run = schemac(&dir, &["validate", "tool.json", "call.json"]).expect(2);
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn mcp_remote_ref_warns_under_refs_warn_and_validation_reaching_it_is_incomplete() {
+    let dir = scratch("mcp_remote_warn");
+    file(&dir, "tool.json", REMOTE);
+    let run = schemac(&dir, &["check", "--refs", "warn", "tool.json"]).expect(0);
+    assert!(run.stderr.contains("warning"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("https://schemas.example.com/common.json"),
+        "{}",
+        run.stderr
+    );
+
+    file(&dir, "reaches.json", r#"{"id": "x"}"#);
+    file(&dir, "avoids.json", r#"{"name": "x"}"#);
+    file(&dir, "wrong.json", r#"{"name": 1}"#);
+    let run = schemac(
+        &dir,
+        &["validate", "--refs", "warn", "tool.json", "reaches.json"],
+    )
+    .expect(3);
+    assert!(
+        run.stdout.starts_with("reaches.json: incomplete ("),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("https://schemas.example.com/common.json"),
+        "{}",
+        run.stdout
+    );
+    // the option also works after the command, and an instance that does not reach the
+    // reference is fully checked
+    let run = schemac(
+        &dir,
+        &["validate", "tool.json", "avoids.json", "--refs", "warn"],
+    )
+    .expect(0);
+    assert_eq!(run.stdout, "avoids.json: valid\n");
+    // any invalid instance outranks an incomplete one
+    let run = schemac(
+        &dir,
+        &[
+            "--refs",
+            "warn",
+            "validate",
+            "tool.json",
+            "reaches.json",
+            "wrong.json",
+        ],
+    )
+    .expect(1);
+    assert!(
+        run.stdout.contains("wrong.json: invalid\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_registered_document_resolves_the_remote_ref() {
+    let dir = scratch("document_option");
+    file(&dir, "tool.json", REMOTE);
+    file(
+        &dir,
+        "common=1.json",
+        r#"{"$defs": {"identifier": {"type": "string", "minLength": 2}}}"#,
+    );
+    file(&dir, "ok.json", r#"{"id": "abc"}"#);
+    file(&dir, "bad.json", r#"{"id": 7}"#);
+    let document = "--document=https://schemas.example.com/common.json=common=1.json";
+    let run = schemac(&dir, &["check", document, "tool.json"]).expect(0);
+    assert_eq!(run.stderr, "");
+    let run = schemac(
+        &dir,
+        &["validate", document, "tool.json", "ok.json", "bad.json"],
+    )
+    .expect(1);
+    assert!(
+        run.stdout
+            .starts_with("ok.json: valid\nbad.json: invalid\n  /id"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_bad_document_option_is_exit_2() {
+    let dir = scratch("bad_document");
+    file(&dir, "tool.json", SEARCH);
+    file(&dir, "broken.json", "{");
+    schemac(
+        &dir,
+        &["check", "--document", "common.json=x.json", "tool.json"],
+    )
+    .expect(2);
+    let run = schemac(
+        &dir,
+        &[
+            "check",
+            "--document",
+            "https://a.example/x.json=missing.json",
+            "tool.json",
+        ],
+    )
+    .expect(2);
+    assert!(run.stderr.contains("missing.json"), "{}", run.stderr);
+    let run = schemac(
+        &dir,
+        &[
+            "check",
+            "--document",
+            "https://a.example/x.json=broken.json",
+            "tool.json",
+        ],
+    )
+    .expect(2);
+    assert!(
+        run.stderr.contains("broken.json is not JSON"),
+        "{}",
+        run.stderr
+    );
+}
+
+// ---- validate ------------------------------------------------------------------------
+
+#[test]
+fn validate_exits_0_when_all_valid() {
+    let dir = scratch("validate_valid");
+    file(&dir, "s.json", SEARCH);
+    file(&dir, "a.json", r#"{"query": "rust"}"#);
+    file(&dir, "b.json", r#"{"query": "rust", "limit": 3}"#);
+    let run = schemac(&dir, &["validate", "s.json", "a.json", "b.json"]).expect(0);
+    assert_eq!(run.stdout, "a.json: valid\nb.json: valid\n");
+}
+
+#[test]
+fn validate_exits_1_and_indents_each_error_under_the_invalid_instance() {
+    let dir = scratch("validate_invalid");
+    file(&dir, "s.json", SEARCH);
+    file(&dir, "ok.json", r#"{"query": "rust"}"#);
+    file(&dir, "bad.json", r#"{"limit": 0, "extra": true}"#);
+    let run = schemac(&dir, &["validate", "s.json", "bad.json", "ok.json"]).expect(1);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "bad.json: invalid");
+    assert_eq!(*lines.last().unwrap(), "ok.json: valid");
+    let errors = &lines[1..lines.len() - 1];
+    // required (query), minimum (limit), additionalProperties (extra)
+    assert_eq!(errors.len(), 3, "{}", run.stdout);
+    assert!(errors.iter().all(|l| l.starts_with("  ")), "{}", run.stdout);
+    assert!(
+        errors.iter().any(|l| l.contains("\"query\"")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        errors.iter().any(|l| l.contains("/limit")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        errors.iter().any(|l| l.contains("/extra")),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn validate_reads_standard_input_for_dash() {
+    let dir = scratch("validate_stdin");
+    file(&dir, "s.json", SEARCH);
+    let run = schemac_in(&dir, &["validate", "s.json", "-"], r#"{"query": "x"}"#).expect(0);
+    assert_eq!(run.stdout, "-: valid\n");
+    let run = schemac_in(&dir, &["validate", "s.json", "-"], r#"{"query": 1}"#).expect(1);
+    assert!(
+        run.stdout.starts_with("-: invalid\n  /query"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn validate_jsonl_takes_each_line_as_an_instance() {
+    let dir = scratch("validate_jsonl");
+    file(&dir, "s.json", SEARCH);
+    file(
+        &dir,
+        "calls.jsonl",
+        "{\"query\": \"a\"}\n{\"query\": 2}\n\n{\"query\": \"c\", \"limit\": 5}\n",
+    );
+    let run = schemac(&dir, &["validate", "--jsonl", "s.json", "calls.jsonl"]).expect(1);
+    let verdicts: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| !l.starts_with("  "))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            "calls.jsonl:1: valid",
+            "calls.jsonl:2: invalid",
+            "calls.jsonl:4: valid"
+        ]
+    );
+    // from standard input too
+    let run = schemac_in(
+        &dir,
+        &["validate", "--jsonl", "s.json", "-"],
+        "{\"query\": \"a\"}\n{\"query\": \"b\"}\n",
+    )
+    .expect(0);
+    assert_eq!(run.stdout, "-:1: valid\n-:2: valid\n");
+}
+
+#[test]
+fn validate_output_json_prints_the_basic_format_with_the_instance_path() {
+    let dir = scratch("validate_json");
+    file(&dir, "s.json", SEARCH);
+    file(&dir, "ok.json", r#"{"query": "rust"}"#);
+    file(&dir, "bad.json", r#"{"query": ""}"#);
+    let run = schemac(
+        &dir,
+        &[
+            "validate", "--output", "json", "s.json", "ok.json", "bad.json",
+        ],
+    )
+    .expect(1);
+    let units: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(units.len(), 2, "{}", run.stdout);
+    assert_eq!(
+        units[0],
+        serde_json::json!({"valid": true, "instance": "ok.json"})
+    );
+    assert_eq!(units[1]["valid"], false);
+    assert_eq!(units[1]["instance"], "bad.json");
+    let errors = units[1]["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1, "{}", run.stdout);
+    assert_eq!(errors[0]["instanceLocation"], "/query");
+    assert_eq!(errors[0]["keywordLocation"], "/properties/query/minLength");
+    assert!(errors[0]["absoluteKeywordLocation"]
+        .as_str()
+        .unwrap()
+        .ends_with("#/properties/query/minLength"));
+    assert!(errors[0]["error"].is_string());
+}
+
+#[test]
+fn validate_output_json_marks_incomplete_as_not_valid() {
+    let dir = scratch("validate_json_incomplete");
+    file(&dir, "tool.json", REMOTE);
+    file(&dir, "reaches.json", r#"{"id": "x"}"#);
+    let run = schemac(
+        &dir,
+        &[
+            "validate",
+            "--refs",
+            "warn",
+            "--output",
+            "json",
+            "tool.json",
+            "reaches.json",
+        ],
+    )
+    .expect(3);
+    let unit: Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(unit["valid"], false);
+    assert_eq!(unit["instance"], "reaches.json");
+    assert!(unit["incomplete"].as_str().unwrap().contains("common.json"));
+}
+
+#[test]
+fn an_instance_that_is_not_json_is_exit_2_and_the_others_still_report() {
+    let dir = scratch("instance_not_json");
+    file(&dir, "s.json", SEARCH);
+    file(&dir, "ok.json", r#"{"query": "rust"}"#);
+    file(&dir, "bad.json", r#"{"query": 1}"#);
+    file(&dir, "broken.json", r#"{"query": "#);
+    let run = schemac(
+        &dir,
+        &["validate", "s.json", "broken.json", "ok.json", "bad.json"],
+    )
+    .expect(2);
+    assert!(run.stderr.contains("broken.json"), "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("ok.json: valid\nbad.json: invalid\n"),
+        "{}",
+        run.stdout
+    );
+    let run = schemac(&dir, &["validate", "s.json", "missing.json"]).expect(2);
+    assert!(run.stderr.contains("missing.json"), "{}", run.stderr);
+    // one bad line of a JSON Lines file
+    file(&dir, "calls.jsonl", "{\"query\": \"a\"}\nnot json\n");
+    let run = schemac(&dir, &["validate", "--jsonl", "s.json", "calls.jsonl"]).expect(2);
+    assert_eq!(run.stdout, "calls.jsonl:1: valid\n");
+    assert!(run.stderr.contains("calls.jsonl:2"), "{}", run.stderr);
+    let run = schemac_in(&dir, &["validate", "s.json", "-"], "").expect(2);
+    assert!(run.stderr.contains("-: not JSON"), "{}", run.stderr);
+}
+
+#[test]
+fn a_schema_that_cannot_be_read_is_exit_2() {
+    let dir = scratch("schema_unreadable");
+    file(&dir, "i.json", "{}");
+    file(&dir, "broken.json", "{\"type\": ");
+    file(&dir, "number.json", "42");
+    for schema in ["missing.json", "broken.json"] {
+        let run = schemac(&dir, &["validate", schema, "i.json"]).expect(2);
+        assert!(run.stderr.contains(schema), "{}", run.stderr);
+        assert_eq!(run.stdout, "");
+        schemac(&dir, &["check", schema]).expect(2);
+    }
+    // JSON, but not a schema
+    let run = schemac(&dir, &["check", "number.json"]).expect(2);
+    assert!(run.stderr.contains("number.json"), "{}", run.stderr);
+}
+
+#[test]
+fn usage_errors_are_exit_2() {
+    let dir = scratch("usage");
+    file(&dir, "s.json", SEARCH);
+    schemac(&dir, &[]).expect(2);
+    schemac(&dir, &["check"]).expect(2);
+    schemac(&dir, &["validate", "s.json"]).expect(2);
+    schemac(&dir, &["frobnicate"]).expect(2);
+    schemac(&dir, &["--refs", "maybe", "check", "s.json"]).expect(2);
+    schemac(&dir, &["--dialect", "2019-09", "check", "s.json"]).expect(2);
+    schemac(&dir, &["validate", "--output", "xml", "s.json", "-"]).expect(2);
+    let run = schemac(&dir, &["--help"]).expect(0);
+    assert!(run.stdout.contains("validate"), "{}", run.stdout);
+}
+
+#[test]
+fn dialect_sets_the_default_for_schemas_without_schema() {
+    let dir = scratch("dialect");
+    // draft-07 tuple form: `items` as an array, `additionalItems` for the rest
+    file(
+        &dir,
+        "tuple.json",
+        r#"{"items": [{"type": "string"}], "additionalItems": false}"#,
+    );
+    file(&dir, "one.json", r#"["a"]"#);
+    file(&dir, "two.json", r#"["a", "b"]"#);
+    let run = schemac(
+        &dir,
+        &[
+            "validate",
+            "--dialect",
+            "draft7",
+            "tuple.json",
+            "one.json",
+            "two.json",
+        ],
+    )
+    .expect(1);
+    assert!(
+        run.stdout
+            .starts_with("one.json: valid\ntwo.json: invalid\n  /1"),
+        "{}",
+        run.stdout
+    );
+    // a declared `$schema` wins over the option
+    file(
+        &dir,
+        "declared.json",
+        r#"{"$schema": "http://json-schema.org/draft-07/schema#",
+            "items": [{"type": "string"}], "additionalItems": false}"#,
+    );
+    schemac(&dir, &["validate", "declared.json", "two.json"]).expect(1);
+}
+
+#[test]
+fn assert_format_reaches_the_compiler() {
+    let dir = scratch("assert_format_unknown");
+    file(
+        &dir,
+        "s.json",
+        r#"{"type": "string", "format": "no-such-format"}"#,
+    );
+    file(&dir, "i.json", r#""x""#);
+    // annotation only: nothing to say about an unknown format
+    let run = schemac(&dir, &["check", "s.json"]).expect(0);
+    assert_eq!(run.stderr, "");
+    // asserted: the compiler warns that it cannot assert it
+    let run = schemac(&dir, &["validate", "--assert-format", "s.json", "i.json"]).expect(0);
+    assert!(run.stderr.contains("no-such-format"), "{}", run.stderr);
+    assert_eq!(run.stdout, "i.json: valid\n");
+}
+
+#[test]
+fn assert_format_makes_format_an_assertion() {
+    let dir = scratch("assert_format");
+    file(&dir, "s.json", r#"{"type": "string", "format": "ipv4"}"#);
+    file(&dir, "i.json", r#""999.1.1.1""#);
+    let run = schemac(&dir, &["validate", "s.json", "i.json"]).expect(0);
+    assert_eq!(run.stdout, "i.json: valid\n");
+    let run = schemac(&dir, &["validate", "--assert-format", "s.json", "i.json"]).expect(1);
+    assert!(run.stdout.contains("ipv4"), "{}", run.stdout);
+}
+
+#[test]
+fn the_readme_example_runs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let run = schemac(
+        &root,
+        &[
+            "validate",
+            "examples/search-tool.schema.json",
+            "examples/search-call-ok.json",
+            "examples/search-call-bad.json",
+        ],
+    )
+    .expect(1);
+    assert!(
+        run.stdout.starts_with(
+            "examples/search-call-ok.json: valid\nexamples/search-call-bad.json: invalid\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    let run = schemac(
+        &root,
+        &[
+            "validate",
+            "--jsonl",
+            "--assert-format",
+            "examples/search-tool.schema.json",
+            "examples/search-calls.jsonl",
+        ],
+    )
+    .expect(1);
+    let verdicts: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| !l.starts_with("  "))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            "examples/search-calls.jsonl:1: valid",
+            "examples/search-calls.jsonl:2: invalid",
+            "examples/search-calls.jsonl:3: valid"
+        ]
+    );
+}
