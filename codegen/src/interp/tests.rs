@@ -1780,3 +1780,25 @@ fn interpreter_is_shareable_across_threads() {
     assert!(worker.join().expect("worker"));
     assert!(!v.is_valid(&json!(1)));
 }
+
+#[test]
+fn compiled_self_references_stop_at_the_depth_bound_on_a_small_stack() {
+    on_small_stack(|| {
+        let depth = Verdict::Incomplete(IncompleteReason::DepthExceeded);
+        let compiler = crate::Compiler::new(crate::Options::default());
+        let looping = Interpreter::new(compiler.compile(&json!({"$ref": "#"})).expect("compiles"));
+        assert_eq!(looping.check(&json!(1)), depth);
+        assert_eq!(looping.validate(&json!(1)).verdict, depth);
+
+        let nested = Interpreter::new(
+            compiler
+                .compile(&json!({"items": {"$ref": "#"}, "unevaluatedItems": false}))
+                .expect("compiles"),
+        );
+        let deep = nested_arrays(10_000);
+        assert_eq!(nested.check(&deep), depth);
+        assert_eq!(nested.validate(&deep).verdict, depth);
+        drop_nested(deep);
+        assert_valid(&nested, &nested_arrays(20));
+    });
+}
