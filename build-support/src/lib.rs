@@ -1,1 +1,479 @@
-//! build.rs integration for schemac (issue #4 fills this crate).
+//! build.rs integration for schemac: compiles JSON Schemas into Rust validators in
+//! `OUT_DIR`, in the manner of `cc::Build` and `prost_build::Config`.
+//!
+//! In `build.rs` (with `schemac-build` as a build-dependency):
+//!
+//! ```no_run
+//! fn main() -> Result<(), schemac_build::Error> {
+//!     schemac_build::Builder::new()
+//!         .schema("get_weather", "schemas/get_weather.json") // module `get_weather`
+//!         .schema_dir("schemas/tools/") // every *.json there, module named after the file
+//!         .document("https://example.com/common.json", "schemas/shared/common.json")
+//!         .compile() // writes OUT_DIR/schemac.rs
+//! }
+//! ```
+//!
+//! and in the crate (with `schemac-runtime` as a dependency):
+//!
+//! ```ignore
+//! mod validators {
+//!     schemac_runtime::include_validators!();
+//! }
+//!
+//! fn accept(arguments: &serde_json::Value) -> bool {
+//!     validators::get_weather::is_valid(arguments)
+//! }
+//! ```
+//!
+//! Each schema becomes a module with `is_valid`, `check`, `validate`, a zero-sized
+//! `Validator` implementing `schemac_runtime::Validate`, and `SCHEMA` (the schema text).
+//!
+//! [`Builder::compile`] prints `cargo:rerun-if-changed` for every file it reads, prints
+//! compile warnings as `cargo:warning`, and rewrites the output file only when its bytes
+//! change. [`Builder::generate`] does the same work without touching `OUT_DIR` or printing.
+#![deny(missing_docs)]
+
+mod lint;
+
+use schemac::emit::{self, EmitOptions, Unit};
+use schemac::{CompileError, Compiler, Dialect, Options, RefPolicy, UnsupportedRegexPolicy};
+use schemac_runtime::Limits;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Configures which schemas to compile and how; see the crate documentation.
+#[derive(Debug, Clone)]
+pub struct Builder {
+    schemas: Vec<(String, PathBuf)>,
+    dirs: Vec<PathBuf>,
+    documents: Vec<(String, PathBuf)>,
+    options: Options,
+    formats: BTreeMap<String, String>,
+    runtime_path: String,
+    out_dir: Option<PathBuf>,
+    out_file: String,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder::new()
+    }
+}
+
+impl Builder {
+    /// A builder with schemac's default options and no schemas.
+    pub fn new() -> Builder {
+        Builder {
+            schemas: Vec::new(),
+            dirs: Vec::new(),
+            documents: Vec::new(),
+            options: Options::default(),
+            formats: BTreeMap::new(),
+            runtime_path: "::schemac_runtime".to_string(),
+            out_dir: None,
+            out_file: "schemac.rs".to_string(),
+        }
+    }
+
+    /// Compiles the schema in file `path` into module `module` (sanitized into a Rust
+    /// identifier: `aws-cdk` → `aws_cdk`).
+    pub fn schema(&mut self, module: &str, path: impl AsRef<Path>) -> &mut Self {
+        self.schemas
+            .push((module.to_string(), path.as_ref().to_path_buf()));
+        self
+    }
+
+    /// Compiles every `*.json` file directly in `dir`, each into a module named after the
+    /// file (without `.json`, sanitized).
+    pub fn schema_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
+        self.dirs.push(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Makes the document in file `path` resolvable by `$ref` under `uri`, without a
+    /// module of its own.
+    pub fn document(&mut self, uri: &str, path: impl AsRef<Path>) -> &mut Self {
+        self.documents
+            .push((uri.to_string(), path.as_ref().to_path_buf()));
+        self
+    }
+
+    /// Replaces all compiler options at once (custom formats added with
+    /// [`Builder::format`] are kept).
+    pub fn options(&mut self, options: Options) -> &mut Self {
+        self.options = options;
+        self
+    }
+
+    /// The dialect of a schema without `$schema` (default: 2020-12).
+    pub fn default_dialect(&mut self, dialect: Dialect) -> &mut Self {
+        self.options.default_dialect = dialect;
+        self
+    }
+
+    /// The dialects a schema may declare (default: every supported one).
+    pub fn allowed_dialects(&mut self, dialects: &[Dialect]) -> &mut Self {
+        self.options.allowed_dialects = dialects.to_vec();
+        self
+    }
+
+    /// What to do with a reference to a document that was not registered (default: error).
+    pub fn ref_policy(&mut self, policy: RefPolicy) -> &mut Self {
+        self.options.ref_policy = policy;
+        self
+    }
+
+    /// Whether `format` asserts (default: annotation only).
+    pub fn assert_format(&mut self, assert: bool) -> &mut Self {
+        self.options.assert_format = assert;
+        self
+    }
+
+    /// Adds a custom format: `function` is the path of a `fn(&str) -> bool` that the
+    /// generated code calls (`"crate::formats::currency"`). Asserted when
+    /// [`Builder::assert_format`] is on.
+    pub fn format(&mut self, name: &str, function: &str) -> &mut Self {
+        self.formats.insert(name.to_string(), function.to_string());
+        self
+    }
+
+    /// What to do with a pattern the regex engine refuses (default: error).
+    pub fn unsupported_regex(&mut self, policy: UnsupportedRegexPolicy) -> &mut Self {
+        self.options.unsupported_regex = policy;
+        self
+    }
+
+    /// Refuses unknown keywords (for schemas the project authors itself). Without it, an
+    /// unknown keyword close to a known one (`minLenght`) is a warning naming the keyword
+    /// probably meant.
+    pub fn strict(&mut self, strict: bool) -> &mut Self {
+        self.options.strict = strict;
+        self
+    }
+
+    /// Run-time limits compiled into the validators (evaluation budget, depth).
+    pub fn limits(&mut self, limits: Limits) -> &mut Self {
+        self.options.limits = limits;
+        self
+    }
+
+    /// Deepest nesting of subschemas allowed in a document.
+    pub fn max_schema_depth(&mut self, depth: usize) -> &mut Self {
+        self.options.max_schema_depth = depth;
+        self
+    }
+
+    /// Most subschemas allowed in one compiled schema.
+    pub fn max_subschemas(&mut self, count: usize) -> &mut Self {
+        self.options.max_subschemas = count;
+        self
+    }
+
+    /// The path generated code names the runtime by (default `::schemac_runtime`; set it
+    /// when the dependency is renamed or re-exported).
+    pub fn runtime_path(&mut self, path: &str) -> &mut Self {
+        self.runtime_path = path.to_string();
+        self
+    }
+
+    /// Where [`Builder::compile`] writes (default: the `OUT_DIR` environment variable).
+    pub fn out_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// The output file's name (default `schemac.rs`; include another name with
+    /// `include_validators!("name.rs")`).
+    pub fn out_file(&mut self, name: &str) -> &mut Self {
+        self.out_file = name.to_string();
+        self
+    }
+
+    /// Compiles every schema and returns the generated source, without writing or printing.
+    pub fn generate(&self) -> Result<Generated, Error> {
+        let mut files_read = Vec::new();
+        let mut warnings = Vec::new();
+        let mut options = self.options.clone();
+        for name in self.formats.keys() {
+            if !options.custom_formats.contains(name) {
+                options.custom_formats.push(name.clone());
+            }
+        }
+        let mut compiler = Compiler::new(options);
+        let mut errors = Vec::new();
+
+        for (uri, path) in &self.documents {
+            let (_, value) = read_json(path, &mut files_read)?;
+            if let Err(e) = compiler.add_document(uri, value) {
+                errors.push(e);
+            }
+        }
+
+        // (module, source path) in a deterministic order.
+        let mut inputs: Vec<(String, PathBuf)> = Vec::new();
+        for (module, path) in &self.schemas {
+            let name = emit::module_name(module).ok_or_else(|| Error::InvalidModuleName {
+                name: module.clone(),
+                path: path.clone(),
+            })?;
+            inputs.push((name, path.clone()));
+        }
+        for dir in &self.dirs {
+            files_read.push(dir.clone());
+            let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
+                path: dir.clone(),
+                source,
+            })?;
+            let mut found = Vec::new();
+            for entry in entries {
+                let entry = entry.map_err(|source| Error::Io {
+                    path: dir.clone(),
+                    source,
+                })?;
+                let path = entry.path();
+                if path.extension().is_some_and(|e| e == "json") && path.is_file() {
+                    found.push(path);
+                }
+            }
+            found.sort();
+            for path in found {
+                let stem = path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let name = emit::module_name(&stem).ok_or_else(|| Error::InvalidModuleName {
+                    name: stem.clone(),
+                    path: path.clone(),
+                })?;
+                inputs.push((name, path));
+            }
+        }
+        let mut by_module: BTreeMap<&str, &Path> = BTreeMap::new();
+        for (module, path) in &inputs {
+            if let Some(first) = by_module.insert(module, path) {
+                return Err(Error::ModuleCollision {
+                    module: module.clone(),
+                    first: first.to_path_buf(),
+                    second: path.clone(),
+                });
+            }
+        }
+
+        let mut compiled = Vec::new();
+        for (module, path) in &inputs {
+            let (text, value) = read_json(path, &mut files_read)?;
+            let source = display_path(path);
+            if !self.options.strict {
+                warnings.extend(lint::misspelled_keywords(&source, &value));
+            }
+            match compiler.compile_named(&source, &value) {
+                Ok(program) => {
+                    warnings.extend(program.warnings.iter().map(|w| w.to_string()));
+                    compiled.push((module.clone(), source, text, program));
+                }
+                Err(mut e) => errors.append(&mut e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(Error::Compile(errors));
+        }
+        let units: Vec<Unit<'_>> = compiled
+            .iter()
+            .map(|(module, source, text, program)| Unit {
+                module,
+                source,
+                schema_text: text,
+                program,
+            })
+            .collect();
+        let emit_options = EmitOptions {
+            runtime_path: self.runtime_path.clone(),
+            custom_formats: self.formats.clone(),
+        };
+        let code = emit::generate(&units, &emit_options).map_err(Error::Emit)?;
+        Ok(Generated {
+            code,
+            files_read,
+            warnings,
+        })
+    }
+
+    /// Compiles every schema and writes the validators to `OUT_DIR/schemac.rs` (or the
+    /// configured place), for `include_validators!`. Prints `cargo:rerun-if-changed` for
+    /// every file read and `cargo:warning` for every warning; on error, every compile error
+    /// is returned together, each naming its file, JSON pointer and keyword.
+    pub fn compile(&self) -> Result<(), Error> {
+        let result = self.generate();
+        // Rerun when any input changes, even after a failure.
+        let mut watched: Vec<&PathBuf> = self.schemas.iter().map(|(_, p)| p).collect();
+        watched.extend(self.dirs.iter());
+        watched.extend(self.documents.iter().map(|(_, p)| p));
+        for path in &watched {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+        let generated = result?;
+        for path in &generated.files_read {
+            if !watched.contains(&path) {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+        }
+        for warning in &generated.warnings {
+            println!("cargo:warning={}", warning.replace('\n', " "));
+        }
+        let dir = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or(Error::NoOutDir)?,
+        };
+        let path = dir.join(&self.out_file);
+        write_if_changed(&path, generated.code.as_bytes())
+    }
+}
+
+/// The result of [`Builder::generate`].
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// The generated Rust source.
+    pub code: String,
+    /// Every file and directory read.
+    pub files_read: Vec<PathBuf>,
+    /// Compile warnings, one line each (`file#pointer (keyword): warning: message`).
+    pub warnings: Vec<String>,
+}
+
+/// Writes `bytes` to `path` unless it already holds exactly them (so that a build that
+/// changes nothing does not recompile the crate).
+pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(());
+    }
+    std::fs::write(path, bytes).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// A path as written in generated comments and error locations: forward slashes, so the
+/// output is the same on every platform.
+fn display_path(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+fn read_json(path: &Path, files_read: &mut Vec<PathBuf>) -> Result<(String, Value), Error> {
+    files_read.push(path.to_path_buf());
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let value = serde_json::from_str(&text).map_err(|e| Error::Json {
+        path: path.to_path_buf(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    Ok((text, value))
+}
+
+/// Why the validators could not be generated.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// A file or directory could not be read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A file is not valid JSON.
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the problem.
+        line: usize,
+        /// 1-based column of the problem.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Schemas did not compile: every error, each with its file, JSON pointer and keyword.
+    Compile(Vec<CompileError>),
+    /// A module name that cannot be made a Rust identifier.
+    InvalidModuleName {
+        /// The name.
+        name: String,
+        /// The schema it was for.
+        path: PathBuf,
+    },
+    /// Two schemas map to the same module name.
+    ModuleCollision {
+        /// The module.
+        module: String,
+        /// The first schema.
+        first: PathBuf,
+        /// The second schema.
+        second: PathBuf,
+    },
+    /// The Rust backend refused the input.
+    Emit(emit::EmitError),
+    /// `OUT_DIR` is not set (not running under cargo) and no `out_dir` was given.
+    NoOutDir,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Json {
+                path,
+                line,
+                column,
+                message,
+            } => write!(
+                f,
+                "{}:{line}:{column}: not valid JSON: {message}",
+                path.display()
+            ),
+            Error::Compile(errors) => {
+                write!(f, "{} schema error(s):", errors.len())?;
+                for e in errors {
+                    write!(f, "\n  {e}")?;
+                }
+                Ok(())
+            }
+            Error::InvalidModuleName { name, path } => write!(
+                f,
+                "{}: module name {name:?} cannot be made a Rust identifier",
+                path.display()
+            ),
+            Error::ModuleCollision {
+                module,
+                first,
+                second,
+            } => write!(
+                f,
+                "{} and {} would both generate module `{module}`; rename one or add it with \
+                 `.schema(\"other_name\", path)`",
+                first.display(),
+                second.display()
+            ),
+            Error::Emit(e) => write!(f, "{e}"),
+            Error::NoOutDir => f.write_str(
+                "OUT_DIR is not set: call compile() from a build script or set out_dir()",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            Error::Emit(e) => Some(e),
+            _ => None,
+        }
+    }
+}

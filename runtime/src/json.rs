@@ -178,11 +178,26 @@ pub fn all_unique(items: &[Value]) -> bool {
     if items.len() <= 16 {
         return pairwise_unique(items.iter());
     }
-    let mut keyed: Vec<(u64, usize)> = items
+    // Up to a few hundred items the keys live on the stack: no allocation.
+    const STACK_KEYS: usize = 256;
+    if items.len() <= STACK_KEYS {
+        let mut keys = [(0u64, 0usize); STACK_KEYS];
+        for (slot, (i, v)) in keys.iter_mut().zip(items.iter().enumerate()) {
+            *slot = (hash_value(v, 0), i);
+        }
+        return keyed_unique(items, &mut keys[..items.len()]);
+    }
+    let mut keys: Vec<(u64, usize)> = items
         .iter()
         .enumerate()
         .map(|(i, v)| (hash_value(v, 0), i))
         .collect();
+    keyed_unique(items, &mut keys)
+}
+
+/// Uniqueness given each item's `(hash, index)`: sorts by hash and compares only items
+/// whose hashes are equal.
+fn keyed_unique(items: &[Value], keyed: &mut [(u64, usize)]) -> bool {
     keyed.sort_unstable();
     for run in keyed.chunk_by(|a, b| a.0 == b.0) {
         if run.len() < 2 {
@@ -322,6 +337,10 @@ mod tests {
         assert!(all_unique(&many));
         many.push(json!(500.0));
         assert!(!all_unique(&many));
+        let mut mid: Vec<Value> = (0..200).map(|i| json!(format!("s{i}"))).collect();
+        assert!(all_unique(&mid));
+        mid.push(json!("s199"));
+        assert!(!all_unique(&mid));
         let objects: Vec<Value> = (0..100).map(|i| json!({"a": i, "b": [i]})).collect();
         assert!(all_unique(&objects));
         let mut objects = objects;

@@ -19,6 +19,10 @@ pub mod limits;
 pub mod output;
 pub mod regex;
 
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
 pub use error::{ErrorKind, IncompleteReason, Report, ValidationError, Verdict};
 pub use limits::{Budget, Limits};
 
@@ -35,4 +39,35 @@ pub trait Validate {
     fn is_valid(&self, instance: &serde_json::Value) -> bool {
         self.check(instance) == Verdict::Valid
     }
+}
+
+/// Includes the validators that `schemac-build` generated into `OUT_DIR`.
+///
+/// In `build.rs`:
+///
+/// ```ignore
+/// schemac_build::Builder::new()
+///     .schema("get_weather", "schemas/get_weather.json")
+///     .compile()?;
+/// ```
+///
+/// and in the crate:
+///
+/// ```ignore
+/// mod validators {
+///     schemac_runtime::include_validators!();
+/// }
+/// let ok = validators::get_weather::is_valid(&serde_json::json!({"city": "Oslo"}));
+/// ```
+///
+/// With an argument, includes another file name under `OUT_DIR` (for builders configured
+/// with `Builder::out_file`): `include_validators!("tools.rs")`.
+#[macro_export]
+macro_rules! include_validators {
+    () => {
+        ::core::include!(::core::concat!(::core::env!("OUT_DIR"), "/schemac.rs"));
+    };
+    ($file:literal) => {
+        ::core::include!(::core::concat!(::core::env!("OUT_DIR"), "/", $file));
+    };
 }

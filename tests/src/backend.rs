@@ -79,3 +79,59 @@ impl Backend for Interpreted {
         }
     }
 }
+
+/// The Rust backend: the schema was compiled into Rust by `build.rs` and built into this
+/// crate ([`crate::generated`]); the group's generated validator runs the cases.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Generated;
+
+/// A generated validator, as a boxed [`Validate`].
+struct GeneratedValidator(&'static (dyn Validate + Sync));
+
+impl Validate for GeneratedValidator {
+    fn check(&self, instance: &serde_json::Value) -> schemac_runtime::Verdict {
+        self.0.check(instance)
+    }
+
+    fn validate(&self, instance: &serde_json::Value) -> schemac_runtime::Report {
+        self.0.validate(instance)
+    }
+}
+
+impl Backend for Generated {
+    fn name(&self) -> &'static str {
+        "generated"
+    }
+
+    fn prepare(&self, ctx: &GroupContext<'_>) -> Prepared {
+        if let Some(validator) =
+            crate::generated::lookup(&ctx.spec.label(), &ctx.file.name, ctx.group.index)
+        {
+            return Prepared::Ready(Box::new(GeneratedValidator(validator)));
+        }
+        if !crate::generated::DRAFTS.contains(&ctx.spec.draft) {
+            return Prepared::Skipped(format!(
+                "{} is not compiled into generated code (tests/build.rs DRAFTS)",
+                ctx.spec.draft
+            ));
+        }
+        // No module: the schema did not compile at build time. Report why, as the
+        // interpreter's backend does.
+        match ctx
+            .compiler
+            .compile_named(&ctx.schema_name(), &ctx.group.schema)
+        {
+            Ok(_) => Prepared::Failed(
+                "the schema compiles now but was not generated at build time".to_string(),
+            ),
+            Err(errors) => Prepared::Failed(format!(
+                "compile error: {}",
+                errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )),
+        }
+    }
+}

@@ -5,10 +5,12 @@
 //!   `remotes/` under `http://localhost:1234/`, the meta-schemas under their `$id`s);
 //! - [`suite`]: the suite's sets (`required`, `optional`, `format` per draft), loaded;
 //! - [`backend`]: the pluggable list of backends a case runs through;
+//! - [`generated`]: the suite's schemas compiled into Rust at build time (`build.rs`);
 //! - [`runner`]: running a set through a backend, and the expected-failures list;
 //! - [`panics`]: catching a panic with its message and location, quietly.
 
 pub mod backend;
+pub mod generated;
 pub mod panics;
 pub mod paths;
 pub mod registry;

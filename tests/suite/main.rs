@@ -8,7 +8,7 @@
 //! missing suite, on a failure not in `expected-failures.txt`, and on a listed case that
 //! passes or does not exist. `SCHEMAC_BLESS=1` rewrites the list from what failed.
 
-use schemac_tests::backend::{Backend, Interpreted};
+use schemac_tests::backend::{Backend, Generated, Interpreted};
 use schemac_tests::runner::{run_set, ExpectedFailures, SetOutcome};
 use schemac_tests::suite::{Set, SETS};
 use schemac_tests::{paths, registry};
@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 /// The backends every case runs through.
 fn backends() -> Vec<Box<dyn Backend>> {
-    vec![Box::new(Interpreted)]
+    vec![Box::new(Interpreted), Box::new(Generated)]
 }
 
 fn expected_failures_path() -> PathBuf {

@@ -1,3 +1,271 @@
-//! The Rust backend: IR → `proc_macro2::TokenStream` (quote) → text (prettyplease).
+//! The Rust backend: takes compiled [`Program`]s and gives Rust source — one module per
+//! schema, built as a `proc_macro2::TokenStream` with `quote`, parsed with `syn` and
+//! formatted with `prettyplease`.
 //!
-//! PLACEHOLDER — issue #4 fills this module.
+//! Every IR node becomes two functions: a short-circuit one (`cN`, behind `check` and
+//! `is_valid`) and an error-collecting one (`eN`, behind `validate`). Both follow the
+//! "Evaluation semantics" of [`crate::ir`] exactly, as the interpreter does. Within a node,
+//! consecutive checks that depend on the instance's JSON type are dispatched by one `match`
+//! on the `Value` variant; `properties`, `patternProperties`, `additionalProperties`,
+//! `propertyNames` and `required` run in one pass over the object with a `match` on the key;
+//! string `enum`s and `const`s are `match`es; regexes are `static` tables; evaluated-location
+//! sets and the dynamic scope appear only where [`crate::ir::analyse`] says they are needed.
+//!
+//! The output is deterministic (it depends only on the programs, in the order given) and
+//! starts with a comment naming its sources and the schemac version.
+
+mod node;
+mod value;
+
+use crate::ir::Program;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// The schemac version written into generated code; the runtime checks it at compile time.
+pub const GENERATOR_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Options of the Rust backend.
+#[derive(Debug, Clone)]
+pub struct EmitOptions {
+    /// Path of the runtime crate as generated code names it. Default: `::schemac_runtime`.
+    pub runtime_path: String,
+    /// Custom formats: format name → path of a `fn(&str) -> bool` the generated code calls
+    /// (`crate::formats::currency`). Take precedence over the runtime's built-in formats.
+    pub custom_formats: BTreeMap<String, String>,
+}
+
+impl Default for EmitOptions {
+    fn default() -> Self {
+        EmitOptions {
+            runtime_path: "::schemac_runtime".to_string(),
+            custom_formats: BTreeMap::new(),
+        }
+    }
+}
+
+/// One schema to generate a module for.
+#[derive(Debug, Clone, Copy)]
+pub struct Unit<'a> {
+    /// The module's name: a Rust identifier (see [`module_name`]).
+    pub module: &'a str,
+    /// Where the schema came from (a file path), named in comments.
+    pub source: &'a str,
+    /// The schema's text, served as the module's `SCHEMA` constant.
+    pub schema_text: &'a str,
+    /// The compiled schema.
+    pub program: &'a Program,
+}
+
+/// Why code could not be generated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EmitError {
+    /// A module name that is not a Rust identifier.
+    InvalidModuleName(String),
+    /// Two units with the same module name.
+    DuplicateModule(String),
+    /// The runtime path or a custom format's function path is not a Rust path.
+    InvalidPath {
+        /// What the path is for.
+        what: String,
+        /// The path as given.
+        path: String,
+    },
+    /// The generated tokens did not parse as a Rust file (a bug in the backend).
+    Internal(String),
+}
+
+impl fmt::Display for EmitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmitError::InvalidModuleName(name) => write!(
+                f,
+                "module name {name:?} is not a Rust identifier (letters, digits and `_`, not starting with a digit, not a keyword)"
+            ),
+            EmitError::DuplicateModule(name) => {
+                write!(f, "two schemas would generate the same module `{name}`")
+            }
+            EmitError::InvalidPath { what, path } => {
+                write!(f, "{what}: {path:?} is not a Rust path such as `crate::formats::currency`")
+            }
+            EmitError::Internal(message) => {
+                write!(f, "internal error in the Rust backend: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EmitError {}
+
+/// Sanitizes `name` (a file stem such as `aws-cdk`, `getWeather` or `2fa.v1`) into a
+/// snake-case Rust module name (`aws_cdk`, `get_weather`, `_2fa_v1`): camel-case humps
+/// become `_`, every character other than ASCII letters, digits and `_` becomes `_`, letters
+/// are lowercased, a leading digit gets a `_` prefix, and a keyword gets a `_` suffix.
+/// `None` for an empty name.
+pub fn module_name(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return None;
+    }
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            if prev.is_ascii_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_ascii_uppercase() && next_lower)
+            {
+                out.push('_');
+            }
+        }
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push('_');
+        }
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    if out == "_" || syn::parse_str::<syn::Ident>(&out).is_err() {
+        out.push('_');
+    }
+    if syn::parse_str::<syn::Ident>(&out).is_err() {
+        return None;
+    }
+    Some(out)
+}
+
+/// Generates the formatted Rust source for `units`: a header comment, a compile-time check
+/// of the runtime's version, and one module per unit.
+pub fn generate(units: &[Unit<'_>], options: &EmitOptions) -> Result<String, EmitError> {
+    let tokens = generate_tokens(units, options)?;
+    let file: syn::File =
+        syn::parse2(tokens).map_err(|e| EmitError::Internal(format!("generated tokens: {e}")))?;
+    let sources: Vec<&str> = units.iter().map(|u| u.source).collect();
+    let mut out = format!(
+        "// @generated by schemac {GENERATOR_VERSION} from {}. Do not edit.\n",
+        if sources.is_empty() {
+            "no schemas".to_string()
+        } else {
+            sources.join(", ")
+        }
+    );
+    out.push_str(&prettyplease::unparse(&file));
+    Ok(out)
+}
+
+/// The tokens of [`generate`], unformatted.
+pub fn generate_tokens(
+    units: &[Unit<'_>],
+    options: &EmitOptions,
+) -> Result<TokenStream, EmitError> {
+    let runtime: syn::Path =
+        syn::parse_str(&options.runtime_path).map_err(|_| EmitError::InvalidPath {
+            what: "runtime path".to_string(),
+            path: options.runtime_path.clone(),
+        })?;
+    let mut formats = BTreeMap::new();
+    for (name, path) in &options.custom_formats {
+        let parsed: syn::Path = syn::parse_str(path).map_err(|_| EmitError::InvalidPath {
+            what: format!("custom format {name:?}"),
+            path: path.clone(),
+        })?;
+        formats.insert(name.clone(), parsed);
+    }
+    let mut seen = BTreeSet::new();
+    let mut modules = Vec::new();
+    for unit in units {
+        if syn::parse_str::<syn::Ident>(unit.module).is_err() || unit.module.starts_with("r#") {
+            return Err(EmitError::InvalidModuleName(unit.module.to_string()));
+        }
+        if !seen.insert(unit.module) {
+            return Err(EmitError::DuplicateModule(unit.module.to_string()));
+        }
+        modules.push(module_tokens(unit, &quote!(#runtime), &formats));
+    }
+    Ok(quote! {
+        const _: () = #runtime::__private::assert_compatible(#GENERATOR_VERSION);
+        #(#modules)*
+    })
+}
+
+/// One schema's module.
+fn module_tokens(
+    unit: &Unit<'_>,
+    runtime: &TokenStream,
+    formats: &BTreeMap<String, syn::Path>,
+) -> TokenStream {
+    let program = unit.program;
+    let gen = node::Gen::new(program, runtime, formats);
+    let body = gen.functions();
+    let module = format_ident!("{}", unit.module);
+    let doc = format!(" Validator for `{}`, generated by schemac.", unit.source);
+    let schema_text = unit.schema_text;
+    let root_check = node::fn_name(program.root, node::Mode::Check);
+    let root_errors = node::fn_name(program.root, node::Mode::Errors);
+    let root_collects = {
+        let c = program.node(program.root).collect;
+        c.properties || c.items
+    };
+    let root_ev = if root_collects {
+        quote!(, &mut __rt::Eval::new())
+    } else {
+        quote!()
+    };
+    let budget = program.limits.budget;
+    let max_depth = program.limits.max_depth;
+    quote! {
+        #[doc = #doc]
+        #[allow(clippy::approx_constant, clippy::excessive_precision, clippy::too_many_lines)]
+        pub mod #module {
+            use #runtime::__private as __rt;
+            use __rt::serde_json::Value;
+
+            /// The schema's text, as compiled.
+            pub const SCHEMA: &str = #schema_text;
+
+            /// The run-time limits compiled into this validator.
+            pub const LIMITS: __rt::Limits = __rt::Limits { budget: #budget, max_depth: #max_depth };
+
+            /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
+            #[derive(Debug, Clone, Copy, Default)]
+            pub struct Validator;
+
+            impl __rt::Validate for Validator {
+                fn check(&self, instance: &Value) -> __rt::Verdict {
+                    check(instance)
+                }
+                fn validate(&self, instance: &Value) -> __rt::Report {
+                    validate(instance)
+                }
+            }
+
+            /// `true` when `instance` is valid (an incomplete check is never valid).
+            pub fn is_valid(instance: &Value) -> bool {
+                check(instance) == __rt::Verdict::Valid
+            }
+
+            /// Checks `instance`, stopping at the first failure.
+            pub fn check(instance: &Value) -> __rt::Verdict {
+                let mut cx = __rt::State::new(&LIMITS);
+                __rt::State::verdict(#root_check(instance, &mut cx #root_ev))
+            }
+
+            /// Checks `instance` and collects every error.
+            pub fn validate(instance: &Value) -> __rt::Report {
+                let mut cx = __rt::Errors::new(&LIMITS);
+                let result = #root_errors(instance, &mut cx #root_ev);
+                cx.finish(result)
+            }
+
+            #body
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

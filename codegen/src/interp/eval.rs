@@ -8,7 +8,7 @@
 //! `contains`, `if`) always run in short-circuit mode.
 
 use super::annotations::Annotations;
-use super::plan::NodePlan;
+use super::plan::{NodePlan, PropertyIndex};
 use super::Interpreter;
 use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use schemac_runtime::error::{ErrorKind, IncompleteReason, ValidationError};
@@ -231,7 +231,7 @@ fn bound(
 }
 
 /// A `properties` check's entries, with their indices sorted by name when known.
-type PropertiesRef<'p> = (&'p [(String, Edge)], Option<&'p [u32]>);
+type PropertiesRef<'p> = (&'p [(String, Edge)], Option<&'p PropertyIndex>);
 
 /// The object applicators one pass over an object runs.
 #[derive(Clone, Copy)]
@@ -271,7 +271,7 @@ impl Interpreter {
         if pushed {
             cx.scope.push(node.resource);
         }
-        let collects = node.collect.properties || node.collect.items;
+        let collects = plan.collect_properties || plan.collect_items;
         let result = if (collects && out.is_some()) || plan.has_unevaluated {
             let mut annotations = cx.take_annotations();
             let result = self.checks(cx, node, plan, inst, Some(&mut annotations));
@@ -572,7 +572,8 @@ impl Interpreter {
                 | CheckKind::PatternProperties(_)
                 | CheckKind::AdditionalProperties { .. } => match inst.as_object() {
                     Some(object) => {
-                        self.object_check(cx, node, plan, index, object, ann.as_deref_mut())?
+                        let ann = ann.as_deref_mut().filter(|_| plan.collect_properties);
+                        self.object_check(cx, node, plan, index, object, ann)?
                     }
                     None => true,
                 },
@@ -589,15 +590,10 @@ impl Interpreter {
                     None => true,
                 },
                 CheckKind::Contains { schema, min, max } => match inst.as_array() {
-                    Some(items) => self.contains(
-                        cx,
-                        node,
-                        keyword,
-                        schema,
-                        (*min, *max),
-                        items,
-                        ann.as_deref_mut(),
-                    )?,
+                    Some(items) => {
+                        let ann = ann.as_deref_mut().filter(|_| plan.collect_items);
+                        self.contains(cx, node, keyword, schema, (*min, *max), items, ann)?
+                    }
                     None => true,
                 },
                 CheckKind::UnevaluatedProperties(edge) => match inst.as_object() {
@@ -794,10 +790,10 @@ impl Interpreter {
         ann: Option<&mut Annotations>,
     ) -> Eval {
         let order_for = |i: usize| {
-            plan.property_order
+            plan.property_index
                 .as_ref()
                 .filter(|(at, _)| *at == i)
-                .map(|(_, order)| order.as_slice())
+                .map(|(_, index)| index)
         };
         let properties_at = |i: usize| match &node.checks.get(i).map(|c| &c.kind) {
             Some(CheckKind::Properties(entries)) => Some((entries.as_slice(), order_for(i))),
@@ -1082,17 +1078,14 @@ impl Interpreter {
     }
 }
 
-/// The `properties` entry named `key`: binary search when the sorted order is known.
+/// The `properties` entry named `key`, through the plan's index when there is one.
 fn find_property<'p>(
     entries: &'p [(String, Edge)],
-    order: Option<&[u32]>,
+    index: Option<&PropertyIndex>,
     key: &str,
 ) -> Option<&'p Edge> {
-    match order {
-        Some(order) => order
-            .binary_search_by(|&i| entries[i as usize].0.as_str().cmp(key))
-            .ok()
-            .map(|at| &entries[order[at] as usize].1),
+    match index {
+        Some(index) => index.find(entries, key),
         None => entries.iter().find(|(name, _)| name == key).map(|(_, e)| e),
     }
 }

@@ -2,7 +2,7 @@
 //! are fused into one pass over an object's properties, and a sorted index of the
 //! `properties` names for lookups by instance key.
 
-use crate::ir::{CheckKind, Node, Program};
+use crate::ir::{CheckKind, Edge, Node, Program};
 
 /// What the interpreter precomputes about one node.
 #[derive(Debug, Default)]
@@ -10,11 +10,65 @@ pub(super) struct NodePlan {
     /// The node has an `unevaluatedProperties` / `unevaluatedItems` check of its own, so
     /// it needs evaluated-location sets even when no parent asks for them.
     pub(super) has_unevaluated: bool,
+    /// The node records evaluated properties (its `collect` flag, or a check of its own).
+    pub(super) collect_properties: bool,
+    /// The node records evaluated items.
+    pub(super) collect_items: bool,
     /// `properties`, `patternProperties` and `additionalProperties` fused into one pass.
     pub(super) object: Option<ObjectPlan>,
-    /// The check index of the node's `properties` check and its entries' indices sorted
-    /// by name (for binary search by instance key).
-    pub(super) property_order: Option<(usize, Vec<u32>)>,
+    /// The check index of the node's `properties` check and a lookup index over its names.
+    pub(super) property_index: Option<(usize, PropertyIndex)>,
+}
+
+/// Finds a `properties` entry by instance key: a scan of name lengths for a few names,
+/// binary search over the sorted names for many.
+#[derive(Debug)]
+pub(super) struct PropertyIndex {
+    /// Byte length of each entry's name, in entry order.
+    lengths: Vec<usize>,
+    /// Entry indices sorted by name (used above [`PropertyIndex::SCAN`] entries).
+    sorted: Vec<u32>,
+}
+
+impl PropertyIndex {
+    /// Up to this many names, a linear scan (lengths first) beats binary search.
+    const SCAN: usize = 16;
+
+    fn new(entries: &[(String, Edge)]) -> PropertyIndex {
+        let lengths = entries.iter().map(|(name, _)| name.len()).collect();
+        let mut sorted: Vec<u32> = Vec::new();
+        if entries.len() > PropertyIndex::SCAN {
+            sorted = (0..entries.len() as u32).collect();
+            sorted.sort_by(|&a, &b| entries[a as usize].0.cmp(&entries[b as usize].0));
+        }
+        PropertyIndex { lengths, sorted }
+    }
+
+    /// The entry of `entries` (the ones this index was built from) named `key`.
+    pub(super) fn find<'p>(&self, entries: &'p [(String, Edge)], key: &str) -> Option<&'p Edge> {
+        if self.sorted.is_empty() {
+            let len = key.len();
+            for (i, &l) in self.lengths.iter().enumerate() {
+                if l == len {
+                    if let Some((name, edge)) = entries.get(i) {
+                        if name.as_bytes() == key.as_bytes() {
+                            return Some(edge);
+                        }
+                    }
+                }
+            }
+            return None;
+        }
+        let at = self
+            .sorted
+            .binary_search_by(|&i| {
+                entries
+                    .get(i as usize)
+                    .map_or(std::cmp::Ordering::Less, |(name, _)| name.as_str().cmp(key))
+            })
+            .ok()?;
+        entries.get(self.sorted[at] as usize).map(|(_, edge)| edge)
+    }
 }
 
 /// The object applicators of a node, run together at the first of them.
@@ -36,20 +90,27 @@ pub(super) fn plan(program: &Program) -> Vec<NodePlan> {
 }
 
 fn plan_node(node: &Node) -> NodePlan {
-    let mut out = NodePlan::default();
+    let mut out = NodePlan {
+        collect_properties: node.collect.properties,
+        collect_items: node.collect.items,
+        ..NodePlan::default()
+    };
     let mut properties = Vec::new();
     let mut patterns = Vec::new();
     let mut additional = Vec::new();
     for (i, check) in node.checks.iter().enumerate() {
         match &check.kind {
-            CheckKind::UnevaluatedProperties(_) | CheckKind::UnevaluatedItems(_) => {
+            CheckKind::UnevaluatedProperties(_) => {
                 out.has_unevaluated = true;
+                out.collect_properties = true;
+            }
+            CheckKind::UnevaluatedItems(_) => {
+                out.has_unevaluated = true;
+                out.collect_items = true;
             }
             CheckKind::Properties(entries) => {
                 if properties.is_empty() {
-                    let mut order: Vec<u32> = (0..entries.len() as u32).collect();
-                    order.sort_by(|&a, &b| entries[a as usize].0.cmp(&entries[b as usize].0));
-                    out.property_order = Some((i, order));
+                    out.property_index = Some((i, PropertyIndex::new(entries)));
                 }
                 properties.push(i);
             }

@@ -1,1 +1,1772 @@
+//! Interpreter tests over hand-built programs: every check kind, errors and their
+//! locations, annotations into `unevaluated*`, the dynamic scope, budget and depth.
 
+use super::Interpreter;
+use crate::ir::analyse::analyse;
+use crate::ir::{
+    Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexEntry, RegexId, Resource,
+    ResourceId,
+};
+use schemac_runtime::error::{ErrorKind, IncompleteReason, TypeSet};
+use schemac_runtime::{Limits, Validate, Verdict};
+use serde_json::{json, Number, Value};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+const BASE: &str = "https://example.com/s.json";
+
+/// Builds programs node by node; node 0 is the root unless [`Builder::build_at`] says so.
+struct Builder {
+    program: Program,
+}
+
+impl Builder {
+    fn new() -> Builder {
+        Builder {
+            program: Program {
+                nodes: Vec::new(),
+                regexes: Vec::new(),
+                resources: vec![Resource {
+                    uri: BASE.into(),
+                    dynamic_anchors: BTreeMap::new(),
+                }],
+                root: NodeId(0),
+                limits: Limits::default(),
+                uses_dynamic_scope: false,
+                warnings: Vec::new(),
+            },
+        }
+    }
+
+    /// Adds a resource; returns its id.
+    fn resource(&mut self, uri: &str) -> ResourceId {
+        self.program.resources.push(Resource {
+            uri: uri.into(),
+            dynamic_anchors: BTreeMap::new(),
+        });
+        ResourceId(self.program.resources.len() - 1)
+    }
+
+    /// Reserves a node at `pointer` of resource 0 (checks set later with [`Builder::set`]).
+    fn reserve(&mut self, pointer: &str) -> NodeId {
+        self.reserve_in(ResourceId(0), pointer)
+    }
+
+    fn reserve_in(&mut self, resource: ResourceId, pointer: &str) -> NodeId {
+        let uri = format!("{}#{pointer}", self.program.resources[resource.0].uri);
+        self.program.nodes.push(Node {
+            uri,
+            resource,
+            is_resource_root: pointer.is_empty(),
+            checks: Vec::new(),
+            collect: Collect::default(),
+        });
+        NodeId(self.program.nodes.len() - 1)
+    }
+
+    fn set(&mut self, id: NodeId, checks: Vec<Check>) {
+        self.program.nodes[id.0].checks = checks;
+    }
+
+    /// Adds a node at `pointer` of resource 0 with `checks`.
+    fn add(&mut self, pointer: &str, checks: Vec<Check>) -> NodeId {
+        let id = self.reserve(pointer);
+        self.set(id, checks);
+        id
+    }
+
+    /// Adds a regex entry (the matcher is not built yet: `None`, ignored).
+    fn regex(&mut self, source: &str) -> RegexId {
+        self.program.regexes.push(RegexEntry {
+            source: source.into(),
+            compiled: None,
+        });
+        RegexId(self.program.regexes.len() - 1)
+    }
+
+    fn build(self) -> Interpreter {
+        self.build_at(NodeId(0))
+    }
+
+    fn build_at(mut self, root: NodeId) -> Interpreter {
+        self.program.root = root;
+        analyse(&mut self.program);
+        Interpreter::new(self.program)
+    }
+}
+
+fn check(keyword: &str, kind: CheckKind) -> Check {
+    Check {
+        keyword: keyword.into(),
+        kind,
+    }
+}
+
+fn edge(target: NodeId, path: &str) -> Edge {
+    Edge {
+        target,
+        path: path.into(),
+    }
+}
+
+fn num(v: Value) -> Number {
+    match v {
+        Value::Number(n) => n,
+        _ => panic!("not a number"),
+    }
+}
+
+/// One schema of one node.
+fn single(keyword: &str, kind: CheckKind) -> Interpreter {
+    let mut b = Builder::new();
+    b.add("", vec![check(keyword, kind)]);
+    b.build()
+}
+
+/// An error as a comparable tuple.
+type Located = (String, String, String, ErrorKind);
+
+/// Asserts both modes accept `instance`.
+#[track_caller]
+fn assert_valid(v: &Interpreter, instance: &Value) {
+    assert_eq!(v.check(instance), Verdict::Valid, "check of {instance}");
+    let report = v.validate(instance);
+    assert_eq!(
+        report.verdict,
+        Verdict::Valid,
+        "validate of {instance}: {report:?}"
+    );
+    assert!(report.errors.is_empty());
+}
+
+/// Asserts both modes reject `instance`; returns the errors, located.
+#[track_caller]
+fn errors(v: &Interpreter, instance: &Value) -> Vec<Located> {
+    assert_eq!(v.check(instance), Verdict::Invalid, "check of {instance}");
+    let report = v.validate(instance);
+    assert_eq!(report.verdict, Verdict::Invalid, "validate of {instance}");
+    assert!(!report.errors.is_empty());
+    report
+        .errors
+        .into_iter()
+        .map(|e| {
+            (
+                e.instance_location,
+                e.keyword_location,
+                e.absolute_keyword_location,
+                e.kind,
+            )
+        })
+        .collect()
+}
+
+/// An error at `instance` location, keyword location `keyword` (absolute: BASE#keyword).
+fn at(instance: &str, keyword: &str, kind: ErrorKind) -> Located {
+    (
+        instance.into(),
+        keyword.into(),
+        format!("{BASE}#{keyword}"),
+        kind,
+    )
+}
+
+#[test]
+fn type_const_enum() {
+    let v = single(
+        "type",
+        CheckKind::Type(TypeSet::INTEGER.union(TypeSet::NULL)),
+    );
+    assert_valid(&v, &json!(1));
+    assert_valid(&v, &json!(1.0));
+    assert_valid(&v, &json!(null));
+    assert_eq!(
+        errors(&v, &json!(1.5)),
+        vec![at(
+            "",
+            "/type",
+            ErrorKind::Type {
+                expected: TypeSet::INTEGER.union(TypeSet::NULL)
+            }
+        )]
+    );
+    errors(&v, &json!("1"));
+
+    let v = single("const", CheckKind::Const(json!({"a": [1, 2]})));
+    assert_valid(&v, &json!({"a": [1.0, 2]}));
+    assert_eq!(
+        errors(&v, &json!({"a": [2, 1]})),
+        vec![at("", "/const", ErrorKind::Const)]
+    );
+
+    let v = single(
+        "enum",
+        CheckKind::Enum(vec![json!("a"), json!(0), json!(false)]),
+    );
+    assert_valid(&v, &json!(0.0));
+    assert_valid(&v, &json!("a"));
+    assert_eq!(
+        errors(&v, &json!(0.5)),
+        vec![at("", "/enum", ErrorKind::Enum)]
+    );
+    errors(&v, &json!(null));
+}
+
+/// A numeric bound keyword: name, check, error, a passing and a failing instance.
+type BoundCase = (
+    &'static str,
+    fn(Number) -> CheckKind,
+    fn(f64) -> ErrorKind,
+    Value,
+    Value,
+);
+
+#[test]
+fn numeric_checks() {
+    let v = single("multipleOf", CheckKind::MultipleOf(0.01));
+    assert_valid(&v, &json!(19.99));
+    assert_valid(&v, &json!("not a number"));
+    assert_eq!(
+        errors(&v, &json!(0.005)),
+        vec![at(
+            "",
+            "/multipleOf",
+            ErrorKind::MultipleOf { divisor: 0.01 }
+        )]
+    );
+
+    let cases: Vec<BoundCase> = vec![
+        (
+            "minimum",
+            CheckKind::Minimum,
+            |limit| ErrorKind::Minimum { limit },
+            json!(5),
+            json!(4.99),
+        ),
+        (
+            "maximum",
+            CheckKind::Maximum,
+            |limit| ErrorKind::Maximum { limit },
+            json!(5),
+            json!(5.01),
+        ),
+        (
+            "exclusiveMinimum",
+            CheckKind::ExclusiveMinimum,
+            |limit| ErrorKind::ExclusiveMinimum { limit },
+            json!(5.01),
+            json!(5),
+        ),
+        (
+            "exclusiveMaximum",
+            CheckKind::ExclusiveMaximum,
+            |limit| ErrorKind::ExclusiveMaximum { limit },
+            json!(4.99),
+            json!(5.0),
+        ),
+    ];
+    for (keyword, kind, error, good, bad) in cases {
+        let v = single(keyword, kind(num(json!(5))));
+        assert_valid(&v, &good);
+        assert_valid(&v, &json!(null));
+        assert_eq!(
+            errors(&v, &bad),
+            vec![at("", &format!("/{keyword}"), error(5.0))]
+        );
+    }
+    // Inclusive bounds accept the limit itself, given as a float or an integer.
+    assert_valid(
+        &single("minimum", CheckKind::Minimum(num(json!(5)))),
+        &json!(5.0),
+    );
+    assert_valid(
+        &single("maximum", CheckKind::Maximum(num(json!(5.0)))),
+        &json!(5),
+    );
+    // Large integers compare exactly.
+    let v = single("maximum", CheckKind::Maximum(num(json!(u64::MAX - 1))));
+    errors(&v, &json!(u64::MAX));
+    assert_valid(&v, &json!(u64::MAX - 1));
+}
+
+#[test]
+fn string_checks() {
+    let v = single("minLength", CheckKind::MinLength(2));
+    assert_valid(&v, &json!("ab"));
+    assert_valid(&v, &json!(1));
+    // One code point, four bytes.
+    assert_eq!(
+        errors(&v, &json!("\u{1F600}")),
+        vec![at("", "/minLength", ErrorKind::MinLength { limit: 2 })]
+    );
+    let v = single("maxLength", CheckKind::MaxLength(2));
+    assert_valid(&v, &json!("\u{1F600}\u{1F600}"));
+    assert_valid(&v, &json!(""));
+    assert_eq!(
+        errors(&v, &json!("abc")),
+        vec![at("", "/maxLength", ErrorKind::MaxLength { limit: 2 })]
+    );
+    errors(&v, &json!("\u{e9}\u{e9}\u{e9}"));
+
+    // An ignored pattern (`compiled: None`) is skipped.
+    let mut b = Builder::new();
+    let re = b.regex("^a");
+    b.add("", vec![check("pattern", CheckKind::Pattern(re))]);
+    let v = b.build();
+    assert_valid(&v, &json!("zzz"));
+}
+
+#[test]
+fn formats_custom_then_runtime_then_pass() {
+    let mut b = Builder::new();
+    b.add(
+        "",
+        vec![
+            check("format", CheckKind::Format("even-length".into())),
+            check("format", CheckKind::Format("no-such-format".into())),
+        ],
+    );
+    let v = b.build().with_format("even-length", |s| s.len() % 2 == 0);
+    assert_valid(&v, &json!("ab"));
+    assert_valid(&v, &json!(3));
+    assert_eq!(
+        errors(&v, &json!("abc")),
+        vec![at(
+            "",
+            "/format",
+            ErrorKind::Format {
+                format: Cow::Borrowed("even-length")
+            }
+        )]
+    );
+}
+
+#[test]
+fn array_checks() {
+    let v = single("minItems", CheckKind::MinItems(1));
+    assert_valid(&v, &json!([0]));
+    assert_valid(&v, &json!({}));
+    assert_eq!(
+        errors(&v, &json!([])),
+        vec![at("", "/minItems", ErrorKind::MinItems { limit: 1 })]
+    );
+    let v = single("maxItems", CheckKind::MaxItems(1));
+    assert_valid(&v, &json!([0]));
+    assert_eq!(
+        errors(&v, &json!([1, 2])),
+        vec![at("", "/maxItems", ErrorKind::MaxItems { limit: 1 })]
+    );
+    let v = single("uniqueItems", CheckKind::UniqueItems);
+    assert_valid(&v, &json!([1, "1", [1], {"a": 1}, {"a": 2}]));
+    assert_eq!(
+        errors(&v, &json!([{"a": 1, "b": 2}, {"b": 2, "a": 1.0}])),
+        vec![at("", "/uniqueItems", ErrorKind::UniqueItems)]
+    );
+    let many: Vec<Value> = (0..10_000).map(|i| json!([i, {"k": i}])).collect();
+    assert_valid(&v, &Value::Array(many.clone()));
+    let mut dup = many;
+    dup.push(json!([77.0, {"k": 77}]));
+    errors(&v, &Value::Array(dup));
+}
+
+#[test]
+fn object_checks() {
+    let v = single("minProperties", CheckKind::MinProperties(1));
+    assert_valid(&v, &json!({"a": 1}));
+    assert_valid(&v, &json!([]));
+    assert_eq!(
+        errors(&v, &json!({})),
+        vec![at(
+            "",
+            "/minProperties",
+            ErrorKind::MinProperties { limit: 1 }
+        )]
+    );
+    let v = single("maxProperties", CheckKind::MaxProperties(1));
+    assert_eq!(
+        errors(&v, &json!({"a": 1, "b": 2})),
+        vec![at(
+            "",
+            "/maxProperties",
+            ErrorKind::MaxProperties { limit: 1 }
+        )]
+    );
+
+    let v = single(
+        "required",
+        CheckKind::Required(vec!["a".into(), "b".into(), "c".into()]),
+    );
+    assert_valid(&v, &json!({"a": 0, "b": 0, "c": 0}));
+    assert_valid(&v, &json!("not an object"));
+    assert_eq!(
+        errors(&v, &json!({"b": 0})),
+        vec![
+            at(
+                "",
+                "/required",
+                ErrorKind::Required {
+                    property: "a".into()
+                }
+            ),
+            at(
+                "",
+                "/required",
+                ErrorKind::Required {
+                    property: "c".into()
+                }
+            ),
+        ]
+    );
+
+    let v = single(
+        "dependentRequired",
+        CheckKind::DependentRequired(vec![
+            ("a".into(), vec!["b".into(), "c".into()]),
+            ("x".into(), vec!["y".into()]),
+        ]),
+    );
+    assert_valid(&v, &json!({"b": 1}));
+    assert_valid(&v, &json!({"a": 1, "b": 1, "c": 1, "y": 0}));
+    assert_eq!(
+        errors(&v, &json!({"a": 1, "x": 1, "y": 1})),
+        vec![
+            at(
+                "",
+                "/dependentRequired",
+                ErrorKind::DependentRequired {
+                    property: "a".into(),
+                    missing: "b".into()
+                }
+            ),
+            at(
+                "",
+                "/dependentRequired",
+                ErrorKind::DependentRequired {
+                    property: "a".into(),
+                    missing: "c".into()
+                }
+            ),
+        ]
+    );
+}
+
+#[test]
+fn false_schema_is_located_at_its_node() {
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let f = b.add("/properties/a~1b", vec![check("", CheckKind::False)]);
+    b.set(
+        root,
+        vec![check(
+            "properties",
+            CheckKind::Properties(vec![("a/b".into(), edge(f, "/properties/a~1b"))]),
+        )],
+    );
+    let v = b.build();
+    assert_valid(&v, &json!({"c": 1}));
+    assert_eq!(
+        errors(&v, &json!({"a/b": 1})),
+        vec![at("/a~1b", "/properties/a~1b", ErrorKind::FalseSchema)]
+    );
+
+    let v = single("", CheckKind::False);
+    assert_eq!(
+        errors(&v, &json!(null)),
+        vec![(
+            "".into(),
+            "".into(),
+            format!("{BASE}#"),
+            ErrorKind::FalseSchema
+        )]
+    );
+}
+
+#[test]
+fn ref_passes_errors_up_with_the_targets_absolute_location() {
+    let mut b = Builder::new();
+    let other = b.resource("https://example.com/other.json");
+    let root = b.reserve("");
+    let target = b.reserve_in(other, "/$defs/positive");
+    b.set(
+        target,
+        vec![check("minimum", CheckKind::Minimum(num(json!(1))))],
+    );
+    b.set(
+        root,
+        vec![check("$ref", CheckKind::Ref(edge(target, "/$ref")))],
+    );
+    let v = b.build();
+    assert_valid(&v, &json!(3));
+    assert_eq!(
+        errors(&v, &json!(0)),
+        vec![(
+            "".into(),
+            "/$ref/minimum".into(),
+            "https://example.com/other.json#/$defs/positive/minimum".into(),
+            ErrorKind::Minimum { limit: 1.0 }
+        )]
+    );
+}
+
+/// `allOf: [{type: string}, {minLength: 3}]`.
+fn all_of() -> Interpreter {
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let s = b.add(
+        "/allOf/0",
+        vec![check("type", CheckKind::Type(TypeSet::STRING))],
+    );
+    let m = b.add(
+        "/allOf/1",
+        vec![check("minLength", CheckKind::MinLength(3))],
+    );
+    b.set(
+        root,
+        vec![check(
+            "allOf",
+            CheckKind::AllOf(vec![edge(s, "/allOf/0"), edge(m, "/allOf/1")]),
+        )],
+    );
+    b.build()
+}
+
+#[test]
+fn all_of_reports_every_failing_branch() {
+    let v = all_of();
+    assert_valid(&v, &json!("abc"));
+    assert_eq!(
+        errors(&v, &json!("ab")),
+        vec![at(
+            "",
+            "/allOf/1/minLength",
+            ErrorKind::MinLength { limit: 3 }
+        )]
+    );
+    assert_eq!(
+        errors(&v, &json!(5)),
+        vec![at(
+            "",
+            "/allOf/0/type",
+            ErrorKind::Type {
+                expected: TypeSet::STRING
+            }
+        )]
+    );
+}
+
+/// `{<keyword>: [{type: integer}, {minimum: 0}]}` for anyOf / oneOf.
+fn two_branches(keyword: &str, make: fn(Vec<Edge>) -> CheckKind) -> Interpreter {
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let i = b.add(
+        &format!("/{keyword}/0"),
+        vec![check("type", CheckKind::Type(TypeSet::INTEGER))],
+    );
+    let m = b.add(
+        &format!("/{keyword}/1"),
+        vec![check("minimum", CheckKind::Minimum(num(json!(0))))],
+    );
+    b.set(
+        root,
+        vec![check(
+            keyword,
+            make(vec![
+                edge(i, &format!("/{keyword}/0")),
+                edge(m, &format!("/{keyword}/1")),
+            ]),
+        )],
+    );
+    b.build()
+}
+
+#[test]
+fn any_of_and_one_of_give_one_error_of_their_own() {
+    let v = two_branches("anyOf", CheckKind::AnyOf);
+    assert_valid(&v, &json!(-1));
+    assert_valid(&v, &json!(0.5));
+    assert_valid(&v, &json!(3));
+    assert_eq!(
+        errors(&v, &json!(-0.5)),
+        vec![at("", "/anyOf", ErrorKind::AnyOf)]
+    );
+
+    let v = two_branches("oneOf", CheckKind::OneOf);
+    assert_valid(&v, &json!(-1));
+    assert_valid(&v, &json!(0.5));
+    assert_eq!(
+        errors(&v, &json!(3)),
+        vec![at("", "/oneOf", ErrorKind::OneOf { matched: 2 })]
+    );
+    assert_eq!(
+        errors(&v, &json!(-0.5)),
+        vec![at("", "/oneOf", ErrorKind::OneOf { matched: 0 })]
+    );
+}
+
+#[test]
+fn not_gives_its_own_error() {
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let s = b.add(
+        "/not",
+        vec![check("type", CheckKind::Type(TypeSet::STRING))],
+    );
+    b.set(root, vec![check("not", CheckKind::Not(edge(s, "/not")))]);
+    let v = b.build();
+    assert_valid(&v, &json!(1));
+    assert_eq!(
+        errors(&v, &json!("s")),
+        vec![at("", "/not", ErrorKind::Not)]
+    );
+}
+
+#[test]
+fn if_then_else() {
+    // if: {type: integer}, then: {minimum: 10}, else: {maxLength: 1}
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let cond = b.add(
+        "/if",
+        vec![check("type", CheckKind::Type(TypeSet::INTEGER))],
+    );
+    let then = b.add(
+        "/then",
+        vec![check("minimum", CheckKind::Minimum(num(json!(10))))],
+    );
+    let otherwise = b.add("/else", vec![check("maxLength", CheckKind::MaxLength(1))]);
+    b.set(
+        root,
+        vec![check(
+            "if",
+            CheckKind::IfThenElse {
+                condition: edge(cond, "/if"),
+                then: Some(edge(then, "/then")),
+                otherwise: Some(edge(otherwise, "/else")),
+            },
+        )],
+    );
+    let v = b.build();
+    assert_valid(&v, &json!(10));
+    assert_valid(&v, &json!("a"));
+    assert_valid(&v, &json!(1.5));
+    assert_eq!(
+        errors(&v, &json!(3)),
+        vec![at("", "/then/minimum", ErrorKind::Minimum { limit: 10.0 })]
+    );
+    assert_eq!(
+        errors(&v, &json!("ab")),
+        vec![at("", "/else/maxLength", ErrorKind::MaxLength { limit: 1 })]
+    );
+
+    // Without then/else, `if` never fails.
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let cond = b.add("/if", vec![check("", CheckKind::False)]);
+    b.set(
+        root,
+        vec![check(
+            "if",
+            CheckKind::IfThenElse {
+                condition: edge(cond, "/if"),
+                then: None,
+                otherwise: None,
+            },
+        )],
+    );
+    assert_valid(&b.build(), &json!(1));
+}
+
+#[test]
+fn dependent_schemas() {
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let dep = b.add(
+        "/dependentSchemas/a",
+        vec![check("required", CheckKind::Required(vec!["b".into()]))],
+    );
+    b.set(
+        root,
+        vec![check(
+            "dependentSchemas",
+            CheckKind::DependentSchemas(vec![("a".into(), edge(dep, "/dependentSchemas/a"))]),
+        )],
+    );
+    let v = b.build();
+    assert_valid(&v, &json!({"b": 1}));
+    assert_valid(&v, &json!({"a": 1, "b": 1}));
+    assert_eq!(
+        errors(&v, &json!({"a": 1})),
+        vec![at(
+            "",
+            "/dependentSchemas/a/required",
+            ErrorKind::Required {
+                property: "b".into()
+            }
+        )]
+    );
+}
+
+/// `{properties: {a: {type: string}}, patternProperties: {"^x": {type: integer}},
+/// additionalProperties: false}` with the pattern ignored (no engine yet): every key not
+/// named `a` is additional.
+fn object_applicators() -> Interpreter {
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let a = b.add(
+        "/properties/a",
+        vec![check("type", CheckKind::Type(TypeSet::STRING))],
+    );
+    let x = b.add(
+        "/patternProperties/^x",
+        vec![check("type", CheckKind::Type(TypeSet::INTEGER))],
+    );
+    let f = b.add("/additionalProperties", vec![check("", CheckKind::False)]);
+    let re = b.regex("^x");
+    b.set(
+        root,
+        vec![
+            check(
+                "properties",
+                CheckKind::Properties(vec![("a".into(), edge(a, "/properties/a"))]),
+            ),
+            check("required", CheckKind::Required(vec!["a".into()])),
+            check(
+                "patternProperties",
+                CheckKind::PatternProperties(vec![(re, edge(x, "/patternProperties/^x"))]),
+            ),
+            check(
+                "additionalProperties",
+                CheckKind::AdditionalProperties {
+                    schema: edge(f, "/additionalProperties"),
+                    known: vec!["a".into()],
+                    patterns: vec![re],
+                },
+            ),
+        ],
+    );
+    b.build()
+}
+
+#[test]
+fn properties_pattern_properties_additional_properties() {
+    let v = object_applicators();
+    assert!(v.plans[0].object.is_some(), "the three are fused");
+    assert_valid(&v, &json!({"a": "s"}));
+    assert_valid(&v, &json!([1]));
+    let mut found = errors(&v, &json!({"a": 1, "x1": 2, "z~": 3}));
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        found,
+        vec![
+            at(
+                "/a",
+                "/properties/a/type",
+                ErrorKind::Type {
+                    expected: TypeSet::STRING
+                }
+            ),
+            at("/x1", "/additionalProperties", ErrorKind::FalseSchema),
+            at("/z~0", "/additionalProperties", ErrorKind::FalseSchema),
+        ]
+    );
+    assert_eq!(
+        errors(&v, &json!({})),
+        vec![at(
+            "",
+            "/required",
+            ErrorKind::Required {
+                property: "a".into()
+            }
+        )]
+    );
+}
+
+#[test]
+fn properties_alone_looks_names_up() {
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let a = b.add("/properties/a", vec![check("", CheckKind::False)]);
+    let c = b.add(
+        "/properties/c",
+        vec![check("minimum", CheckKind::Minimum(num(json!(0))))],
+    );
+    b.set(
+        root,
+        vec![check(
+            "properties",
+            CheckKind::Properties(vec![
+                ("c".into(), edge(c, "/properties/c")),
+                ("a".into(), edge(a, "/properties/a")),
+            ]),
+        )],
+    );
+    let v = b.build();
+    assert_valid(&v, &json!({"b": 1, "c": 0}));
+    assert_eq!(
+        errors(&v, &json!({"a": 1, "c": -1})),
+        vec![
+            at(
+                "/c",
+                "/properties/c/minimum",
+                ErrorKind::Minimum { limit: 0.0 }
+            ),
+            at("/a", "/properties/a", ErrorKind::FalseSchema),
+        ]
+    );
+}
+
+#[test]
+fn property_names_apply_to_keys_located_at_the_object() {
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let p = b.add("/properties/o", vec![]);
+    let names = b.add(
+        "/properties/o/propertyNames",
+        vec![
+            check("maxLength", CheckKind::MaxLength(2)),
+            check("type", CheckKind::Type(TypeSet::STRING)),
+            check("enum", CheckKind::Enum(vec![json!("ab"), json!("abc")])),
+        ],
+    );
+    b.set(
+        p,
+        vec![check(
+            "propertyNames",
+            CheckKind::PropertyNames(edge(names, "/propertyNames")),
+        )],
+    );
+    b.set(
+        root,
+        vec![check(
+            "properties",
+            CheckKind::Properties(vec![("o".into(), edge(p, "/properties/o"))]),
+        )],
+    );
+    let v = b.build();
+    assert_valid(&v, &json!({"o": {"ab": 1}}));
+    assert_eq!(
+        errors(&v, &json!({"o": {"abc": 1, "x": 2}})),
+        vec![
+            at(
+                "/o",
+                "/properties/o/propertyNames/maxLength",
+                ErrorKind::MaxLength { limit: 2 }
+            ),
+            at("/o", "/properties/o/propertyNames/enum", ErrorKind::Enum),
+        ]
+    );
+}
+
+#[test]
+fn prefix_items_items_contains() {
+    // prefixItems: [{type: string}], items: {type: integer}, contains: {minimum: 5},
+    // minContains 2, maxContains 3
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let s = b.add(
+        "/prefixItems/0",
+        vec![check("type", CheckKind::Type(TypeSet::STRING))],
+    );
+    let i = b.add(
+        "/items",
+        vec![check("type", CheckKind::Type(TypeSet::INTEGER))],
+    );
+    let c = b.add(
+        "/contains",
+        vec![check("minimum", CheckKind::Minimum(num(json!(5))))],
+    );
+    b.set(
+        root,
+        vec![
+            check(
+                "prefixItems",
+                CheckKind::PrefixItems(vec![edge(s, "/prefixItems/0")]),
+            ),
+            check(
+                "items",
+                CheckKind::Items {
+                    schema: edge(i, "/items"),
+                    skip: 1,
+                },
+            ),
+            check(
+                "contains",
+                CheckKind::Contains {
+                    schema: edge(c, "/contains"),
+                    min: 2,
+                    max: Some(3),
+                },
+            ),
+        ],
+    );
+    let v = b.build();
+    assert_valid(&v, &json!(["a", 5, 6]));
+    assert_valid(&v, &json!({}));
+    assert_eq!(
+        errors(&v, &json!([1, 5, 6.5, 7, 8])),
+        vec![
+            at(
+                "/0",
+                "/prefixItems/0/type",
+                ErrorKind::Type {
+                    expected: TypeSet::STRING
+                }
+            ),
+            at(
+                "/2",
+                "/items/type",
+                ErrorKind::Type {
+                    expected: TypeSet::INTEGER
+                }
+            ),
+            at(
+                "",
+                "/contains",
+                ErrorKind::Contains {
+                    min: 2,
+                    max: Some(3)
+                }
+            ),
+        ]
+    );
+    assert_eq!(
+        errors(&v, &json!(["a", 1])),
+        vec![at(
+            "",
+            "/contains",
+            ErrorKind::Contains {
+                min: 2,
+                max: Some(3)
+            }
+        )]
+    );
+    errors(&v, &json!(["a", 5, 6, 7, 8]));
+    // minContains: 0 accepts an array with no match.
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let f = b.add("/contains", vec![check("", CheckKind::False)]);
+    b.set(
+        root,
+        vec![check(
+            "contains",
+            CheckKind::Contains {
+                schema: edge(f, "/contains"),
+                min: 0,
+                max: None,
+            },
+        )],
+    );
+    assert_valid(&b.build(), &json!([1, 2]));
+}
+
+/// `{properties: {a: true}, <applicator>, unevaluatedProperties: false}` where the
+/// applicator's branches name `b` (`{properties: {b: true}, required: [b]}`) and `c`.
+fn unevaluated_through(keyword: &str) -> Interpreter {
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let t = b.add("/t", vec![]);
+    let branch = |b: &mut Builder, name: &str, path: &str| {
+        b.add(
+            path,
+            vec![
+                check(
+                    "properties",
+                    CheckKind::Properties(vec![(
+                        name.into(),
+                        edge(t, &format!("/properties/{name}")),
+                    )]),
+                ),
+                check("required", CheckKind::Required(vec![name.into()])),
+            ],
+        )
+    };
+    let n0 = branch(&mut b, "b", &format!("/{keyword}/0"));
+    let n1 = branch(&mut b, "c", &format!("/{keyword}/1"));
+    let e0 = edge(n0, &format!("/{keyword}/0"));
+    let e1 = edge(n1, &format!("/{keyword}/1"));
+    let applicator = match keyword {
+        "allOf" => CheckKind::AllOf(vec![e0, e1]),
+        "anyOf" => CheckKind::AnyOf(vec![e0, e1]),
+        "oneOf" => CheckKind::OneOf(vec![e0, e1]),
+        "if" => CheckKind::IfThenElse {
+            condition: edge(n0, "/if"),
+            then: Some(edge(n1, "/then")),
+            otherwise: None,
+        },
+        "$ref" => CheckKind::Ref(edge(n0, "/$ref")),
+        "dependentSchemas" => CheckKind::DependentSchemas(vec![("x".into(), e0)]),
+        "not" => CheckKind::Not(e0),
+        _ => unreachable!(),
+    };
+    let f = b.add("/unevaluatedProperties", vec![check("", CheckKind::False)]);
+    b.set(
+        root,
+        vec![
+            check(
+                "properties",
+                CheckKind::Properties(vec![("a".into(), edge(t, "/properties/a"))]),
+            ),
+            check(keyword, applicator),
+            check(
+                "unevaluatedProperties",
+                CheckKind::UnevaluatedProperties(edge(f, "/unevaluatedProperties")),
+            ),
+        ],
+    );
+    b.build_at(root)
+}
+
+fn unevaluated_error(key: &str) -> Located {
+    at(
+        &format!("/{key}"),
+        "/unevaluatedProperties",
+        ErrorKind::FalseSchema,
+    )
+}
+
+#[test]
+fn unevaluated_properties_see_valid_in_place_children() {
+    let v = unevaluated_through("allOf");
+    assert!(v.program().nodes[2].collect.properties);
+    assert!(!v.program().nodes[1].collect.properties);
+    assert_valid(&v, &json!({"a": 1, "b": 1, "c": 1}));
+    assert_eq!(
+        errors(&v, &json!({"a": 1, "b": 1, "c": 1, "d": 1})),
+        vec![unevaluated_error("d")]
+    );
+
+    let v = unevaluated_through("anyOf");
+    // Both branches valid: both contribute (every branch is evaluated).
+    assert_valid(&v, &json!({"a": 1, "b": 1, "c": 1}));
+    assert_valid(&v, &json!({"b": 1}));
+    assert_valid(&v, &json!({"c": 1}));
+    assert_eq!(
+        errors(&v, &json!({"c": 1, "y": 1})),
+        vec![unevaluated_error("y")]
+    );
+
+    let v = unevaluated_through("oneOf");
+    assert_valid(&v, &json!({"a": 1, "b": 1}));
+    assert_eq!(
+        errors(&v, &json!({"a": 1, "c": 1, "x": 1})),
+        vec![unevaluated_error("x")]
+    );
+
+    let v = unevaluated_through("if");
+    // `if` valid: its `b` and `then`'s `c` are evaluated.
+    assert_valid(&v, &json!({"b": 1, "c": 1}));
+    // `if` fails (no `b`): its annotations are dropped; `c` is unevaluated.
+    assert_eq!(errors(&v, &json!({"c": 1})), vec![unevaluated_error("c")]);
+
+    let v = unevaluated_through("$ref");
+    assert_valid(&v, &json!({"a": 1, "b": 1}));
+    assert_eq!(
+        errors(&v, &json!({"b": 1, "c": 1})),
+        vec![unevaluated_error("c")]
+    );
+
+    let v = unevaluated_through("dependentSchemas");
+    assert_valid(&v, &json!({"a": 1}));
+    assert_eq!(
+        errors(&v, &json!({"x": 1, "b": 1})),
+        vec![unevaluated_error("x")]
+    );
+    assert_eq!(errors(&v, &json!({"b": 1})), vec![unevaluated_error("b")]);
+
+    let v = unevaluated_through("not");
+    // `not` never contributes annotations.
+    assert_eq!(errors(&v, &json!({"c": 1})), vec![unevaluated_error("c")]);
+}
+
+#[test]
+fn invalid_children_contribute_nothing_even_when_reporting() {
+    // {properties: {a: {type: string}}, allOf: [{properties: {b: {type: string}}}],
+    //  unevaluatedProperties: false}
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let a = b.add(
+        "/properties/a",
+        vec![check("type", CheckKind::Type(TypeSet::STRING))],
+    );
+    let branch = b.reserve("/allOf/0");
+    let bs = b.add(
+        "/allOf/0/properties/b",
+        vec![check("type", CheckKind::Type(TypeSet::STRING))],
+    );
+    b.set(
+        branch,
+        vec![check(
+            "properties",
+            CheckKind::Properties(vec![("b".into(), edge(bs, "/properties/b"))]),
+        )],
+    );
+    let f = b.add("/unevaluatedProperties", vec![check("", CheckKind::False)]);
+    b.set(
+        root,
+        vec![
+            check(
+                "properties",
+                CheckKind::Properties(vec![("a".into(), edge(a, "/properties/a"))]),
+            ),
+            check("allOf", CheckKind::AllOf(vec![edge(branch, "/allOf/0")])),
+            check(
+                "unevaluatedProperties",
+                CheckKind::UnevaluatedProperties(edge(f, "/unevaluatedProperties")),
+            ),
+        ],
+    );
+    let v = b.build();
+    assert_valid(&v, &json!({"a": "s", "b": "t"}));
+    // The node's own `properties` counts even when its subschema fails.
+    assert_eq!(
+        errors(&v, &json!({"a": 1})),
+        vec![at(
+            "/a",
+            "/properties/a/type",
+            ErrorKind::Type {
+                expected: TypeSet::STRING
+            }
+        )]
+    );
+    // The failed in-place child's `b` is dropped: `b` is also unevaluated.
+    assert_eq!(
+        errors(&v, &json!({"b": 1})),
+        vec![
+            at(
+                "/b",
+                "/allOf/0/properties/b/type",
+                ErrorKind::Type {
+                    expected: TypeSet::STRING
+                }
+            ),
+            unevaluated_error("b"),
+        ]
+    );
+}
+
+#[test]
+fn unevaluated_properties_in_a_nested_node_sees_only_its_own_locations() {
+    // {properties: {a: true}, allOf: [{unevaluatedProperties: false}]}: the inner
+    // unevaluatedProperties does not see the parent's `a`.
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let t = b.add("/properties/a", vec![]);
+    let inner = b.reserve("/allOf/0");
+    let f = b.add(
+        "/allOf/0/unevaluatedProperties",
+        vec![check("", CheckKind::False)],
+    );
+    b.set(
+        inner,
+        vec![check(
+            "unevaluatedProperties",
+            CheckKind::UnevaluatedProperties(edge(f, "/unevaluatedProperties")),
+        )],
+    );
+    b.set(
+        root,
+        vec![
+            check(
+                "properties",
+                CheckKind::Properties(vec![("a".into(), edge(t, "/properties/a"))]),
+            ),
+            check("allOf", CheckKind::AllOf(vec![edge(inner, "/allOf/0")])),
+        ],
+    );
+    let v = b.build();
+    assert_valid(&v, &json!({}));
+    assert_eq!(
+        errors(&v, &json!({"a": 1})),
+        vec![at(
+            "/a",
+            "/allOf/0/unevaluatedProperties",
+            ErrorKind::FalseSchema
+        )]
+        .into_iter()
+        .map(|(i, k, _, e)| (i, k, format!("{BASE}#/allOf/0/unevaluatedProperties"), e))
+        .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn unevaluated_properties_with_pattern_and_additional() {
+    // additionalProperties covers everything: unevaluatedProperties sees nothing left.
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let t = b.add("/additionalProperties", vec![]);
+    let f = b.add("/unevaluatedProperties", vec![check("", CheckKind::False)]);
+    b.set(
+        root,
+        vec![
+            check(
+                "additionalProperties",
+                CheckKind::AdditionalProperties {
+                    schema: edge(t, "/additionalProperties"),
+                    known: vec![],
+                    patterns: vec![],
+                },
+            ),
+            check(
+                "unevaluatedProperties",
+                CheckKind::UnevaluatedProperties(edge(f, "/unevaluatedProperties")),
+            ),
+        ],
+    );
+    let v = b.build();
+    assert_valid(&v, &json!({"x": 1, "y": 2}));
+}
+
+#[test]
+fn unevaluated_items() {
+    // {prefixItems: [true], contains: {type: string}, unevaluatedItems: {type: integer}}
+    // plus anyOf: [{items: true}] gated on minItems 5.
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let t = b.add("/prefixItems/0", vec![]);
+    let s = b.add(
+        "/contains",
+        vec![check("type", CheckKind::Type(TypeSet::STRING))],
+    );
+    let gate = b.reserve("/anyOf/0");
+    let all = b.add("/anyOf/0/items", vec![]);
+    b.set(
+        gate,
+        vec![
+            check("minItems", CheckKind::MinItems(5)),
+            check(
+                "items",
+                CheckKind::Items {
+                    schema: edge(all, "/items"),
+                    skip: 0,
+                },
+            ),
+        ],
+    );
+    let never = b.add("/anyOf/1", vec![]);
+    let u = b.add(
+        "/unevaluatedItems",
+        vec![check("type", CheckKind::Type(TypeSet::INTEGER))],
+    );
+    b.set(
+        root,
+        vec![
+            check(
+                "prefixItems",
+                CheckKind::PrefixItems(vec![edge(t, "/prefixItems/0")]),
+            ),
+            check(
+                "contains",
+                CheckKind::Contains {
+                    schema: edge(s, "/contains"),
+                    min: 0,
+                    max: None,
+                },
+            ),
+            check(
+                "anyOf",
+                CheckKind::AnyOf(vec![edge(gate, "/anyOf/0"), edge(never, "/anyOf/1")]),
+            ),
+            check(
+                "unevaluatedItems",
+                CheckKind::UnevaluatedItems(edge(u, "/unevaluatedItems")),
+            ),
+        ],
+    );
+    let v = b.build();
+    assert_valid(&v, &json!([null, "s", 1, "t"]));
+    assert_eq!(
+        errors(&v, &json!([null, "s", 1.5, "t"])),
+        vec![at(
+            "/2",
+            "/unevaluatedItems/type",
+            ErrorKind::Type {
+                expected: TypeSet::INTEGER
+            }
+        )]
+    );
+    // Five items: the first anyOf branch is valid and its `items` covers everything.
+    assert_valid(&v, &json!([null, 1.5, 1.5, 1.5, 1.5]));
+}
+
+/// The 2020-12 spec's tree / strict-tree example.
+fn strict_tree() -> Interpreter {
+    let mut b = Builder::new();
+    // Resource 0: strict-tree.
+    let tree_res = b.resource("https://example.com/tree");
+    let strict = b.reserve("");
+    let tree = b.reserve_in(tree_res, "");
+    let children = b.reserve_in(tree_res, "/properties/children");
+    let item = b.reserve_in(tree_res, "/properties/children/items");
+    let f = b.add("/unevaluatedProperties", vec![check("", CheckKind::False)]);
+    b.set(
+        strict,
+        vec![
+            check("$ref", CheckKind::Ref(edge(tree, "/$ref"))),
+            check(
+                "unevaluatedProperties",
+                CheckKind::UnevaluatedProperties(edge(f, "/unevaluatedProperties")),
+            ),
+        ],
+    );
+    b.set(
+        tree,
+        vec![
+            check("type", CheckKind::Type(TypeSet::OBJECT)),
+            check(
+                "properties",
+                CheckKind::Properties(vec![(
+                    "children".into(),
+                    edge(children, "/properties/children"),
+                )]),
+            ),
+        ],
+    );
+    b.set(
+        children,
+        vec![
+            check("type", CheckKind::Type(TypeSet::ARRAY)),
+            check(
+                "items",
+                CheckKind::Items {
+                    schema: edge(item, "/items"),
+                    skip: 0,
+                },
+            ),
+        ],
+    );
+    b.set(
+        item,
+        vec![check(
+            "$dynamicRef",
+            CheckKind::DynamicRef {
+                fallback: edge(tree, "/$dynamicRef"),
+                anchor: Some("node".into()),
+            },
+        )],
+    );
+    b.program.resources[0]
+        .dynamic_anchors
+        .insert("node".into(), strict);
+    b.program.resources[tree_res.0]
+        .dynamic_anchors
+        .insert("node".into(), tree);
+    b.build_at(strict)
+}
+
+#[test]
+fn dynamic_ref_resolves_to_the_outermost_anchor() {
+    let v = strict_tree();
+    assert!(v.program().uses_dynamic_scope);
+    assert_valid(&v, &json!({"children": [{"children": []}]}));
+    // The nested typo is caught: the dynamic reference resolves to strict-tree.
+    assert_eq!(
+        errors(&v, &json!({"children": [{"daat": 1}]})),
+        vec![
+            (
+                "/children/0/daat".into(),
+                "/$ref/properties/children/items/$dynamicRef/unevaluatedProperties".into(),
+                format!("{BASE}#/unevaluatedProperties"),
+                ErrorKind::FalseSchema
+            ),
+            // tree failed, so its `children` annotation is dropped too.
+            at(
+                "/children",
+                "/unevaluatedProperties",
+                ErrorKind::FalseSchema
+            )
+        ]
+    );
+
+    // Entered at tree itself, the reference stays in tree: no unevaluatedProperties.
+    let mut tree_only = strict_tree();
+    tree_only.program.root = NodeId(1);
+    assert_valid(&tree_only, &json!({"children": [{"daat": 1}]}));
+}
+
+#[test]
+fn unresolved_reference_is_incomplete_unless_already_invalid() {
+    let mut b = Builder::new();
+    b.add(
+        "",
+        vec![
+            check("maximum", CheckKind::Maximum(num(json!(10)))),
+            check(
+                "$ref",
+                CheckKind::Unresolved {
+                    uri: "https://remote.example/x.json".into(),
+                },
+            ),
+        ],
+    );
+    let v = b.build();
+    let reason = IncompleteReason::UnresolvedRef("https://remote.example/x.json".into());
+    assert_eq!(v.check(&json!(1)), Verdict::Incomplete(reason.clone()));
+    let report = v.validate(&json!(1));
+    assert_eq!(report.verdict, Verdict::Incomplete(reason));
+    assert!(report.errors.is_empty());
+    assert!(!v.is_valid(&json!(1)));
+    // An error found first: invalid.
+    assert_eq!(v.check(&json!(11)), Verdict::Invalid);
+    let report = v.validate(&json!(11));
+    assert_eq!(report.verdict, Verdict::Invalid);
+    assert_eq!(report.errors.len(), 1);
+}
+
+#[test]
+fn budget_counts_node_evaluations() {
+    // {items: {type: integer}}: 1 + n node evaluations.
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let i = b.add(
+        "/items",
+        vec![check("type", CheckKind::Type(TypeSet::INTEGER))],
+    );
+    b.set(
+        root,
+        vec![check(
+            "items",
+            CheckKind::Items {
+                schema: edge(i, "/items"),
+                skip: 0,
+            },
+        )],
+    );
+    let v = b.build().with_limits(Limits {
+        budget: 4,
+        max_depth: 256,
+    });
+    assert_valid(&v, &json!([1, 2, 3]));
+    assert_eq!(
+        v.check(&json!([1, 2, 3, 4])),
+        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+    );
+    assert_eq!(
+        v.validate(&json!([1, 2, 3, 4])).verdict,
+        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+    );
+    // An error before the budget ran out: invalid when reporting.
+    let report = v.validate(&json!([1, 2.5, 3, 4]));
+    assert_eq!(report.verdict, Verdict::Invalid);
+    assert_eq!(v.check(&json!([1, 2.5, 3, 4])), Verdict::Invalid);
+}
+
+#[test]
+fn budget_charges_unevaluated_locations() {
+    // {unevaluatedProperties: true}: 2 units for the root + charge for 65 properties (2)
+    // + one per property.
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let t = b.add("/unevaluatedProperties", vec![]);
+    b.set(
+        root,
+        vec![check(
+            "unevaluatedProperties",
+            CheckKind::UnevaluatedProperties(edge(t, "/unevaluatedProperties")),
+        )],
+    );
+    let object: serde_json::Map<String, Value> =
+        (0..65).map(|i| (format!("k{i}"), json!(i))).collect();
+    let instance = Value::Object(object);
+    let exact = 1 + 2 + 65;
+    let v = b.build().with_limits(Limits {
+        budget: exact,
+        max_depth: 256,
+    });
+    assert_valid(&v, &instance);
+    let v = v.with_limits(Limits {
+        budget: exact - 1,
+        max_depth: 256,
+    });
+    assert_eq!(
+        v.check(&instance),
+        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+    );
+}
+
+/// Runs `f` on a thread with a 2 MiB stack.
+fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .expect("no stack overflow");
+}
+
+/// `depth` nested arrays, built and torn down without recursion.
+fn nested_arrays(depth: usize) -> Value {
+    let mut v = json!([]);
+    for _ in 0..depth {
+        v = Value::Array(vec![v]);
+    }
+    v
+}
+
+fn drop_nested(mut v: Value) {
+    while let Value::Array(mut items) = v {
+        v = items.pop().unwrap_or(Value::Null);
+    }
+}
+
+#[test]
+fn deep_instance_is_incomplete_not_a_stack_overflow() {
+    on_small_stack(|| {
+        // {items: {$ref: "#"}, uniqueItems: true, const: ..}
+        let mut b = Builder::new();
+        let root = b.reserve("");
+        let items = b.add("/items", vec![]);
+        b.set(
+            items,
+            vec![check("$ref", CheckKind::Ref(edge(root, "/$ref")))],
+        );
+        b.set(
+            root,
+            vec![
+                check("uniqueItems", CheckKind::UniqueItems),
+                check("const", CheckKind::Const(nested_arrays(50))),
+                check("type", CheckKind::Type(TypeSet::ARRAY)),
+                check(
+                    "items",
+                    CheckKind::Items {
+                        schema: edge(items, "/items"),
+                        skip: 0,
+                    },
+                ),
+            ],
+        );
+        let v = b.build();
+        let deep = nested_arrays(10_000);
+        let depth = IncompleteReason::DepthExceeded;
+        // `const` fails at the root before the depth runs out: invalid, in both modes.
+        assert_eq!(v.check(&deep), Verdict::Invalid);
+        let report = v.validate(&deep);
+        assert_eq!(report.verdict, Verdict::Invalid);
+        // The root runs at depths 1, 3, .., 255 (items, then $ref): 128 `const` errors.
+        assert_eq!(report.errors.len(), 128);
+        let twin = Value::Array(vec![nested_arrays(5_000), nested_arrays(5_000)]);
+        assert_eq!(
+            v.check(&twin),
+            Verdict::Invalid,
+            "uniqueItems on deep twins"
+        );
+        drop_nested(deep);
+        if let Value::Array(items) = twin {
+            items.into_iter().for_each(drop_nested);
+        }
+
+        // A schema without `const`: purely incomplete.
+        let mut b = Builder::new();
+        let root = b.reserve("");
+        b.set(
+            root,
+            vec![check(
+                "items",
+                CheckKind::Items {
+                    schema: edge(root, "/items"),
+                    skip: 0,
+                },
+            )],
+        );
+        let v = b.build();
+        let deep = nested_arrays(10_000);
+        assert_eq!(v.check(&deep), Verdict::Incomplete(depth.clone()));
+        assert_eq!(v.validate(&deep).verdict, Verdict::Incomplete(depth));
+        drop_nested(deep);
+    });
+}
+
+#[test]
+fn ref_cycle_is_incomplete_not_a_stack_overflow() {
+    on_small_stack(|| {
+        let mut b = Builder::new();
+        let root = b.reserve("");
+        b.set(
+            root,
+            vec![check("$ref", CheckKind::Ref(edge(root, "/$ref")))],
+        );
+        let v = b.build();
+        let depth = IncompleteReason::DepthExceeded;
+        assert_eq!(v.check(&json!(1)), Verdict::Incomplete(depth.clone()));
+        let report = v.validate(&json!(1));
+        assert_eq!(report.verdict, Verdict::Incomplete(depth.clone()));
+
+        // A cycle through a collecting node and the dynamic scope.
+        let mut b = Builder::new();
+        let root = b.reserve("");
+        let t = b.add("/unevaluatedProperties", vec![]);
+        b.set(
+            root,
+            vec![
+                check(
+                    "$dynamicRef",
+                    CheckKind::DynamicRef {
+                        fallback: edge(root, "/$dynamicRef"),
+                        anchor: Some("a".into()),
+                    },
+                ),
+                check(
+                    "unevaluatedProperties",
+                    CheckKind::UnevaluatedProperties(edge(t, "/unevaluatedProperties")),
+                ),
+            ],
+        );
+        b.program.resources[0]
+            .dynamic_anchors
+            .insert("a".into(), root);
+        let v = b.build();
+        assert_eq!(
+            v.check(&json!({"x": 1})),
+            Verdict::Incomplete(depth.clone())
+        );
+        assert_eq!(
+            v.validate(&json!({"x": 1})).verdict,
+            Verdict::Incomplete(depth)
+        );
+    });
+}
+
+#[test]
+fn with_limits_default_is_the_programs() {
+    let mut b = Builder::new();
+    b.add("", vec![]);
+    b.program.limits = Limits {
+        budget: 7,
+        max_depth: 3,
+    };
+    let v = b.build();
+    assert_eq!(
+        *v.limits(),
+        Limits {
+            budget: 7,
+            max_depth: 3
+        }
+    );
+    assert_eq!(
+        *v.with_limits(Limits::default()).limits(),
+        Limits::default()
+    );
+}
+
+#[test]
+fn compiled_schema_errors_are_located_end_to_end() {
+    let schema = json!({
+        "$id": "https://example.com/s.json",
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/pos"}, "b~/c": false},
+        "required": ["q"],
+        "additionalProperties": {"type": "string"},
+        "$defs": {"pos": {"$id": "pos.json", "minimum": 0}},
+        "propertyNames": {"maxLength": 3}
+    });
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let v = Interpreter::new(program);
+    assert_valid(&v, &json!({"q": "x", "a": 1}));
+    let mut found = errors(&v, &json!({"a": -1, "b~/c": 1, "zzzz": 1}));
+    found.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
+    let s = |x: &str| x.to_string();
+    assert_eq!(
+        found,
+        vec![
+            (
+                s(""),
+                s("/propertyNames/maxLength"),
+                s("https://example.com/s.json#/propertyNames/maxLength"),
+                ErrorKind::MaxLength { limit: 3 }
+            ),
+            (
+                s(""),
+                s("/propertyNames/maxLength"),
+                s("https://example.com/s.json#/propertyNames/maxLength"),
+                ErrorKind::MaxLength { limit: 3 }
+            ),
+            (
+                s(""),
+                s("/required"),
+                s("https://example.com/s.json#/required"),
+                ErrorKind::Required {
+                    property: "q".into()
+                }
+            ),
+            (
+                s("/a"),
+                s("/properties/a/$ref/minimum"),
+                s("https://example.com/pos.json#/minimum"),
+                ErrorKind::Minimum { limit: 0.0 }
+            ),
+            (
+                s("/b~0~1c"),
+                s("/properties/b~0~1c"),
+                s("https://example.com/s.json#/properties/b~0~1c"),
+                ErrorKind::FalseSchema
+            ),
+            (
+                s("/zzzz"),
+                s("/additionalProperties/type"),
+                s("https://example.com/s.json#/additionalProperties/type"),
+                ErrorKind::Type {
+                    expected: TypeSet::STRING
+                }
+            ),
+        ]
+    );
+}
+
+#[test]
+fn many_properties_with_additional_properties() {
+    // 40 names (binary search in the fused pass) plus additionalProperties: false.
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let int = b.add(
+        "/$defs/int",
+        vec![check("type", CheckKind::Type(TypeSet::INTEGER))],
+    );
+    let f = b.add("/additionalProperties", vec![check("", CheckKind::False)]);
+    let names: Vec<String> = (0..40).rev().map(|i| format!("p{i}")).collect();
+    b.set(
+        root,
+        vec![
+            check(
+                "properties",
+                CheckKind::Properties(
+                    names
+                        .iter()
+                        .map(|n| (n.clone(), edge(int, &format!("/properties/{n}"))))
+                        .collect(),
+                ),
+            ),
+            check(
+                "additionalProperties",
+                CheckKind::AdditionalProperties {
+                    schema: edge(f, "/additionalProperties"),
+                    known: names.clone(),
+                    patterns: vec![],
+                },
+            ),
+        ],
+    );
+    let v = b.build();
+    let all: serde_json::Map<String, Value> = names.iter().map(|n| (n.clone(), json!(1))).collect();
+    assert_valid(&v, &Value::Object(all));
+    let mut found = errors(&v, &json!({"p0": 1, "p39": "x", "p40": 1, "q": 1}));
+    found.sort_by(|x, y| x.0.cmp(&y.0));
+    assert_eq!(found.len(), 3);
+    assert_eq!(found[0].0, "/p39");
+    assert_eq!(found[0].1, "/properties/p39/type");
+    assert_eq!(found[1].1, "/additionalProperties");
+    assert_eq!(found[2].0, "/q");
+}
+
+#[test]
+fn interpreter_is_shareable_across_threads() {
+    fn shareable<T: Send + Sync + 'static>(_: &T) {}
+    let v = single("type", CheckKind::Type(TypeSet::STRING)).with_format("x", |s| !s.is_empty());
+    shareable(&v);
+    let v = std::sync::Arc::new(v);
+    let worker = {
+        let v = std::sync::Arc::clone(&v);
+        std::thread::spawn(move || v.is_valid(&json!("s")))
+    };
+    assert!(worker.join().expect("worker"));
+    assert!(!v.is_valid(&json!(1)));
+}

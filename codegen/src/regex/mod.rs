@@ -1,10 +1,34 @@
 //! ECMA-262 regular expressions compiled for linear-time matching.
 //!
-//! PLACEHOLDER API — issue #3 fills this module (parse → Thompson NFA → Pike VM / DFA
-//! tables, executed by `schemac_runtime::regex`). The types and signatures below are the
-//! contract the rest of the compiler uses; keep them.
+//! Takes a pattern's text; gives a [`CompiledRegex`]: flat tables that
+//! `schemac_runtime::regex` executes, owned here (the interpreter borrows them through
+//! [`CompiledRegex::as_runtime`]) or emitted as `static` data ([`CompiledRegex::to_tokens`]).
+//!
+//! The stages, one module each:
+//!
+//! 1. parse — `schemac_runtime::regex::syntax` (shared with the run-time `format: "regex"`
+//!    check) gives the AST; constructs the linear-time engine refuses become
+//!    [`RegexError::Unsupported`];
+//! 2. [`unicode`] — class items to code-point sets (Unicode properties from regex-syntax's
+//!    tables);
+//! 3. [`nfa`] — a Thompson NFA, the Pike VM's program, with each lookaround a sub-program
+//!    evaluated as a position oracle;
+//! 4. [`dfa`] — where there is no lookaround or `\b` and the state count stays within
+//!    [`RegexOptions::max_dfa_states`], a minimized DFA over code-point classes.
+//!
+//! A pattern that is one literal string is also kept as such (a substring search).
+
+mod dfa;
+mod nfa;
+mod unicode;
 
 use std::fmt;
+
+use schemac_runtime::regex::syntax::{self, Node, SyntaxErrorKind};
+use schemac_runtime::regex::{Dfa, Program, Regex};
+
+/// Groups nested deeper than this are [`RegexError::TooLarge`].
+pub const MAX_GROUP_DEPTH: usize = 128;
 
 /// Limits for regex compilation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,6 +91,14 @@ impl fmt::Display for RegexError {
 #[derive(Debug, Clone)]
 pub struct CompiledRegex {
     source: String,
+    literal: Option<String>,
+    insts: Vec<u32>,
+    class_offsets: Vec<u32>,
+    ranges: Vec<u32>,
+    looks: Vec<u32>,
+    start: u32,
+    anchored: bool,
+    dfa: Option<dfa::DfaTables>,
 }
 
 impl CompiledRegex {
@@ -77,16 +109,163 @@ impl CompiledRegex {
 
     /// Whether the pattern matches anywhere in `haystack`.
     pub fn is_match(&self, haystack: &str) -> bool {
-        let _ = haystack;
-        false
+        self.as_runtime().is_match(haystack)
+    }
+
+    /// The runtime executor over this regex's tables (what generated code runs too).
+    pub fn as_runtime(&self) -> Regex<'_> {
+        Regex::new(
+            self.literal.as_deref(),
+            Program::new(
+                &self.insts,
+                &self.class_offsets,
+                &self.ranges,
+                &self.looks,
+                self.start,
+                self.anchored,
+            ),
+            self.dfa.as_ref().map(|d| {
+                Dfa::new(
+                    &d.ascii,
+                    &d.bounds,
+                    &d.bound_classes,
+                    d.classes,
+                    &d.trans,
+                    &d.accept_end,
+                    d.start,
+                )
+            }),
+        )
+    }
+
+    /// Whether a DFA was built (else the Pike VM runs, or a substring search for a literal).
+    pub fn has_dfa(&self) -> bool {
+        self.dfa.is_some()
+    }
+
+    /// Number of NFA instructions (Pike VM program, lookaround sub-programs included).
+    pub fn program_size(&self) -> usize {
+        self.insts.len() / 3
+    }
+
+    /// Number of DFA states (dead and match states included), if there is a DFA.
+    pub fn dfa_states(&self) -> Option<usize> {
+        self.dfa.as_ref().map(|d| d.accept_end.len())
+    }
+
+    /// A constant expression of type `#runtime::regex::Regex<'static>` over the same
+    /// tables, for `static RE: #runtime::regex::Regex<'static> = <expr>;`.
+    #[cfg(feature = "emit")]
+    pub fn to_tokens(&self, runtime: &proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+        use proc_macro2::Literal;
+        use quote::quote;
+        fn words<T: Copy + Into<u32>>(v: &[T]) -> proc_macro2::TokenStream {
+            let items = v.iter().map(|&x| Literal::u32_unsuffixed(x.into()));
+            quote!(&[#(#items),*])
+        }
+        let literal = match &self.literal {
+            Some(l) => quote!(::core::option::Option::Some(#l)),
+            None => quote!(::core::option::Option::None),
+        };
+        let insts = words(&self.insts);
+        let offsets = words(&self.class_offsets);
+        let ranges = words(&self.ranges);
+        let looks = words(&self.looks);
+        let start = Literal::u32_unsuffixed(self.start);
+        let anchored = self.anchored;
+        let dfa = match &self.dfa {
+            Some(d) => {
+                let ascii = words(&d.ascii[..]);
+                let bounds = words(&d.bounds);
+                let bound_classes = words(&d.bound_classes);
+                let classes = Literal::u32_unsuffixed(d.classes);
+                let trans = words(&d.trans);
+                let accept_end = words(&d.accept_end);
+                let dstart = Literal::u16_unsuffixed(d.start);
+                quote!(::core::option::Option::Some(#runtime::regex::Dfa::new(
+                    #ascii, #bounds, #bound_classes, #classes, #trans, #accept_end, #dstart
+                )))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            #runtime::regex::Regex::new(
+                #literal,
+                #runtime::regex::Program::new(#insts, #offsets, #ranges, #looks, #start, #anchored),
+                #dfa
+            )
+        }
     }
 }
 
 /// Compiles an ECMA-262 pattern (u-mode plus the Annex B forms schemac accepts).
 pub fn compile(pattern: &str, options: &RegexOptions) -> Result<CompiledRegex, RegexError> {
-    let _ = options;
-    Err(RegexError::Unsupported {
-        construct: format!("pattern {pattern:?}: the regex engine is not built yet (issue #3)"),
-        offset: 0,
+    let ast = syntax::parse(pattern, MAX_GROUP_DEPTH).map_err(|e| match e.kind {
+        SyntaxErrorKind::Invalid => RegexError::Invalid {
+            message: e.message.to_string(),
+            offset: e.offset,
+        },
+        SyntaxErrorKind::TooDeep => RegexError::TooLarge {
+            message: format!(
+                "groups nested deeper than {MAX_GROUP_DEPTH} (at offset {})",
+                e.offset
+            ),
+        },
+    })?;
+    if let Some((construct, offset)) = first_unsupported(&ast) {
+        return Err(RegexError::Unsupported {
+            construct: construct.to_string(),
+            offset,
+        });
+    }
+    let nfa = nfa::compile(&ast, options.max_program_size)?;
+    let (class_offsets, ranges) = nfa.encode_classes();
+    let looks = nfa
+        .looks
+        .iter()
+        .flat_map(|&(entry, reverse)| [entry, u32::from(reverse)])
+        .collect();
+    let dfa = dfa::build(&nfa, options.max_dfa_states);
+    Ok(CompiledRegex {
+        source: pattern.to_string(),
+        literal: literal(&ast),
+        insts: nfa.encode(),
+        class_offsets,
+        ranges,
+        looks,
+        start: nfa.start,
+        anchored: nfa.anchored,
+        dfa,
     })
+}
+
+/// The first construct the engine refuses, in pattern order.
+fn first_unsupported(node: &Node) -> Option<(&'static str, usize)> {
+    match node {
+        Node::Unsupported { construct, offset } => Some((construct, *offset)),
+        Node::Concat(v) | Node::Alt(v) => v.iter().find_map(first_unsupported),
+        Node::Group(n) | Node::Repeat { node: n, .. } | Node::Look { node: n, .. } => {
+            first_unsupported(n)
+        }
+        _ => None,
+    }
+}
+
+/// The pattern as a literal string, when it is nothing else.
+fn literal(node: &Node) -> Option<String> {
+    fn push(node: &Node, out: &mut String) -> Option<()> {
+        match node {
+            Node::Empty => Some(()),
+            Node::Char(c) => {
+                out.push(char::from_u32(*c)?);
+                Some(())
+            }
+            Node::Concat(v) => v.iter().try_for_each(|n| push(n, out)),
+            Node::Group(n) => push(n, out),
+            _ => None,
+        }
+    }
+    let mut out = String::new();
+    push(node, &mut out)?;
+    Some(out)
 }

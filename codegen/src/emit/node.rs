@@ -1,0 +1,1658 @@
+//! One IR node → two Rust functions (short-circuit `cN`, error-collecting `eN`).
+//!
+//! Takes a [`Program`]; gives the token streams of every reachable node's functions and
+//! the `static` regex tables they use.
+
+use super::value;
+use crate::ir::{Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexId};
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use schemac_runtime::error::TypeSet;
+use serde_json::{Number, Value};
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Which of the two functions of a node is being generated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// Short-circuit: returns at the first failure, collects no errors.
+    Check,
+    /// Collects every error.
+    Errors,
+}
+
+/// The name of node `id`'s function in `mode`.
+pub(super) fn fn_name(id: NodeId, mode: Mode) -> proc_macro2::Ident {
+    match mode {
+        Mode::Check => format_ident!("c{}", id.0),
+        Mode::Errors => format_ident!("e{}", id.0),
+    }
+}
+
+fn regex_name(id: RegexId) -> proc_macro2::Ident {
+    format_ident!("RE{}", id.0)
+}
+
+/// The generator for one program.
+pub(super) struct Gen<'a> {
+    program: &'a Program,
+    rt: &'a TokenStream,
+    formats: &'a BTreeMap<String, syn::Path>,
+    /// Regexes referenced by generated code.
+    used_regexes: RefCell<BTreeSet<RegexId>>,
+}
+
+/// Per-function state: what the body ended up using.
+struct Fun<'a> {
+    node: &'a Node,
+    mode: Mode,
+    /// `break 'n false` was emitted.
+    breaks: Cell<bool>,
+    /// The instance parameter `v` is used.
+    uses_v: Cell<bool>,
+    /// The evaluated-location parameter `ev` is used.
+    uses_ev: Cell<bool>,
+}
+
+/// Where a child's instance is, relative to the current one.
+enum Inst {
+    /// The same instance (in-place applicators).
+    Same,
+    /// `propertyNames`: the key as a string instance, located at the object.
+    KeyAsValue,
+    /// The value of object entry `k` (bound as `x`).
+    Key,
+    /// Array item `i` (bound as `x`), at a literal index.
+    Index(usize),
+    /// Array item `i` (bound as `x`), index bound as `i`.
+    IndexVar,
+}
+
+/// What a child call passes for the child's evaluated-location set.
+enum EvArg {
+    /// A fresh set whose contents are dropped.
+    Throwaway,
+    /// The fresh set bound to `sub`.
+    Sub,
+}
+
+impl<'a> Gen<'a> {
+    pub(super) fn new(
+        program: &'a Program,
+        rt: &'a TokenStream,
+        formats: &'a BTreeMap<String, syn::Path>,
+    ) -> Gen<'a> {
+        Gen {
+            program,
+            rt,
+            formats,
+            used_regexes: RefCell::new(BTreeSet::new()),
+        }
+    }
+
+    /// Every reachable node's functions, then the regex statics they use.
+    pub(super) fn functions(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for mode in [Mode::Check, Mode::Errors] {
+            for id in self.reachable(mode) {
+                out.extend(self.function(id, mode));
+            }
+        }
+        let rt = self.rt;
+        for &id in self.used_regexes.borrow().iter() {
+            let name = regex_name(id);
+            let entry = &self.program.regexes[id.0];
+            let doc = format!(" `{}`", entry.source.replace('`', "\\`"));
+            let expr = match &entry.compiled {
+                Some(compiled) => regex_tokens(compiled, rt),
+                None => continue,
+            };
+            let ty = regex_type(rt);
+            out.extend(quote! {
+                #[doc = #doc]
+                static #name: #ty = #expr;
+            });
+        }
+        out
+    }
+
+    /// Node ids whose function in `mode` is called, in id order: in check mode every
+    /// node reachable from the root; in errors mode those reachable without crossing an
+    /// edge whose errors are dropped (those children run in check mode).
+    fn reachable(&self, mode: Mode) -> Vec<NodeId> {
+        let mut seen = BTreeSet::new();
+        let mut work = vec![self.program.root];
+        while let Some(id) = work.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            for check in &self.program.node(id).checks {
+                match (&check.kind, mode) {
+                    (
+                        CheckKind::AnyOf(_)
+                        | CheckKind::OneOf(_)
+                        | CheckKind::Not(_)
+                        | CheckKind::Contains { .. },
+                        Mode::Errors,
+                    ) => continue,
+                    (
+                        CheckKind::IfThenElse {
+                            then, otherwise, ..
+                        },
+                        Mode::Errors,
+                    ) => {
+                        work.extend(then.iter().chain(otherwise).map(|e| e.target));
+                        continue;
+                    }
+                    _ => {}
+                }
+                for edge in check.kind.edges() {
+                    work.push(edge.target);
+                }
+                if let CheckKind::DynamicRef {
+                    anchor: Some(name), ..
+                } = &check.kind
+                {
+                    work.extend(self.dynamic_targets(name).into_iter().map(|(_, t)| t));
+                }
+            }
+        }
+        seen.into_iter().collect()
+    }
+
+    /// `(resource, target)` for every resource that declares dynamic anchor `name`.
+    fn dynamic_targets(&self, name: &str) -> Vec<(usize, NodeId)> {
+        self.program
+            .resources
+            .iter()
+            .enumerate()
+            .filter_map(|(r, res)| res.dynamic_anchors.get(name).map(|&t| (r, t)))
+            .collect()
+    }
+
+    fn collects(&self, id: NodeId) -> bool {
+        let c: Collect = self.program.node(id).collect;
+        c.properties || c.items
+    }
+
+    /// The function of node `id` in `mode`.
+    fn function(&self, id: NodeId, mode: Mode) -> TokenStream {
+        let node = self.program.node(id);
+        let f = Fun {
+            node,
+            mode,
+            breaks: Cell::new(false),
+            uses_v: Cell::new(false),
+            uses_ev: Cell::new(false),
+        };
+        let (mut body, terminal) = self.checks(&f, &node.checks);
+        let mut tail = quote!(true);
+        let mut always_false = false;
+        if terminal && mode == Mode::Check {
+            // The last statement is an unconditional `break 'n false;`: make it the value.
+            body = strip_final_break(body);
+            tail = quote!(false);
+            if !breaks_to_label(&body) {
+                always_false = true;
+            }
+        }
+        f.breaks.set(breaks_to_label(&body));
+        let rt = self.rt;
+        let name = fn_name(id, mode);
+        let doc = format!(" `{}`", node.uri.replace('`', "\\`"));
+        let state_ty = match mode {
+            Mode::Check => quote!(__rt::State),
+            Mode::Errors => quote!(__rt::Errors),
+        };
+        let st = state(mode);
+        let v = if f.uses_v.get() {
+            quote!(v)
+        } else {
+            quote!(_v)
+        };
+        let ev_param = if self.collects(id) {
+            if f.uses_ev.get() {
+                quote!(, ev: &mut __rt::Eval)
+            } else {
+                quote!(, _ev: &mut __rt::Eval)
+            }
+        } else {
+            quote!()
+        };
+        let (scope_in, scope_out) = if self.program.uses_dynamic_scope {
+            let r = node.resource.0 as u32;
+            (
+                quote!(let pushed = #st.push_scope(#r);),
+                quote!(#st.pop_scope(pushed);),
+            )
+        } else {
+            (quote!(), quote!())
+        };
+        let _ = rt;
+        let inner = match mode {
+            Mode::Check if always_false => quote! {
+                #scope_in
+                #body
+                #scope_out
+                #st.leave();
+                Ok(false)
+            },
+            Mode::Check if body.is_empty() => quote! {
+                #scope_in
+                #scope_out
+                #st.leave();
+                Ok(true)
+            },
+            Mode::Check if f.breaks.get() => quote! {
+                #scope_in
+                let ok = 'n: {
+                    #body
+                    #tail
+                };
+                #scope_out
+                #st.leave();
+                Ok(ok)
+            },
+            Mode::Check => quote! {
+                #scope_in
+                #body
+                #scope_out
+                #st.leave();
+                Ok(true)
+            },
+            Mode::Errors if body.is_empty() => quote! {
+                #scope_in
+                #scope_out
+                #st.leave();
+                Ok(true)
+            },
+            Mode::Errors => quote! {
+                #scope_in
+                let start = cx.mark();
+                #body
+                #scope_out
+                #st.leave();
+                Ok(cx.mark() == start)
+            },
+        };
+        quote! {
+            #[doc = #doc]
+            fn #name(#v: &Value, cx: &mut #state_ty #ev_param) -> __rt::Res {
+                #st.enter()?;
+                #inner
+            }
+        }
+    }
+
+    /// The checks of a node, in IR order: runs of type-dependent checks become one `match`
+    /// on the value's variant; in-place applicators run between them.
+    fn checks(&self, f: &Fun<'_>, checks: &[Check]) -> (TokenStream, bool) {
+        let mut out = TokenStream::new();
+        let mut i = 0;
+        while i < checks.len() {
+            if dispatchable(&checks[i].kind) {
+                let start = i;
+                while i < checks.len() && dispatchable(&checks[i].kind) {
+                    i += 1;
+                }
+                let (code, terminal) = self.dispatch(f, &checks[start..i]);
+                out.extend(code);
+                if terminal {
+                    return (out, true);
+                }
+            } else {
+                let (code, terminal) = self.in_place(f, &checks[i]);
+                out.extend(code);
+                i += 1;
+                if terminal {
+                    return (out, true);
+                }
+            }
+        }
+        (out, false)
+    }
+
+    /// Code that fails the node: `break 'n false` (check) or records an error (errors).
+    fn fail(&self, f: &Fun<'_>, check: &Check, kind: TokenStream) -> TokenStream {
+        match f.mode {
+            Mode::Check => {
+                f.breaks.set(true);
+                quote!(break 'n false;)
+            }
+            Mode::Errors => {
+                let keyword = &check.keyword;
+                let absolute = format!("{}/{}", f.node.uri, check.keyword);
+                quote!(cx.error(#keyword, #absolute, #kind);)
+            }
+        }
+    }
+
+    /// Code for a failed child whose errors are passed up: `break 'n false` (check) or
+    /// nothing (errors: the child recorded them).
+    fn fail_silent(&self, f: &Fun<'_>) -> TokenStream {
+        match f.mode {
+            Mode::Check => {
+                f.breaks.set(true);
+                quote!(break 'n false;)
+            }
+            Mode::Errors => quote!(),
+        }
+    }
+
+    /// An expression of type `Res` evaluating `edge`'s target on the instance `inst`.
+    fn child(
+        &self,
+        f: &Fun<'_>,
+        edge: &Edge,
+        target: NodeId,
+        inst: &Inst,
+        ev: &EvArg,
+    ) -> TokenStream {
+        let name = fn_name(target, f.mode);
+        let value = match inst {
+            Inst::Same => {
+                f.uses_v.set(true);
+                quote!(v)
+            }
+            Inst::KeyAsValue => quote!(&Value::String(k.clone())),
+            Inst::Key | Inst::Index(_) | Inst::IndexVar => quote!(x),
+        };
+        let ev_arg = match (self.collects(target), ev) {
+            (false, _) => quote!(),
+            (true, EvArg::Sub) => quote!(, &mut sub),
+            (true, EvArg::Throwaway) => quote!(, &mut __rt::Eval::new()),
+        };
+        match f.mode {
+            Mode::Check => quote!(#name(#value, cx #ev_arg)),
+            Mode::Errors => {
+                let path = &edge.path;
+                match inst {
+                    Inst::Same | Inst::KeyAsValue => {
+                        quote!(cx.child(#path, |cx| #name(#value, cx #ev_arg)))
+                    }
+                    Inst::Key => quote!(cx.child_key(#path, k, |cx| #name(#value, cx #ev_arg))),
+                    Inst::Index(i) => {
+                        let i = Literal::usize_unsuffixed(*i);
+                        quote!(cx.child_index(#path, #i, |cx| #name(#value, cx #ev_arg)))
+                    }
+                    Inst::IndexVar => {
+                        quote!(cx.child_index(#path, i, |cx| #name(#value, cx #ev_arg)))
+                    }
+                }
+            }
+        }
+    }
+
+    /// An in-place child whose errors pass up and whose annotations count when it is
+    /// valid (`$ref`, `allOf`, `then`, `dependentSchemas`); failing fails the node.
+    fn in_place_child(&self, f: &Fun<'_>, edge: &Edge, target: NodeId) -> TokenStream {
+        let merge = self.node_collects(f) && self.collects(target);
+        if merge {
+            f.uses_ev.set(true);
+            let call = self.child(f, edge, target, &Inst::Same, &EvArg::Sub);
+            let fail = self.fail_silent(f);
+            let otherwise = if fail.is_empty() {
+                quote!()
+            } else {
+                quote!(else { #fail })
+            };
+            quote! {{
+                let mut sub = __rt::Eval::new();
+                let valid = #call?;
+                if valid { ev.merge(&sub); } #otherwise
+            }}
+        } else {
+            let call = self.child(f, edge, target, &Inst::Same, &EvArg::Throwaway);
+            match f.mode {
+                Mode::Check => {
+                    let fail = self.fail_silent(f);
+                    quote!(if !#call? { #fail })
+                }
+                Mode::Errors => quote!(#call?;),
+            }
+        }
+    }
+
+    fn node_collects(&self, f: &Fun<'_>) -> bool {
+        f.node.collect.properties || f.node.collect.items
+    }
+
+    /// Code of one non-dispatched check; `true` when nothing after it can run.
+    fn in_place(&self, f: &Fun<'_>, check: &Check) -> (TokenStream, bool) {
+        match &check.kind {
+            CheckKind::False => match f.mode {
+                Mode::Check => {
+                    f.breaks.set(true);
+                    (quote!(break 'n false;), true)
+                }
+                Mode::Errors => {
+                    let uri = &f.node.uri;
+                    (quote!(cx.error_here(#uri);), false)
+                }
+            },
+            CheckKind::Unresolved { uri } => {
+                let st = state(f.mode);
+                (quote!(#st.unresolved(#uri)?;), false)
+            }
+            CheckKind::Ref(edge) => (self.in_place_child(f, edge, edge.target), false),
+            CheckKind::AllOf(edges) => {
+                let parts: Vec<_> = edges
+                    .iter()
+                    .map(|e| self.in_place_child(f, e, e.target))
+                    .collect();
+                (quote!(#(#parts)*), false)
+            }
+            CheckKind::DynamicRef { fallback, anchor } => match anchor {
+                None => (self.in_place_child(f, fallback, fallback.target), false),
+                Some(name) => (self.dynamic_ref(f, fallback, name), false),
+            },
+            CheckKind::AnyOf(edges) => (self.any_of(f, check, edges), false),
+            CheckKind::OneOf(edges) => (self.one_of(f, check, edges), false),
+            CheckKind::Not(edge) => {
+                let call = self.silent_call(f, edge.target, quote!(v), &EvArg::Throwaway);
+                let fail = self.fail(f, check, quote!(__rt::ErrorKind::Not));
+                (quote!(if #call? { #fail }), false)
+            }
+            CheckKind::IfThenElse {
+                condition,
+                then,
+                otherwise,
+            } => (
+                self.if_then_else(f, condition, then.as_ref(), otherwise.as_ref()),
+                false,
+            ),
+            other => unreachable_kind(other),
+        }
+    }
+
+    fn dynamic_ref(&self, f: &Fun<'_>, fallback: &Edge, name: &str) -> TokenStream {
+        let targets = self.dynamic_targets(name);
+        let st = state(f.mode);
+        let merge_any = self.node_collects(f);
+        let call_for = |target: NodeId| -> TokenStream {
+            let merge = merge_any && self.collects(target);
+            let ev = if merge { EvArg::Sub } else { EvArg::Throwaway };
+            self.child(f, fallback, target, &Inst::Same, &ev)
+        };
+        let ids: Vec<u32> = targets.iter().map(|(r, _)| *r as u32).collect();
+        let arms: Vec<TokenStream> = targets
+            .iter()
+            .map(|(r, t)| {
+                let r = *r as u32;
+                let call = call_for(*t);
+                quote!(Some(#r) => #call,)
+            })
+            .collect();
+        let fallback_call = call_for(fallback.target);
+        let merge = merge_any
+            && (self.collects(fallback.target) || targets.iter().any(|(_, t)| self.collects(*t)));
+        let sub = if merge {
+            f.uses_ev.set(true);
+            quote!(let mut sub = __rt::Eval::new();)
+        } else {
+            quote!()
+        };
+        let on_valid = if merge {
+            quote!(ev.merge(&sub);)
+        } else {
+            quote!()
+        };
+        let fail = self.fail_silent(f);
+        let on_invalid = if fail.is_empty() {
+            quote!()
+        } else {
+            quote!(else { #fail })
+        };
+        quote! {{
+            #sub
+            let valid = match #st.outermost(|r| matches!(r, #(#ids)|*)) {
+                #(#arms)*
+                _ => #fallback_call,
+            }?;
+            if valid { #on_valid } #on_invalid
+        }}
+    }
+
+    /// An expression of type `Res` evaluating `target` in short-circuit mode on `value`,
+    /// as the children whose errors are dropped (`anyOf`, `oneOf`, `not`, `if`, `contains`)
+    /// always are.
+    fn silent_call(
+        &self,
+        f: &Fun<'_>,
+        target: NodeId,
+        value: TokenStream,
+        ev: &EvArg,
+    ) -> TokenStream {
+        if value.to_string() == "v" {
+            f.uses_v.set(true);
+        }
+        let name = fn_name(target, Mode::Check);
+        let ev_arg = match (self.collects(target), ev) {
+            (false, _) => quote!(),
+            (true, EvArg::Sub) => quote!(, &mut sub),
+            (true, EvArg::Throwaway) => quote!(, &mut __rt::Eval::new()),
+        };
+        match f.mode {
+            Mode::Check => quote!(#name(#value, cx #ev_arg)),
+            Mode::Errors => quote!(#name(#value, &mut cx.state #ev_arg)),
+        }
+    }
+
+    fn any_of(&self, f: &Fun<'_>, check: &Check, edges: &[Edge]) -> TokenStream {
+        let fail = self.fail(f, check, quote!(__rt::ErrorKind::AnyOf));
+        if !self.node_collects(f) {
+            let calls: Vec<_> = edges
+                .iter()
+                .map(|e| {
+                    let c = self.silent_call(f, e.target, quote!(v), &EvArg::Throwaway);
+                    quote!(#c?)
+                })
+                .collect();
+            return quote!(if !(#(#calls)||*) { #fail });
+        }
+        // A collecting node evaluates every branch: each valid one contributes annotations.
+        let parts: Vec<_> = edges
+            .iter()
+            .map(|e| {
+                if self.collects(e.target) {
+                    f.uses_ev.set(true);
+                    let call = self.silent_call(f, e.target, quote!(v), &EvArg::Sub);
+                    quote! {{
+                        let mut sub = __rt::Eval::new();
+                        if #call? { any = true; ev.merge(&sub); }
+                    }}
+                } else {
+                    let call = self.silent_call(f, e.target, quote!(v), &EvArg::Throwaway);
+                    quote!(if #call? { any = true; })
+                }
+            })
+            .collect();
+        quote! {{
+            let mut any = false;
+            #(#parts)*
+            if !any { #fail }
+        }}
+    }
+
+    fn one_of(&self, f: &Fun<'_>, check: &Check, edges: &[Edge]) -> TokenStream {
+        let errors = f.mode == Mode::Errors;
+        let collecting = self.node_collects(f);
+        // Reporting counts every match; a collecting node lets every valid branch
+        // contribute; otherwise a second match decides.
+        let every = errors || collecting;
+        let fail = self.fail(f, check, quote!(__rt::ErrorKind::OneOf { matched }));
+        let parts: Vec<_> = edges
+            .iter()
+            .enumerate()
+            .map(|(idx, e)| {
+                let merge = collecting && self.collects(e.target);
+                let call = self.silent_call(
+                    f,
+                    e.target,
+                    quote!(v),
+                    if merge {
+                        &EvArg::Sub
+                    } else {
+                        &EvArg::Throwaway
+                    },
+                );
+                let too_many = if idx > 0 && !every {
+                    quote!(if matched > 1 { #fail })
+                } else {
+                    quote!()
+                };
+                if merge {
+                    f.uses_ev.set(true);
+                    quote! {{
+                        let mut sub = __rt::Eval::new();
+                        if #call? {
+                            matched += 1;
+                            ev.merge(&sub);
+                        }
+                    }}
+                } else {
+                    quote! {
+                        if #call? {
+                            matched += 1;
+                            #too_many
+                        }
+                    }
+                }
+            })
+            .collect();
+        quote! {{
+            let mut matched: u64 = 0;
+            #(#parts)*
+            if matched != 1 { #fail }
+        }}
+    }
+
+    fn if_then_else(
+        &self,
+        f: &Fun<'_>,
+        condition: &Edge,
+        then: Option<&Edge>,
+        otherwise: Option<&Edge>,
+    ) -> TokenStream {
+        let collecting = self.node_collects(f);
+        let merge_cond = collecting && self.collects(condition.target);
+        let call = self.silent_call(
+            f,
+            condition.target,
+            quote!(v),
+            if merge_cond {
+                &EvArg::Sub
+            } else {
+                &EvArg::Throwaway
+            },
+        );
+        let cond = quote!(let holds = #call?;);
+        let (sub, merge) = if merge_cond {
+            f.uses_ev.set(true);
+            (
+                quote!(let mut sub = __rt::Eval::new();),
+                quote!(ev.merge(&sub);),
+            )
+        } else {
+            (quote!(), quote!())
+        };
+        let then_code = then.map(|e| self.in_place_child(f, e, e.target));
+        let else_code = otherwise.map(|e| self.in_place_child(f, e, e.target));
+        let branches = match (merge_cond, then_code, else_code) {
+            (false, None, None) => quote!(let _ = holds;),
+            (false, Some(t), None) => quote!(if holds { #t }),
+            (false, None, Some(e)) => quote!(if !holds { #e }),
+            (_, t, e) => {
+                let t = t.unwrap_or_default();
+                let e = e.map(|e| quote!(else { #e })).unwrap_or_default();
+                quote!(if holds { #merge #t } #e)
+            }
+        };
+        quote! {{
+            #sub
+            #cond
+            #branches
+        }}
+    }
+
+    /// A run of type-dependent checks as one dispatch on the value's variant; `true` when
+    /// every variant fails unconditionally (check mode), so nothing after it can run.
+    fn dispatch(&self, f: &Fun<'_>, checks: &[Check]) -> (TokenStream, bool) {
+        let mut arms: Vec<(Variant, TokenStream, bool, bool)> = Vec::new();
+        for variant in Variant::ALL {
+            let a = ArmCx {
+                f,
+                variant,
+                uses_binding: Cell::new(false),
+                terminal: Cell::new(false),
+            };
+            let code = self.arm(&a, checks);
+            arms.push((variant, code, a.uses_binding.get(), a.terminal.get()));
+        }
+        let all_terminal = arms.iter().all(|(_, _, _, t)| *t);
+        // Group arms whose code is identical and binds nothing.
+        let mut groups: Vec<(Vec<Variant>, TokenStream, bool)> = Vec::new();
+        for (variant, code, binds, _) in arms {
+            if code.is_empty() {
+                continue;
+            }
+            if !binds {
+                let key = code.to_string();
+                if let Some(g) = groups
+                    .iter_mut()
+                    .find(|(_, c, b, ..)| !*b && c.to_string() == key)
+                {
+                    g.0.push(variant);
+                    continue;
+                }
+            }
+            groups.push((vec![variant], code, binds));
+        }
+        let covered: usize = groups.iter().map(|g| g.0.len()).sum();
+        if groups.is_empty() {
+            return (quote!(), false);
+        }
+        if groups.len() == 1 && covered == Variant::ALL.len() && !groups[0].2 {
+            // The same code for every variant: no dispatch needed.
+            let code = &groups[0].1;
+            return (quote!(#code), all_terminal);
+        }
+        let pattern = |vs: &[Variant], binds: bool| -> TokenStream {
+            let ps: Vec<_> = vs.iter().map(|v| v.pattern(binds)).collect();
+            quote!(#(#ps)|*)
+        };
+        f.uses_v.set(true);
+        if groups.len() == 1 && covered < Variant::ALL.len() {
+            let (vs, code, binds) = &groups[0];
+            let p = pattern(vs, *binds);
+            let code = if *binds {
+                quote!(if let #p = v { #code })
+            } else {
+                quote!(if matches!(v, #p) { #code })
+            };
+            return (code, false);
+        }
+        let arms: Vec<_> = groups
+            .iter()
+            .map(|(vs, code, binds)| {
+                let p = pattern(vs, *binds);
+                quote!(#p => { #code })
+            })
+            .collect();
+        let rest = if covered < Variant::ALL.len() {
+            quote!(_ => {})
+        } else {
+            quote!()
+        };
+        (
+            quote! {
+                match v {
+                    #(#arms)*
+                    #rest
+                }
+            },
+            all_terminal,
+        )
+    }
+
+    /// The code of the checks of a run that apply to one variant.
+    fn arm(&self, a: &ArmCx<'_, '_>, checks: &[Check]) -> TokenStream {
+        let f = a.f;
+        let mut out = TokenStream::new();
+        let object_loop = a.variant == Variant::Object
+            && checks.iter().any(|c| {
+                matches!(
+                    c.kind,
+                    CheckKind::Properties(_)
+                        | CheckKind::PatternProperties(_)
+                        | CheckKind::AdditionalProperties { .. }
+                        | CheckKind::PropertyNames(_)
+                )
+            });
+        let mut loop_done = false;
+        for check in checks {
+            if a.terminal.get() && f.mode == Mode::Check {
+                break;
+            }
+            let fused = matches!(
+                check.kind,
+                CheckKind::Properties(_)
+                    | CheckKind::PatternProperties(_)
+                    | CheckKind::AdditionalProperties { .. }
+                    | CheckKind::PropertyNames(_)
+                    | CheckKind::Required(_)
+            );
+            if object_loop && fused {
+                if !loop_done {
+                    loop_done = true;
+                    out.extend(self.object_loop(a, checks));
+                }
+                continue;
+            }
+            out.extend(self.typed(a, check));
+        }
+        out
+    }
+
+    /// One type-dependent check within the arm of `a.variant`.
+    fn typed(&self, a: &ArmCx<'_, '_>, check: &Check) -> TokenStream {
+        let f = a.f;
+        let variant = a.variant;
+        let fail = |kind: TokenStream| self.fail(f, check, kind);
+        // An unconditional failure.
+        let always = |kind: TokenStream| {
+            if f.mode == Mode::Check {
+                a.terminal.set(true);
+            }
+            self.fail(f, check, kind)
+        };
+        match (&check.kind, variant) {
+            (CheckKind::Type(ts), _) => {
+                let kind = type_kind(*ts);
+                match variant.type_test(*ts) {
+                    TypeTest::Pass => quote!(),
+                    TypeTest::Fail => always(kind),
+                    TypeTest::IfInteger => {
+                        a.uses_binding.set(true);
+                        let fail = fail(kind);
+                        quote!(if !__rt::json::is_integer(num) { #fail })
+                    }
+                }
+            }
+            (CheckKind::Const(value), _) => self.enum_test(
+                a,
+                check,
+                std::slice::from_ref(value),
+                quote!(__rt::ErrorKind::Const),
+            ),
+            (CheckKind::Enum(values), _) => {
+                self.enum_test(a, check, values, quote!(__rt::ErrorKind::Enum))
+            }
+            (CheckKind::MultipleOf(d), Variant::Number) => {
+                a.uses_binding.set(true);
+                let lit = f64_tokens(*d);
+                let fail = fail(quote!(__rt::ErrorKind::MultipleOf { divisor: #lit }));
+                quote!(if !__rt::json::is_multiple_of(num, #lit) { #fail })
+            }
+            (CheckKind::Minimum(limit), Variant::Number) => {
+                self.compare(a, check, limit, quote!(is_lt), quote!(Minimum))
+            }
+            (CheckKind::Maximum(limit), Variant::Number) => {
+                self.compare(a, check, limit, quote!(is_gt), quote!(Maximum))
+            }
+            (CheckKind::ExclusiveMinimum(limit), Variant::Number) => {
+                self.compare(a, check, limit, quote!(is_le), quote!(ExclusiveMinimum))
+            }
+            (CheckKind::ExclusiveMaximum(limit), Variant::Number) => {
+                self.compare(a, check, limit, quote!(is_ge), quote!(ExclusiveMaximum))
+            }
+            (CheckKind::MinLength(n), Variant::String) => {
+                if *n == 0 {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::MinLength { limit: #n }));
+                quote!(if !__rt::min_length(text, #n) { #fail })
+            }
+            (CheckKind::MaxLength(n), Variant::String) => {
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::MaxLength { limit: #n }));
+                quote!(if !__rt::max_length(text, #n) { #fail })
+            }
+            (CheckKind::Pattern(id), Variant::String) => {
+                let entry = &self.program.regexes[id.0];
+                if entry.compiled.is_none() {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                self.used_regexes.borrow_mut().insert(*id);
+                let re = regex_name(*id);
+                let source = &entry.source;
+                let fail = fail(quote!(__rt::ErrorKind::Pattern {
+                    pattern: __rt::Cow::Borrowed(#source)
+                }));
+                quote!(if !#re.is_match(text) { #fail })
+            }
+            (CheckKind::Format(name), Variant::String) => {
+                if !self.formats.contains_key(name)
+                    && schemac_runtime::format::lookup(name).is_none()
+                {
+                    // Neither custom nor built in: passes, as in the interpreter.
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let rt = self.rt;
+                let path = match self.formats.get(name) {
+                    Some(path) => quote!(#path),
+                    None => {
+                        let ident = format_ident!("{}", format_fn_name(name));
+                        quote!(#rt::format::#ident)
+                    }
+                };
+                let fail = fail(quote!(__rt::ErrorKind::Format {
+                    format: __rt::Cow::Borrowed(#name)
+                }));
+                quote!(if !#path(text) { #fail })
+            }
+            (CheckKind::MinItems(n), Variant::Array) => {
+                if *n == 0 {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::MinItems { limit: #n }));
+                quote!(if (arr.len() as u64) < #n { #fail })
+            }
+            (CheckKind::MaxItems(n), Variant::Array) => {
+                if *n == u64::MAX {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::MaxItems { limit: #n }));
+                quote!(if arr.len() as u64 > #n { #fail })
+            }
+            (CheckKind::UniqueItems, Variant::Array) => {
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::UniqueItems));
+                quote!(if !__rt::json::all_unique(arr) { #fail })
+            }
+            (CheckKind::PrefixItems(edges), Variant::Array) => {
+                a.uses_binding.set(true);
+                let mark = self.node_collects(f) && f.node.collect.items;
+                let parts: Vec<_> = edges
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| {
+                        let call = self.child(f, e, e.target, &Inst::Index(i), &EvArg::Throwaway);
+                        let fail = self.fail_silent(f);
+                        let idx = Literal::usize_unsuffixed(i);
+                        match f.mode {
+                            Mode::Check => quote! {
+                                if let Some(x) = arr.get(#idx) {
+                                    if !#call? { #fail }
+                                }
+                            },
+                            Mode::Errors => quote! {
+                                if let Some(x) = arr.get(#idx) {
+                                    #call?;
+                                }
+                            },
+                        }
+                    })
+                    .collect();
+                let mark_code = if mark {
+                    f.uses_ev.set(true);
+                    let n = Literal::usize_unsuffixed(edges.len());
+                    quote!(ev.items.set_range(0, arr.len().min(#n));)
+                } else {
+                    quote!()
+                };
+                quote!(#(#parts)* #mark_code)
+            }
+            (CheckKind::Items { schema, skip }, Variant::Array) => {
+                a.uses_binding.set(true);
+                let mark = f.node.collect.items;
+                let call = self.child(f, schema, schema.target, &Inst::IndexVar, &EvArg::Throwaway);
+                let fail = self.fail_silent(f);
+                let (iter, index) = match (*skip, f.mode) {
+                    (0, Mode::Check) => (quote!(arr.iter()), quote!(x)),
+                    (0, Mode::Errors) => (quote!(arr.iter().enumerate()), quote!((i, x))),
+                    (n, Mode::Check) => {
+                        let n = Literal::usize_unsuffixed(n);
+                        (quote!(arr.iter().skip(#n)), quote!(x))
+                    }
+                    (n, Mode::Errors) => {
+                        let n = Literal::usize_unsuffixed(n);
+                        (quote!(arr.iter().enumerate().skip(#n)), quote!((i, x)))
+                    }
+                };
+                let body = match f.mode {
+                    Mode::Check => quote!(if !#call? { #fail }),
+                    Mode::Errors => quote!(#call?;),
+                };
+                let mark_code = if mark {
+                    f.uses_ev.set(true);
+                    quote!(ev.items.set_range(0, arr.len());)
+                } else {
+                    quote!()
+                };
+                quote! {
+                    for #index in #iter { #body }
+                    #mark_code
+                }
+            }
+            (CheckKind::Contains { schema, min, max }, Variant::Array) => {
+                self.contains(a, check, schema, *min, *max)
+            }
+            (CheckKind::UnevaluatedItems(edge), Variant::Array) => {
+                a.uses_binding.set(true);
+                f.uses_ev.set(true);
+                let st = state(f.mode);
+                let call = self.child(f, edge, edge.target, &Inst::IndexVar, &EvArg::Throwaway);
+                let body = match f.mode {
+                    Mode::Check => {
+                        let fail = self.fail_silent(f);
+                        quote!(if !ev.items.get(i) && !#call? { #fail })
+                    }
+                    Mode::Errors => quote!(if !ev.items.get(i) { #call?; }),
+                };
+                quote! {
+                    #st.charge(arr.len())?;
+                    for (i, x) in arr.iter().enumerate() {
+                        #body
+                    }
+                    ev.items.set_range(0, arr.len());
+                }
+            }
+            (CheckKind::MinProperties(n), Variant::Object) => {
+                if *n == 0 {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::MinProperties { limit: #n }));
+                quote!(if (obj.len() as u64) < #n { #fail })
+            }
+            (CheckKind::MaxProperties(n), Variant::Object) => {
+                if *n == u64::MAX {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::MaxProperties { limit: #n }));
+                quote!(if obj.len() as u64 > #n { #fail })
+            }
+            (CheckKind::Required(names), Variant::Object) => {
+                if names.is_empty() {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let parts: Vec<_> = names
+                    .iter()
+                    .map(|name| {
+                        let fail = fail(quote!(__rt::ErrorKind::Required {
+                            property: __rt::Cow::Borrowed(#name)
+                        }));
+                        quote!(if !obj.contains_key(#name) { #fail })
+                    })
+                    .collect();
+                quote!(#(#parts)*)
+            }
+            (CheckKind::DependentRequired(deps), Variant::Object) => {
+                if deps.iter().all(|(_, r)| r.is_empty()) {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let parts: Vec<_> = deps
+                    .iter()
+                    .filter(|(_, r)| !r.is_empty())
+                    .map(|(property, required)| {
+                        let inner: Vec<_> = required
+                            .iter()
+                            .map(|missing| {
+                                let fail = fail(quote!(__rt::ErrorKind::DependentRequired {
+                                    property: __rt::Cow::Borrowed(#property),
+                                    missing: __rt::Cow::Borrowed(#missing)
+                                }));
+                                quote!(if !obj.contains_key(#missing) { #fail })
+                            })
+                            .collect();
+                        quote!(if obj.contains_key(#property) { #(#inner)* })
+                    })
+                    .collect();
+                quote!(#(#parts)*)
+            }
+            (CheckKind::DependentSchemas(deps), Variant::Object) => {
+                if deps.is_empty() {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let parts: Vec<_> = deps
+                    .iter()
+                    .map(|(property, edge)| {
+                        let child = self.in_place_child(f, edge, edge.target);
+                        quote!(if obj.contains_key(#property) { #child })
+                    })
+                    .collect();
+                quote!(#(#parts)*)
+            }
+            (CheckKind::UnevaluatedProperties(edge), Variant::Object) => {
+                a.uses_binding.set(true);
+                f.uses_ev.set(true);
+                let st = state(f.mode);
+                let call = self.child(f, edge, edge.target, &Inst::Key, &EvArg::Throwaway);
+                let (header, body) = match f.mode {
+                    Mode::Check => {
+                        let fail = self.fail_silent(f);
+                        (
+                            quote!(for (i, x) in obj.values().enumerate()),
+                            quote!(if !ev.props.get(i) && !#call? { #fail }),
+                        )
+                    }
+                    Mode::Errors => (
+                        quote!(for (i, (k, x)) in obj.iter().enumerate()),
+                        quote!(if !ev.props.get(i) { #call?; }),
+                    ),
+                };
+                quote! {
+                    #st.charge(obj.len())?;
+                    #header {
+                        #body
+                    }
+                    ev.props.set_range(0, obj.len());
+                }
+            }
+            (
+                CheckKind::Properties(_)
+                | CheckKind::PatternProperties(_)
+                | CheckKind::AdditionalProperties { .. }
+                | CheckKind::PropertyNames(_),
+                Variant::Object,
+            ) => {
+                // Always fused into `object_loop`.
+                quote!()
+            }
+            _ => quote!(),
+        }
+    }
+
+    fn compare(
+        &self,
+        a: &ArmCx<'_, '_>,
+        check: &Check,
+        limit: &Number,
+        test: TokenStream,
+        kind: TokenStream,
+    ) -> TokenStream {
+        a.uses_binding.set(true);
+        let cmp = number_cmp(quote!(num), limit);
+        let as_f64 = f64_tokens(limit.as_f64().unwrap_or(f64::NAN));
+        let fail = self.fail(
+            a.f,
+            check,
+            quote!(__rt::ErrorKind::#kind { limit: #as_f64 }),
+        );
+        quote!(if #cmp.#test() { #fail })
+    }
+
+    /// `const` / `enum`: the values of the arm's variant, compared without allocating.
+    fn enum_test(
+        &self,
+        a: &ArmCx<'_, '_>,
+        check: &Check,
+        values: &[Value],
+        kind: TokenStream,
+    ) -> TokenStream {
+        let f = a.f;
+        let of_variant: Vec<&Value> = values
+            .iter()
+            .filter(|v| Variant::of(v) == a.variant)
+            .collect();
+        if of_variant.is_empty() {
+            if f.mode == Mode::Check {
+                a.terminal.set(true);
+            }
+            return self.fail(f, check, kind);
+        }
+        let fail = self.fail(f, check, kind);
+        match a.variant {
+            Variant::Null => quote!(),
+            Variant::Bool => {
+                let t = of_variant.iter().any(|v| v.as_bool() == Some(true));
+                let fa = of_variant.iter().any(|v| v.as_bool() == Some(false));
+                match (t, fa) {
+                    (true, true) => quote!(),
+                    (true, false) => {
+                        a.uses_binding.set(true);
+                        quote!(if !*b { #fail })
+                    }
+                    _ => {
+                        a.uses_binding.set(true);
+                        quote!(if *b { #fail })
+                    }
+                }
+            }
+            Variant::String => {
+                a.uses_binding.set(true);
+                let mut strs: Vec<&str> = of_variant.iter().filter_map(|v| v.as_str()).collect();
+                strs.dedup();
+                if strs.len() == 1 {
+                    let s = strs[0];
+                    quote!(if text != #s { #fail })
+                } else {
+                    let mut sorted = strs.clone();
+                    sorted.sort_unstable();
+                    sorted.dedup();
+                    quote!(if !matches!(text.as_str(), #(#sorted)|*) { #fail })
+                }
+            }
+            Variant::Number => {
+                a.uses_binding.set(true);
+                let tests: Vec<_> = of_variant
+                    .iter()
+                    .filter_map(|v| v.as_number())
+                    .map(|n| {
+                        let cmp = number_cmp(quote!(num), n);
+                        quote!(#cmp.is_eq())
+                    })
+                    .collect();
+                quote!(if !(#(#tests)||*) { #fail })
+            }
+            Variant::Array | Variant::Object => {
+                f.uses_v.set(true);
+                let tests: Vec<_> = of_variant
+                    .iter()
+                    .map(|val| value::equals(quote!(v), val, 0))
+                    .collect();
+                quote!(if !(#(#tests)||*) { #fail })
+            }
+        }
+    }
+
+    fn contains(
+        &self,
+        a: &ArmCx<'_, '_>,
+        check: &Check,
+        schema: &Edge,
+        min: u64,
+        max: Option<u64>,
+    ) -> TokenStream {
+        let f = a.f;
+        let mark = f.node.collect.items;
+        a.uses_binding.set(true);
+        let call = self.silent_call(f, schema.target, quote!(x), &EvArg::Throwaway);
+        let max_lit = match max {
+            Some(m) => quote!(Some(#m)),
+            None => quote!(None),
+        };
+        let fail = self.fail(
+            f,
+            check,
+            quote!(__rt::ErrorKind::Contains { min: #min, max: #max_lit }),
+        );
+        let (iter, index) = if mark {
+            f.uses_ev.set(true);
+            (quote!(arr.iter().enumerate()), quote!((i, x)))
+        } else {
+            (quote!(arr.iter()), quote!(x))
+        };
+        let mark_code = if mark {
+            quote!(ev.items.set(i);)
+        } else {
+            quote!()
+        };
+        if min == 0 && max.is_none() {
+            // Cannot fail: evaluated for annotations (and the budget) only.
+            let stop = if mark { quote!() } else { quote!(break;) };
+            return quote! {
+                for #index in #iter {
+                    if #call? { #mark_code #stop }
+                }
+            };
+        }
+        // Without annotations to collect, stop as soon as the count decides.
+        let early = if mark {
+            quote!()
+        } else {
+            match max {
+                None => quote!(if count >= #min { break; }),
+                Some(m) => quote!(if count > #m { break; }),
+            }
+        };
+        let verdict = match (min, max) {
+            (0, Some(m)) => quote!(if count > #m { #fail }),
+            (min, None) => quote!(if count < #min { #fail }),
+            (min, Some(m)) => quote!(if !(#min..=#m).contains(&count) { #fail }),
+        };
+        quote! {{
+            let mut count: u64 = 0;
+            for #index in #iter {
+                if #call? {
+                    count += 1;
+                    #mark_code
+                    #early
+                }
+            }
+            #verdict
+        }}
+    }
+
+    /// `properties`, `patternProperties`, `additionalProperties`, `propertyNames` and
+    /// `required` of one run, in one pass over the object.
+    fn object_loop(&self, a: &ArmCx<'_, '_>, checks: &[Check]) -> TokenStream {
+        let f = a.f;
+        a.uses_binding.set(true);
+        let mark = f.node.collect.properties;
+        let mut properties: Vec<(&String, &Edge)> = Vec::new();
+        let mut patterns: Vec<(RegexId, &Edge)> = Vec::new();
+        let mut additional: Option<(&Edge, &[String], &[RegexId])> = None;
+        let mut names_edge: Option<&Edge> = None;
+        let mut required: Vec<(&Check, &String)> = Vec::new();
+        for check in checks {
+            match &check.kind {
+                CheckKind::Properties(ps) => properties.extend(ps.iter().map(|(n, e)| (n, e))),
+                CheckKind::PatternProperties(ps) => {
+                    patterns.extend(ps.iter().map(|(r, e)| (*r, e)))
+                }
+                CheckKind::AdditionalProperties {
+                    schema,
+                    known,
+                    patterns,
+                } => additional = Some((schema, known, patterns)),
+                CheckKind::PropertyNames(e) => names_edge = Some(e),
+                CheckKind::Required(rs) => {
+                    for r in rs {
+                        if !required.iter().any(|(_, n)| *n == r) {
+                            required.push((check, r));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if mark {
+            f.uses_ev.set(true);
+        }
+        let child_test = |edge: &Edge, inst: &Inst| -> TokenStream {
+            let call = self.child(f, edge, edge.target, inst, &EvArg::Throwaway);
+            match f.mode {
+                Mode::Check => {
+                    let fail = self.fail_silent(f);
+                    quote!(if !#call? { #fail })
+                }
+                Mode::Errors => quote!(#call?;),
+            }
+        };
+        let mark_i = if mark {
+            quote!(ev.props.set(i);)
+        } else {
+            quote!()
+        };
+        // The additional-properties action for a key not named in `properties`.
+        let additional_code = additional.map(|(edge, _, pats)| {
+            let test = child_test(edge, &Inst::Key);
+            let live: Vec<RegexId> = pats
+                .iter()
+                .copied()
+                .filter(|id| self.program.regexes[id.0].compiled.is_some())
+                .collect();
+            if live.is_empty() {
+                quote!(#test #mark_i)
+            } else {
+                let matches: Vec<_> = live
+                    .iter()
+                    .map(|id| {
+                        self.used_regexes.borrow_mut().insert(*id);
+                        let re = regex_name(*id);
+                        quote!(#re.is_match(k))
+                    })
+                    .collect();
+                quote!(if !(#(#matches)||*) { #test #mark_i })
+            }
+        });
+        let known: BTreeSet<&str> = additional
+            .map(|(_, known, _)| known.iter().map(String::as_str).collect())
+            .unwrap_or_default();
+        // Per key name: what happens when the object has it.
+        let mut arms: BTreeMap<&str, Vec<TokenStream>> = BTreeMap::new();
+        let req_index: BTreeMap<&str, usize> = required
+            .iter()
+            .enumerate()
+            .map(|(i, (_, n))| (n.as_str(), i))
+            .collect();
+        for (name, &i) in &req_index {
+            let i = Literal::usize_unsuffixed(i);
+            arms.entry(name).or_default().push(quote!(seen[#i] = true;));
+        }
+        for (name, edge) in &properties {
+            let test = child_test(edge, &Inst::Key);
+            arms.entry(name.as_str())
+                .or_default()
+                .push(quote!(#test #mark_i));
+        }
+        for name in &known {
+            arms.entry(name).or_default();
+        }
+        if let Some(code) = &additional_code {
+            for (name, actions) in arms.iter_mut() {
+                if !known.contains(name) && !properties.iter().any(|(n, _)| n.as_str() == *name) {
+                    actions.push(code.clone());
+                }
+            }
+        }
+        let default = additional_code.clone().unwrap_or_default();
+        let key_match = if arms.is_empty() {
+            default
+        } else if arms.len() == 1 && default.is_empty() {
+            let (name, actions) = arms.iter().next().expect("one arm");
+            quote!(if k == #name { #(#actions)* })
+        } else {
+            let arms: Vec<_> = arms
+                .iter()
+                .map(|(name, actions)| quote!(#name => { #(#actions)* }))
+                .collect();
+            quote! {
+                match k.as_str() {
+                    #(#arms)*
+                    _ => { #default }
+                }
+            }
+        };
+        let pattern_code: Vec<_> = patterns
+            .iter()
+            .filter(|(id, _)| self.program.regexes[id.0].compiled.is_some())
+            .map(|(id, edge)| {
+                self.used_regexes.borrow_mut().insert(*id);
+                let re = regex_name(*id);
+                let test = child_test(edge, &Inst::Key);
+                quote!(if #re.is_match(k) { #test #mark_i })
+            })
+            .collect();
+        let names_code = names_edge.map(|e| child_test(e, &Inst::KeyAsValue));
+        let body = quote!(#key_match #(#pattern_code)* #names_code);
+        let uses_x = uses_ident(&body, "x");
+        let uses_i = uses_ident(&body, "i");
+        let uses_k = uses_ident(&body, "k");
+        let header = match (uses_i, uses_k, uses_x) {
+            (true, true, _) => quote!(for (i, (k, x)) in obj.iter().enumerate()),
+            (true, false, _) => quote!(for (i, x) in obj.values().enumerate()),
+            (false, true, true) => quote!(for (k, x) in obj),
+            (false, true, false) => quote!(for k in obj.keys()),
+            (false, false, _) => quote!(for x in obj.values()),
+        };
+        let (seen_decl, required_check) = if required.is_empty() {
+            (quote!(), quote!())
+        } else {
+            let n = Literal::usize_unsuffixed(required.len());
+            let checks: Vec<_> = required
+                .iter()
+                .enumerate()
+                .map(|(i, (check, name))| {
+                    let i = Literal::usize_unsuffixed(i);
+                    let fail = self.fail(
+                        f,
+                        check,
+                        quote!(__rt::ErrorKind::Required {
+                            property: __rt::Cow::Borrowed(#name)
+                        }),
+                    );
+                    quote!(if !seen[#i] { #fail })
+                })
+                .collect();
+            (quote!(let mut seen = [false; #n];), quote!(#(#checks)*))
+        };
+        quote! {
+            #seen_decl
+            #header { #body }
+            #required_check
+        }
+    }
+}
+
+/// Context of one arm of a dispatch.
+struct ArmCx<'f, 'n> {
+    f: &'f Fun<'n>,
+    variant: Variant,
+    uses_binding: Cell<bool>,
+    terminal: Cell<bool>,
+}
+
+/// A `serde_json::Value` variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Variant {
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+enum TypeTest {
+    Pass,
+    Fail,
+    IfInteger,
+}
+
+impl Variant {
+    const ALL: [Variant; 6] = [
+        Variant::Object,
+        Variant::String,
+        Variant::Number,
+        Variant::Array,
+        Variant::Bool,
+        Variant::Null,
+    ];
+
+    fn of(v: &Value) -> Variant {
+        match v {
+            Value::Null => Variant::Null,
+            Value::Bool(_) => Variant::Bool,
+            Value::Number(_) => Variant::Number,
+            Value::String(_) => Variant::String,
+            Value::Array(_) => Variant::Array,
+            Value::Object(_) => Variant::Object,
+        }
+    }
+
+    fn pattern(self, binds: bool) -> TokenStream {
+        match (self, binds) {
+            (Variant::Null, _) => quote!(Value::Null),
+            (Variant::Bool, true) => quote!(Value::Bool(b)),
+            (Variant::Bool, false) => quote!(Value::Bool(_)),
+            (Variant::Number, true) => quote!(Value::Number(num)),
+            (Variant::Number, false) => quote!(Value::Number(_)),
+            (Variant::String, true) => quote!(Value::String(text)),
+            (Variant::String, false) => quote!(Value::String(_)),
+            (Variant::Array, true) => quote!(Value::Array(arr)),
+            (Variant::Array, false) => quote!(Value::Array(_)),
+            (Variant::Object, true) => quote!(Value::Object(obj)),
+            (Variant::Object, false) => quote!(Value::Object(_)),
+        }
+    }
+
+    fn type_test(self, ts: TypeSet) -> TypeTest {
+        let bit = match self {
+            Variant::Null => TypeSet::NULL,
+            Variant::Bool => TypeSet::BOOLEAN,
+            Variant::String => TypeSet::STRING,
+            Variant::Array => TypeSet::ARRAY,
+            Variant::Object => TypeSet::OBJECT,
+            Variant::Number => {
+                return if ts.contains(TypeSet::NUMBER) {
+                    TypeTest::Pass
+                } else if ts.contains(TypeSet::INTEGER) {
+                    TypeTest::IfInteger
+                } else {
+                    TypeTest::Fail
+                }
+            }
+        };
+        if ts.contains(bit) {
+            TypeTest::Pass
+        } else {
+            TypeTest::Fail
+        }
+    }
+}
+
+/// Whether a check depends on the instance's JSON type (and so joins the dispatch).
+fn dispatchable(kind: &CheckKind) -> bool {
+    !matches!(
+        kind,
+        CheckKind::False
+            | CheckKind::Unresolved { .. }
+            | CheckKind::Ref(_)
+            | CheckKind::DynamicRef { .. }
+            | CheckKind::AllOf(_)
+            | CheckKind::AnyOf(_)
+            | CheckKind::OneOf(_)
+            | CheckKind::Not(_)
+            | CheckKind::IfThenElse { .. }
+    )
+}
+
+fn unreachable_kind(kind: &CheckKind) -> (TokenStream, bool) {
+    // `dispatchable` routes every other kind to `dispatch`.
+    debug_assert!(dispatchable(kind));
+    (TokenStream::new(), false)
+}
+
+/// Whether `tokens` hold a `break 'n`.
+fn breaks_to_label(tokens: &TokenStream) -> bool {
+    use proc_macro2::TokenTree;
+    let mut previous_quote = false;
+    for tree in tokens.clone() {
+        match &tree {
+            TokenTree::Group(g) => {
+                if breaks_to_label(&g.stream()) {
+                    return true;
+                }
+                previous_quote = false;
+            }
+            TokenTree::Punct(p) => previous_quote = p.as_char() == '\'',
+            TokenTree::Ident(i) => {
+                if previous_quote && i == "n" {
+                    return true;
+                }
+                previous_quote = false;
+            }
+            TokenTree::Literal(_) => previous_quote = false,
+        }
+    }
+    false
+}
+
+/// Whether `tokens` use the identifier `name`.
+fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
+    use proc_macro2::TokenTree;
+    tokens.clone().into_iter().any(|tree| match &tree {
+        TokenTree::Group(g) => uses_ident(&g.stream(), name),
+        TokenTree::Ident(i) => i == name,
+        _ => false,
+    })
+}
+
+/// `body` without its final `break 'n false;`.
+fn strip_final_break(body: TokenStream) -> TokenStream {
+    let mut tokens: Vec<proc_macro2::TokenTree> = body.into_iter().collect();
+    let n = tokens.len();
+    if n >= 5 && tokens[n - 5].to_string() == "break" && tokens[n - 2].to_string() == "false" {
+        tokens.truncate(n - 5);
+    }
+    tokens.into_iter().collect()
+}
+
+/// The state expression that owns the budget and the dynamic scope.
+fn state(mode: Mode) -> TokenStream {
+    match mode {
+        Mode::Check => quote!(cx),
+        Mode::Errors => quote!(cx.state),
+    }
+}
+
+fn type_kind(ts: TypeSet) -> TokenStream {
+    let bits = ts.0;
+    quote!(__rt::ErrorKind::Type { expected: __rt::TypeSet(#bits) })
+}
+
+/// Name of the runtime's function for a built-in format (`date-time` → `date_time`).
+pub(super) fn format_fn_name(name: &str) -> String {
+    super::module_name(name).unwrap_or_else(|| "_".to_string())
+}
+
+/// A `core::cmp::Ordering` expression comparing the `&Number` `num` with `limit` exactly as
+/// `json::compare_numbers` does.
+pub(super) fn number_cmp(num: TokenStream, limit: &Number) -> TokenStream {
+    if let Some(i) = limit.as_i64() {
+        quote!(__rt::cmp_i64(#num, #i))
+    } else if let Some(u) = limit.as_u64() {
+        quote!(__rt::cmp_u64(#num, #u))
+    } else {
+        let x = f64_tokens(limit.as_f64().unwrap_or(f64::NAN));
+        quote!(__rt::cmp_f64(#num, #x))
+    }
+}
+
+/// An `f64` literal (or constant for non-finite values).
+pub(super) fn f64_tokens(x: f64) -> TokenStream {
+    if x.is_nan() {
+        quote!(f64::NAN)
+    } else if x == f64::INFINITY {
+        quote!(f64::INFINITY)
+    } else if x == f64::NEG_INFINITY {
+        quote!(f64::NEG_INFINITY)
+    } else {
+        let lit = Literal::f64_suffixed(x);
+        quote!(#lit)
+    }
+}
+
+/// The tokens of a compiled regex's `static` initializer.
+fn regex_tokens(compiled: &crate::regex::CompiledRegex, rt: &TokenStream) -> TokenStream {
+    let _ = (compiled, rt);
+    quote!(__rt::UnavailableRegex)
+}
+
+/// The type of a regex `static`.
+fn regex_type(rt: &TokenStream) -> TokenStream {
+    let _ = rt;
+    quote!(__rt::UnavailableRegex)
+}

@@ -1,0 +1,134 @@
+//! Code-point sets: the class escapes, `.`, and Unicode properties (ranges taken from
+//! regex-syntax's Unicode tables; the names were already checked by the ECMA-262 parser).
+
+use regex_syntax::hir::{Class, HirKind};
+use schemac_runtime::regex::syntax::{
+    ClassItem, Perl, Property, LINE_TERMINATORS, SPACE_RANGES, WORD_RANGES,
+};
+
+/// Highest code point.
+pub(crate) const MAX_CP: u32 = 0x10FFFF;
+
+/// A set of code points: sorted, non-overlapping, non-adjacent inclusive ranges.
+pub(crate) type Ranges = Vec<(u32, u32)>;
+
+/// Sorts and merges `r` into canonical form.
+pub(crate) fn normalize(mut r: Ranges) -> Ranges {
+    r.sort_unstable();
+    let mut out: Ranges = Vec::with_capacity(r.len());
+    for (a, b) in r {
+        match out.last_mut() {
+            Some(last) if a <= last.1.saturating_add(1) => last.1 = last.1.max(b),
+            _ => out.push((a, b)),
+        }
+    }
+    out
+}
+
+/// The complement of a canonical set within `0..=MAX_CP`.
+pub(crate) fn negate(r: &[(u32, u32)]) -> Ranges {
+    let mut out = Vec::with_capacity(r.len() + 1);
+    let mut next = 0u32;
+    for &(a, b) in r {
+        if a > next {
+            out.push((next, a - 1));
+        }
+        next = b + 1;
+    }
+    if next <= MAX_CP {
+        out.push((next, MAX_CP));
+    }
+    out
+}
+
+/// The code points of one class item.
+pub(crate) fn item_ranges(item: &ClassItem) -> Result<Ranges, String> {
+    Ok(match item {
+        ClassItem::Range(a, b) => vec![(*a, *b)],
+        ClassItem::Dot => negate(LINE_TERMINATORS),
+        ClassItem::Perl(p, negated) => {
+            let base: &[(u32, u32)] = match p {
+                Perl::Digit => &[(0x30, 0x39)],
+                Perl::Space => SPACE_RANGES,
+                Perl::Word => WORD_RANGES,
+            };
+            if *negated {
+                negate(base)
+            } else {
+                base.to_vec()
+            }
+        }
+        ClassItem::Property(p, negated) => {
+            let base = property_ranges(*p)?;
+            if *negated {
+                negate(&base)
+            } else {
+                base
+            }
+        }
+    })
+}
+
+/// The code points of a Unicode property, from regex-syntax's tables.
+pub(crate) fn property_ranges(p: Property) -> Result<Ranges, String> {
+    let query = match p {
+        // Surrogates are not chars, so regex-syntax has no table for them.
+        Property::GeneralCategory("Surrogate") => return Ok(vec![(0xD800, 0xDFFF)]),
+        Property::GeneralCategory(v) => format!("\\p{{gc={v}}}"),
+        Property::Script(v) => format!("\\p{{sc={v}}}"),
+        Property::ScriptExtensions(v) => format!("\\p{{scx={v}}}"),
+        Property::Binary(v) => format!("\\p{{{v}}}"),
+    };
+    let hir = regex_syntax::ParserBuilder::new()
+        .unicode(true)
+        .utf8(false)
+        .build()
+        .parse(&query)
+        .map_err(|e| format!("no Unicode table for {query}: {e}"))?;
+    let mut out: Ranges = match hir.kind() {
+        HirKind::Class(Class::Unicode(c)) => c
+            .ranges()
+            .iter()
+            .map(|r| (r.start() as u32, r.end() as u32))
+            .collect(),
+        HirKind::Literal(lit) => std::str::from_utf8(&lit.0)
+            .map_err(|_| format!("unexpected table for {query}"))?
+            .chars()
+            .map(|c| (c as u32, c as u32))
+            .collect(),
+        _ => return Err(format!("unexpected table for {query}")),
+    };
+    // `Other` (C) and `Any` include the surrogates, which regex-syntax leaves out.
+    if matches!(
+        p,
+        Property::GeneralCategory("Other") | Property::Binary("Any")
+    ) {
+        out.push((0xD800, 0xDFFF));
+    }
+    Ok(normalize(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schemac_runtime::regex::syntax::known_properties;
+
+    #[test]
+    fn every_ecma_property_has_a_table() {
+        let mut n = 0;
+        for p in known_properties() {
+            let r = property_ranges(p).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+            assert!(!r.is_empty(), "{p:?} is empty");
+            n += 1;
+        }
+        assert!(n > 400, "only {n} properties");
+    }
+
+    #[test]
+    fn negation_round_trips() {
+        let r = normalize(vec![(5, 9), (0, 1), (2, 3), (20, 30)]);
+        assert_eq!(r, vec![(0, 3), (5, 9), (20, 30)]);
+        assert_eq!(negate(&negate(&r)), r);
+        assert_eq!(negate(&[]), vec![(0, MAX_CP)]);
+    }
+}

@@ -1,0 +1,225 @@
+//! Differential test: schemac's regex engine against `regress` (ECMA-262, backtracking) on
+//! seeded random (pattern, input) pairs.
+//!
+//! Patterns come from a grammar covering every construct schemac supports in strict u-mode —
+//! literals, escapes (`\t`, `\xHH`, `\uHHHH`, surrogate pairs, `\u{...}`, `\cX`), `.`,
+//! classes with ranges and negation, class escapes, `\p{...}` / `\P{...}`, `^ $ \b \B`,
+//! capturing / named / non-capturing groups, alternation, every quantifier greedy and lazy,
+//! and lookahead / lookbehind (positive, negative, nested) — so regress runs with flag `u`.
+//! (The Annex B forms, which u-mode rejects, have unit tests in `regex_unit.rs`.) Inputs are
+//! short, over an alphabet with ASCII, Latin-1, Greek, a line terminator and non-BMP
+//! characters. Every pair must give the same match / no-match from regress, schemac's
+//! Pike VM, its DFA (when built) and its chosen fast path.
+
+use schemac::regex::{compile, RegexOptions};
+
+/// SplitMix64: small, seeded, reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const ATOMS: &[&str] = &[
+    "a",
+    "b",
+    "c",
+    "a",
+    "b",
+    "-",
+    "1",
+    "é",
+    "α",
+    "😀",
+    "\\u{1F600}",
+    "\\uD83D\\uDE00",
+    "\\x61",
+    "\\u0062",
+    "\\t",
+    "\\n",
+    "\\cJ",
+    "\\.",
+    "\\/",
+    ".",
+    "\\d",
+    "\\D",
+    "\\w",
+    "\\W",
+    "\\s",
+    "\\S",
+    "[ab]",
+    "[^a]",
+    "[a-c]",
+    "[^a-c😀]",
+    "[\\d-]",
+    "[😀-😂]",
+    "[]",
+    "[^]",
+    "[\\w\\s]",
+    "\\p{L}",
+    "\\p{Lu}",
+    "\\P{L}",
+    "\\p{Letter}",
+    "\\p{gc=Nd}",
+    "\\p{Script=Greek}",
+    "\\p{sc=Latn}",
+    "\\p{scx=Grek}",
+    "\\p{Emoji}",
+    "\\P{ASCII}",
+    "[\\p{L}\\d]",
+    "[^\\p{Ll}]",
+    "\\0",
+];
+
+const QUANTS: &[&str] = &[
+    "*", "+", "?", "{2}", "{1,}", "{0,2}", "{1,3}", "*?", "+?", "??", "{2}?", "{0,}?", "{1,2}?",
+];
+
+fn gen(rng: &mut Rng, depth: u32, out: &mut String) {
+    // An alternation of 1-3 sequences of 1-4 terms.
+    let alts = if depth < 3 && rng.below(4) == 0 {
+        2 + rng.below(2)
+    } else {
+        1
+    };
+    for i in 0..alts {
+        if i > 0 {
+            out.push('|');
+        }
+        let terms = 1 + rng.below(4);
+        for _ in 0..terms {
+            term(rng, depth, out);
+        }
+    }
+}
+
+fn term(rng: &mut Rng, depth: u32, out: &mut String) {
+    let roll = rng.below(100);
+    if roll < 6 {
+        out.push_str(rng.pick(&["^", "$", "\\b", "\\B"]));
+        return;
+    }
+    if depth < 3 && roll < 16 {
+        let open = rng.pick(&["(?=", "(?!", "(?<=", "(?<!"]);
+        out.push_str(open);
+        gen(rng, depth + 1, out);
+        out.push(')');
+        return;
+    }
+    if depth < 3 && roll < 34 {
+        out.push_str(rng.pick(&["(", "(?:", "(?<g>"]));
+        if out.matches("(?<g>").count() > 1 {
+            // Named groups must be unique: rename this one.
+            let n = out.matches("(?<g").count();
+            let at = out.len() - "(?<g>".len();
+            out.truncate(at);
+            out.push_str(&format!("(?<g{n}>"));
+        }
+        gen(rng, depth + 1, out);
+        out.push(')');
+    } else {
+        out.push_str(rng.pick(ATOMS));
+    }
+    if rng.below(3) == 0 {
+        out.push_str(rng.pick(QUANTS));
+    }
+}
+
+const INPUT_CHARS: &[&str] = &[
+    "a", "a", "b", "b", "c", "-", "1", " ", "é", "α", "A", "_", "😀", "😁", "\n", ".",
+];
+
+fn input(rng: &mut Rng) -> String {
+    let len = rng.below(9);
+    (0..len).map(|_| rng.pick(INPUT_CHARS)).collect()
+}
+
+#[test]
+fn agrees_with_regress() {
+    let mut rng = Rng(0x5EED_2026);
+    let opts = RegexOptions::default();
+    let (mut pairs, mut matches, mut with_dfa, mut with_look) = (0usize, 0usize, 0usize, 0usize);
+    let mut both_rejected = 0usize;
+    let mut mismatches = Vec::new();
+    for _ in 0..1500 {
+        let mut pattern = String::new();
+        gen(&mut rng, 0, &mut pattern);
+        let theirs = regress::Regex::with_flags(&pattern, "u");
+        let ours = compile(&pattern, &opts);
+        let (theirs, ours) = match (theirs, ours) {
+            (Ok(t), Ok(o)) => (t, o),
+            (Err(_), Err(_)) => {
+                both_rejected += 1;
+                continue;
+            }
+            (t, o) => {
+                mismatches.push(format!(
+                    "{pattern:?}: regress {}, schemac {}",
+                    if t.is_ok() { "accepts" } else { "rejects" },
+                    match &o {
+                        Ok(_) => "accepts".to_string(),
+                        Err(e) => format!("rejects ({e})"),
+                    }
+                ));
+                continue;
+            }
+        };
+        let rt = ours.as_runtime();
+        with_dfa += usize::from(rt.dfa().is_some());
+        with_look += usize::from(
+            pattern.contains("(?=")
+                || pattern.contains("(?!")
+                || pattern.contains("(?<=")
+                || pattern.contains("(?<!"),
+        );
+        for _ in 0..10 {
+            let hay = input(&mut rng);
+            let want = theirs.find(&hay).is_some();
+            let pike = rt.program().is_match(&hay);
+            let dfa = rt.dfa().map(|d| d.is_match(&hay));
+            let chosen = rt.is_match(&hay);
+            pairs += 1;
+            matches += usize::from(want);
+            if pike != want || chosen != want || dfa.is_some_and(|d| d != want) {
+                mismatches.push(format!(
+                    "{pattern:?} on {hay:?}: regress {want}, pike {pike}, dfa {dfa:?}, chosen {chosen}"
+                ));
+            }
+        }
+    }
+    println!(
+        "differential: {pairs} pairs ({matches} matches), {with_dfa} patterns with a DFA, \
+         {with_look} with lookarounds, {both_rejected} rejected by both, {} mismatches",
+        mismatches.len()
+    );
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(pairs >= 10_000, "only {pairs} pairs");
+    assert!(
+        matches > pairs / 10 && matches < pairs * 9 / 10,
+        "{matches} of {pairs} match"
+    );
+}

@@ -1,0 +1,97 @@
+//! The interpreter and the generated code agree: for every case of every set compiled
+//! into generated code (tests/build.rs), both give the same `check` verdict, the same
+//! `validate` verdict, and the same set of errors (instance location, keyword location,
+//! absolute keyword location and kind).
+
+use schemac::interp::Interpreter;
+use schemac_runtime::{Report, Validate, ValidationError};
+use schemac_tests::generated::{self, DRAFTS};
+use schemac_tests::suite::{case_id, Set, SETS};
+use schemac_tests::{paths, registry};
+
+/// Errors as a sorted list of comparable strings (a multiset).
+fn error_set(report: &Report) -> Vec<String> {
+    let mut out: Vec<String> = report
+        .errors
+        .iter()
+        .map(|e: &ValidationError| {
+            format!(
+                "{} | {} | {} | {:?}",
+                e.instance_location, e.keyword_location, e.absolute_keyword_location, e.kind
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn generated_code_agrees_with_the_interpreter_on_every_suite_case() {
+    let suite = paths::suite_dir().expect("the JSON Schema Test Suite");
+    let mut compared = 0usize;
+    let mut errors_compared = 0usize;
+    let mut disagreements = Vec::new();
+    for spec in SETS.iter().filter(|s| DRAFTS.contains(&s.draft)) {
+        let set = Set::load(&suite, *spec).expect("suite set");
+        let compiler = registry::compiler(spec.options()).expect("registry");
+        for file in &set.files {
+            for group in &file.groups {
+                let name = format!("{}/{}/{}#{}", spec.draft, spec.name, file.name, group.index);
+                let program = compiler.compile_named(&name, &group.schema);
+                let generated = generated::lookup(&spec.label(), &file.name, group.index);
+                let (program, generated) = match (program, generated) {
+                    (Ok(p), Some(g)) => (p, g),
+                    (Err(_), None) => continue, // neither backend has the schema
+                    (Ok(_), None) => {
+                        disagreements.push(format!("{name}: compiles but was not generated"));
+                        continue;
+                    }
+                    (Err(e), Some(_)) => {
+                        disagreements
+                            .push(format!("{name}: generated but fails to compile: {e:?}"));
+                        continue;
+                    }
+                };
+                let interpreter = Interpreter::new(program);
+                for test in &group.tests {
+                    let id = case_id(spec, file, group, test);
+                    compared += 1;
+                    let (ci, cg) = (interpreter.check(&test.data), generated.check(&test.data));
+                    if ci != cg {
+                        disagreements.push(format!(
+                            "{id}: check {ci:?} (interpreted) vs {cg:?} (generated)"
+                        ));
+                    }
+                    let (ri, rg) = (
+                        interpreter.validate(&test.data),
+                        generated.validate(&test.data),
+                    );
+                    if ri.verdict != rg.verdict {
+                        disagreements.push(format!(
+                            "{id}: validate {:?} (interpreted) vs {:?} (generated)",
+                            ri.verdict, rg.verdict
+                        ));
+                    }
+                    let (ei, eg) = (error_set(&ri), error_set(&rg));
+                    errors_compared += ei.len();
+                    if ei != eg {
+                        disagreements.push(format!(
+                            "{id}: errors differ\n      interpreted: {ei:#?}\n      generated:   {eg:#?}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    println!(
+        "differential: {compared} cases, {errors_compared} errors compared, {} disagreements",
+        disagreements.len()
+    );
+    assert!(compared > 1000, "only {compared} cases compared");
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreement(s):\n  {}",
+        disagreements.len(),
+        disagreements.join("\n  ")
+    );
+}
