@@ -1,7 +1,7 @@
 //! The command line's arguments (clap).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use schemac::Dialect;
+use schemac::{Dialect, RefPolicy};
 use std::path::PathBuf;
 
 /// Check JSON Schemas (2020-12, draft-07) and validate JSON instances against them.
@@ -104,6 +104,15 @@ pub enum RefsArg {
     Error,
     /// A warning; validation reaching the reference is incomplete.
     Warn,
+}
+
+impl From<RefsArg> for RefPolicy {
+    fn from(arg: RefsArg) -> RefPolicy {
+        match arg {
+            RefsArg::Error => RefPolicy::Error,
+            RefsArg::Warn => RefPolicy::Warn,
+        }
+    }
 }
 
 /// `--dialect`.

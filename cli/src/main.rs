@@ -20,7 +20,7 @@ use args::{Cli, Command, OutputFormat, SharedOptions};
 use clap::Parser;
 use instances::Instance;
 use schemac::interp::Interpreter;
-use schemac::{Compiler, Options, RefPolicy};
+use schemac::{Compiler, Options};
 use schemac_runtime::{Report, Validate, Verdict};
 use serde_json::Value;
 use std::io::{self, Write};
@@ -81,11 +81,7 @@ fn main() -> ExitCode {
 fn compiler(shared: &SharedOptions) -> Result<Compiler, ()> {
     let options = Options {
         default_dialect: shared.dialect.into(),
-        ref_policy: if shared.refs == args::RefsArg::Warn {
-            RefPolicy::Warn
-        } else {
-            RefPolicy::Error
-        },
+        ref_policy: shared.refs.into(),
         assert_format: shared.assert_format,
         ..Options::default()
     };

@@ -2,7 +2,7 @@
 //!
 //! Reads draft2020-12 `pattern.json`, `patternProperties.json`,
 //! `optional/ecmascript-regex.json`, `optional/non-bmp-regex.json` and
-//! `optional/format/ecmascript-regex.json`, and checks every case whose schema uses only
+//! `optional/format/ecmascript-regex.json` (plus `optional/format/regex.json`), and checks every case whose schema uses only
 //! `pattern`, `patternProperties`, `format: "regex"` (asserted) and the few plain keywords
 //! around them (`type`, `maximum`, `additionalProperties: false`, boolean subschemas),
 //! with a tiny evaluator here — the interpreter is tested separately.
@@ -107,6 +107,7 @@ fn suite_regex_cases() {
         "optional/ecmascript-regex.json",
         "optional/non-bmp-regex.json",
         "optional/format/ecmascript-regex.json",
+        "optional/format/regex.json",
     ];
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let mut failures = Vec::new();

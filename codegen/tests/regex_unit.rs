@@ -152,6 +152,7 @@ fn refused_constructs_are_typed_errors() {
         ("\\01", "legacy octal"),
         ("\\1", "legacy octal"),
         ("[\\1]", "legacy octal"),
+        ("ab\\p{CWKCF}", "no table"),
     ] {
         match compile(p, &opts) {
             Err(RegexError::Unsupported { construct, .. }) => {
@@ -276,4 +277,15 @@ fn large_programs_compile_and_run() {
             re(p).has_dfa()
         );
     }
+}
+
+#[test]
+fn compiled_regex_is_shareable() {
+    fn assert_traits<T: std::fmt::Debug + Clone + Send + Sync>() {}
+    assert_traits::<CompiledRegex>();
+    assert_traits::<schemac_runtime::regex::Regex<'static>>();
+    let r = re("^a+$");
+    let copy = r.clone();
+    assert!(copy.is_match("aaa") && !copy.is_match("ab"));
+    assert_eq!(copy.source(), "^a+$");
 }

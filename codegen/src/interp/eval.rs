@@ -208,7 +208,7 @@ fn bound(
     limit: &Number,
     which: Bound,
 ) -> bool {
-    let ok = inst.as_number().map_or(true, |n| {
+    let ok = inst.as_number().is_none_or(|n| {
         let order = json::compare_numbers(n, limit);
         match which {
             Bound::Minimum => order != Ordering::Less,
@@ -392,7 +392,7 @@ impl Interpreter {
                 CheckKind::MultipleOf(divisor) => {
                     let ok = inst
                         .as_number()
-                        .map_or(true, |n| json::is_multiple_of(n, *divisor));
+                        .is_none_or(|n| json::is_multiple_of(n, *divisor));
                     if !ok && cx.report {
                         cx.error(node, keyword, ErrorKind::MultipleOf { divisor: *divisor });
                     }
@@ -407,14 +407,14 @@ impl Interpreter {
                     bound(cx, node, keyword, inst, limit, Bound::ExclusiveMaximum)
                 }
                 CheckKind::MinLength(limit) => {
-                    let ok = inst.as_str().map_or(true, |s| min_length(s, *limit));
+                    let ok = inst.as_str().is_none_or(|s| min_length(s, *limit));
                     if !ok && cx.report {
                         cx.error(node, keyword, ErrorKind::MinLength { limit: *limit });
                     }
                     ok
                 }
                 CheckKind::MaxLength(limit) => {
-                    let ok = inst.as_str().map_or(true, |s| max_length(s, *limit));
+                    let ok = inst.as_str().is_none_or(|s| max_length(s, *limit));
                     if !ok && cx.report {
                         cx.error(node, keyword, ErrorKind::MaxLength { limit: *limit });
                     }
@@ -439,7 +439,7 @@ impl Interpreter {
                     ok
                 }
                 CheckKind::Format(name) => {
-                    let ok = inst.as_str().map_or(true, |s| self.format_ok(name, s));
+                    let ok = inst.as_str().is_none_or(|s| self.format_ok(name, s));
                     if !ok && cx.report {
                         cx.error(
                             node,
@@ -452,35 +452,35 @@ impl Interpreter {
                     ok
                 }
                 CheckKind::MinItems(limit) => {
-                    let ok = inst.as_array().map_or(true, |a| a.len() as u64 >= *limit);
+                    let ok = inst.as_array().is_none_or(|a| a.len() as u64 >= *limit);
                     if !ok && cx.report {
                         cx.error(node, keyword, ErrorKind::MinItems { limit: *limit });
                     }
                     ok
                 }
                 CheckKind::MaxItems(limit) => {
-                    let ok = inst.as_array().map_or(true, |a| a.len() as u64 <= *limit);
+                    let ok = inst.as_array().is_none_or(|a| a.len() as u64 <= *limit);
                     if !ok && cx.report {
                         cx.error(node, keyword, ErrorKind::MaxItems { limit: *limit });
                     }
                     ok
                 }
                 CheckKind::UniqueItems => {
-                    let ok = inst.as_array().map_or(true, |a| json::all_unique(a));
+                    let ok = inst.as_array().is_none_or(|a| json::all_unique(a));
                     if !ok && cx.report {
                         cx.error(node, keyword, ErrorKind::UniqueItems);
                     }
                     ok
                 }
                 CheckKind::MinProperties(limit) => {
-                    let ok = inst.as_object().map_or(true, |o| o.len() as u64 >= *limit);
+                    let ok = inst.as_object().is_none_or(|o| o.len() as u64 >= *limit);
                     if !ok && cx.report {
                         cx.error(node, keyword, ErrorKind::MinProperties { limit: *limit });
                     }
                     ok
                 }
                 CheckKind::MaxProperties(limit) => {
-                    let ok = inst.as_object().map_or(true, |o| o.len() as u64 <= *limit);
+                    let ok = inst.as_object().is_none_or(|o| o.len() as u64 <= *limit);
                     if !ok && cx.report {
                         cx.error(node, keyword, ErrorKind::MaxProperties { limit: *limit });
                     }
@@ -758,9 +758,10 @@ impl Interpreter {
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
     ) -> Eval {
-        // Reporting counts every match (the error says how many); a collecting node lets
-        // every valid branch contribute; otherwise a second match decides.
-        let every = cx.report || ann.is_some();
+        // Reporting counts every match (the error says how many, and a collecting node's
+        // later `unevaluated*` errors depend on every valid branch); in short-circuit mode
+        // a second match decides: the node fails, its annotations are dropped.
+        let every = cx.report;
         let mut matched = 0u64;
         for edge in edges {
             if self.apply_silently(cx, edge.target, inst, ann.as_deref_mut())? {
@@ -1012,7 +1013,7 @@ impl Interpreter {
                 }
             }
         }
-        let ok = count >= min && max.map_or(true, |m| count <= m);
+        let ok = count >= min && max.is_none_or(|m| count <= m);
         if !ok && cx.report {
             cx.error(node, keyword, ErrorKind::Contains { min, max });
         }

@@ -18,9 +18,27 @@
 //! stack bound (a few hundred bytes per level: the default of 256 levels fits easily in a
 //! 2 MiB thread stack; raise `max_depth` only with a stack to match).
 //!
-//! Before evaluation the interpreter plans each node once ([`plan`]): the object
-//! applicators `properties`, `patternProperties` and `additionalProperties` of a node are
-//! fused into one pass over the instance's properties, each pattern tested once per key.
+//! Before evaluation the interpreter plans each node once: the object applicators
+//! `properties`, `patternProperties` and `additionalProperties` of a node are fused into
+//! one pass over the instance's properties (run where the first of them stands), each
+//! pattern tested once per key; `properties` names are found by a length-prefiltered scan
+//! (binary search above 16 names).
+//!
+//! # Where evaluation stops early
+//!
+//! These choices change how much budget a validation spends (never a verdict or an error
+//! under a budget that suffices); the Rust backend should make the same ones so that the
+//! two also agree when the budget runs out:
+//!
+//! - subschemas whose errors are dropped (`anyOf`, `oneOf`, `not`, `contains`, the `if`
+//!   condition) are evaluated in short-circuit mode, in `validate` too;
+//! - `anyOf` stops at the first valid branch unless the node collects locations;
+//!   `oneOf` stops at the second valid branch in short-circuit mode (in `validate` it
+//!   evaluates every branch, for the error's `matched` count and the annotations);
+//! - `contains` stops once the count decides (`minContains` reached without a
+//!   `maxContains`, or `maxContains` exceeded) unless the node collects evaluated items;
+//! - `properties` alone (no `patternProperties` / `additionalProperties`, no collection)
+//!   looks its names up in the instance instead of iterating the instance.
 
 mod annotations;
 mod eval;

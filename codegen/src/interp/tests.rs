@@ -1051,6 +1051,16 @@ fn unevaluated_properties_see_valid_in_place_children() {
         vec![unevaluated_error("x")]
     );
 
+    // Both branches valid: oneOf fails, and both branches' names still count for the
+    // node's own unevaluatedProperties (every valid in-place child contributes).
+    assert_eq!(
+        errors(&v, &json!({"b": 1, "c": 1, "z": 1})),
+        vec![
+            at("", "/oneOf", ErrorKind::OneOf { matched: 2 }),
+            unevaluated_error("z"),
+        ]
+    );
+
     let v = unevaluated_through("if");
     // `if` valid: its `b` and `then`'s `c` are evaluated.
     assert_valid(&v, &json!({"b": 1, "c": 1}));
@@ -1769,4 +1779,26 @@ fn interpreter_is_shareable_across_threads() {
     };
     assert!(worker.join().expect("worker"));
     assert!(!v.is_valid(&json!(1)));
+}
+
+#[test]
+fn compiled_self_references_stop_at_the_depth_bound_on_a_small_stack() {
+    on_small_stack(|| {
+        let depth = Verdict::Incomplete(IncompleteReason::DepthExceeded);
+        let compiler = crate::Compiler::new(crate::Options::default());
+        let looping = Interpreter::new(compiler.compile(&json!({"$ref": "#"})).expect("compiles"));
+        assert_eq!(looping.check(&json!(1)), depth);
+        assert_eq!(looping.validate(&json!(1)).verdict, depth);
+
+        let nested = Interpreter::new(
+            compiler
+                .compile(&json!({"items": {"$ref": "#"}, "unevaluatedItems": false}))
+                .expect("compiles"),
+        );
+        let deep = nested_arrays(10_000);
+        assert_eq!(nested.check(&deep), depth);
+        assert_eq!(nested.validate(&deep).verdict, depth);
+        drop_nested(deep);
+        assert_valid(&nested, &nested_arrays(20));
+    });
 }

@@ -40,8 +40,9 @@
 //! - **Annotations** (only in nodes with `collect` set): a node's evaluated properties are
 //!   the instance keys named by `properties`, matched by `patternProperties`, covered by
 //!   `additionalProperties` and `unevaluatedProperties`, plus those of every *valid*
-//!   in-place child (`$ref`, `$dynamicRef`, `allOf`, `anyOf`, `oneOf`, `if` when valid
-//!   with `then`, `else` when `if` fails, `dependentSchemas`; never `not`). Evaluated
+//!   in-place child (`$ref`, `$dynamicRef`, `allOf`, `anyOf`, `oneOf`, `if` whenever it
+//!   is valid — with or without a `then` —, `then` when `if` is valid, `else` when `if`
+//!   fails, `dependentSchemas`; never `not`). Evaluated
 //!   items likewise: indices below the `prefixItems` length, all from `items`,
 //!   the indices matched by `contains`, all from `unevaluatedItems`. An invalid node
 //!   contributes nothing.

@@ -218,7 +218,13 @@ pub fn compile(pattern: &str, options: &RegexOptions) -> Result<CompiledRegex, R
             offset,
         });
     }
-    let nfa = nfa::compile(&ast, options.max_program_size)?;
+    let nfa = nfa::compile(&ast, options.max_program_size).map_err(|e| match e {
+        RegexError::Unsupported { construct, .. } => RegexError::Unsupported {
+            offset: property_offset(pattern),
+            construct,
+        },
+        e => e,
+    })?;
     let (class_offsets, ranges) = nfa.encode_classes();
     let looks = nfa
         .looks
@@ -237,6 +243,33 @@ pub fn compile(pattern: &str, options: &RegexOptions) -> Result<CompiledRegex, R
         anchored: nfa.anchored,
         dfa,
     })
+}
+
+/// Where the first `\p{...}` / `\P{...}` without a Unicode table is (the only refusal the
+/// NFA stage makes), or 0.
+fn property_offset(pattern: &str) -> usize {
+    let mut from = 0;
+    while let Some(i) = pattern[from..].find(['p', 'P']).map(|i| i + from) {
+        from = i + 1;
+        if i == 0 || !pattern[..i].ends_with('\\') || !pattern[i + 1..].starts_with('{') {
+            continue;
+        }
+        let Some(len) = pattern[i..].find('}') else {
+            break;
+        };
+        let escape = &pattern[i - 1..=i + len];
+        let fails = match syntax::parse(escape, 1) {
+            Ok(Node::Class(class)) => class
+                .items
+                .iter()
+                .any(|it| unicode::item_ranges(it).is_err()),
+            _ => false,
+        };
+        if fails {
+            return i - 1;
+        }
+    }
+    0
 }
 
 /// The first construct the engine refuses, in pattern order.

@@ -115,8 +115,12 @@ impl Builder {
     fn class(&mut self, class: &Class, next: u32) -> Result<u32, RegexError> {
         let mut all = Vec::new();
         for item in &class.items {
+            // A property without a table: valid syntax this build cannot match.
             all.extend(
-                item_ranges(item).map_err(|message| RegexError::Invalid { message, offset: 0 })?,
+                item_ranges(item).map_err(|construct| RegexError::Unsupported {
+                    construct,
+                    offset: 0,
+                })?,
             );
         }
         let mut ranges = normalize(all);

@@ -102,6 +102,52 @@ mod tests {
         None,
     );
 
+    const ASCII_A: [u16; 128] = {
+        let mut t = [0u16; 128];
+        t[b'a' as usize] = 1;
+        t
+    };
+
+    /// `a` as a DFA: classes 0 (other) and 1 (`a`); states 0 dead, 1 match, 2 start;
+    /// rows premultiplied by the class count.
+    static A_DFA: Regex<'static> = Regex::new(
+        None,
+        Program::new(
+            &[super::pikevm::OP_CHAR, 97, 1, super::pikevm::OP_MATCH, 0, 0],
+            &[0],
+            &[],
+            &[],
+            0,
+            false,
+        ),
+        Some(super::Dfa::new(
+            &ASCII_A,
+            &[0x80],
+            &[0],
+            2,
+            &[0, 0, 2, 2, 4, 2],
+            &[0, 0, 0],
+            2,
+        )),
+    );
+
+    #[test]
+    fn static_dfa_runs() {
+        let dfa = A_DFA.dfa().expect("has a DFA");
+        assert_eq!(dfa.states(), 3);
+        for (hay, want) in [
+            ("xa", true),
+            ("a", true),
+            ("", false),
+            ("xyz", false),
+            ("é😀a", true),
+            ("é", false),
+        ] {
+            assert_eq!(dfa.is_match(hay), want, "{hay:?}");
+            assert_eq!(A_DFA.program().is_match(hay), want, "{hay:?}");
+        }
+    }
+
     #[test]
     fn static_tables_run() {
         assert!(A.is_match("xa"));

@@ -86,13 +86,13 @@ impl SparseSet {
     }
 
     fn insert(&mut self, v: u32) -> bool {
-        let Some(&i) = self.sparse.get(v as usize) else {
+        let Some(slot) = self.sparse.get_mut(v as usize) else {
             return false;
         };
-        if (i as usize) < self.dense.len() && self.dense[i as usize] == v {
+        if self.dense.get(*slot as usize) == Some(&v) {
             return false;
         }
-        self.sparse[v as usize] = self.dense.len() as u32;
+        *slot = self.dense.len() as u32;
         self.dense.push(v);
         true
     }
@@ -188,22 +188,24 @@ impl<'a> Program<'a> {
         }
     }
 
-    /// Adds the ε-closure of `pc` at `ctx` to `set`; returns whether it reaches a match.
-    fn add(&self, set: &mut SparseSet, stack: &mut Vec<u32>, pc: u32, ctx: &Ctx<'_>) -> bool {
+    /// Runs the ε-closure of everything on `lists.stack` at `ctx`: visited instructions go
+    /// to `lists.current`, consuming ones also to `lists.runq`. Returns whether a match is
+    /// reached.
+    fn close(&self, lists: &mut Lists, ctx: &Ctx<'_>) -> bool {
         let mut matched = false;
-        stack.push(pc);
-        while let Some(pc) = stack.pop() {
-            if !set.insert(pc) {
+        while let Some(pc) = lists.stack.pop() {
+            if !lists.current.insert(pc) {
                 continue;
             }
             let (op, a, b) = self.inst(pc);
             match op {
+                OP_CHAR | OP_CLASS => lists.runq.push(pc),
                 OP_SPLIT => {
-                    stack.push(b);
-                    stack.push(a);
+                    lists.stack.push(b);
+                    lists.stack.push(a);
                 }
-                OP_JMP => stack.push(a),
-                OP_ASSERT if self.holds(a, ctx) => stack.push(b),
+                OP_JMP => lists.stack.push(a),
+                OP_ASSERT if self.holds(a, ctx) => lists.stack.push(b),
                 OP_MATCH => matched = true,
                 _ => {}
             }
@@ -227,40 +229,46 @@ impl<'a> Program<'a> {
         mut report: impl FnMut(usize, bool) -> bool,
     ) {
         let len = hay.len();
-        let mut pos = if reverse { len } else { 0 };
+        let origin = if reverse { len } else { 0 };
+        let mut pos = origin;
+        let mut before = if reverse {
+            hay.chars().next_back()
+        } else {
+            None
+        };
+        let mut after = if reverse { None } else { hay.chars().next() };
         lists.targets.clear();
         loop {
             let ctx = Ctx {
                 pos,
                 len,
-                before: hay[..pos].chars().next_back(),
-                after: hay[pos..].chars().next(),
+                before,
+                after,
                 marks,
                 stride,
             };
             lists.current.clear();
-            let mut matched = false;
-            for i in 0..lists.targets.dense.len() {
-                let pc = lists.targets.dense[i];
-                matched |= self.add(&mut lists.current, &mut lists.stack, pc, &ctx);
+            lists.runq.clear();
+            lists.stack.clear();
+            if !anchored || pos == origin {
+                lists.stack.push(start);
             }
-            let at_origin = pos == if reverse { len } else { 0 };
-            if !anchored || at_origin {
-                matched |= self.add(&mut lists.current, &mut lists.stack, start, &ctx);
-            }
+            // Targets pushed last are closed first: earlier threads keep priority (which
+            // does not matter for a yes/no answer, but keeps the order stable).
+            lists.stack.extend(lists.targets.dense.iter().rev());
+            let matched = self.close(lists, &ctx);
             if report(pos, matched) {
                 return;
             }
             lists.targets.clear();
-            let next = if reverse { ctx.before } else { ctx.after };
+            let next = if reverse { before } else { after };
             let Some(c) = next else { return };
-            for i in 0..lists.current.dense.len() {
-                let pc = lists.current.dense[i];
+            let cp = c as u32;
+            for &pc in &lists.runq {
                 let (op, a, b) = self.inst(pc);
                 let hit = match op {
-                    OP_CHAR => a == c as u32,
-                    OP_CLASS => self.class_contains(a, c as u32),
-                    _ => false,
+                    OP_CHAR => a == cp,
+                    _ => self.class_contains(a, cp),
                 };
                 if hit {
                     lists.targets.insert(b);
@@ -269,11 +277,15 @@ impl<'a> Program<'a> {
             if anchored && lists.targets.dense.is_empty() {
                 return;
             }
-            pos = if reverse {
-                pos - c.len_utf8()
+            if reverse {
+                pos -= c.len_utf8();
+                after = before;
+                before = hay[..pos].chars().next_back();
             } else {
-                pos + c.len_utf8()
-            };
+                pos += c.len_utf8();
+                before = after;
+                after = hay[pos..].chars().next();
+            }
         }
     }
 
@@ -283,6 +295,7 @@ impl<'a> Program<'a> {
         let mut lists = Lists {
             current: SparseSet::new(n),
             targets: SparseSet::new(n),
+            runq: Vec::with_capacity(n),
             stack: Vec::with_capacity(n),
         };
         let nlooks = self.looks.len() / 2;
@@ -331,8 +344,10 @@ impl<'a> Program<'a> {
     }
 }
 
+/// The VM's scratch: thread lists and the closure stack.
 struct Lists {
     current: SparseSet,
     targets: SparseSet,
+    runq: Vec<u32>,
     stack: Vec<u32>,
 }
