@@ -33,8 +33,6 @@
 //! change. [`Builder::generate`] does the same work without touching `OUT_DIR` or printing.
 #![deny(missing_docs)]
 
-mod lint;
-
 use schemac::emit::{self, EmitOptions, Unit};
 use schemac::{CompileError, Compiler, Dialect, Options, RefPolicy, UnsupportedRegexPolicy};
 use schemac_runtime::Limits;
@@ -317,9 +315,6 @@ impl Builder {
         }
         let mut compiled = Vec::new();
         for (module, source, text, value, file) in schemas {
-            if !self.options.strict {
-                warnings.extend(lint::misspelled_keywords(&source, &value));
-            }
             match compiler.compile_named(&source, &value) {
                 Ok(program) => {
                     warnings.extend(program.warnings.iter().map(|w| w.to_string()));
