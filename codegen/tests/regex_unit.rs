@@ -289,3 +289,63 @@ fn compiled_regex_is_shareable() {
     assert!(copy.is_match("aaa") && !copy.is_match("ab"));
     assert_eq!(copy.source(), "^a+$");
 }
+
+/// `\p{Changes_When_NFKC_Casefolded}` is valid ECMA-262 but has no Unicode table in
+/// regex-syntax (and cannot be derived from its tables): a typed `Unsupported` error that
+/// says so, at the escape's offset, in every spelling.
+#[test]
+fn cwkcf_is_refused_with_its_reason() {
+    for (p, at) in [
+        ("ab\\p{CWKCF}", 2),
+        ("[\\P{Changes_When_NFKC_Casefolded}]", 1),
+    ] {
+        let err = compile(p, &RegexOptions::default()).expect_err(p);
+        match &err {
+            RegexError::Unsupported { construct, offset } => {
+                assert_eq!(*offset, at, "{p}");
+                assert!(construct.contains("Changes_When_NFKC_Casefolded"), "{construct}");
+            }
+            other => panic!("{p}: {other:?}"),
+        }
+        let text = err.to_string();
+        assert!(text.contains("regex-syntax") && text.contains("no table"), "{text}");
+        assert!(!text.contains("linear time"), "{text}");
+    }
+    // The other properties of its family compile.
+    assert!(m("^\\p{Changes_When_Casefolded}$", "A"));
+    assert!(!m("^\\p{CWCF}$", "a"));
+}
+
+/// ECMA-262 Annex B allows a quantified lookahead (`(?=a)*`, `(?!a)+`) only outside u-mode
+/// (`QuantifiableAssertion` is a `Term[~UnicodeMode]` production); in u-mode, which schemac
+/// implements, every quantified assertion — lookahead, lookbehind, `^`, `$`, `\b` — is a
+/// syntax error. regress with the `u` flag agrees (except on `\\b?`, which it lets through);
+/// without the flag it accepts the quantified lookaheads.
+#[test]
+fn quantified_lookarounds_are_syntax_errors_in_u_mode() {
+    let opts = RegexOptions::default();
+    for p in [
+        "(?=a)*", "(?!a)+", "x(?=a)?", "(?=a){2}", "(?<=a)*", "(?<!a){1,}", "^*", "a$+", "\\b?",
+    ] {
+        match compile(p, &opts) {
+            Err(RegexError::Invalid { message, .. }) => {
+                assert!(message.contains("nothing to repeat"), "{p}: {message}");
+                if p.contains("(?") {
+                    assert!(message.contains("u-mode"), "{p}: {message}");
+                }
+            }
+            other => panic!("{p}: {other:?}"),
+        }
+        assert!(!schemac_runtime::regex::is_valid_syntax(p), "{p}");
+        // regress is lenient about a quantified `\b` (V8 and the grammar are not).
+        if p != "\\b?" {
+            assert!(regress::Regex::with_flags(p, "u").is_err(), "regress u-mode: {p}");
+        }
+    }
+    // Outside u-mode (not what JSON Schema uses) Annex B accepts the quantified lookaheads.
+    assert!(regress::Regex::with_flags("(?=a)*", "").is_ok());
+    assert!(regress::Regex::with_flags("(?!a)+", "").is_ok());
+    // A lookaround inside a quantified group is fine in u-mode.
+    assert!(m("^(?:(?=a)a)*$", "aaa"));
+    assert!(!m("^(?:(?!b).)*$", "aab"));
+}

@@ -80,10 +80,15 @@ impl fmt::Display for RegexError {
             RegexError::Invalid { message, offset } => {
                 write!(f, "invalid regular expression at offset {offset}: {message}")
             }
-            RegexError::Unsupported { construct, offset } => write!(
-                f,
-                "unsupported construct at offset {offset}: {construct} (schemac matches in linear time)"
-            ),
+            RegexError::Unsupported { construct, offset } => {
+                write!(f, "unsupported construct at offset {offset}: {construct}")?;
+                if construct.starts_with("Unicode property") {
+                    // The construct says why (no Unicode table for it).
+                    Ok(())
+                } else {
+                    f.write_str(" (schemac matches in linear time)")
+                }
+            }
             RegexError::TooLarge { message } => write!(f, "regular expression too large: {message}"),
         }
     }
