@@ -189,7 +189,7 @@ impl CompiledRegex {
     #[cfg(feature = "emit")]
     pub fn to_tokens(&self, runtime: &proc_macro2::TokenStream) -> proc_macro2::TokenStream {
         use proc_macro2::Literal;
-        use quote::quote;
+        use quote::{quote, ToTokens};
         fn words<T: Copy + Into<u32>>(v: &[T]) -> proc_macro2::TokenStream {
             let items = v.iter().map(|&x| Literal::u32_unsuffixed(x.into()));
             quote!(&[#(#items),*])
@@ -212,9 +212,18 @@ impl CompiledRegex {
                 start,
                 end,
             }) => {
-                let [lo, hi] = ascii.map(Literal::u64_unsuffixed);
+                let [lo, hi] = ascii.map(|w| {
+                    format!("0x{w:016X}")
+                        .parse::<Literal>()
+                        .unwrap_or_else(|_| Literal::u64_unsuffixed(w))
+                });
                 let ranges = words(ranges);
-                let (min, max) = (Literal::u32_unsuffixed(*min), Literal::u32_unsuffixed(*max));
+                let min = Literal::u32_unsuffixed(*min);
+                let max = if *max == u32::MAX {
+                    quote!(::core::primitive::u32::MAX)
+                } else {
+                    Literal::u32_unsuffixed(*max).into_token_stream()
+                };
                 quote!(::core::option::Option::Some(#runtime::regex::FastPath::ClassRun(
                     #runtime::regex::ClassRun::new([#lo, #hi], #ranges, #min, #max, #start, #end)
                 )))
