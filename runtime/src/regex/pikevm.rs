@@ -62,15 +62,18 @@ pub struct Program<'a> {
 
 
 /// Programs of at most this many instructions run on scratch space held on the stack
-/// (1 KiB); no allocation.
+/// (1.25 KiB); no allocation.
 pub const SMALL_PROGRAM: usize = 64;
 /// Programs of at most this many instructions run on scratch space held on the stack
-/// (8 KiB); larger ones allocate theirs once per call.
+/// (10 KiB); larger ones allocate theirs once per call.
 pub const MEDIUM_PROGRAM: usize = 512;
 /// Lookaround marks of up to this many 64-bit words (one bit per input byte and
 /// lookaround, e.g. one lookaround over 4 KiB of input) live on the stack; more are
 /// allocated once per call.
 pub const STACK_MARK_WORDS: usize = 64;
+
+/// Words of scratch per instruction.
+const SCRATCH_WORDS: usize = 5;
 
 /// Where the VM stands: the characters on either side and the lookaround marks.
 struct Ctx<'m> {
@@ -82,37 +85,59 @@ struct Ctx<'m> {
     stride: usize,
 }
 
-/// The VM's scratch, four slices of `n` words (`n` = instruction count):
+/// Which assertions an ε-closure evaluated: what its result depends on besides its seeds.
+#[derive(Clone, Copy, Default)]
+struct Depends {
+    /// `^` (holds only at offset 0).
+    start: bool,
+    /// `$` (holds only at the end).
+    end: bool,
+    /// `\b`, `\B` or a lookaround (depend on the characters or the marks).
+    other: bool,
+}
+
+/// The VM's scratch, five slices of `n` words (`n` = instruction count):
 ///
 /// - `seen[pc] == gen`: `pc` was reached at the current position (a generation stamp, so
 ///   moving on costs nothing instead of a clear);
 /// - `stack`: the ε-closure work list (each pc is pushed at most once per position, so `n`
 ///   slots suffice);
 /// - `runq[..nrun]`: the consuming instructions reached at the current position;
-/// - `targets[..ntargets]`: where the threads that consumed the last character went.
+/// - `seeds[..nseeds]`: where the threads that consumed the last character went (at most
+///   one per queued thread);
+/// - `cached[..ncached]`: the seeds whose closure `runq` holds — a one-entry memo: when
+///   the next position has the same seeds and the closure's assertions give the same
+///   answers there, the closure is not recomputed (in a loop such as `(a+)+` or `\w+`
+///   the thread set repeats from character to character).
 struct Scratch<'s> {
     seen: &'s mut [u32],
     gen: u32,
     stack: &'s mut [u32],
     runq: &'s mut [u32],
     nrun: usize,
-    targets: &'s mut [u32],
-    ntargets: usize,
+    seeds: &'s mut [u32],
+    nseeds: usize,
+    cached: &'s mut [u32],
+    ncached: usize,
 }
 
 impl<'s> Scratch<'s> {
     fn new(buf: &'s mut [u32], n: usize) -> Self {
         let (seen, rest) = buf.split_at_mut(n);
         let (stack, rest) = rest.split_at_mut(n);
-        let (runq, targets) = rest.split_at_mut(n);
+        let (runq, rest) = rest.split_at_mut(n);
+        let (seeds, rest) = rest.split_at_mut(n);
+        let cached = &mut rest[..n];
         Scratch {
             seen,
             gen: 0,
             stack,
             runq,
             nrun: 0,
-            targets,
-            ntargets: 0,
+            seeds,
+            nseeds: 0,
+            cached,
+            ncached: 0,
         }
     }
 
@@ -225,9 +250,10 @@ impl<'a> Program<'a> {
     }
 
     /// Runs the ε-closure of the first `sp` entries of the stack at `ctx`: consuming
-    /// instructions reached go to the run queue. Returns whether a match is reached.
+    /// instructions reached go to the run queue, the assertions evaluated to `deps`.
+    /// Returns whether a match is reached.
     #[inline]
-    fn close(&self, sc: &mut Scratch<'_>, mut sp: usize, ctx: &Ctx<'_>) -> bool {
+    fn close(&self, sc: &mut Scratch<'_>, mut sp: usize, ctx: &Ctx<'_>, deps: &mut Depends) -> bool {
         let mut matched = false;
         let gen = sc.gen;
         let mut nrun = 0;
@@ -248,6 +274,11 @@ impl<'a> Program<'a> {
                 }
                 OP_JMP => push(sc.seen, gen, sc.stack, &mut sp, a),
                 OP_ASSERT => {
+                    match a {
+                        ASSERT_START => deps.start = true,
+                        ASSERT_END => deps.end = true,
+                        _ => deps.other = true,
+                    }
                     if self.holds(a, ctx) {
                         push(sc.seen, gen, sc.stack, &mut sp, b);
                     }
@@ -283,29 +314,52 @@ impl<'a> Program<'a> {
             (0, None, chars.next())
         };
         let mut pos = origin;
-        sc.ntargets = 0;
+        sc.nseeds = 0;
+        // The memo: valid once a closure ran; the position it ran at, whether the start
+        // thread was among its seeds, what it depended on and whether it matched.
+        let mut memo: Option<(usize, bool, Depends, bool)> = None;
         loop {
-            sc.next_generation();
-            let gen = sc.gen;
-            let mut sp = 0;
-            if !anchored || pos == origin {
-                push(sc.seen, gen, sc.stack, &mut sp, start);
-            }
-            // Targets pushed last are closed first: earlier threads keep priority (which
-            // does not matter for a yes/no answer, but keeps the order stable).
-            for i in (0..sc.ntargets).rev() {
-                let t = sc.targets[i];
-                push(sc.seen, gen, sc.stack, &mut sp, t);
-            }
-            let ctx = Ctx {
-                pos,
-                len,
-                before,
-                after,
-                marks,
-                stride,
+            let with_start = !anchored || pos == origin;
+            let reuse = memo.and_then(|(at, started, deps, matched)| {
+                let same = started == with_start
+                    && !deps.other
+                    && (!deps.start || (at == 0) == (pos == 0))
+                    && (!deps.end || (at == len) == (pos == len))
+                    && sc.seeds[..sc.nseeds] == sc.cached[..sc.ncached];
+                same.then_some(matched)
+            });
+            let matched = match reuse {
+                Some(matched) => matched,
+                None => {
+                    sc.next_generation();
+                    let gen = sc.gen;
+                    let mut sp = 0;
+                    if with_start {
+                        push(sc.seen, gen, sc.stack, &mut sp, start);
+                    }
+                    // Seeds pushed last are closed first: earlier threads keep priority
+                    // (which does not matter for a yes/no answer, but keeps the order
+                    // stable).
+                    for i in (0..sc.nseeds).rev() {
+                        let t = sc.seeds[i];
+                        push(sc.seen, gen, sc.stack, &mut sp, t);
+                    }
+                    let ctx = Ctx {
+                        pos,
+                        len,
+                        before,
+                        after,
+                        marks,
+                        stride,
+                    };
+                    let mut deps = Depends::default();
+                    let matched = self.close(sc, sp, &ctx, &mut deps);
+                    core::mem::swap(&mut sc.seeds, &mut sc.cached);
+                    sc.ncached = sc.nseeds;
+                    memo = Some((pos, with_start, deps, matched));
+                    matched
+                }
             };
-            let matched = self.close(sc, sp, &ctx);
             if report(pos, matched) {
                 return;
             }
@@ -321,14 +375,14 @@ impl<'a> Program<'a> {
                     self.class_contains(a, cp)
                 };
                 if hit {
-                    // At most one target per queued thread: `nt < nrun <= n`.
-                    if let Some(slot) = sc.targets.get_mut(nt) {
+                    // At most one seed per queued thread: `nt < nrun <= n`.
+                    if let Some(slot) = sc.seeds.get_mut(nt) {
                         *slot = b;
                         nt += 1;
                     }
                 }
             }
-            sc.ntargets = nt;
+            sc.nseeds = nt;
             if anchored && nt == 0 {
                 return;
             }
@@ -347,19 +401,19 @@ impl<'a> Program<'a> {
     /// Whether the program matches anywhere in `haystack`.
     ///
     /// Allocation-free for programs of at most [`MEDIUM_PROGRAM`] instructions whose
-    /// lookaround marks fit in [`STACK_MARK_WORDS`] words; otherwise the scratch (4 words
+    /// lookaround marks fit in [`STACK_MARK_WORDS`] words; otherwise the scratch (5 words
     /// per instruction) and the marks (one bit per input byte and lookaround) are allocated
     /// once for the call. Time is O(input length × program size).
     pub fn is_match(&self, haystack: &str) -> bool {
         let n = self.len();
         if n <= SMALL_PROGRAM {
-            let mut buf = [0u32; 4 * SMALL_PROGRAM];
-            self.run(haystack, &mut Scratch::new(&mut buf[..4 * n], n))
+            let mut buf = [0u32; SCRATCH_WORDS * SMALL_PROGRAM];
+            self.run(haystack, &mut Scratch::new(&mut buf, n))
         } else if n <= MEDIUM_PROGRAM {
-            let mut buf = [0u32; 4 * MEDIUM_PROGRAM];
-            self.run(haystack, &mut Scratch::new(&mut buf[..4 * n], n))
+            let mut buf = [0u32; SCRATCH_WORDS * MEDIUM_PROGRAM];
+            self.run(haystack, &mut Scratch::new(&mut buf, n))
         } else {
-            let mut buf = vec![0u32; 4 * n];
+            let mut buf = vec![0u32; SCRATCH_WORDS * n];
             self.run(haystack, &mut Scratch::new(&mut buf, n))
         }
     }
