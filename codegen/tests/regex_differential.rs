@@ -293,6 +293,68 @@ fn fast_paths_agree_with_regress() {
         "{matches} of {pairs} match"
     );
     for kind in ["literal", "prefix", "class run"] {
-        assert!(kinds.get(kind).is_some_and(|&n| n >= 100), "{kind}: {kinds:?}");
+        assert!(
+            kinds.get(kind).is_some_and(|&n| n >= 100),
+            "{kind}: {kinds:?}"
+        );
     }
+}
+
+/// Inputs made of runs of repeated characters (up to 60 code points) — where the Pike
+/// VM's one-entry closure memo is reused from character to character and must be dropped
+/// when the seeds or an assertion's answer change: the Pike VM against the DFA on every
+/// generated pattern that has one, and against regress on lookaround patterns with
+/// shorter run-heavy inputs.
+#[test]
+fn pike_vm_memo_agrees_on_runs() {
+    let mut rng = Rng(0x3E30_2026);
+    let opts = RegexOptions::default();
+    let runs = |rng: &mut Rng, max_runs: usize, max_len: usize| -> String {
+        (0..rng.below(max_runs + 1))
+            .map(|_| rng.pick(INPUT_CHARS).repeat(1 + rng.below(max_len)))
+            .collect()
+    };
+    let (mut vs_dfa, mut vs_regress) = (0usize, 0usize);
+    let mut mismatches = Vec::new();
+    for _ in 0..1500 {
+        let mut pattern = String::new();
+        gen(&mut rng, 0, &mut pattern);
+        let Ok(ours) = compile(&pattern, &opts) else {
+            continue;
+        };
+        let rt = ours.as_runtime();
+        if let Some(dfa) = rt.dfa() {
+            for _ in 0..6 {
+                let hay = runs(&mut rng, 6, 10);
+                vs_dfa += 1;
+                let (pike, want) = (rt.program().is_match(&hay), dfa.is_match(&hay));
+                if pike != want {
+                    mismatches.push(format!("{pattern:?} on {hay:?}: dfa {want}, pike {pike}"));
+                }
+            }
+        } else if let Ok(theirs) = regress::Regex::with_flags(&pattern, "u") {
+            for _ in 0..6 {
+                let hay = runs(&mut rng, 3, 4);
+                vs_regress += 1;
+                let want = theirs.find(&hay).is_some();
+                let pike = rt.program().is_match(&hay);
+                if pike != want {
+                    mismatches.push(format!(
+                        "{pattern:?} on {hay:?}: regress {want}, pike {pike}"
+                    ));
+                }
+            }
+        }
+    }
+    println!("memo on runs: {vs_dfa} pairs against the DFA, {vs_regress} against regress");
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches[..mismatches.len().min(40)].join("\n")
+    );
+    assert!(
+        vs_dfa >= 3000 && vs_regress >= 2000,
+        "{vs_dfa} / {vs_regress}"
+    );
 }

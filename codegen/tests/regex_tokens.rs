@@ -85,7 +85,19 @@ mod snapshot {
 fn snapshot_compiles_and_runs() {
     let statics = [&snapshot::RE_0, &snapshot::RE_1, &snapshot::RE_2];
     let inputs = [
-        "", "a", "ab_c", "abC", "id-", "id-1", "xid-1", "id-x", "a12", "xa1", "b", "bx", "é",
+        "",
+        "a",
+        "ab_c",
+        "abC",
+        "id-",
+        "id-1",
+        "xid-1",
+        "id-x",
+        "a12",
+        "xa1",
+        "b",
+        "bx",
+        "é",
         "a\u{1F600}12",
     ];
     for (p, st) in PATTERNS.iter().zip(statics) {

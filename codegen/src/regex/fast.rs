@@ -198,15 +198,25 @@ mod tests {
         }
         match fast("[^a]+") {
             Some(Fast::ClassRun {
-                ranges, max, start: false, end: false, ..
+                ranges,
+                max,
+                start: false,
+                end: false,
+                ..
             }) => {
                 assert_eq!(ranges, vec![0x80, 0x10FFFF]);
                 assert_eq!(max, u32::MAX);
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(fast("^(?:a)*$"), Some(Fast::ClassRun { min: 0, .. })));
-        assert!(matches!(fast("\\d"), Some(Fast::ClassRun { min: 1, max: 1, .. })));
+        assert!(matches!(
+            fast("^(?:a)*$"),
+            Some(Fast::ClassRun { min: 0, .. })
+        ));
+        assert!(matches!(
+            fast("\\d"),
+            Some(Fast::ClassRun { min: 1, max: 1, .. })
+        ));
         assert_eq!(fast("^[a-z]+\\b"), None);
         assert_eq!(fast("(?=a)b"), None);
     }

@@ -78,7 +78,10 @@ impl fmt::Display for RegexError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RegexError::Invalid { message, offset } => {
-                write!(f, "invalid regular expression at offset {offset}: {message}")
+                write!(
+                    f,
+                    "invalid regular expression at offset {offset}: {message}"
+                )
             }
             RegexError::Unsupported { construct, offset } => {
                 write!(f, "unsupported construct at offset {offset}: {construct}")?;
@@ -89,7 +92,9 @@ impl fmt::Display for RegexError {
                     f.write_str(" (schemac matches in linear time)")
                 }
             }
-            RegexError::TooLarge { message } => write!(f, "regular expression too large: {message}"),
+            RegexError::TooLarge { message } => {
+                write!(f, "regular expression too large: {message}")
+            }
         }
     }
 }

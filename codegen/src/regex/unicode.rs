@@ -169,7 +169,10 @@ mod tests {
             expect.extend(property_ranges(Property::GeneralCategory(gc)).unwrap());
         }
         let expect = normalize(expect);
-        assert_eq!(property_ranges(Property::Script("Unknown")).unwrap(), expect);
+        assert_eq!(
+            property_ranges(Property::Script("Unknown")).unwrap(),
+            expect
+        );
         assert_eq!(
             property_ranges(Property::ScriptExtensions("Unknown")).unwrap(),
             expect

@@ -125,9 +125,22 @@ impl<'a> ClassRun<'a> {
                 count >= min
             }
             _ if min == 0 => true,
-            (true, false) => haystack.chars().take(min).filter(|&c| self.contains(c)).count() == min,
+            (true, false) => {
+                haystack
+                    .chars()
+                    .take(min)
+                    .filter(|&c| self.contains(c))
+                    .count()
+                    == min
+            }
             (false, true) => {
-                haystack.chars().rev().take(min).filter(|&c| self.contains(c)).count() == min
+                haystack
+                    .chars()
+                    .rev()
+                    .take(min)
+                    .filter(|&c| self.contains(c))
+                    .count()
+                    == min
             }
             (false, false) => {
                 let mut run = 0usize;

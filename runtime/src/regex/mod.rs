@@ -176,7 +176,7 @@ mod tests {
     /// `^[a-z_]{2,3}$` as a class run, by hand.
     static IDENT: Regex<'static> = Regex::new(
         Some(FastPath::ClassRun(ClassRun::new(
-            [0, (0x3FF_FFFF << 97 - 64) | (1 << (95 - 64))],
+            [0, (0x3FF_FFFF << (97 - 64)) | (1 << (95 - 64))],
             &[0xE9, 0xE9],
             2,
             3,
@@ -203,9 +203,7 @@ mod tests {
         ] {
             assert_eq!(IDENT.is_match(hay), want, "{hay:?}");
         }
-        let digits = |start, end| {
-            ClassRun::new([0x03FF_0000_0000_0000, 0], &[], 2, 2, start, end)
-        };
+        let digits = |start, end| ClassRun::new([0x03FF_0000_0000_0000, 0], &[], 2, 2, start, end);
         for (start, end, hay, want) in [
             (true, false, "12x", true),
             (true, false, "x12", false),
@@ -216,7 +214,11 @@ mod tests {
             (true, true, "12", true),
             (true, true, "123", false),
         ] {
-            assert_eq!(digits(start, end).is_match(hay), want, "{start} {end} {hay:?}");
+            assert_eq!(
+                digits(start, end).is_match(hay),
+                want,
+                "{start} {end} {hay:?}"
+            );
         }
         let any = ClassRun::new([0, 0], &[], 0, 0, false, false);
         assert!(any.is_match("whatever"));
@@ -239,7 +241,11 @@ mod tests {
             (true, true, "ab", true),
             (true, true, "abab", false),
         ] {
-            assert_eq!(lit(start, end).decide(hay), Some(want), "{start} {end} {hay:?}");
+            assert_eq!(
+                lit(start, end).decide(hay),
+                Some(want),
+                "{start} {end} {hay:?}"
+            );
         }
         assert_eq!(FastPath::Prefix("ab").decide("xab"), Some(false));
         assert_eq!(FastPath::Prefix("ab").decide("abx"), None);

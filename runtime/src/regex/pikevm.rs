@@ -60,7 +60,6 @@ pub struct Program<'a> {
     anchored: bool,
 }
 
-
 /// Programs of at most this many instructions run on scratch space held on the stack
 /// (1.25 KiB); no allocation.
 pub const SMALL_PROGRAM: usize = 64;
@@ -253,7 +252,13 @@ impl<'a> Program<'a> {
     /// instructions reached go to the run queue, the assertions evaluated to `deps`.
     /// Returns whether a match is reached.
     #[inline]
-    fn close(&self, sc: &mut Scratch<'_>, mut sp: usize, ctx: &Ctx<'_>, deps: &mut Depends) -> bool {
+    fn close(
+        &self,
+        sc: &mut Scratch<'_>,
+        mut sp: usize,
+        ctx: &Ctx<'_>,
+        deps: &mut Depends,
+    ) -> bool {
         let mut matched = false;
         let gen = sc.gen;
         let mut nrun = 0;
@@ -467,7 +472,13 @@ impl<'a> Program<'a> {
         self.main_pass(haystack, marks, stride, sc)
     }
 
-    fn main_pass(&self, haystack: &str, marks: &[u64], stride: usize, sc: &mut Scratch<'_>) -> bool {
+    fn main_pass(
+        &self,
+        haystack: &str,
+        marks: &[u64],
+        stride: usize,
+        sc: &mut Scratch<'_>,
+    ) -> bool {
         let mut found = false;
         self.pass(
             haystack,
