@@ -412,15 +412,21 @@ impl<'a> Program<'a> {
     pub fn is_match(&self, haystack: &str) -> bool {
         let n = self.len();
         if n <= SMALL_PROGRAM {
-            let mut buf = [0u32; SCRATCH_WORDS * SMALL_PROGRAM];
-            self.run(haystack, &mut Scratch::new(&mut buf, n))
+            self.run_on_stack::<{ SCRATCH_WORDS * SMALL_PROGRAM }>(haystack, n)
         } else if n <= MEDIUM_PROGRAM {
-            let mut buf = [0u32; SCRATCH_WORDS * MEDIUM_PROGRAM];
-            self.run(haystack, &mut Scratch::new(&mut buf, n))
+            self.run_on_stack::<{ SCRATCH_WORDS * MEDIUM_PROGRAM }>(haystack, n)
         } else {
             let mut buf = vec![0u32; SCRATCH_WORDS * n];
             self.run(haystack, &mut Scratch::new(&mut buf, n))
         }
+    }
+
+    /// Runs on `W` words of scratch on the stack (`W >= SCRATCH_WORDS * n`). Not inlined,
+    /// so that each tier's frame holds only its own array.
+    #[inline(never)]
+    fn run_on_stack<const W: usize>(&self, haystack: &str, n: usize) -> bool {
+        let mut buf = [0u32; W];
+        self.run(haystack, &mut Scratch::new(&mut buf, n))
     }
 
     fn run(&self, haystack: &str, sc: &mut Scratch<'_>) -> bool {
