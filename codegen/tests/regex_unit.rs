@@ -394,7 +394,8 @@ fn pike_vm_scratch_tiers_agree() {
         assert_eq!(m("^(?=a*b$)(?!.*c)(?=a)(?<=^)a", &hay), len > 0, "{len}");
     }
     let mut tiers = [false; 3];
-    for k in (50..80).chain(490..530) {
+    // Tier boundaries at 64, 256 and 512 instructions (`^(?=a)a{k}$` has k + 5 or so).
+    for k in (50..80).chain(240..270).chain(490..530) {
         let p = format!("^(?=a)a{{{k}}}$");
         let r = re(&p);
         let n = r.as_runtime().program().len();

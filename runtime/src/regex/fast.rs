@@ -102,6 +102,7 @@ impl<'a> ClassRun<'a> {
     /// Whether the input matches: for `^…$` every code point is in the set and their
     /// number is within bounds; for `^…` / `…$` the leading / trailing run is at least
     /// `min` long (a longer one has a match of `min` within it); unanchored, some run is.
+    #[inline]
     pub fn is_match(&self, haystack: &str) -> bool {
         let min = self.min as usize;
         match (self.start, self.end) {
@@ -112,11 +113,23 @@ impl<'a> ClassRun<'a> {
                 if min > bytes.len() {
                     return false;
                 }
-                if bytes.is_ascii() {
-                    return bytes.len() <= max && bytes.iter().all(|&b| self.contains_ascii(b));
+                // The ASCII head byte by byte, then the rest by code point.
+                let mut i = 0;
+                while let Some(&b) = bytes.get(i) {
+                    if b >= 0x80 {
+                        break;
+                    }
+                    if !self.contains_ascii(b) {
+                        return false;
+                    }
+                    i += 1;
                 }
-                let mut count = 0usize;
-                for c in haystack.chars() {
+                let mut count = i;
+                if count > max {
+                    return false;
+                }
+                // `i` is a character boundary: everything before it is ASCII.
+                for c in haystack.get(i..).unwrap_or("").chars() {
                     count += 1;
                     if count > max || !self.contains(c) {
                         return false;

@@ -64,7 +64,7 @@ pub struct Program<'a> {
 /// (1.25 KiB); no allocation.
 pub const SMALL_PROGRAM: usize = 64;
 /// Programs of at most this many instructions run on scratch space held on the stack
-/// (10 KiB); larger ones allocate theirs once per call.
+/// (5 KiB up to half as many, 10 KiB above); larger ones allocate theirs once per call.
 pub const MEDIUM_PROGRAM: usize = 512;
 /// Lookaround marks of up to this many 64-bit words (one bit per input byte and
 /// lookaround, e.g. one lookaround over 4 KiB of input) live on the stack; more are
@@ -413,6 +413,10 @@ impl<'a> Program<'a> {
         let n = self.len();
         if n <= SMALL_PROGRAM {
             self.run_on_stack::<{ SCRATCH_WORDS * SMALL_PROGRAM }>(haystack, n)
+        } else if n <= MEDIUM_PROGRAM / 2 {
+            // A middle tier, so that a program of 65 instructions does not zero the
+            // scratch of 512.
+            self.run_on_stack::<{ SCRATCH_WORDS * MEDIUM_PROGRAM / 2 }>(haystack, n)
         } else if n <= MEDIUM_PROGRAM {
             self.run_on_stack::<{ SCRATCH_WORDS * MEDIUM_PROGRAM }>(haystack, n)
         } else {
