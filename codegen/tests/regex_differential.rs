@@ -223,3 +223,138 @@ fn agrees_with_regress() {
         "{matches} of {pairs} match"
     );
 }
+
+/// Patterns shaped for the fast paths — bare or anchored literals, one class or character
+/// repeated (`^[a-c]{1,3}$`), an anchored literal prefix followed by anything — against
+/// regress, with the fast path, the Pike VM and the DFA each compared.
+#[test]
+fn fast_paths_agree_with_regress() {
+    let mut rng = Rng(0xFA57_2026);
+    let opts = RegexOptions::default();
+    let literals = ["a", "b", "é", "😀", "\\x61", "\\u{1F600}", "\\.", "1"];
+    let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
+    let (mut pairs, mut matches) = (0usize, 0usize);
+    let mut mismatches = Vec::new();
+    for _ in 0..1200 {
+        let mut pattern = String::new();
+        if rng.below(3) != 0 {
+            pattern.push('^');
+        }
+        match rng.below(3) {
+            0 => (0..rng.below(4)).for_each(|_| pattern.push_str(rng.pick(&literals))),
+            1 => {
+                pattern.push_str(rng.pick(ATOMS));
+                if rng.below(5) != 0 {
+                    pattern.push_str(rng.pick(QUANTS));
+                }
+            }
+            _ => {
+                (0..1 + rng.below(3)).for_each(|_| pattern.push_str(rng.pick(&literals)));
+                term(&mut rng, 1, &mut pattern);
+            }
+        }
+        if rng.below(2) == 0 {
+            pattern.push('$');
+        }
+        let theirs = regress::Regex::with_flags(&pattern, "u")
+            .unwrap_or_else(|e| panic!("{pattern:?}: regress rejects it: {e}"));
+        let ours = compile(&pattern, &opts).unwrap_or_else(|e| panic!("{pattern:?}: {e}"));
+        *kinds.entry(ours.fast_path().unwrap_or("none")).or_default() += 1;
+        let rt = ours.as_runtime();
+        for i in 0..12 {
+            // Half the inputs are runs of one character, to reach the length bounds.
+            let hay = if i % 2 == 0 {
+                input(&mut rng)
+            } else {
+                rng.pick(INPUT_CHARS).repeat(rng.below(5))
+            };
+            let want = theirs.find(&hay).is_some();
+            let pike = rt.program().is_match(&hay);
+            let dfa = rt.dfa().map(|d| d.is_match(&hay));
+            let chosen = rt.is_match(&hay);
+            pairs += 1;
+            matches += usize::from(want);
+            if pike != want || chosen != want || dfa.is_some_and(|d| d != want) {
+                mismatches.push(format!(
+                    "{pattern:?} on {hay:?}: regress {want}, pike {pike}, dfa {dfa:?}, chosen {chosen}"
+                ));
+            }
+        }
+    }
+    println!("fast-path differential: {pairs} pairs ({matches} matches), patterns by fast path: {kinds:?}");
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches[..mismatches.len().min(40)].join("\n")
+    );
+    assert!(
+        matches > pairs / 10 && matches < pairs * 9 / 10,
+        "{matches} of {pairs} match"
+    );
+    for kind in ["literal", "prefix", "class run"] {
+        assert!(
+            kinds.get(kind).is_some_and(|&n| n >= 100),
+            "{kind}: {kinds:?}"
+        );
+    }
+}
+
+/// Inputs made of runs of repeated characters (up to 60 code points) — where the Pike
+/// VM's one-entry closure memo is reused from character to character and must be dropped
+/// when the seeds or an assertion's answer change: the Pike VM against the DFA on every
+/// generated pattern that has one, and against regress on lookaround patterns with
+/// shorter run-heavy inputs.
+#[test]
+fn pike_vm_memo_agrees_on_runs() {
+    let mut rng = Rng(0x3E30_2026);
+    let opts = RegexOptions::default();
+    let runs = |rng: &mut Rng, max_runs: usize, max_len: usize| -> String {
+        (0..rng.below(max_runs + 1))
+            .map(|_| rng.pick(INPUT_CHARS).repeat(1 + rng.below(max_len)))
+            .collect()
+    };
+    let (mut vs_dfa, mut vs_regress) = (0usize, 0usize);
+    let mut mismatches = Vec::new();
+    for _ in 0..1500 {
+        let mut pattern = String::new();
+        gen(&mut rng, 0, &mut pattern);
+        let Ok(ours) = compile(&pattern, &opts) else {
+            continue;
+        };
+        let rt = ours.as_runtime();
+        if let Some(dfa) = rt.dfa() {
+            for _ in 0..6 {
+                let hay = runs(&mut rng, 6, 10);
+                vs_dfa += 1;
+                let (pike, want) = (rt.program().is_match(&hay), dfa.is_match(&hay));
+                if pike != want {
+                    mismatches.push(format!("{pattern:?} on {hay:?}: dfa {want}, pike {pike}"));
+                }
+            }
+        } else if let Ok(theirs) = regress::Regex::with_flags(&pattern, "u") {
+            for _ in 0..6 {
+                let hay = runs(&mut rng, 3, 4);
+                vs_regress += 1;
+                let want = theirs.find(&hay).is_some();
+                let pike = rt.program().is_match(&hay);
+                if pike != want {
+                    mismatches.push(format!(
+                        "{pattern:?} on {hay:?}: regress {want}, pike {pike}"
+                    ));
+                }
+            }
+        }
+    }
+    println!("memo on runs: {vs_dfa} pairs against the DFA, {vs_regress} against regress");
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches[..mismatches.len().min(40)].join("\n")
+    );
+    assert!(
+        vs_dfa >= 3000 && vs_regress >= 2000,
+        "{vs_dfa} / {vs_regress}"
+    );
+}

@@ -289,3 +289,120 @@ fn compiled_regex_is_shareable() {
     assert!(copy.is_match("aaa") && !copy.is_match("ab"));
     assert_eq!(copy.source(), "^a+$");
 }
+
+/// `\p{Changes_When_NFKC_Casefolded}` is valid ECMA-262 but has no Unicode table in
+/// regex-syntax (and cannot be derived from its tables): a typed `Unsupported` error that
+/// says so, at the escape's offset, in every spelling.
+#[test]
+fn cwkcf_is_refused_with_its_reason() {
+    for (p, at) in [
+        ("ab\\p{CWKCF}", 2),
+        ("[\\P{Changes_When_NFKC_Casefolded}]", 1),
+    ] {
+        let err = compile(p, &RegexOptions::default()).expect_err(p);
+        match &err {
+            RegexError::Unsupported { construct, offset } => {
+                assert_eq!(*offset, at, "{p}");
+                assert!(
+                    construct.contains("Changes_When_NFKC_Casefolded"),
+                    "{construct}"
+                );
+            }
+            other => panic!("{p}: {other:?}"),
+        }
+        let text = err.to_string();
+        assert!(
+            text.contains("regex-syntax") && text.contains("no table"),
+            "{text}"
+        );
+        assert!(!text.contains("linear time"), "{text}");
+    }
+    // The other properties of its family compile.
+    assert!(m("^\\p{Changes_When_Casefolded}$", "A"));
+    assert!(!m("^\\p{CWCF}$", "a"));
+}
+
+/// ECMA-262 Annex B allows a quantified lookahead (`(?=a)*`, `(?!a)+`) only outside u-mode
+/// (`QuantifiableAssertion` is a `Term[~UnicodeMode]` production); in u-mode, which schemac
+/// implements, every quantified assertion — lookahead, lookbehind, `^`, `$`, `\b` — is a
+/// syntax error. regress with the `u` flag agrees (except on `\\b?`, which it lets through);
+/// without the flag it accepts the quantified lookaheads.
+#[test]
+fn quantified_lookarounds_are_syntax_errors_in_u_mode() {
+    let opts = RegexOptions::default();
+    for p in [
+        "(?=a)*",
+        "(?!a)+",
+        "x(?=a)?",
+        "(?=a){2}",
+        "(?<=a)*",
+        "(?<!a){1,}",
+        "^*",
+        "a$+",
+        "\\b?",
+    ] {
+        match compile(p, &opts) {
+            Err(RegexError::Invalid { message, .. }) => {
+                assert!(message.contains("nothing to repeat"), "{p}: {message}");
+                if p.contains("(?") {
+                    assert!(message.contains("u-mode"), "{p}: {message}");
+                }
+            }
+            other => panic!("{p}: {other:?}"),
+        }
+        assert!(!schemac_runtime::regex::is_valid_syntax(p), "{p}");
+        // regress is lenient about a quantified `\b` (V8 and the grammar are not).
+        if p != "\\b?" {
+            assert!(
+                regress::Regex::with_flags(p, "u").is_err(),
+                "regress u-mode: {p}"
+            );
+        }
+    }
+    // Outside u-mode (not what JSON Schema uses) Annex B accepts the quantified lookaheads.
+    assert!(regress::Regex::with_flags("(?=a)*", "").is_ok());
+    assert!(regress::Regex::with_flags("(?!a)+", "").is_ok());
+    // A lookaround inside a quantified group is fine in u-mode.
+    assert!(m("^(?:(?=a)a)*$", "aaa"));
+    assert!(!m("^(?:(?!b).)*$", "aab"));
+}
+
+/// The Pike VM keeps its scratch on the stack for programs of up to 64 and 512
+/// instructions and its lookaround marks there for up to 64 words, and allocates beyond:
+/// every tier, and the boundaries between them, give the same answers.
+#[test]
+fn pike_vm_scratch_tiers_agree() {
+    use schemac_runtime::regex::pikevm::{MEDIUM_PROGRAM, SMALL_PROGRAM, STACK_MARK_WORDS};
+    // One lookaround: marks of `len / 64 + 1` words, on the stack up to 64.
+    let limit = STACK_MARK_WORDS * 64;
+    for len in [
+        0,
+        1,
+        63,
+        64,
+        limit - 66,
+        limit - 65,
+        limit - 64,
+        limit - 1,
+        limit,
+        20_000,
+    ] {
+        let hay = "a".repeat(len) + "b";
+        assert_eq!(m("a(?=b)", &hay), len > 0, "{len}");
+        assert_eq!(m("(?<=a)b$", &hay), len > 0, "{len}");
+        assert_eq!(m("(?<!a)b", &hay), len == 0, "{len}");
+        assert_eq!(m("^(?=a*b$)(?!.*c)(?=a)(?<=^)a", &hay), len > 0, "{len}");
+    }
+    let mut tiers = [false; 3];
+    // Tier boundaries at 64, 256 and 512 instructions (`^(?=a)a{k}$` has k + 5 or so).
+    for k in (50..80).chain(240..270).chain(490..530) {
+        let p = format!("^(?=a)a{{{k}}}$");
+        let r = re(&p);
+        let n = r.as_runtime().program().len();
+        tiers[usize::from(n > SMALL_PROGRAM) + usize::from(n > MEDIUM_PROGRAM)] = true;
+        assert!(m(&p, &"a".repeat(k)), "{p}");
+        assert!(!m(&p, &"a".repeat(k - 1)), "{p}");
+        assert!(!m(&p, &"a".repeat(k + 1)), "{p}");
+    }
+    assert_eq!(tiers, [true; 3], "every scratch tier is exercised");
+}

@@ -16,16 +16,18 @@
 //! 4. [`dfa`] — where there is no lookaround or `\b` and the state count stays within
 //!    [`RegexOptions::max_dfa_states`], a minimized DFA over code-point classes.
 //!
-//! A pattern that is one literal string is also kept as such (a substring search).
+//! Fast paths ([`fast`]) are recognized on the syntax tree: a literal, bare or anchored;
+//! a single class run (`^[a-z0-9_-]+$`); an anchored literal prefix (`^abc…`).
 
 mod dfa;
+mod fast;
 mod nfa;
 mod unicode;
 
 use std::fmt;
 
 use schemac_runtime::regex::syntax::{self, Node, SyntaxErrorKind};
-use schemac_runtime::regex::{Dfa, Program, Regex};
+use schemac_runtime::regex::{ClassRun, Dfa, FastPath, Program, Regex};
 
 /// Groups nested deeper than this are [`RegexError::TooLarge`].
 pub const MAX_GROUP_DEPTH: usize = 128;
@@ -76,13 +78,23 @@ impl fmt::Display for RegexError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RegexError::Invalid { message, offset } => {
-                write!(f, "invalid regular expression at offset {offset}: {message}")
+                write!(
+                    f,
+                    "invalid regular expression at offset {offset}: {message}"
+                )
             }
-            RegexError::Unsupported { construct, offset } => write!(
-                f,
-                "unsupported construct at offset {offset}: {construct} (schemac matches in linear time)"
-            ),
-            RegexError::TooLarge { message } => write!(f, "regular expression too large: {message}"),
+            RegexError::Unsupported { construct, offset } => {
+                write!(f, "unsupported construct at offset {offset}: {construct}")?;
+                if construct.starts_with("Unicode property") {
+                    // The construct says why (no Unicode table for it).
+                    Ok(())
+                } else {
+                    f.write_str(" (schemac matches in linear time)")
+                }
+            }
+            RegexError::TooLarge { message } => {
+                write!(f, "regular expression too large: {message}")
+            }
         }
     }
 }
@@ -91,7 +103,7 @@ impl fmt::Display for RegexError {
 #[derive(Debug, Clone)]
 pub struct CompiledRegex {
     source: String,
-    literal: Option<String>,
+    fast: Option<fast::Fast>,
     insts: Vec<u32>,
     class_offsets: Vec<u32>,
     ranges: Vec<u32>,
@@ -115,7 +127,22 @@ impl CompiledRegex {
     /// The runtime executor over this regex's tables (what generated code runs too).
     pub fn as_runtime(&self) -> Regex<'_> {
         Regex::new(
-            self.literal.as_deref(),
+            self.fast.as_ref().map(|f| match f {
+                fast::Fast::Literal { text, start, end } => FastPath::Literal {
+                    text,
+                    start: *start,
+                    end: *end,
+                },
+                fast::Fast::Prefix(text) => FastPath::Prefix(text),
+                fast::Fast::ClassRun {
+                    ascii,
+                    ranges,
+                    min,
+                    max,
+                    start,
+                    end,
+                } => FastPath::ClassRun(ClassRun::new(*ascii, ranges, *min, *max, *start, *end)),
+            }),
             Program::new(
                 &self.insts,
                 &self.class_offsets,
@@ -138,7 +165,16 @@ impl CompiledRegex {
         )
     }
 
-    /// Whether a DFA was built (else the Pike VM runs, or a substring search for a literal).
+    /// The fast path's kind, when there is one: `"literal"`, `"prefix"` or `"class run"`.
+    pub fn fast_path(&self) -> Option<&'static str> {
+        self.fast.as_ref().map(|f| match f {
+            fast::Fast::Literal { .. } => "literal",
+            fast::Fast::Prefix(_) => "prefix",
+            fast::Fast::ClassRun { .. } => "class run",
+        })
+    }
+
+    /// Whether a DFA was built (else the Pike VM runs, unless a fast path decides).
     pub fn has_dfa(&self) -> bool {
         self.dfa.is_some()
     }
@@ -158,14 +194,45 @@ impl CompiledRegex {
     #[cfg(feature = "emit")]
     pub fn to_tokens(&self, runtime: &proc_macro2::TokenStream) -> proc_macro2::TokenStream {
         use proc_macro2::Literal;
-        use quote::quote;
+        use quote::{quote, ToTokens};
         fn words<T: Copy + Into<u32>>(v: &[T]) -> proc_macro2::TokenStream {
             let items = v.iter().map(|&x| Literal::u32_unsuffixed(x.into()));
             quote!(&[#(#items),*])
         }
-        let literal = match &self.literal {
-            Some(l) => quote!(::core::option::Option::Some(#l)),
+        let fast = match &self.fast {
             None => quote!(::core::option::Option::None),
+            Some(fast::Fast::Literal { text, start, end }) => quote!(
+                ::core::option::Option::Some(#runtime::regex::FastPath::Literal {
+                    text: #text, start: #start, end: #end
+                })
+            ),
+            Some(fast::Fast::Prefix(text)) => {
+                quote!(::core::option::Option::Some(#runtime::regex::FastPath::Prefix(#text)))
+            }
+            Some(fast::Fast::ClassRun {
+                ascii,
+                ranges,
+                min,
+                max,
+                start,
+                end,
+            }) => {
+                let [lo, hi] = ascii.map(|w| {
+                    format!("0x{w:016X}")
+                        .parse::<Literal>()
+                        .unwrap_or_else(|_| Literal::u64_unsuffixed(w))
+                });
+                let ranges = words(ranges);
+                let min = Literal::u32_unsuffixed(*min);
+                let max = if *max == u32::MAX {
+                    quote!(::core::primitive::u32::MAX)
+                } else {
+                    Literal::u32_unsuffixed(*max).into_token_stream()
+                };
+                quote!(::core::option::Option::Some(#runtime::regex::FastPath::ClassRun(
+                    #runtime::regex::ClassRun::new([#lo, #hi], #ranges, #min, #max, #start, #end)
+                )))
+            }
         };
         let insts = words(&self.insts);
         let offsets = words(&self.class_offsets);
@@ -190,7 +257,7 @@ impl CompiledRegex {
         };
         quote! {
             #runtime::regex::Regex::new(
-                #literal,
+                #fast,
                 #runtime::regex::Program::new(#insts, #offsets, #ranges, #looks, #start, #anchored),
                 #dfa
             )
@@ -234,7 +301,7 @@ pub fn compile(pattern: &str, options: &RegexOptions) -> Result<CompiledRegex, R
     let dfa = dfa::build(&nfa, options.max_dfa_states);
     Ok(CompiledRegex {
         source: pattern.to_string(),
-        literal: literal(&ast),
+        fast: fast::analyze(&ast),
         insts: nfa.encode(),
         class_offsets,
         ranges,
@@ -282,23 +349,4 @@ fn first_unsupported(node: &Node) -> Option<(&'static str, usize)> {
         }
         _ => None,
     }
-}
-
-/// The pattern as a literal string, when it is nothing else.
-fn literal(node: &Node) -> Option<String> {
-    fn push(node: &Node, out: &mut String) -> Option<()> {
-        match node {
-            Node::Empty => Some(()),
-            Node::Char(c) => {
-                out.push(char::from_u32(*c)?);
-                Some(())
-            }
-            Node::Concat(v) => v.iter().try_for_each(|n| push(n, out)),
-            Node::Group(n) => push(n, out),
-            _ => None,
-        }
-    }
-    let mut out = String::new();
-    push(node, &mut out)?;
-    Some(out)
 }

@@ -1995,7 +1995,18 @@ pub mod search_docs_input {
     );
     /// `^[A-Za-z0-9_-]{1,64}$`
     static RE1: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
-        ::core::option::Option::None,
+        ::core::option::Option::Some(
+            ::schemac_runtime::regex::FastPath::ClassRun(
+                ::schemac_runtime::regex::ClassRun::new(
+                    [0x03FF200000000000, 0x07FFFFFE87FFFFFE],
+                    &[],
+                    1,
+                    64,
+                    true,
+                    true,
+                ),
+            ),
+        ),
         ::schemac_runtime::regex::Program::new(
             &[
                 5, 0, 0, 4, 1, 0, 1, 0, 1, 2, 2, 1, 1, 0, 3, 2, 4, 1, 1, 0, 5, 2, 6, 1,
@@ -2502,7 +2513,11 @@ pub mod search_docs_output {
     }
     /// `^/docs/`
     static RE0: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
-        ::core::option::Option::None,
+        ::core::option::Option::Some(::schemac_runtime::regex::FastPath::Literal {
+            text: "/docs/",
+            start: true,
+            end: false,
+        }),
         ::schemac_runtime::regex::Program::new(
             &[
                 5, 0, 0, 0, 47, 0, 0, 115, 1, 0, 99, 2, 0, 111, 3, 0, 100, 4, 0, 47, 5,
@@ -2873,7 +2888,18 @@ pub mod convert_currency_input {
     }
     /// `^[A-Z]{3}$`
     static RE0: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
-        ::core::option::Option::None,
+        ::core::option::Option::Some(
+            ::schemac_runtime::regex::FastPath::ClassRun(
+                ::schemac_runtime::regex::ClassRun::new(
+                    [0x0000000000000000, 0x0000000007FFFFFE],
+                    &[],
+                    3,
+                    3,
+                    true,
+                    true,
+                ),
+            ),
+        ),
         ::schemac_runtime::regex::Program::new(
             &[5, 0, 0, 4, 1, 0, 1, 0, 1, 1, 0, 2, 1, 0, 3, 4, 0, 4],
             &[0, 1],
@@ -3256,7 +3282,18 @@ pub mod convert_currency_output {
     }
     /// `^[A-Z]{3}$`
     static RE0: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
-        ::core::option::Option::None,
+        ::core::option::Option::Some(
+            ::schemac_runtime::regex::FastPath::ClassRun(
+                ::schemac_runtime::regex::ClassRun::new(
+                    [0x0000000000000000, 0x0000000007FFFFFE],
+                    &[],
+                    3,
+                    3,
+                    true,
+                    true,
+                ),
+            ),
+        ),
         ::schemac_runtime::regex::Program::new(
             &[5, 0, 0, 4, 1, 0, 1, 0, 1, 1, 0, 2, 1, 0, 3, 4, 0, 4],
             &[0, 1],

@@ -15,15 +15,23 @@
 //! - [`Program`]: a Pike VM (NFA simulation without backtracking). Each lookaround is a
 //!   position oracle: one pass over the input per lookaround (backwards for a lookahead,
 //!   forwards for a lookbehind, innermost first) marks where it holds, and the main pass
-//!   reads the mark as an assertion. It allocates its thread lists and marks per call.
-//! - A pure literal is a substring search.
+//!   reads the mark as an assertion. Programs of up to [`pikevm::MEDIUM_PROGRAM`]
+//!   instructions run on scratch held on the stack, and so do the marks of short inputs
+//!   ([`pikevm::STACK_MARK_WORDS`]): the common case allocates nothing.
+//! - [`FastPath`]: checked first. A literal, bare or anchored (`abc`, `^abc`, `abc$`,
+//!   `^abc$`), is a substring / prefix / suffix / equality test; a single class run
+//!   (`^[a-z0-9_-]+$`, `^[A-Za-z0-9_-]{1,64}$`) is a bitmap loop with length bounds; an
+//!   anchored literal prefix (`^abc…`) rejects inputs that do not start with it before any
+//!   automaton runs.
 
 pub mod dfa;
+pub mod fast;
 mod names;
 pub mod pikevm;
 pub mod syntax;
 
 pub use dfa::Dfa;
+pub use fast::{ClassRun, FastPath};
 pub use pikevm::Program;
 
 /// Nesting limit used by [`is_valid_syntax`] (deeper patterns are reported invalid, so that
@@ -40,32 +48,41 @@ pub fn is_valid_syntax(pattern: &str) -> bool {
 /// A compiled pattern over borrowed tables (`'static` in generated code).
 #[derive(Debug, Clone, Copy)]
 pub struct Regex<'a> {
-    literal: Option<&'a str>,
+    fast: Option<FastPath<'a>>,
     program: Program<'a>,
     dfa: Option<Dfa<'a>>,
 }
 
 impl<'a> Regex<'a> {
-    /// Assembles a regex from its parts, as the compiler produced them: a literal when the
-    /// whole pattern is one (then a substring search decides), the Pike VM program (always
-    /// present, and the reference semantics), and the DFA when there is one.
-    pub const fn new(literal: Option<&'a str>, program: Program<'a>, dfa: Option<Dfa<'a>>) -> Self {
-        Regex {
-            literal,
-            program,
-            dfa,
-        }
+    /// Assembles a regex from its parts, as the compiler produced them: the fast path when
+    /// the pattern has one (tried first), the Pike VM program (always present, and the
+    /// reference semantics), and the DFA when there is one.
+    pub const fn new(
+        fast: Option<FastPath<'a>>,
+        program: Program<'a>,
+        dfa: Option<Dfa<'a>>,
+    ) -> Self {
+        Regex { fast, program, dfa }
     }
 
     /// Whether the pattern matches anywhere in `haystack`, by the fastest engine available.
+    #[inline]
     pub fn is_match(&self, haystack: &str) -> bool {
-        if let Some(literal) = self.literal {
-            return haystack.contains(literal);
+        if let Some(fast) = &self.fast {
+            if let Some(answer) = fast.decide(haystack) {
+                return answer;
+            }
         }
-        if let Some(dfa) = &self.dfa {
-            return dfa.is_match(haystack);
+        self.is_match_automaton(haystack)
+    }
+
+    /// Whether the pattern matches, by the DFA when there is one, else the Pike VM —
+    /// ignoring the fast path (for tests and benchmarks comparing the engines).
+    pub fn is_match_automaton(&self, haystack: &str) -> bool {
+        match &self.dfa {
+            Some(dfa) => dfa.is_match(haystack),
+            None => self.program.is_match(haystack),
         }
-        self.program.is_match(haystack)
     }
 
     /// The Pike VM program.
@@ -78,15 +95,15 @@ impl<'a> Regex<'a> {
         self.dfa.as_ref()
     }
 
-    /// The literal, when the whole pattern is one.
-    pub fn literal(&self) -> Option<&'a str> {
-        self.literal
+    /// The fast path, when the pattern has one.
+    pub fn fast_path(&self) -> Option<&FastPath<'a>> {
+        self.fast.as_ref()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{is_valid_syntax, Program, Regex};
+    use super::{is_valid_syntax, ClassRun, FastPath, Program, Regex};
 
     /// `a`, by hand: the constructors are `const fn`, so a regex can be a `static`.
     static A: Regex<'static> = Regex::new(
@@ -154,6 +171,84 @@ mod tests {
         assert!(!A.is_match("xyz"));
         assert!(A.dfa().is_none());
         assert_eq!(A.program().len(), 2);
+    }
+
+    /// `^[a-z_]{2,3}$` as a class run, by hand.
+    static IDENT: Regex<'static> = Regex::new(
+        Some(FastPath::ClassRun(ClassRun::new(
+            [0, (0x3FF_FFFF << (97 - 64)) | (1 << (95 - 64))],
+            &[0xE9, 0xE9],
+            2,
+            3,
+            true,
+            true,
+        ))),
+        // The program is never reached: the class run decides.
+        Program::new(&[super::pikevm::OP_MATCH, 0, 0], &[0], &[], &[], 0, false),
+        None,
+    );
+
+    #[test]
+    fn class_run_decides() {
+        for (hay, want) in [
+            ("ab", true),
+            ("a_c", true),
+            ("a", false),
+            ("abcd", false),
+            ("aB", false),
+            ("éé", true),
+            ("ééé", true),
+            ("éééé", false),
+            ("", false),
+        ] {
+            assert_eq!(IDENT.is_match(hay), want, "{hay:?}");
+        }
+        let digits = |start, end| ClassRun::new([0x03FF_0000_0000_0000, 0], &[], 2, 2, start, end);
+        for (start, end, hay, want) in [
+            (true, false, "12x", true),
+            (true, false, "x12", false),
+            (false, true, "x12", true),
+            (false, true, "12x", false),
+            (false, false, "a1b23c", true),
+            (false, false, "a1b2c3", false),
+            (true, true, "12", true),
+            (true, true, "123", false),
+        ] {
+            assert_eq!(
+                digits(start, end).is_match(hay),
+                want,
+                "{start} {end} {hay:?}"
+            );
+        }
+        let any = ClassRun::new([0, 0], &[], 0, 0, false, false);
+        assert!(any.is_match("whatever"));
+    }
+
+    #[test]
+    fn literal_and_prefix_fast_paths() {
+        let lit = |start, end| FastPath::Literal {
+            text: "ab",
+            start,
+            end,
+        };
+        for (start, end, hay, want) in [
+            (false, false, "xaby", true),
+            (false, false, "xa", false),
+            (true, false, "abx", true),
+            (true, false, "xab", false),
+            (false, true, "xab", true),
+            (false, true, "abx", false),
+            (true, true, "ab", true),
+            (true, true, "abab", false),
+        ] {
+            assert_eq!(
+                lit(start, end).decide(hay),
+                Some(want),
+                "{start} {end} {hay:?}"
+            );
+        }
+        assert_eq!(FastPath::Prefix("ab").decide("xab"), Some(false));
+        assert_eq!(FastPath::Prefix("ab").decide("abx"), None);
     }
 
     #[test]

@@ -22,7 +22,6 @@
 //! to lookarounds with smaller numbers.
 
 use alloc::vec;
-use alloc::vec::Vec;
 
 use super::syntax::is_word_char;
 
@@ -61,6 +60,20 @@ pub struct Program<'a> {
     anchored: bool,
 }
 
+/// Programs of at most this many instructions run on scratch space held on the stack
+/// (1.25 KiB); no allocation.
+pub const SMALL_PROGRAM: usize = 64;
+/// Programs of at most this many instructions run on scratch space held on the stack
+/// (5 KiB up to half as many, 10 KiB above); larger ones allocate theirs once per call.
+pub const MEDIUM_PROGRAM: usize = 512;
+/// Lookaround marks of up to this many 64-bit words (one bit per input byte and
+/// lookaround, e.g. one lookaround over 4 KiB of input) live on the stack; more are
+/// allocated once per call.
+pub const STACK_MARK_WORDS: usize = 64;
+
+/// Words of scratch per instruction.
+const SCRATCH_WORDS: usize = 5;
+
 /// Where the VM stands: the characters on either side and the lookaround marks.
 struct Ctx<'m> {
     pos: usize,
@@ -71,34 +84,85 @@ struct Ctx<'m> {
     stride: usize,
 }
 
-/// A set of instruction indices with O(1) insert, membership and clear.
-struct SparseSet {
-    dense: Vec<u32>,
-    sparse: Vec<u32>,
+/// Which assertions an ε-closure evaluated: what its result depends on besides its seeds.
+#[derive(Clone, Copy, Default)]
+struct Depends {
+    /// `^` (holds only at offset 0).
+    start: bool,
+    /// `$` (holds only at the end).
+    end: bool,
+    /// `\b`, `\B` or a lookaround (depend on the characters or the marks).
+    other: bool,
 }
 
-impl SparseSet {
-    fn new(n: usize) -> Self {
-        SparseSet {
-            dense: Vec::with_capacity(n),
-            sparse: vec![0; n],
+/// The VM's scratch, five slices of `n` words (`n` = instruction count):
+///
+/// - `seen[pc] == gen`: `pc` was reached at the current position (a generation stamp, so
+///   moving on costs nothing instead of a clear);
+/// - `stack`: the ε-closure work list (each pc is pushed at most once per position, so `n`
+///   slots suffice);
+/// - `runq[..nrun]`: the consuming instructions reached at the current position;
+/// - `seeds[..nseeds]`: where the threads that consumed the last character went (at most
+///   one per queued thread);
+/// - `cached[..ncached]`: the seeds whose closure `runq` holds — a one-entry memo: when
+///   the next position has the same seeds and the closure's assertions give the same
+///   answers there, the closure is not recomputed (in a loop such as `(a+)+` or `\w+`
+///   the thread set repeats from character to character).
+struct Scratch<'s> {
+    seen: &'s mut [u32],
+    gen: u32,
+    stack: &'s mut [u32],
+    runq: &'s mut [u32],
+    nrun: usize,
+    seeds: &'s mut [u32],
+    nseeds: usize,
+    cached: &'s mut [u32],
+    ncached: usize,
+}
+
+impl<'s> Scratch<'s> {
+    fn new(buf: &'s mut [u32], n: usize) -> Self {
+        let (seen, rest) = buf.split_at_mut(n);
+        let (stack, rest) = rest.split_at_mut(n);
+        let (runq, rest) = rest.split_at_mut(n);
+        let (seeds, rest) = rest.split_at_mut(n);
+        let cached = &mut rest[..n];
+        Scratch {
+            seen,
+            gen: 0,
+            stack,
+            runq,
+            nrun: 0,
+            seeds,
+            nseeds: 0,
+            cached,
+            ncached: 0,
         }
     }
 
-    fn insert(&mut self, v: u32) -> bool {
-        let Some(slot) = self.sparse.get_mut(v as usize) else {
-            return false;
-        };
-        if self.dense.get(*slot as usize) == Some(&v) {
-            return false;
+    /// Starts a new position: nothing is seen yet.
+    #[inline]
+    fn next_generation(&mut self) {
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            self.seen.fill(0);
+            self.gen = 1;
         }
-        *slot = self.dense.len() as u32;
-        self.dense.push(v);
-        true
     }
+}
 
-    fn clear(&mut self) {
-        self.dense.clear();
+/// Pushes `pc` on the closure stack unless it was already reached at this position.
+/// Out-of-range pcs (only from corrupt tables) are dropped.
+#[inline(always)]
+fn push(seen: &mut [u32], gen: u32, stack: &mut [u32], sp: &mut usize, pc: u32) {
+    if let Some(mark) = seen.get_mut(pc as usize) {
+        if *mark != gen {
+            *mark = gen;
+            if let Some(slot) = stack.get_mut(*sp) {
+                *slot = pc;
+                *sp += 1;
+            }
+        }
     }
 }
 
@@ -133,6 +197,12 @@ impl<'a> Program<'a> {
         self.insts.is_empty()
     }
 
+    /// Number of lookaround sub-programs.
+    pub fn lookarounds(&self) -> usize {
+        self.looks.len() / 2
+    }
+
+    #[inline(always)]
     fn inst(&self, pc: u32) -> (u32, u32, u32) {
         let i = pc as usize * 3;
         match self.insts.get(i..i + 3) {
@@ -142,6 +212,7 @@ impl<'a> Program<'a> {
         }
     }
 
+    #[inline]
     fn class_contains(&self, class: u32, c: u32) -> bool {
         let (Some(&lo), Some(&hi)) = (
             self.class_offsets.get(class as usize),
@@ -152,21 +223,10 @@ impl<'a> Program<'a> {
         let Some(ranges) = self.ranges.get(lo as usize * 2..hi as usize * 2) else {
             return false;
         };
-        // Binary search over the pairs.
-        let (mut a, mut b) = (0usize, ranges.len() / 2);
-        while a < b {
-            let m = (a + b) / 2;
-            if c < ranges[2 * m] {
-                b = m;
-            } else if c > ranges[2 * m + 1] {
-                a = m + 1;
-            } else {
-                return true;
-            }
-        }
-        false
+        ranges_contain(ranges, c)
     }
 
+    #[inline]
     fn holds(&self, kind: u32, ctx: &Ctx<'_>) -> bool {
         match kind {
             ASSERT_START => ctx.pos == 0,
@@ -188,28 +248,51 @@ impl<'a> Program<'a> {
         }
     }
 
-    /// Runs the ε-closure of everything on `lists.stack` at `ctx`: visited instructions go
-    /// to `lists.current`, consuming ones also to `lists.runq`. Returns whether a match is
-    /// reached.
-    fn close(&self, lists: &mut Lists, ctx: &Ctx<'_>) -> bool {
+    /// Runs the ε-closure of the first `sp` entries of the stack at `ctx`: consuming
+    /// instructions reached go to the run queue, the assertions evaluated to `deps`.
+    /// Returns whether a match is reached.
+    #[inline]
+    fn close(
+        &self,
+        sc: &mut Scratch<'_>,
+        mut sp: usize,
+        ctx: &Ctx<'_>,
+        deps: &mut Depends,
+    ) -> bool {
         let mut matched = false;
-        while let Some(pc) = lists.stack.pop() {
-            if !lists.current.insert(pc) {
-                continue;
-            }
+        let gen = sc.gen;
+        let mut nrun = 0;
+        while sp > 0 {
+            sp -= 1;
+            let pc = sc.stack[sp];
             let (op, a, b) = self.inst(pc);
             match op {
-                OP_CHAR | OP_CLASS => lists.runq.push(pc),
-                OP_SPLIT => {
-                    lists.stack.push(b);
-                    lists.stack.push(a);
+                OP_CHAR | OP_CLASS => {
+                    if let Some(slot) = sc.runq.get_mut(nrun) {
+                        *slot = pc;
+                        nrun += 1;
+                    }
                 }
-                OP_JMP => lists.stack.push(a),
-                OP_ASSERT if self.holds(a, ctx) => lists.stack.push(b),
+                OP_SPLIT => {
+                    push(sc.seen, gen, sc.stack, &mut sp, b);
+                    push(sc.seen, gen, sc.stack, &mut sp, a);
+                }
+                OP_JMP => push(sc.seen, gen, sc.stack, &mut sp, a),
+                OP_ASSERT => {
+                    match a {
+                        ASSERT_START => deps.start = true,
+                        ASSERT_END => deps.end = true,
+                        _ => deps.other = true,
+                    }
+                    if self.holds(a, ctx) {
+                        push(sc.seen, gen, sc.stack, &mut sp, b);
+                    }
+                }
                 OP_MATCH => matched = true,
                 _ => {}
             }
         }
+        sc.nrun = nrun;
         matched
     }
 
@@ -225,98 +308,169 @@ impl<'a> Program<'a> {
         anchored: bool,
         marks: &[u64],
         stride: usize,
-        lists: &mut Lists,
+        sc: &mut Scratch<'_>,
         mut report: impl FnMut(usize, bool) -> bool,
     ) {
         let len = hay.len();
-        let origin = if reverse { len } else { 0 };
-        let mut pos = origin;
-        let mut before = if reverse {
-            hay.chars().next_back()
+        let mut chars = hay.chars();
+        let (origin, mut before, mut after) = if reverse {
+            (len, chars.next_back(), None)
         } else {
-            None
+            (0, None, chars.next())
         };
-        let mut after = if reverse { None } else { hay.chars().next() };
-        lists.targets.clear();
+        let mut pos = origin;
+        sc.nseeds = 0;
+        // The memo: valid once a closure ran; the position it ran at, whether the start
+        // thread was among its seeds, what it depended on and whether it matched.
+        let mut memo: Option<(usize, bool, Depends, bool)> = None;
         loop {
-            let ctx = Ctx {
-                pos,
-                len,
-                before,
-                after,
-                marks,
-                stride,
+            let with_start = !anchored || pos == origin;
+            let reuse = memo.and_then(|(at, started, deps, matched)| {
+                let same = started == with_start
+                    && !deps.other
+                    && (!deps.start || (at == 0) == (pos == 0))
+                    && (!deps.end || (at == len) == (pos == len))
+                    && sc.seeds[..sc.nseeds] == sc.cached[..sc.ncached];
+                same.then_some(matched)
+            });
+            let matched = match reuse {
+                Some(matched) => matched,
+                None => {
+                    sc.next_generation();
+                    let gen = sc.gen;
+                    let mut sp = 0;
+                    if with_start {
+                        push(sc.seen, gen, sc.stack, &mut sp, start);
+                    }
+                    // Seeds pushed last are closed first: earlier threads keep priority
+                    // (which does not matter for a yes/no answer, but keeps the order
+                    // stable).
+                    for i in (0..sc.nseeds).rev() {
+                        let t = sc.seeds[i];
+                        push(sc.seen, gen, sc.stack, &mut sp, t);
+                    }
+                    let ctx = Ctx {
+                        pos,
+                        len,
+                        before,
+                        after,
+                        marks,
+                        stride,
+                    };
+                    let mut deps = Depends::default();
+                    let matched = self.close(sc, sp, &ctx, &mut deps);
+                    core::mem::swap(&mut sc.seeds, &mut sc.cached);
+                    sc.ncached = sc.nseeds;
+                    memo = Some((pos, with_start, deps, matched));
+                    matched
+                }
             };
-            lists.current.clear();
-            lists.runq.clear();
-            lists.stack.clear();
-            if !anchored || pos == origin {
-                lists.stack.push(start);
-            }
-            // Targets pushed last are closed first: earlier threads keep priority (which
-            // does not matter for a yes/no answer, but keeps the order stable).
-            lists.stack.extend(lists.targets.dense.iter().rev());
-            let matched = self.close(lists, &ctx);
             if report(pos, matched) {
                 return;
             }
-            lists.targets.clear();
             let next = if reverse { before } else { after };
             let Some(c) = next else { return };
             let cp = c as u32;
-            for &pc in &lists.runq {
-                let (op, a, b) = self.inst(pc);
-                let hit = match op {
-                    OP_CHAR => a == cp,
-                    _ => self.class_contains(a, cp),
+            let mut nt = 0;
+            for i in 0..sc.nrun {
+                let (op, a, b) = self.inst(sc.runq[i]);
+                let hit = if op == OP_CHAR {
+                    a == cp
+                } else {
+                    self.class_contains(a, cp)
                 };
                 if hit {
-                    lists.targets.insert(b);
+                    // At most one seed per queued thread: `nt < nrun <= n`.
+                    if let Some(slot) = sc.seeds.get_mut(nt) {
+                        *slot = b;
+                        nt += 1;
+                    }
                 }
             }
-            if anchored && lists.targets.dense.is_empty() {
+            sc.nseeds = nt;
+            if anchored && nt == 0 {
                 return;
             }
             if reverse {
                 pos -= c.len_utf8();
                 after = before;
-                before = hay[..pos].chars().next_back();
+                before = chars.next_back();
             } else {
                 pos += c.len_utf8();
                 before = after;
-                after = hay[pos..].chars().next();
+                after = chars.next();
             }
         }
     }
 
     /// Whether the program matches anywhere in `haystack`.
+    ///
+    /// Allocation-free for programs of at most [`MEDIUM_PROGRAM`] instructions whose
+    /// lookaround marks fit in [`STACK_MARK_WORDS`] words; otherwise the scratch (5 words
+    /// per instruction) and the marks (one bit per input byte and lookaround) are allocated
+    /// once for the call. Time is O(input length × program size).
     pub fn is_match(&self, haystack: &str) -> bool {
         let n = self.len();
-        let mut lists = Lists {
-            current: SparseSet::new(n),
-            targets: SparseSet::new(n),
-            runq: Vec::with_capacity(n),
-            stack: Vec::with_capacity(n),
-        };
-        let nlooks = self.looks.len() / 2;
-        let stride = if nlooks == 0 {
-            0
+        if n <= SMALL_PROGRAM {
+            self.run_on_stack::<{ SCRATCH_WORDS * SMALL_PROGRAM }>(haystack, n)
+        } else if n <= MEDIUM_PROGRAM / 2 {
+            // A middle tier, so that a program of 65 instructions does not zero the
+            // scratch of 512.
+            self.run_on_stack::<{ SCRATCH_WORDS * MEDIUM_PROGRAM / 2 }>(haystack, n)
+        } else if n <= MEDIUM_PROGRAM {
+            self.run_on_stack::<{ SCRATCH_WORDS * MEDIUM_PROGRAM }>(haystack, n)
         } else {
-            haystack.len() / 64 + 1
-        };
-        let mut marks = vec![0u64; nlooks * stride];
-        for k in 0..nlooks {
+            let mut buf = vec![0u32; SCRATCH_WORDS * n];
+            self.run(haystack, &mut Scratch::new(&mut buf, n))
+        }
+    }
+
+    /// Runs on `W` words of scratch on the stack (`W >= SCRATCH_WORDS * n`). Not inlined,
+    /// so that each tier's frame holds only its own array.
+    #[inline(never)]
+    fn run_on_stack<const W: usize>(&self, haystack: &str, n: usize) -> bool {
+        let mut buf = [0u32; W];
+        self.run(haystack, &mut Scratch::new(&mut buf, n))
+    }
+
+    fn run(&self, haystack: &str, sc: &mut Scratch<'_>) -> bool {
+        let nlooks = self.lookarounds();
+        if nlooks == 0 {
+            return self.main_pass(haystack, &[], 0, sc);
+        }
+        let stride = haystack.len() / 64 + 1;
+        let words = nlooks.saturating_mul(stride);
+        if words <= STACK_MARK_WORDS {
+            let mut marks = [0u64; STACK_MARK_WORDS];
+            self.with_marks(haystack, &mut marks[..words], stride, sc)
+        } else {
+            let mut marks = vec![0u64; words];
+            self.with_marks(haystack, &mut marks, stride, sc)
+        }
+    }
+
+    /// Fills the lookaround marks (innermost first: sub-program `k` reads only the marks
+    /// of sub-programs before it), then runs the main pass.
+    fn with_marks(
+        &self,
+        haystack: &str,
+        marks: &mut [u64],
+        stride: usize,
+        sc: &mut Scratch<'_>,
+    ) -> bool {
+        for k in 0..self.lookarounds() {
             let start = self.looks[2 * k];
             let reverse = self.looks[2 * k + 1] & 1 == 1;
-            let mut mine = vec![0u64; stride];
+            let (done, rest) = marks.split_at_mut(k * stride);
+            let mine = &mut rest[..stride];
             self.pass(
                 haystack,
                 start,
                 reverse,
                 false,
-                &marks,
+                done,
                 stride,
-                &mut lists,
+                sc,
                 |pos, m| {
                     if m {
                         mine[pos / 64] |= 1 << (pos % 64);
@@ -324,17 +478,26 @@ impl<'a> Program<'a> {
                     false
                 },
             );
-            marks[k * stride..(k + 1) * stride].copy_from_slice(&mine);
         }
+        self.main_pass(haystack, marks, stride, sc)
+    }
+
+    fn main_pass(
+        &self,
+        haystack: &str,
+        marks: &[u64],
+        stride: usize,
+        sc: &mut Scratch<'_>,
+    ) -> bool {
         let mut found = false;
         self.pass(
             haystack,
             self.start,
             false,
             self.anchored,
-            &marks,
+            marks,
             stride,
-            &mut lists,
+            sc,
             |_, m| {
                 found = m;
                 m
@@ -344,10 +507,19 @@ impl<'a> Program<'a> {
     }
 }
 
-/// The VM's scratch: thread lists and the closure stack.
-struct Lists {
-    current: SparseSet,
-    targets: SparseSet,
-    runq: Vec<u32>,
-    stack: Vec<u32>,
+/// Whether the sorted inclusive pairs `ranges[2k], ranges[2k + 1]` contain `c`.
+#[inline]
+pub(crate) fn ranges_contain(ranges: &[u32], c: u32) -> bool {
+    let (mut a, mut b) = (0usize, ranges.len() / 2);
+    while a < b {
+        let m = (a + b) / 2;
+        if c < ranges[2 * m] {
+            b = m;
+        } else if c > ranges[2 * m + 1] {
+            a = m + 1;
+        } else {
+            return true;
+        }
+    }
+    false
 }

@@ -321,16 +321,23 @@ impl<'a> Parser<'a> {
     }
 
     fn term(&mut self) -> Result<Node, SyntaxError> {
-        let start = self.pos;
         let (atom, quantifiable) = self.atom()?;
         // A quantifier may follow.
         let Some((min, max, qlen)) = self.quantifier_at(self.pos) else {
             return Ok(atom);
         };
         if !quantifiable {
-            return Err(self.err("nothing to repeat: an assertion cannot be quantified"));
+            // ECMA-262 u-mode: `Term :: Assertion | Atom Quantifier`, and lookarounds are
+            // Assertions. Annex B's `QuantifiableAssertion` (`(?=a)*`, `(?!a)+`) exists only
+            // without the u flag, so it is a syntax error here (as in regress with `u`).
+            let message = if matches!(atom, Node::Look { .. }) {
+                "nothing to repeat: a lookaround cannot be quantified in u-mode \
+                 (Annex B allows a quantified lookahead only without the u flag)"
+            } else {
+                "nothing to repeat: an assertion cannot be quantified"
+            };
+            return Err(self.err(message));
         }
-        let _ = start;
         self.pos += qlen;
         if let Some(m) = max {
             if m < min {

@@ -1,0 +1,223 @@
+//! Fast-path recognition on the syntax tree (the runtime side is
+//! `schemac_runtime::regex::fast`).
+//!
+//! The pattern is read as a flat sequence (groups and nested sequences opened up, since
+//! captures do not matter to a yes/no answer), with its leading `^` and trailing `$`
+//! noted. What remains decides:
+//!
+//! - only literal characters: [`Fast::Literal`] (`abc`, `^abc`, `abc$`, `^abc$`, and the
+//!   empty pattern);
+//! - one class or character, repeated or not: [`Fast::ClassRun`] (`^[a-z0-9_-]+$`,
+//!   `^[A-Za-z0-9_-]{1,64}$`, `\d{4}`);
+//! - otherwise, after a `^`, literal characters then anything: [`Fast::Prefix`], a quick
+//!   rejection before the automaton runs.
+
+use schemac_runtime::regex::syntax::{Assertion, Class, Node};
+
+use super::unicode::{item_ranges, negate, normalize, Ranges};
+
+/// An owned fast path (see the module doc).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Fast {
+    /// The pattern is this literal, anchored as given.
+    Literal {
+        text: String,
+        start: bool,
+        end: bool,
+    },
+    /// The pattern starts with `^` and this (non-empty) literal.
+    Prefix(String),
+    /// The pattern is `[set]{min,max}` (`max == u32::MAX`: unbounded), anchored as given.
+    ClassRun {
+        /// ASCII members: bit `c % 64` of word `c / 64`.
+        ascii: [u64; 2],
+        /// Members from `0x80` on, as flat inclusive pairs.
+        ranges: Vec<u32>,
+        min: u32,
+        max: u32,
+        start: bool,
+        end: bool,
+    },
+}
+
+/// The fast path of a parsed pattern (free of unsupported constructs), if it has one.
+pub(crate) fn analyze(node: &Node) -> Option<Fast> {
+    let mut seq = Vec::new();
+    flatten(node, &mut seq);
+    let mut items = &seq[..];
+    let mut start = false;
+    while let [Node::Assert(Assertion::Start), rest @ ..] = items {
+        start = true;
+        items = rest;
+    }
+    let mut end = false;
+    while let [rest @ .., Node::Assert(Assertion::End)] = items {
+        end = true;
+        items = rest;
+    }
+    if let Some(text) = literal(items) {
+        return Some(Fast::Literal { text, start, end });
+    }
+    if let [item] = items {
+        if let Some(run) = class_run(item, start, end) {
+            return Some(run);
+        }
+    }
+    if !start {
+        return None;
+    }
+    let mut prefix = String::new();
+    for item in items {
+        match item {
+            Node::Char(c) => match char::from_u32(*c) {
+                Some(c) => prefix.push(c),
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    (!prefix.is_empty()).then_some(Fast::Prefix(prefix))
+}
+
+/// Appends the sequence `node` stands for, groups and nested sequences opened up and
+/// empty nodes dropped.
+fn flatten<'n>(node: &'n Node, out: &mut Vec<&'n Node>) {
+    match node {
+        Node::Empty => {}
+        Node::Group(n) => flatten(n, out),
+        Node::Concat(v) => v.iter().for_each(|n| flatten(n, out)),
+        n => out.push(n),
+    }
+}
+
+/// `items` as a string, when they are all literal characters (no lone surrogates).
+fn literal(items: &[&Node]) -> Option<String> {
+    items
+        .iter()
+        .map(|n| match n {
+            Node::Char(c) => char::from_u32(*c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `item` as a class run, when it is a class or character, repeated or not.
+fn class_run(item: &Node, start: bool, end: bool) -> Option<Fast> {
+    let (atom, min, max) = match item {
+        Node::Repeat { node, min, max, .. } => (strip_groups(node), *min, max.unwrap_or(u32::MAX)),
+        n => (n, 1, 1),
+    };
+    let set = match atom {
+        Node::Char(c) => vec![(*c, *c)],
+        Node::Class(class) => class_set(class)?,
+        _ => return None,
+    };
+    let mut ascii = [0u64; 2];
+    let mut ranges = Vec::new();
+    for (a, b) in set {
+        for c in a..=b.min(0x7F) {
+            ascii[(c / 64) as usize] |= 1 << (c % 64);
+        }
+        if b >= 0x80 {
+            ranges.push(a.max(0x80));
+            ranges.push(b);
+        }
+    }
+    Some(Fast::ClassRun {
+        ascii,
+        ranges,
+        min,
+        max,
+        start,
+        end,
+    })
+}
+
+fn strip_groups(node: &Node) -> &Node {
+    match node {
+        Node::Group(n) => strip_groups(n),
+        n => n,
+    }
+}
+
+/// The code points of a class, as the NFA compiles it.
+fn class_set(class: &Class) -> Option<Ranges> {
+    let mut all = Vec::new();
+    for item in &class.items {
+        all.extend(item_ranges(item).ok()?);
+    }
+    let ranges = normalize(all);
+    Some(if class.negated {
+        negate(&ranges)
+    } else {
+        ranges
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schemac_runtime::regex::syntax::parse;
+
+    fn fast(p: &str) -> Option<Fast> {
+        analyze(&parse(p, 128).expect("valid"))
+    }
+
+    #[test]
+    fn recognizes_the_shapes() {
+        let lit = |t: &str, start, end| {
+            Some(Fast::Literal {
+                text: t.to_string(),
+                start,
+                end,
+            })
+        };
+        assert_eq!(fast("abc"), lit("abc", false, false));
+        assert_eq!(fast("^(?:ab)(c)$"), lit("abc", true, true));
+        assert_eq!(fast("abc$"), lit("abc", false, true));
+        assert_eq!(fast(""), lit("", false, false));
+        assert_eq!(fast("^$"), lit("", true, true));
+        assert_eq!(fast("^ab[0-9]"), Some(Fast::Prefix("ab".into())));
+        assert_eq!(fast("ab[0-9]"), None);
+        assert_eq!(fast("^a|b"), None);
+        assert_eq!(fast("^\\uD800x"), None);
+        match fast("^[a-z0-9_é-]{1,64}$") {
+            Some(Fast::ClassRun {
+                ascii,
+                ranges,
+                min: 1,
+                max: 64,
+                start: true,
+                end: true,
+            }) => {
+                assert_eq!(ranges, vec![0xE9, 0xE9]);
+                assert_eq!(ascii[0], (0x3FF << 48) | (1 << 45));
+                assert_eq!(ascii[1], (0x3FF_FFFF << 33) | (1 << 31));
+            }
+            other => panic!("{other:?}"),
+        }
+        match fast("[^a]+") {
+            Some(Fast::ClassRun {
+                ranges,
+                max,
+                start: false,
+                end: false,
+                ..
+            }) => {
+                assert_eq!(ranges, vec![0x80, 0x10FFFF]);
+                assert_eq!(max, u32::MAX);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            fast("^(?:a)*$"),
+            Some(Fast::ClassRun { min: 0, .. })
+        ));
+        assert!(matches!(
+            fast("\\d"),
+            Some(Fast::ClassRun { min: 1, max: 1, .. })
+        ));
+        assert_eq!(fast("^[a-z]+\\b"), None);
+        assert_eq!(fast("(?=a)b"), None);
+    }
+}

@@ -1,0 +1,191 @@
+//! Fast paths: patterns simple enough to decide (or reject) without an automaton.
+//!
+//! The compiler recognizes them from the pattern's syntax tree and hands them over as plain
+//! data (`&'static str`, arrays) that generated code holds in its `static` regex and the
+//! interpreter borrows, next to the automata. [`Regex::is_match`](super::Regex::is_match)
+//! consults them first.
+
+use super::pikevm::ranges_contain;
+
+/// A pattern's fast path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FastPath<'a> {
+    /// The whole pattern is a literal string, optionally anchored: `abc` (substring
+    /// search), `^abc` (prefix), `abc$` (suffix), `^abc$` (equality). Decides the match.
+    Literal {
+        /// The literal.
+        text: &'a str,
+        /// The pattern starts with `^`.
+        start: bool,
+        /// The pattern ends with `$`.
+        end: bool,
+    },
+    /// The pattern starts with `^` and a literal, and goes on with something else
+    /// (`^abc[0-9]+`): an input that does not start with the literal is rejected at once;
+    /// one that does is left to the automaton.
+    Prefix(&'a str),
+    /// The whole pattern is one class repeated, optionally anchored: `^[a-z0-9_-]+$`,
+    /// `^[A-Za-z0-9_-]{1,64}$`, `\d{4}`. Decides the match.
+    ClassRun(ClassRun<'a>),
+}
+
+/// `[set]{min,max}`, optionally anchored at either end: a bitmap for ASCII and sorted
+/// ranges for the rest, checked in one loop over the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClassRun<'a> {
+    ascii: [u64; 2],
+    ranges: &'a [u32],
+    min: u32,
+    max: u32,
+    start: bool,
+    end: bool,
+}
+
+impl<'a> ClassRun<'a> {
+    /// A run of at least `min` and at most `max` (`u32::MAX`: unbounded) code points of a
+    /// set: bit `c % 64` of `ascii[c / 64]` for ASCII `c`, and the sorted inclusive pairs
+    /// `ranges[2k], ranges[2k + 1]` for the code points from `0x80` on. `start` / `end`:
+    /// the pattern is anchored by `^` / `$`.
+    pub const fn new(
+        ascii: [u64; 2],
+        ranges: &'a [u32],
+        min: u32,
+        max: u32,
+        start: bool,
+        end: bool,
+    ) -> Self {
+        ClassRun {
+            ascii,
+            ranges,
+            min,
+            max,
+            start,
+            end,
+        }
+    }
+
+    /// The ASCII bitmap.
+    pub fn ascii(&self) -> [u64; 2] {
+        self.ascii
+    }
+
+    /// The non-ASCII ranges, as flat inclusive pairs.
+    pub fn ranges(&self) -> &'a [u32] {
+        self.ranges
+    }
+
+    /// Least and most repetitions (`u32::MAX`: unbounded).
+    pub fn bounds(&self) -> (u32, u32) {
+        (self.min, self.max)
+    }
+
+    /// Whether the run is anchored at the start / end of the input.
+    pub fn anchors(&self) -> (bool, bool) {
+        (self.start, self.end)
+    }
+
+    #[inline(always)]
+    fn contains_ascii(&self, b: u8) -> bool {
+        (self.ascii[usize::from(b >> 6) & 1] >> (b & 63)) & 1 == 1
+    }
+
+    #[inline]
+    fn contains(&self, c: char) -> bool {
+        let c = c as u32;
+        if c < 0x80 {
+            self.contains_ascii(c as u8)
+        } else {
+            ranges_contain(self.ranges, c)
+        }
+    }
+
+    /// Whether the input matches: for `^…$` every code point is in the set and their
+    /// number is within bounds; for `^…` / `…$` the leading / trailing run is at least
+    /// `min` long (a longer one has a match of `min` within it); unanchored, some run is.
+    #[inline]
+    pub fn is_match(&self, haystack: &str) -> bool {
+        let min = self.min as usize;
+        match (self.start, self.end) {
+            (true, true) => {
+                let max = self.max as usize;
+                let bytes = haystack.as_bytes();
+                // Each code point is at least one byte.
+                if min > bytes.len() {
+                    return false;
+                }
+                // The ASCII head byte by byte, then the rest by code point.
+                let mut i = 0;
+                while let Some(&b) = bytes.get(i) {
+                    if b >= 0x80 {
+                        break;
+                    }
+                    if !self.contains_ascii(b) {
+                        return false;
+                    }
+                    i += 1;
+                }
+                let mut count = i;
+                if count > max {
+                    return false;
+                }
+                // `i` is a character boundary: everything before it is ASCII.
+                for c in haystack.get(i..).unwrap_or("").chars() {
+                    count += 1;
+                    if count > max || !self.contains(c) {
+                        return false;
+                    }
+                }
+                count >= min
+            }
+            _ if min == 0 => true,
+            (true, false) => {
+                haystack
+                    .chars()
+                    .take(min)
+                    .filter(|&c| self.contains(c))
+                    .count()
+                    == min
+            }
+            (false, true) => {
+                haystack
+                    .chars()
+                    .rev()
+                    .take(min)
+                    .filter(|&c| self.contains(c))
+                    .count()
+                    == min
+            }
+            (false, false) => {
+                let mut run = 0usize;
+                for c in haystack.chars() {
+                    if self.contains(c) {
+                        run += 1;
+                        if run >= min {
+                            return true;
+                        }
+                    } else {
+                        run = 0;
+                    }
+                }
+                false
+            }
+        }
+    }
+}
+
+impl FastPath<'_> {
+    /// `Some(answer)` when the fast path decides, `None` when the automaton must.
+    #[inline]
+    pub fn decide(&self, haystack: &str) -> Option<bool> {
+        match *self {
+            FastPath::Literal { text, start, end } => Some(match (start, end) {
+                (false, false) => haystack.contains(text),
+                (true, false) => haystack.starts_with(text),
+                (false, true) => haystack.ends_with(text),
+                (true, true) => haystack == text,
+            }),
+            FastPath::Prefix(text) => (!haystack.starts_with(text)).then_some(false),
+            FastPath::ClassRun(run) => Some(run.is_match(haystack)),
+        }
+    }
+}
