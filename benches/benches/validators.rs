@@ -15,8 +15,9 @@
 mod peers;
 
 use criterion::Criterion;
+use schemac_benches::paths;
 use schemac_benches::report::{self, Row};
-use schemac_benches::{paths, workloads};
+use schemac_benches::workloads::{self, Workload};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -46,11 +47,14 @@ fn main() {
 
     let mut notes = Vec::new();
     let mut measured = Vec::new();
+    let mut wrong_by_workload = BTreeMap::new();
     for workload in &workloads {
         let validators = peers::validators(&shared, workload);
+        let wrong = wrong_verdicts(workload, &validators);
         for (name, why) in &validators.missing {
             notes.push(format!("{}: no {name}: {why}", workload.name));
         }
+        wrong_by_workload.insert(workload.name.clone(), wrong);
         let mut group = criterion.benchmark_group(&workload.name);
         for validator in &validators.list {
             group.bench_function(validator.name, |b| {
@@ -85,6 +89,7 @@ fn main() {
                 group: workload.group,
                 instances: workload.instances.len(),
                 ns,
+                wrong: wrong_by_workload.remove(&workload.name).unwrap_or_default(),
             });
         }
     }
@@ -95,6 +100,25 @@ fn main() {
     for note in notes {
         println!("note: {note}");
     }
+}
+
+/// By validator, the number of instances of `workload` on which it disagrees with
+/// schemac's interpreter (the generated code where the interpreter is missing, the data's
+/// source where both are); `tests/differential.rs` lists them with their reasons.
+fn wrong_verdicts(workload: &Workload, validators: &peers::Validators) -> BTreeMap<String, usize> {
+    let reference = validators
+        .get("interpreted")
+        .or_else(|| validators.get(report::GENERATED));
+    let mut wrong = BTreeMap::new();
+    for instance in &workload.instances {
+        let expected = reference.map_or(workload.expected_valid, |r| (r.is_valid)(instance));
+        for v in &validators.list {
+            if (v.is_valid)(instance) != expected {
+                *wrong.entry(v.name.to_string()).or_insert(0) += 1;
+            }
+        }
+    }
+    wrong
 }
 
 /// The median (ns per iteration) criterion estimated for `group/function` in this run.

@@ -19,12 +19,15 @@ mod macros {
     include!(concat!(env!("OUT_DIR"), "/jsonschema_macros.rs"));
 }
 
+/// A validator's `is_valid`.
+pub type Check = Box<dyn Fn(&Value) -> bool>;
+
 /// One validator of a workload.
 pub struct Validator {
     /// Its column name (`schemac_benches::report::VALIDATORS`).
     pub name: &'static str,
     /// Its `is_valid`.
-    pub is_valid: Box<dyn Fn(&Value) -> bool>,
+    pub is_valid: Check,
 }
 
 /// The validators of one workload, and why any is missing.
@@ -72,7 +75,7 @@ fn accept_any(_: &Value) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-fn boon(schema_path: &Path, schema: &Value) -> Result<Box<dyn Fn(&Value) -> bool>, String> {
+fn boon(schema_path: &Path, schema: &Value) -> Result<Check, String> {
     let mut compiler = boon::Compiler::new();
     for name in BOON_FORMATS {
         compiler.register_format(boon::Format {
@@ -92,7 +95,7 @@ fn boon(schema_path: &Path, schema: &Value) -> Result<Box<dyn Fn(&Value) -> bool
     Ok(Box::new(move |v| schemas.validate(v, index).is_ok()))
 }
 
-fn jsonschema(schema: &Value) -> Result<Box<dyn Fn(&Value) -> bool>, String> {
+fn jsonschema(schema: &Value) -> Result<Check, String> {
     let validator = jsonschema::options()
         .should_validate_formats(false)
         .build(schema)
@@ -105,8 +108,7 @@ fn jsonschema(schema: &Value) -> Result<Box<dyn Fn(&Value) -> bool>, String> {
 pub fn validators(shared: &Path, workload: &Workload) -> Validators {
     let mut list = Vec::new();
     let mut missing = Vec::new();
-    let mut add = |name: &'static str, made: Result<Box<dyn Fn(&Value) -> bool>, String>| match made
-    {
+    let mut add = |name: &'static str, made: Result<Check, String>| match made {
         Ok(is_valid) => list.push(Validator { name, is_valid }),
         Err(why) => missing.push((name, why)),
     };
@@ -116,7 +118,7 @@ pub fn validators(shared: &Path, workload: &Workload) -> Validators {
     add(
         GENERATED,
         generated::is_valid_fn(workload.module)
-            .map(|f| Box::new(f) as Box<dyn Fn(&Value) -> bool>)
+            .map(|f| Box::new(f) as Check)
             .ok_or_else(|| {
                 generated::NOT_GENERATED
                     .iter()
@@ -128,7 +130,7 @@ pub fn validators(shared: &Path, workload: &Workload) -> Validators {
         "interpreted",
         interpreted::compiler(shared)
             .and_then(|c| interpreted::interpreter(&c, workload.module, &workload.schema))
-            .map(|i| Box::new(move |v: &Value| i.is_valid(v)) as Box<dyn Fn(&Value) -> bool>),
+            .map(|i| Box::new(move |v: &Value| i.is_valid(v)) as Check),
     );
     add("jsonschema", jsonschema(&workload.schema));
     add(
@@ -136,7 +138,7 @@ pub fn validators(shared: &Path, workload: &Workload) -> Validators {
         macros::MACROS
             .iter()
             .find(|(m, _)| *m == workload.module)
-            .map(|(_, f)| Box::new(*f) as Box<dyn Fn(&Value) -> bool>)
+            .map(|(_, f)| Box::new(*f) as Check)
             .ok_or_else(|| "no jsonschema-macros validator".to_string()),
     );
     add("boon", boon(&workload.schema_path, &workload.schema));

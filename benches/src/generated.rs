@@ -12,10 +12,13 @@ pub mod validators {
     schemac_runtime::include_validators!();
 }
 
+/// A generated `is_valid`.
+pub type IsValidFn = fn(&serde_json::Value) -> bool;
+
 include!(concat!(env!("OUT_DIR"), "/dispatch.rs"));
 
 /// The generated `is_valid` of `module`, if schemac compiled it.
-pub fn is_valid_fn(module: &str) -> Option<fn(&serde_json::Value) -> bool> {
+pub fn is_valid_fn(module: &str) -> Option<IsValidFn> {
     GENERATED
         .iter()
         .find(|(name, _)| *name == module)

@@ -38,6 +38,9 @@ pub struct Row {
     pub instances: usize,
     /// Median nanoseconds per instance, by validator (absent: not measured).
     pub ns: BTreeMap<String, f64>,
+    /// By validator, how many instances it gave a verdict other than schemac's
+    /// interpreter (absent or 0: none). Its time is then not comparable.
+    pub wrong: BTreeMap<String, usize>,
 }
 
 impl Row {
@@ -109,14 +112,21 @@ fn ratio_table(out: &mut String, rows: &[&Row], base: &str, means: &[(Group, &st
 /// Renders the three tables (Markdown) and the targets' verdicts.
 pub fn render(rows: &[Row]) -> String {
     let mut out = String::new();
-    out.push_str("Median ns per instance (one run; ratios below are within this run only)\n\n");
+    out.push_str(
+        "Median ns per instance (one run; ratios below are within this run only; \
+         `!N`: wrong verdict on N instances, time not comparable)\n\n",
+    );
     let mut columns = vec!["n"];
     columns.extend(VALIDATORS);
     header(&mut out, "workload", &columns);
     for row in rows {
         let _ = write!(out, "| {} | {} |", row.workload, row.instances);
         for v in VALIDATORS {
-            let _ = write!(out, " {} |", cell(row.ns.get(v).copied(), 1));
+            let wrong = match row.wrong.get(v) {
+                Some(n) if *n > 0 => format!(" !{n}"),
+                _ => String::new(),
+            };
+            let _ = write!(out, " {}{wrong} |", cell(row.ns.get(v).copied(), 1));
         }
         out.push('\n');
     }
@@ -151,6 +161,9 @@ pub fn render(rows: &[Row]) -> String {
             .filter(|p| row.ns.get(*p).is_some_and(|t| t <= generated))
             .collect();
         let mut verdicts = Vec::new();
+        if let Some(n) = row.wrong.get(GENERATED).filter(|n| **n > 0) {
+            verdicts.push(format!("generated WRONG on {n} instance(s)"));
+        }
         if slower_peers.is_empty() {
             verdicts.push("faster than every peer".to_string());
         } else {

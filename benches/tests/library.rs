@@ -51,12 +51,13 @@ fn row(workload: &str, group: Group, ns: &[(&str, f64)]) -> Row {
         group,
         instances: 1,
         ns: ns.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+        wrong: Default::default(),
     }
 }
 
 #[test]
 fn ratios_geomeans_and_targets() {
-    let rows = vec![
+    let mut rows = vec![
         row(
             "w1-valid",
             Group::Mcp,
@@ -65,6 +66,7 @@ fn ratios_geomeans_and_targets() {
         row("a", Group::Corpus, &[(GENERATED, 10.0), ("boon", 40.0)]),
         row("b", Group::Corpus, &[(GENERATED, 10.0), ("boon", 10.0)]),
     ];
+    rows[1].wrong.insert(GENERATED.to_string(), 3);
     let text = render(&rows);
     // jsonschema / generated on w1: 4.00; boon's corpus geomean: sqrt(4 * 1) = 2.
     assert!(
@@ -82,4 +84,9 @@ fn ratios_geomeans_and_targets() {
     );
     assert!(text.contains("- w1-valid: faster than every peer; 1.20x hand-written"));
     assert!(text.contains("- b: NOT faster than boon"), "{text}");
+    assert!(text.contains("| a | 1 | - | 10.0 !3 |"), "{text}");
+    assert!(
+        text.contains("- a: generated WRONG on 3 instance(s); faster"),
+        "{text}"
+    );
 }
