@@ -48,6 +48,7 @@ use std::path::{Path, PathBuf};
 pub struct Builder {
     schemas: Vec<(String, PathBuf)>,
     dirs: Vec<PathBuf>,
+    mcp_tools: Vec<PathBuf>,
     documents: Vec<(String, PathBuf)>,
     options: Options,
     formats: BTreeMap<String, String>,
@@ -68,6 +69,7 @@ impl Builder {
         Builder {
             schemas: Vec::new(),
             dirs: Vec::new(),
+            mcp_tools: Vec::new(),
             documents: Vec::new(),
             options: Options::default(),
             formats: BTreeMap::new(),
@@ -89,6 +91,16 @@ impl Builder {
     /// file (without `.json`, sanitized).
     pub fn schema_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
         self.dirs.push(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Compiles the tools of an MCP `tools/list` result in file `path` (`{"tools": [...]}`):
+    /// each tool's `inputSchema` into module `<tool>_input` and its `outputSchema`, when it
+    /// has one, into `<tool>_output` (tool names sanitized: `getWeather` → `get_weather`).
+    /// MCP's rules apply: an input schema must be an object schema, and only the 2020-12
+    /// and draft-07 dialects are allowed (for every schema of this builder).
+    pub fn mcp_tools(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.mcp_tools.push(path.as_ref().to_path_buf());
         self
     }
 
@@ -201,6 +213,10 @@ impl Builder {
                 options.custom_formats.push(name.clone());
             }
         }
+        if !self.mcp_tools.is_empty() {
+            // MCP's dialect rules, for every schema of this builder.
+            options = schemac::mcp::options(options);
+        }
         let mut compiler = Compiler::new(options);
         let mut errors = Vec::new();
 
@@ -250,8 +266,47 @@ impl Builder {
                 inputs.push((name, path));
             }
         }
-        let mut by_module: BTreeMap<&str, &Path> = BTreeMap::new();
+        // (module, source name, schema text, schema, file it came from)
+        let mut schemas: Vec<(String, String, String, Value, PathBuf)> = Vec::new();
         for (module, path) in &inputs {
+            let (text, value) = read_json(path, &mut files_read)?;
+            schemas.push((
+                module.clone(),
+                display_path(path),
+                text,
+                value,
+                path.clone(),
+            ));
+        }
+        for path in &self.mcp_tools {
+            let (_, list) = read_json(path, &mut files_read)?;
+            let document = display_path(path);
+            let tools = match schemac::mcp::tools(&document, &list) {
+                Ok(tools) => tools,
+                Err(mut e) => {
+                    errors.append(&mut e);
+                    continue;
+                }
+            };
+            for tool in tools {
+                let parts = [
+                    ("input", Some(tool.input_schema)),
+                    ("output", tool.output_schema),
+                ];
+                for (which, schema) in parts {
+                    let Some(schema) = schema else { continue };
+                    schemas.push((
+                        format!("{}_{which}", tool.module),
+                        format!("{document} [{} {which}Schema]", tool.name),
+                        schema.to_string(),
+                        schema,
+                        path.clone(),
+                    ));
+                }
+            }
+        }
+        let mut by_module: BTreeMap<&str, &Path> = BTreeMap::new();
+        for (module, _, _, _, path) in &schemas {
             if let Some(first) = by_module.insert(module, path) {
                 return Err(Error::ModuleCollision {
                     module: module.clone(),
@@ -260,18 +315,15 @@ impl Builder {
                 });
             }
         }
-
         let mut compiled = Vec::new();
-        for (module, path) in &inputs {
-            let (text, value) = read_json(path, &mut files_read)?;
-            let source = display_path(path);
+        for (module, source, text, value, file) in schemas {
             if !self.options.strict {
                 warnings.extend(lint::misspelled_keywords(&source, &value));
             }
             match compiler.compile_named(&source, &value) {
                 Ok(program) => {
                     warnings.extend(program.warnings.iter().map(|w| w.to_string()));
-                    compiled.push((module.clone(), source, text, program));
+                    compiled.push((module, source, display_path(&file), text, program));
                 }
                 Err(mut e) => errors.append(&mut e),
             }
@@ -281,9 +333,10 @@ impl Builder {
         }
         let units: Vec<Unit<'_>> = compiled
             .iter()
-            .map(|(module, source, text, program)| Unit {
+            .map(|(module, source, file, text, program)| Unit {
                 module,
                 source,
+                file,
                 schema_text: text,
                 program,
             })
@@ -309,6 +362,7 @@ impl Builder {
         // Rerun when any input changes, even after a failure.
         let mut watched: Vec<&PathBuf> = self.schemas.iter().map(|(_, p)| p).collect();
         watched.extend(self.dirs.iter());
+        watched.extend(self.mcp_tools.iter());
         watched.extend(self.documents.iter().map(|(_, p)| p));
         for path in &watched {
             println!("cargo:rerun-if-changed={}", path.display());
@@ -378,7 +432,9 @@ fn read_json(path: &Path, files_read: &mut Vec<PathBuf>) -> Result<(String, Valu
 }
 
 /// Why the validators could not be generated.
-#[derive(Debug)]
+///
+/// `Debug` prints the same text as `Display`, so that a build script's
+/// `fn main() -> Result<(), schemac_build::Error>` shows every error readably.
 #[non_exhaustive]
 pub enum Error {
     /// A file or directory could not be read or written.
@@ -465,6 +521,12 @@ impl fmt::Display for Error {
                 "OUT_DIR is not set: call compile() from a build script or set out_dir()",
             ),
         }
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

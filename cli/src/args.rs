@@ -1,7 +1,7 @@
 //! The command line's arguments (clap).
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use schemac::Dialect;
+use schemac::{Dialect, RefPolicy};
 use std::path::PathBuf;
 
 /// Check JSON Schemas (2020-12, draft-07) and validate JSON instances against them.
@@ -48,6 +48,20 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
         output: OutputFormat,
     },
+    /// Compile schemas into Rust validators: one module per schema, named after its file
+    /// (`aws-cdk.json` → `aws_cdk`), written to FILE (`-` for standard output) for
+    /// `include!`. Exit 0, or 2 on any schema or I/O error (nothing is written then).
+    Generate {
+        /// Schema files.
+        #[arg(required = true, value_name = "SCHEMA")]
+        schemas: Vec<PathBuf>,
+        /// The Rust file to write.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: PathBuf,
+        /// The path generated code names the runtime crate by.
+        #[arg(long, value_name = "PATH", default_value = "::schemac_runtime")]
+        runtime_path: String,
+    },
 }
 
 /// Options that every command takes.
@@ -90,6 +104,15 @@ pub enum RefsArg {
     Error,
     /// A warning; validation reaching the reference is incomplete.
     Warn,
+}
+
+impl From<RefsArg> for RefPolicy {
+    fn from(arg: RefsArg) -> RefPolicy {
+        match arg {
+            RefsArg::Error => RefPolicy::Error,
+            RefsArg::Warn => RefPolicy::Warn,
+        }
+    }
 }
 
 /// `--dialect`.

@@ -3,6 +3,7 @@
 //! ```text
 //! schemac check SCHEMA...
 //! schemac validate SCHEMA INSTANCE... [--jsonl] [--output text|json]
+//! schemac generate SCHEMA... -o FILE [--runtime-path PATH]
 //! shared: --document URI=PATH  --refs error|warn  --assert-format  --dialect 2020-12|draft7
 //! ```
 //!
@@ -19,7 +20,7 @@ use args::{Cli, Command, OutputFormat, SharedOptions};
 use clap::Parser;
 use instances::Instance;
 use schemac::interp::Interpreter;
-use schemac::{Compiler, Options, RefPolicy};
+use schemac::{Compiler, Options};
 use schemac_runtime::{Report, Validate, Verdict};
 use serde_json::Value;
 use std::io::{self, Write};
@@ -66,6 +67,11 @@ fn main() -> ExitCode {
             jsonl,
             output,
         } => validate(&cli.shared, schema, instances, *jsonl, *output),
+        Command::Generate {
+            schemas,
+            output,
+            runtime_path,
+        } => generate(&cli.shared, schemas, output, runtime_path),
     };
     ExitCode::from(status.code())
 }
@@ -75,11 +81,7 @@ fn main() -> ExitCode {
 fn compiler(shared: &SharedOptions) -> Result<Compiler, ()> {
     let options = Options {
         default_dialect: shared.dialect.into(),
-        ref_policy: if shared.refs == args::RefsArg::Warn {
-            RefPolicy::Warn
-        } else {
-            RefPolicy::Error
-        },
+        ref_policy: shared.refs.into(),
         assert_format: shared.assert_format,
         ..Options::default()
     };
@@ -153,6 +155,95 @@ fn check(shared: &SharedOptions, schemas: &[std::path::PathBuf]) -> Status {
             schemas.len()
         );
         Status::Error
+    }
+}
+
+/// `schemac generate SCHEMA... -o FILE`: every schema compiled into one Rust file, one
+/// module per schema named after the file; nothing is written unless all compile.
+fn generate(
+    shared: &SharedOptions,
+    schemas: &[std::path::PathBuf],
+    output: &Path,
+    runtime_path: &str,
+) -> Status {
+    use schemac::emit;
+    let Ok(compiler) = compiler(shared) else {
+        return Status::Error;
+    };
+    let mut failed = false;
+    let mut compiled = Vec::new();
+    let mut modules: std::collections::BTreeMap<String, &Path> = Default::default();
+    for path in schemas {
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let Some(module) = emit::module_name(&stem) else {
+            eprintln!(
+                "schemac: {}: no Rust module name can be made from the file name",
+                path.display()
+            );
+            failed = true;
+            continue;
+        };
+        if let Some(first) = modules.insert(module.clone(), path) {
+            eprintln!(
+                "schemac: {} and {} would both generate module `{module}`",
+                first.display(),
+                path.display()
+            );
+            failed = true;
+            continue;
+        }
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("schemac: cannot read {}: {e}", path.display());
+                failed = true;
+                continue;
+            }
+        };
+        match compile(&compiler, path) {
+            Some(program) => compiled.push((module, path.display().to_string(), text, program)),
+            None => failed = true,
+        }
+    }
+    if failed {
+        eprintln!("schemac: nothing written");
+        return Status::Error;
+    }
+    let units: Vec<emit::Unit<'_>> = compiled
+        .iter()
+        .map(|(module, source, text, program)| emit::Unit {
+            module,
+            source,
+            file: source,
+            schema_text: text,
+            program,
+        })
+        .collect();
+    let options = emit::EmitOptions {
+        runtime_path: runtime_path.to_string(),
+        ..emit::EmitOptions::default()
+    };
+    let code = match emit::generate(&units, &options) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("schemac: {e}");
+            return Status::Error;
+        }
+    };
+    let written = if output == Path::new("-") {
+        io::stdout().lock().write_all(code.as_bytes())
+    } else {
+        std::fs::write(output, code.as_bytes())
+    };
+    match written {
+        Ok(()) => Status::Ok,
+        Err(e) => {
+            eprintln!("schemac: cannot write {}: {e}", output.display());
+            Status::Error
+        }
     }
 }
 

@@ -18,9 +18,15 @@ pub use crate::Validate;
 pub use alloc::borrow::Cow;
 pub use serde_json;
 
-/// What a node function returns: `Ok(valid)`, or `Err` when the whole validation stops
-/// (budget or depth exhausted, unresolved reference reached).
-pub type Res = Result<bool, IncompleteReason>;
+/// The whole validation stopped (budget or depth exhausted, unresolved reference
+/// reached); the reason is kept in the [`State`]. A zero-sized error keeps [`Res`] one
+/// byte, returned in a register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stop;
+
+/// What a node function returns: `Ok(valid)`, or `Err(Stop)` when the whole validation
+/// stops.
+pub type Res = Result<bool, Stop>;
 
 /// The version of this runtime (`major.minor.patch`), which generated code is checked against.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -65,6 +71,7 @@ const fn parse_version(v: &[u8]) -> [u64; 3] {
 pub struct State {
     budget: Budget,
     scope: Vec<u32>,
+    stop: Option<IncompleteReason>,
 }
 
 impl State {
@@ -73,13 +80,25 @@ impl State {
         State {
             budget: Budget::new(limits),
             scope: Vec::new(),
+            stop: None,
         }
     }
 
     /// Charges and enters one node evaluation.
     #[inline(always)]
-    pub fn enter(&mut self) -> Result<(), IncompleteReason> {
-        self.budget.enter()
+    pub fn enter(&mut self) -> Result<(), Stop> {
+        match self.budget.enter() {
+            Ok(()) => Ok(()),
+            Err(reason) => self.stop(reason),
+        }
+    }
+
+    /// Records why the validation stops.
+    #[cold]
+    #[inline(never)]
+    fn stop(&mut self, reason: IncompleteReason) -> Result<(), Stop> {
+        self.stop = Some(reason);
+        Err(Stop)
     }
 
     /// Leaves a node evaluation.
@@ -90,8 +109,11 @@ impl State {
 
     /// Charges for `n` locations recorded by `unevaluatedProperties` / `unevaluatedItems`.
     #[inline]
-    pub fn charge(&mut self, n: usize) -> Result<(), IncompleteReason> {
-        self.budget.charge_locations(n)
+    pub fn charge(&mut self, n: usize) -> Result<(), Stop> {
+        match self.budget.charge_locations(n) {
+            Ok(()) => Ok(()),
+            Err(reason) => self.stop(reason),
+        }
     }
 
     /// Enters resource `r` in the dynamic scope; `true` when it was pushed (it differed
@@ -117,8 +139,8 @@ impl State {
     /// Reports that evaluation reached a reference to a document that was not available at
     /// compile time: always `Err`, which aborts the validation.
     #[cold]
-    pub fn unresolved(&self, uri: &'static str) -> Result<(), IncompleteReason> {
-        Err(IncompleteReason::UnresolvedRef(Cow::Borrowed(uri)))
+    pub fn unresolved(&mut self, uri: &'static str) -> Result<(), Stop> {
+        self.stop(IncompleteReason::UnresolvedRef(Cow::Borrowed(uri)))
     }
 
     /// The outermost resource in the dynamic scope for which `declares` holds.
@@ -127,12 +149,17 @@ impl State {
     }
 
     /// The verdict of a short-circuit validation whose root returned `result`.
-    pub fn verdict(result: Res) -> Verdict {
+    pub fn verdict(self, result: Res) -> Verdict {
         match result {
             Ok(true) => Verdict::Valid,
             Ok(false) => Verdict::Invalid,
-            Err(reason) => Verdict::Incomplete(reason),
+            Err(Stop) => Verdict::Incomplete(self.reason()),
         }
+    }
+
+    /// Why the validation stopped.
+    fn reason(self) -> IncompleteReason {
+        self.stop.unwrap_or(IncompleteReason::BudgetExceeded)
     }
 }
 
@@ -158,27 +185,10 @@ impl Errors {
         }
     }
 
-    /// How many errors have been collected (a mark for [`Errors::truncate`]).
+    /// How many errors have been collected (a node is valid when it added none).
     #[inline]
     pub fn mark(&self) -> usize {
         self.errors.len()
-    }
-
-    /// Drops the errors collected since `mark` (children of `anyOf`, `oneOf`, `not`,
-    /// `contains`, `if`).
-    #[inline]
-    pub fn truncate(&mut self, mark: usize) {
-        self.errors.truncate(mark);
-    }
-
-    /// Passes `result` on, dropping the errors collected since `mark` when it aborts the
-    /// validation (errors of a child whose errors are dropped never count as collected).
-    #[inline]
-    pub fn dropping(&mut self, mark: usize, result: Res) -> Res {
-        if result.is_err() {
-            self.errors.truncate(mark);
-        }
-        result
     }
 
     /// Records an error of keyword `keyword` at the current locations; `absolute` is the
@@ -301,8 +311,8 @@ impl Errors {
         let verdict = match result {
             Ok(_) if !self.errors.is_empty() => Verdict::Invalid,
             Ok(_) => Verdict::Valid,
-            Err(_) if !self.errors.is_empty() => Verdict::Invalid,
-            Err(reason) => Verdict::Incomplete(reason),
+            Err(Stop) if !self.errors.is_empty() => Verdict::Invalid,
+            Err(Stop) => Verdict::Incomplete(self.state.reason()),
         };
         Report {
             verdict,
@@ -414,6 +424,13 @@ pub fn cmp_f64(n: &Number, y: f64) -> Ordering {
     float_cmp(n, y)
 }
 
+/// Whether `min <= count <= max` (`contains` with `minContains` and `maxContains`; an
+/// empty range when `min > max`).
+#[inline]
+pub fn in_range(count: u64, min: u64, max: u64) -> bool {
+    count >= min && count <= max
+}
+
 /// `minLength`: whether `s` has at least `n` code points.
 #[inline]
 pub fn min_length(s: &str, n: u64) -> bool {
@@ -434,19 +451,6 @@ pub fn max_length(s: &str, n: u64) -> bool {
         return true;
     }
     json::code_point_len(s) <= n
-}
-
-/// Placeholder matcher for patterns, until the ECMA-262 engine's static tables exist in
-/// this runtime: matches nothing.
-#[derive(Debug)]
-pub struct UnavailableRegex;
-
-impl UnavailableRegex {
-    /// Always `false`.
-    pub fn is_match(&self, haystack: &str) -> bool {
-        let _ = haystack;
-        false
-    }
 }
 
 #[cfg(test)]
@@ -505,6 +509,29 @@ mod tests {
         b.merge(&a);
         assert!(b.get(0) && b.get(1) && b.get(3) && b.get(130));
         assert!(!b.get(2) && !b.get(129) && !b.get(1000));
+    }
+
+    #[test]
+    fn stops_keep_their_reason() {
+        let mut s = State::new(&Limits {
+            budget: 1,
+            max_depth: 8,
+        });
+        assert_eq!(s.enter(), Ok(()));
+        assert_eq!(s.enter(), Err(Stop));
+        assert_eq!(
+            s.verdict(Err(Stop)),
+            Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+        );
+        let mut s = State::new(&Limits::DEFAULT);
+        assert_eq!(s.unresolved("https://x/y.json"), Err(Stop));
+        assert_eq!(
+            s.verdict(Err(Stop)),
+            Verdict::Incomplete(IncompleteReason::UnresolvedRef("https://x/y.json".into()))
+        );
+        let mut e = Errors::new(&Limits::DEFAULT);
+        e.error("type", "https://x/y.json#/type", ErrorKind::Const);
+        assert_eq!(e.finish(Err(Stop)).verdict, Verdict::Invalid);
     }
 
     #[test]

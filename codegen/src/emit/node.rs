@@ -475,6 +475,7 @@ impl<'a> Gen<'a> {
             self.child(f, fallback, target, &Inst::Same, &ev)
         };
         let ids: Vec<u32> = targets.iter().map(|(r, _)| *r as u32).collect();
+        let ids_pattern = id_pattern(&ids);
         let arms: Vec<TokenStream> = targets
             .iter()
             .map(|(r, t)| {
@@ -505,7 +506,7 @@ impl<'a> Gen<'a> {
         };
         quote! {{
             #sub
-            let valid = match #st.outermost(|r| matches!(r, #(#ids)|*)) {
+            let valid = match #st.outermost(|r| matches!(r, #ids_pattern)) {
                 #(#arms)*
                 _ => #fallback_call,
             }?;
@@ -660,8 +661,8 @@ impl<'a> Gen<'a> {
         let else_code = otherwise.map(|e| self.in_place_child(f, e, e.target));
         let branches = match (merge_cond, then_code, else_code) {
             (false, None, None) => quote!(let _ = holds;),
-            (false, Some(t), None) => quote!(if holds { #t }),
-            (false, None, Some(e)) => quote!(if !holds { #e }),
+            (false, Some(t), None) => guarded_if(quote!(holds), t),
+            (false, None, Some(e)) => guarded_if(quote!(!holds), e),
             (_, t, e) => {
                 let t = t.unwrap_or_default();
                 let e = e.map(|e| quote!(else { #e })).unwrap_or_default();
@@ -732,18 +733,19 @@ impl<'a> Gen<'a> {
             };
             return (code, false);
         }
+        let has_rest = covered < Variant::ALL.len();
         let arms: Vec<_> = groups
             .iter()
             .map(|(vs, code, binds)| {
                 let p = pattern(vs, *binds);
-                quote!(#p => { #code })
+                match split_single_if(code) {
+                    // With an empty fallback arm, a lone `if` is the arm's guard.
+                    Some((cond, body)) if has_rest => quote!(#p if #cond => { #body }),
+                    _ => quote!(#p => { #code }),
+                }
             })
             .collect();
-        let rest = if covered < Variant::ALL.len() {
-            quote!(_ => {})
-        } else {
-            quote!()
-        };
+        let rest = if has_rest { quote!(_ => {}) } else { quote!() };
         (
             quote! {
                 match v {
@@ -924,15 +926,20 @@ impl<'a> Gen<'a> {
                     .map(|(i, e)| {
                         let call = self.child(f, e, e.target, &Inst::Index(i), &EvArg::Throwaway);
                         let fail = self.fail_silent(f);
-                        let idx = Literal::usize_unsuffixed(i);
+                        let get = if i == 0 {
+                            quote!(arr.first())
+                        } else {
+                            let idx = Literal::usize_unsuffixed(i);
+                            quote!(arr.get(#idx))
+                        };
                         match f.mode {
                             Mode::Check => quote! {
-                                if let Some(x) = arr.get(#idx) {
+                                if let Some(x) = #get {
                                     if !#call? { #fail }
                                 }
                             },
                             Mode::Errors => quote! {
-                                if let Some(x) = arr.get(#idx) {
+                                if let Some(x) = #get {
                                     #call?;
                                 }
                             },
@@ -1054,7 +1061,7 @@ impl<'a> Gen<'a> {
                                 quote!(if !obj.contains_key(#missing) { #fail })
                             })
                             .collect();
-                        quote!(if obj.contains_key(#property) { #(#inner)* })
+                        guarded_if(quote!(obj.contains_key(#property)), quote!(#(#inner)*))
                     })
                     .collect();
                 quote!(#(#parts)*)
@@ -1068,7 +1075,7 @@ impl<'a> Gen<'a> {
                     .iter()
                     .map(|(property, edge)| {
                         let child = self.in_place_child(f, edge, edge.target);
-                        quote!(if obj.contains_key(#property) { #child })
+                        guarded_if(quote!(obj.contains_key(#property)), child)
                     })
                     .collect();
                 quote!(#(#parts)*)
@@ -1201,7 +1208,10 @@ impl<'a> Gen<'a> {
                     .iter()
                     .map(|val| value::equals(quote!(v), val, 0))
                     .collect();
-                quote!(if !(#(#tests)||*) { #fail })
+                quote! {
+                    let equal = #(#tests)||*;
+                    if !equal { #fail }
+                }
             }
         }
     }
@@ -1259,7 +1269,7 @@ impl<'a> Gen<'a> {
         let verdict = match (min, max) {
             (0, Some(m)) => quote!(if count > #m { #fail }),
             (min, None) => quote!(if count < #min { #fail }),
-            (min, Some(m)) => quote!(if !(#min..=#m).contains(&count) { #fail }),
+            (min, Some(m)) => quote!(if !__rt::in_range(count, #min, #m) { #fail }),
         };
         quote! {{
             let mut count: u64 = 0;
@@ -1344,7 +1354,13 @@ impl<'a> Gen<'a> {
                         quote!(#re.is_match(k))
                     })
                     .collect();
-                quote!(if !(#(#matches)||*) { #test #mark_i })
+                let none_match = if matches.len() == 1 {
+                    let m = &matches[0];
+                    quote!(!#m)
+                } else {
+                    quote!(!(#(#matches)||*))
+                };
+                guarded_if(none_match, quote!(#test #mark_i))
             }
         });
         let known: BTreeSet<&str> = additional
@@ -1380,13 +1396,23 @@ impl<'a> Gen<'a> {
         let default = additional_code.clone().unwrap_or_default();
         let key_match = if arms.is_empty() {
             default
-        } else if arms.len() == 1 && default.is_empty() {
-            let (name, actions) = arms.iter().next().expect("one arm");
-            quote!(if k == #name { #(#actions)* })
+        } else if let (1, Some((name, actions)), true) =
+            (arms.len(), arms.iter().next(), default.is_empty())
+        {
+            guarded_if(quote!(k == #name), quote!(#(#actions)*))
         } else {
+            let empty_default = default.is_empty();
             let arms: Vec<_> = arms
                 .iter()
-                .map(|(name, actions)| quote!(#name => { #(#actions)* }))
+                .map(|(name, actions)| {
+                    let code = quote!(#(#actions)*);
+                    match split_single_if(&code) {
+                        Some((cond, body)) if empty_default => {
+                            quote!(#name if #cond => { #body })
+                        }
+                        _ => quote!(#name => { #code }),
+                    }
+                })
                 .collect();
             quote! {
                 match k.as_str() {
@@ -1402,7 +1428,7 @@ impl<'a> Gen<'a> {
                 self.used_regexes.borrow_mut().insert(*id);
                 let re = regex_name(*id);
                 let test = child_test(edge, &Inst::Key);
-                quote!(if #re.is_match(k) { #test #mark_i })
+                guarded_if(quote!(#re.is_match(k)), quote!(#test #mark_i))
             })
             .collect();
         let names_code = names_edge.map(|e| child_test(e, &Inst::KeyAsValue));
@@ -1555,6 +1581,78 @@ fn unreachable_kind(kind: &CheckKind) -> (TokenStream, bool) {
     (TokenStream::new(), false)
 }
 
+/// A pattern matching exactly the sorted ids `ids`, consecutive runs as ranges.
+fn id_pattern(ids: &[u32]) -> TokenStream {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+            j += 1;
+        }
+        let (a, b) = (ids[i], ids[j]);
+        parts.push(if a == b { quote!(#a) } else { quote!(#a..=#b) });
+        i = j + 1;
+    }
+    quote!(#(#parts)|*)
+}
+
+/// `(condition, body)` when `code` is exactly one `if` without `else` whose condition is
+/// not an `if let`.
+fn split_single_if(code: &TokenStream) -> Option<(TokenStream, TokenStream)> {
+    use proc_macro2::{Delimiter, TokenTree};
+    let tokens: Vec<TokenTree> = code.clone().into_iter().collect();
+    let (first, rest) = tokens.split_first()?;
+    if !matches!(first, TokenTree::Ident(i) if i == "if") {
+        return None;
+    }
+    if matches!(rest.first(), Some(TokenTree::Ident(i)) if i == "let") {
+        return None;
+    }
+    let (last, cond) = rest.split_last()?;
+    let TokenTree::Group(body) = last else {
+        return None;
+    };
+    if body.delimiter() != Delimiter::Brace || cond.is_empty() {
+        return None;
+    }
+    let cond_ok = cond.iter().all(|t| match t {
+        TokenTree::Group(g) => g.delimiter() != Delimiter::Brace,
+        TokenTree::Ident(i) => i != "if" && i != "else",
+        TokenTree::Punct(p) => p.as_char() != ';',
+        TokenTree::Literal(_) => true,
+    });
+    if !cond_ok {
+        return None;
+    }
+    Some((cond.iter().cloned().collect(), body.stream()))
+}
+
+/// Whether a condition has a top-level `||` (and needs parentheses after `&&`).
+fn has_top_level_or(cond: &TokenStream) -> bool {
+    use proc_macro2::{Spacing, TokenTree};
+    let tokens: Vec<TokenTree> = cond.clone().into_iter().collect();
+    tokens.windows(2).any(|w| {
+        matches!((&w[0], &w[1]), (TokenTree::Punct(a), TokenTree::Punct(b))
+            if a.as_char() == '|' && a.spacing() == Spacing::Joint && b.as_char() == '|')
+    })
+}
+
+/// `if cond { body }`, merged into one condition when `body` is itself a lone `if`.
+fn guarded_if(cond: TokenStream, body: TokenStream) -> TokenStream {
+    match split_single_if(&body) {
+        Some((inner, inner_body)) => {
+            let inner = if has_top_level_or(&inner) {
+                quote!((#inner))
+            } else {
+                inner
+            };
+            guarded_if(quote!(#cond && #inner), inner_body)
+        }
+        None => quote!(if #cond { #body }),
+    }
+}
+
 /// Whether `tokens` hold a `break 'n`.
 fn breaks_to_label(tokens: &TokenStream) -> bool {
     use proc_macro2::TokenTree;
@@ -1645,14 +1743,13 @@ pub(super) fn f64_tokens(x: f64) -> TokenStream {
     }
 }
 
-/// The tokens of a compiled regex's `static` initializer.
+/// The tokens of a compiled regex's `static` initializer: the engine's tables as a
+/// constant expression.
 fn regex_tokens(compiled: &crate::regex::CompiledRegex, rt: &TokenStream) -> TokenStream {
-    let _ = (compiled, rt);
-    quote!(__rt::UnavailableRegex)
+    compiled.to_tokens(rt)
 }
 
 /// The type of a regex `static`.
 fn regex_type(rt: &TokenStream) -> TokenStream {
-    let _ = rt;
-    quote!(__rt::UnavailableRegex)
+    quote!(#rt::regex::Regex<'static>)
 }

@@ -206,6 +206,7 @@ fn generate_one(module: &str, program: &Program) -> String {
     let unit = Unit {
         module,
         source: "schemas/test.json",
+        file: "schemas/test.json",
         schema_text: "{}",
         program,
     };
@@ -255,7 +256,7 @@ fn applicators_parse_and_track_annotations_only_where_needed() {
     assert!(program.node(program.root).collect.properties);
     let out = generate_one("applicators", &program);
     assert!(out.contains("ev.props"), "{out}");
-    assert!(out.contains("cx.dropping"), "{out}");
+    assert!(out.contains("&mut cx.state"), "{out}");
     assert!(
         out.contains("__rt::cmp_f64") || out.contains("__rt::cmp_i64"),
         "{out}"
@@ -291,6 +292,7 @@ fn module_names_are_sanitized_and_checked() {
     let unit = |module| Unit {
         module,
         source: "x.json",
+        file: "x.json",
         schema_text: "{}",
         program: &program,
     };

@@ -27,6 +27,9 @@ pub(super) fn equals(x: TokenStream, value: &Value, depth: usize) -> TokenStream
                 .enumerate()
                 .map(|(i, item)| equals(quote!(#binding[#i]), item, depth + 1))
                 .collect();
+            if items.is_empty() {
+                return quote!(#x.as_array().is_some_and(|#binding| #binding.is_empty()));
+            }
             quote!(#x.as_array().is_some_and(|#binding| #binding.len() == #len #(&& #tests)*))
         }
         Value::Object(map) => {
@@ -40,6 +43,9 @@ pub(super) fn equals(x: TokenStream, value: &Value, depth: usize) -> TokenStream
                     quote!(#binding.get(#k).is_some_and(|#inner| #test))
                 })
                 .collect();
+            if map.is_empty() {
+                return quote!(#x.as_object().is_some_and(|#binding| #binding.is_empty()));
+            }
             quote!(#x.as_object().is_some_and(|#binding| #binding.len() == #len #(&& #tests)*))
         }
     }

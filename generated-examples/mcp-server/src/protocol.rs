@@ -11,6 +11,9 @@ pub const LATEST_PROTOCOL: &str = "2026-07-28";
 /// The protocol versions this server speaks.
 pub const PROTOCOLS: &[&str] = &[LATEST_PROTOCOL, "2025-11-25"];
 
+/// A generated validator's `validate` function.
+pub type ValidateFn = fn(&Value) -> Report;
+
 /// One tool: its advertised definition, its implementation and its generated validators.
 pub struct Tool {
     /// The tool's name.
@@ -20,9 +23,9 @@ pub struct Tool {
     /// The exact `inputSchema` text the input validator was generated from.
     pub input_schema: &'static str,
     /// The generated input validator.
-    pub validate_input: fn(&Value) -> Report,
+    pub validate_input: ValidateFn,
     /// The exact `outputSchema` text and the generated output validator, if any.
-    pub output: Option<(&'static str, fn(&Value) -> Report)>,
+    pub output: Option<(&'static str, ValidateFn)>,
     /// The implementation.
     pub run: fn(&Value) -> Value,
 }
@@ -78,7 +81,9 @@ impl Server {
     }
 
     fn initialize(&mut self, id: Value, params: &Value) -> Value {
-        let asked = params["protocolVersion"].as_str().unwrap_or(LATEST_PROTOCOL);
+        let asked = params["protocolVersion"]
+            .as_str()
+            .unwrap_or(LATEST_PROTOCOL);
         self.protocol = PROTOCOLS
             .iter()
             .find(|v| **v == asked)
@@ -128,10 +133,7 @@ impl Server {
         let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
         let report = (tool.validate_input)(&arguments);
         if !report.is_valid() {
-            return result(
-                id,
-                tool_error("invalid arguments", &report),
-            );
+            return result(id, tool_error("invalid arguments", &report));
         }
         let structured = (tool.run)(&arguments);
         let Some((schema, validate_output)) = tool.output else {
@@ -141,14 +143,19 @@ impl Server {
         if !report.is_valid() {
             return result(
                 id,
-                tool_error("the tool produced output that violates its outputSchema", &report),
+                tool_error(
+                    "the tool produced output that violates its outputSchema",
+                    &report,
+                ),
             );
         }
         let mut answer = json!({"content": [text(&structured.to_string())]});
-        if !self.object_output_only() || (structured.is_object() && parse(schema)["type"] == "object") {
+        if !self.object_output_only()
+            || (structured.is_object() && parse(schema)["type"] == "object")
+        {
             answer["structuredContent"] = structured;
         }
-        answer
+        result(id, answer)
     }
 }
 

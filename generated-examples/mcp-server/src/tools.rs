@@ -45,7 +45,11 @@ pub fn get_weather(args: &Value) -> Value {
 const DOCS: &[(&str, &str, &str)] = &[
     ("Getting started", "/docs/guide/start", "guide"),
     ("Validating MCP tool calls", "/docs/guide/mcp", "guide"),
-    ("The build.rs Builder", "/docs/reference/builder", "reference"),
+    (
+        "The build.rs Builder",
+        "/docs/reference/builder",
+        "reference",
+    ),
     ("Regular expressions", "/docs/reference/regex", "reference"),
     ("Release 0.1.0", "/docs/changelog/0.1.0", "changelog"),
 ];

@@ -107,7 +107,7 @@ fn check_authority(authority: &str, kind: Kind) -> bool {
     };
     // reg-name (an IPv4 address is a reg-name too, syntactically).
     check_chars(host, kind, is_sub_delim)
-        && port.map_or(true, |p| p.bytes().all(|b| b.is_ascii_digit()))
+        && port.is_none_or(|p| p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// `IP-literal` contents: `IPv6address / IPvFuture`.

@@ -1,0 +1,59 @@
+//! A `#![no_std]` + `alloc` crate using validators that schemac generated at build time:
+//! if this builds on its own, the runtime and the generated code need no `std`.
+#![no_std]
+#![deny(warnings)]
+
+extern crate alloc;
+
+/// The generated validators, one module per schema in `schemas/`.
+pub mod validators {
+    schemac_runtime::include_validators!();
+}
+
+use alloc::vec::Vec;
+use serde_json::Value;
+
+/// Whether `arguments` are valid `set_led` arguments.
+pub fn accept(arguments: &Value) -> bool {
+    validators::set_led::is_valid(arguments)
+}
+
+/// Every error for `arguments`, as `(instance location, keyword location)`.
+pub fn errors(arguments: &Value) -> Vec<(alloc::string::String, alloc::string::String)> {
+    validators::set_led::validate(arguments)
+        .errors
+        .into_iter()
+        .map(|e| (e.instance_location, e.keyword_location))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn generated_validators_run_without_std() {
+        assert!(accept(
+            &json!({"led": "led7", "color": "red", "brightness": 0.25})
+        ));
+        assert!(accept(
+            &json!({"led": "led1", "color": "off", "pattern": [{"on_ms": 5, "off_ms": 0}]})
+        ));
+        assert!(!accept(&json!({"led": "LED7", "color": "red"})));
+        assert!(!accept(&json!({"led": "led7", "color": "pink"})));
+        assert!(!accept(
+            &json!({"led": "led7", "color": "red", "brightness": 0.255})
+        ));
+        assert!(!accept(
+            &json!({"led": "led7", "color": "red", "until": "tomorrow"})
+        ));
+        assert!(!accept(
+            &json!({"led": "led7", "color": "red", "blink": true})
+        ));
+        assert_eq!(
+            errors(&json!({"led": "led7", "color": "red", "blink": true})),
+            [("/blink".into(), "/unevaluatedProperties".into())]
+        );
+    }
+}
