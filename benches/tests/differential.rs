@@ -22,31 +22,14 @@ use schemac_benches::{generated, paths, workloads};
 use std::collections::BTreeMap;
 
 /// Known disagreements with the reference: `(validator, workload, instances, reason)`.
-const KNOWN: &[(&str, &str, usize, &str)] = &[
-    ("generated", "ansible_meta", 100, GENERATED_PATTERNS),
-    ("generated", "cmake_presets", 907, GENERATED_PATTERNS),
-    ("generated", "cql2", 23, GENERATED_PATTERNS),
-    ("generated", "gitpod_configuration", 24, GENERATED_PATTERNS),
-    ("generated", "jsconfig", 365, GENERATED_PATTERNS),
-    ("generated", "ui5", 185, GENERATED_PATTERNS),
-    ("generated", "vercel", 99, GENERATED_PATTERNS),
-    ("generated", "w1_mcp_tool-valid", 1, GENERATED_PATTERNS),
-    ("generated", "w4_patterns-valid", 1, GENERATED_PATTERNS),
-    (
-        "jsonschema-macros",
-        "vercel",
-        1,
-        "jsonschema-macros 0.60.2 drops the `type: array` check of a subschema that also \
+const KNOWN: &[(&str, &str, usize, &str)] = &[(
+    "jsonschema-macros",
+    "vercel",
+    1,
+    "jsonschema-macros 0.60.2 drops the `type: array` check of a subschema that also \
          has `maxLength`, so a string passes both branches of a `oneOf` (instance #534; \
          see bench-corpus/ABOUT.md)",
-    ),
-];
-
-/// Why the generated code is wrong on main today.
-const GENERATED_PATTERNS: &str =
-    "the Rust backend on main rejects strings that match their `pattern` / \
-     `patternProperties` regex (`^[A-Z]{3}$` rejects \"EUR\", `^/.*` rejects \"/api\"); \
-     the interpreter, the peers and the data's source agree";
+)];
 
 /// Schemas schemac refuses (both backends): `(module, reason)`.
 const REFUSED: &[(&str, &str)] = &[(
