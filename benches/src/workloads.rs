@@ -1,0 +1,110 @@
+//! The benchmark workloads: each schema of [`crate::catalog::SCHEMAS`] with its
+//! instances from the shared folder.
+//!
+//! - `bench-mcp/wN-*`: two workloads per schema, `<module>-valid` and `<module>-invalid`
+//!   (one instance each);
+//! - `bench-corpus/<name>`: one workload, every line of `instances.jsonl` (all valid);
+//! - `jsonschema-rs-bench-data`: `citm_catalog` (one 500 KB instance) and
+//!   `geojson-canada` (`canada.json`, 2 MB, against `geojson.json`).
+
+use crate::catalog::SCHEMAS;
+use crate::paths;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Which family a workload belongs to (the tables report them apart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// An MCP-style workload (`bench-mcp`), which also has a hand-written check.
+    Mcp,
+    /// A real-world schema of `bench-corpus` with its instances.
+    Corpus,
+    /// A large instance of `jsonschema-rs-bench-data`.
+    Large,
+}
+
+/// One schema with the instances one benchmark iteration validates.
+#[derive(Debug, Clone)]
+pub struct Workload {
+    /// The workload's name (a benchmark group name: `[a-z0-9_-]` only).
+    pub name: String,
+    /// The schema's module in [`crate::catalog::SCHEMAS`].
+    pub module: &'static str,
+    /// The schema file.
+    pub schema_path: PathBuf,
+    /// The schema.
+    pub schema: Value,
+    /// The instances, validated in this order in every iteration.
+    pub instances: Vec<Value>,
+    /// The verdict the data's source gives every instance.
+    pub expected_valid: bool,
+    /// The family.
+    pub group: Group,
+}
+
+/// The large instances: `(module, instance file under the shared folder, workload name)`.
+const LARGE: &[(&str, &str, &str)] = &[
+    (
+        "citm_catalog",
+        "jsonschema-rs-bench-data/citm_catalog.json",
+        "citm_catalog",
+    ),
+    (
+        "geojson",
+        "jsonschema-rs-bench-data/canada.json",
+        "geojson-canada",
+    ),
+];
+
+/// Loads every workload from `shared`, in catalog order.
+pub fn load(shared: &Path) -> Result<Vec<Workload>, String> {
+    let mut out = Vec::new();
+    for (module, path) in SCHEMAS {
+        let schema_path = shared.join(path);
+        let schema = paths::read_json(&schema_path)?;
+        let dir = schema_path
+            .parent()
+            .ok_or_else(|| format!("{}: no parent folder", schema_path.display()))?;
+        let workload = |name: String, instances, expected_valid, group| Workload {
+            name,
+            module,
+            schema_path: schema_path.clone(),
+            schema: schema.clone(),
+            instances,
+            expected_valid,
+            group,
+        };
+        if path.starts_with("bench-mcp/") {
+            for (which, expected) in [("valid", true), ("invalid", false)] {
+                let instance = paths::read_json(&dir.join(format!("{which}.json")))?;
+                out.push(workload(
+                    format!("{module}-{which}"),
+                    vec![instance],
+                    expected,
+                    Group::Mcp,
+                ));
+            }
+        } else if path.starts_with("bench-corpus/") {
+            let instances = paths::read_jsonl(&dir.join("instances.jsonl"))?;
+            out.push(workload(module.to_string(), instances, true, Group::Corpus));
+        } else {
+            let (_, file, name) = LARGE
+                .iter()
+                .find(|(m, _, _)| m == module)
+                .ok_or_else(|| format!("no instances known for schema {path}"))?;
+            let instance = paths::read_json(&shared.join(file))?;
+            out.push(workload(
+                name.to_string(),
+                vec![instance],
+                true,
+                Group::Large,
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Loads every workload from the shared folder ([`paths::shared_dir`]).
+pub fn load_shared() -> Result<Vec<Workload>, String> {
+    load(&paths::shared_dir()?)
+}
