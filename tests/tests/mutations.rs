@@ -12,6 +12,7 @@ use schemac_runtime::{Limits, Validate};
 use schemac_tests::suite::{Set, SETS};
 use schemac_tests::{panics, paths, registry};
 use serde_json::{json, Map, Value};
+use std::sync::LazyLock;
 
 /// SplitMix64: small, seedable, good enough to pick mutations.
 struct Rng(u64);
@@ -39,63 +40,9 @@ impl Rng {
     }
 }
 
-const KEYWORDS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$ref",
-    "$dynamicRef",
-    "$anchor",
-    "$dynamicAnchor",
-    "$defs",
-    "definitions",
-    "$vocabulary",
-    "$comment",
-    "$recursiveRef",
-    "$recursiveAnchor",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentSchemas",
-    "dependencies",
-    "prefixItems",
-    "items",
-    "additionalItems",
-    "contains",
-    "properties",
-    "patternProperties",
-    "additionalProperties",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "type",
-    "enum",
-    "const",
-    "multipleOf",
-    "maximum",
-    "exclusiveMaximum",
-    "minimum",
-    "exclusiveMinimum",
-    "maxLength",
-    "minLength",
-    "pattern",
-    "maxItems",
-    "minItems",
-    "uniqueItems",
-    "maxContains",
-    "minContains",
-    "maxProperties",
-    "minProperties",
-    "required",
-    "dependentRequired",
-    "format",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-];
+/// Every keyword schemac knows, in any dialect (the compiler's own list).
+static KEYWORDS: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| schemac::check::all_keywords().collect());
 
 const STRINGS: &[&str] = &[
     "",
@@ -203,7 +150,7 @@ fn random_value(rng: &mut Rng, depth: usize) -> Value {
             let key = if rng.chance(4) {
                 rng.pick(STRINGS).to_string()
             } else {
-                rng.pick(KEYWORDS).to_string()
+                rng.pick(&KEYWORDS).to_string()
             };
             map.insert(key, random_value(rng, depth - 1));
         }
@@ -324,9 +271,9 @@ fn mutate_once(rng: &mut Rng, schema: &mut Value, gentle: bool) {
         1 | 2 => {
             let value = random_value(rng, 2);
             if let Value::Object(map) = node {
-                map.insert(rng.pick(KEYWORDS).to_string(), value);
+                map.insert(rng.pick(&KEYWORDS).to_string(), value);
             } else {
-                *node = json!({ *rng.pick(KEYWORDS): value });
+                *node = json!({ *rng.pick(&KEYWORDS): value });
             }
         }
         // remove a member or an item

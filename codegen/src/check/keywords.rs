@@ -66,6 +66,21 @@ const MODERN: &[&str] = &[
     "unevaluatedProperties",
 ];
 
+/// Every keyword of every supported dialect, each once.
+pub fn all_keywords() -> impl Iterator<Item = &'static str> {
+    COMMON.iter().chain(MODERN).chain(DIALECT_SPECIFIC).copied()
+}
+
+/// Keywords only some dialects know.
+const DIALECT_SPECIFIC: &[&str] = &[
+    "prefixItems",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "additionalItems",
+    "$recursiveRef",
+    "$recursiveAnchor",
+];
+
 /// Whether `name` is a keyword of `dialect`.
 pub(crate) fn is_known(dialect: Dialect, name: &str) -> bool {
     COMMON.contains(&name)

@@ -3,6 +3,8 @@
 
 pub(crate) mod dialect;
 mod keywords;
+
+pub use keywords::all_keywords;
 mod lower;
 
 use crate::error::CompileError;
