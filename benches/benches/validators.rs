@@ -52,7 +52,15 @@ fn main() {
         let validators = peers::validators(&shared, workload);
         let wrong = wrong_verdicts(workload, &validators);
         for (name, why) in &validators.missing {
-            notes.push(format!("{}: no {name}: {why}", workload.name));
+            // The first error is enough here; `tests/differential.rs` has them all.
+            let first: String = why
+                .split("; ")
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .take(300)
+                .collect();
+            notes.push(format!("{}: no {name}: {first}", workload.name));
         }
         wrong_by_workload.insert(workload.name.clone(), wrong);
         let mut group = criterion.benchmark_group(&workload.name);
