@@ -3,13 +3,10 @@
 
 /// The generated modules (`validators::<module>::is_valid`).
 ///
-/// `unused_variables` and `dead_code`: the Rust backend on main still emits, for
-/// cmake-presets, an empty `for x in obj.values() {}` loop (5 nodes, e.g.
-/// `#/definitions/workflowPresetsItemsV6/items/properties/vendor`) and a never-called node
-/// function (`#/definitions/packagePresetsItemsV6/items/properties/variables/items`), and
-/// never-called node functions for dependabot (1) and ui5 (3); reported to the backend's
-/// owner. Everything else must stay warning-free.
-#[allow(missing_docs, unused_variables, dead_code, clippy::all)]
+/// `dead_code`: the Rust backend still emits never-called node functions for
+/// cmake-presets (`#/definitions/packagePresetsItemsV6/items/properties/variables/items`),
+/// dependabot (1) and ui5 (3). Everything else must stay warning-free.
+#[allow(missing_docs, dead_code, clippy::all)]
 pub mod validators {
     schemac_runtime::include_validators!();
 }

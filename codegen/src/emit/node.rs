@@ -1441,7 +1441,14 @@ impl<'a> Gen<'a> {
             (true, false, _) => quote!(for (i, x) in obj.values().enumerate()),
             (false, true, true) => quote!(for (k, x) in obj),
             (false, true, false) => quote!(for k in obj.keys()),
-            (false, false, _) => quote!(for x in obj.values()),
+            (false, false, true) => quote!(for x in obj.values()),
+            (false, false, false) => quote!(for _ in obj.values()),
+        };
+        // Nothing to do per key (e.g. `properties` whose subschemas are all `true`): no loop.
+        let key_loop = if body.is_empty() {
+            quote!()
+        } else {
+            quote!(#header { #body })
         };
         let (seen_decl, required_check) = if required.is_empty() {
             (quote!(), quote!())
@@ -1466,7 +1473,7 @@ impl<'a> Gen<'a> {
         };
         quote! {
             #seen_decl
-            #header { #body }
+            #key_loop
             #required_check
         }
     }
