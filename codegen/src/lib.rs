@@ -29,6 +29,7 @@ pub mod interp;
 pub mod ir;
 pub mod load;
 pub mod mcp;
+pub mod names;
 mod options;
 pub mod regex;
 

@@ -5,9 +5,10 @@
 //! - an `outputSchema` may be any schema (protocol 2026-07-28: object, array, primitive,
 //!   a root-level `oneOf`); nothing is injected into it;
 //! - the dialects allowed are MCP's: 2020-12 (the default) and draft-07;
-//! - each tool gets a Rust module name; two tools whose names sanitize alike are an error.
+//! - each tool gets a Rust module name ([`crate::names::module_name`]); two tools whose names sanitize alike are an error.
 
 use crate::error::{CompileError, CompileErrorKind, Location};
+use crate::names::module_name;
 use crate::{Dialect, Options};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -102,7 +103,14 @@ pub fn tools(document: &str, list: &Value) -> Result<Vec<Tool>, Vec<CompileError
             ));
             continue;
         }
-        let module = module_name(name);
+        let Some(module) = module_name(name) else {
+            errors.push(at(
+                pointer,
+                Some("name"),
+                "a tool name must not be empty".into(),
+            ));
+            continue;
+        };
         if let Some(other) = modules.insert(module.clone(), name.to_string()) {
             errors.push(at(
                 pointer,
@@ -125,112 +133,10 @@ pub fn tools(document: &str, list: &Value) -> Result<Vec<Tool>, Vec<CompileError
     }
 }
 
-/// A Rust module name for `name`: ASCII lowercase letters, digits and `_`, every other
-/// run of characters becomes one `_`; `camelCase` splits into `camel_case`; a leading
-/// digit or a Rust keyword gets a trailing or leading `_`.
-pub fn module_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut previous_lower = false;
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            if c.is_ascii_uppercase() && previous_lower && !out.ends_with('_') {
-                out.push('_');
-            }
-            previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            out.push(c.to_ascii_lowercase());
-        } else {
-            previous_lower = false;
-            if !out.ends_with('_') {
-                out.push('_');
-            }
-        }
-    }
-    let trimmed = out.trim_matches('_');
-    let mut out = if trimmed.is_empty() {
-        "schema".to_string()
-    } else {
-        trimmed.to_string()
-    };
-    if out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, '_');
-    }
-    if is_keyword(&out) {
-        out.push('_');
-    }
-    out
-}
-
-fn is_keyword(s: &str) -> bool {
-    matches!(
-        s,
-        "as" | "async"
-            | "await"
-            | "break"
-            | "const"
-            | "continue"
-            | "crate"
-            | "dyn"
-            | "else"
-            | "enum"
-            | "extern"
-            | "false"
-            | "fn"
-            | "for"
-            | "gen"
-            | "if"
-            | "impl"
-            | "in"
-            | "let"
-            | "loop"
-            | "match"
-            | "mod"
-            | "move"
-            | "mut"
-            | "pub"
-            | "ref"
-            | "return"
-            | "self"
-            | "static"
-            | "struct"
-            | "super"
-            | "trait"
-            | "true"
-            | "type"
-            | "unsafe"
-            | "use"
-            | "where"
-            | "while"
-            | "abstract"
-            | "become"
-            | "box"
-            | "do"
-            | "final"
-            | "macro"
-            | "override"
-            | "priv"
-            | "try"
-            | "typeof"
-            | "unsized"
-            | "virtual"
-            | "yield"
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn module_names_are_identifiers() {
-        assert_eq!(module_name("aws-cdk"), "aws_cdk");
-        assert_eq!(module_name("get_weather"), "get_weather");
-        assert_eq!(module_name("getWeather"), "get_weather");
-        assert_eq!(module_name("search.files v2"), "search_files_v2");
-        assert_eq!(module_name("3d"), "_3d");
-        assert_eq!(module_name("type"), "type_");
-        assert_eq!(module_name("--"), "schema");
-    }
 
     #[test]
     fn reads_tools_and_applies_mcp_rules() {

@@ -102,45 +102,7 @@ impl fmt::Display for EmitError {
 
 impl std::error::Error for EmitError {}
 
-/// Sanitizes `name` (a file stem such as `aws-cdk`, `getWeather` or `2fa.v1`) into a
-/// snake-case Rust module name (`aws_cdk`, `get_weather`, `_2fa_v1`): camel-case humps
-/// become `_`, every character other than ASCII letters, digits and `_` becomes `_`, letters
-/// are lowercased, a leading digit gets a `_` prefix, and a keyword gets a `_` suffix.
-/// `None` for an empty name.
-pub fn module_name(name: &str) -> Option<String> {
-    if name.is_empty() {
-        return None;
-    }
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = String::with_capacity(name.len() + 4);
-    for (i, &c) in chars.iter().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            let prev = chars[i - 1];
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
-            if prev.is_ascii_lowercase()
-                || prev.is_ascii_digit()
-                || (prev.is_ascii_uppercase() && next_lower)
-            {
-                out.push('_');
-            }
-        }
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push('_');
-        }
-    }
-    if out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, '_');
-    }
-    if out == "_" || syn::parse_str::<syn::Ident>(&out).is_err() {
-        out.push('_');
-    }
-    if syn::parse_str::<syn::Ident>(&out).is_err() {
-        return None;
-    }
-    Some(out)
-}
+pub use crate::names::module_name;
 
 /// Generates the formatted Rust source for `units`: a header comment, a compile-time check
 /// of the runtime's version, and one module per unit.
