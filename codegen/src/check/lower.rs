@@ -4,7 +4,7 @@
 //! Takes a loaded [`Index`] and the root's place; gives a [`Program`] or every error found.
 
 use super::keywords;
-use crate::error::{CompileError, CompileErrorKind, CompileWarning};
+use crate::error::{CompileError, CompileErrorKind, CompileWarning, Location};
 use crate::ir::{
     analyse, Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexEntry, RegexId, Resource,
     ResourceId,
@@ -314,12 +314,16 @@ impl Keywords<'_, '_> {
         });
     }
 
+    /// Where an error at `path` (a keyword, then tokens inside its value) is reported:
+    /// the pointer to the value, named by the keyword.
+    fn keyword_location(&self, path: &[&str]) -> Location {
+        let mut location = self.lower.index.location(&self.place.child(path), None);
+        location.keyword = path.first().map(|k| k.to_string());
+        location
+    }
+
     fn error(&mut self, kind: CompileErrorKind, keyword: &str, message: String) {
-        let mut location = self
-            .lower
-            .index
-            .location(&self.place.child(&[keyword]), None);
-        location.keyword = Some(keyword.to_string());
+        let location = self.keyword_location(&[keyword]);
         self.lower
             .errors
             .push(CompileError::new(kind, location, message));
@@ -334,11 +338,7 @@ impl Keywords<'_, '_> {
     }
 
     fn warn(&mut self, keyword: &str, message: String) {
-        let mut location = self
-            .lower
-            .index
-            .location(&self.place.child(&[keyword]), None);
-        location.keyword = Some(keyword.to_string());
+        let location = self.keyword_location(&[keyword]);
         self.lower
             .warnings
             .push(CompileWarning { location, message });
@@ -372,11 +372,10 @@ impl Keywords<'_, '_> {
 
     /// An edge to the subschema `value` at `keyword` + `tokens`.
     fn schema(&mut self, keyword: &str, tokens: &[&str], value: &Value) -> Option<Edge> {
+        let mut path: Vec<&str> = vec![keyword];
+        path.extend_from_slice(tokens);
         if !value.is_object() && !value.is_boolean() {
-            let mut path: Vec<&str> = vec![keyword];
-            path.extend_from_slice(tokens);
-            let mut location = self.lower.index.location(&self.place.child(&path), None);
-            location.keyword = Some(keyword.to_string());
+            let location = self.keyword_location(&path);
             self.lower.errors.push(CompileError::new(
                 CompileErrorKind::InvalidKeyword,
                 location,
@@ -384,8 +383,6 @@ impl Keywords<'_, '_> {
             ));
             return None;
         }
-        let mut path: Vec<&str> = vec![keyword];
-        path.extend_from_slice(tokens);
         let target = self.lower.node_for(self.place.child(&path));
         let path = path
             .iter()
