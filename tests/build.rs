@@ -68,7 +68,7 @@ fn run() -> Result<(), String> {
         paths::metaschemas_dir()?.display()
     );
 
-    // (module, label, file, group index, schema text, program)
+    // (module, label, file, group index, program, name)
     let mut compiled = Vec::new();
     for spec in suite::SETS
         .iter()
@@ -93,7 +93,6 @@ fn run() -> Result<(), String> {
                     spec.label(),
                     file.name.clone(),
                     group.index,
-                    group.schema.to_string(),
                     program,
                     name,
                 ));
@@ -102,7 +101,7 @@ fn run() -> Result<(), String> {
     }
     let units: Vec<Unit<'_>> = compiled
         .iter()
-        .map(|(module, _, _, _, text, program, source)| Unit {
+        .map(|(module, _, _, _, program, source)| Unit {
             module,
             source,
             file: source,

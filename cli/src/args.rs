@@ -61,6 +61,9 @@ pub enum Command {
         /// The path generated code names the runtime crate by.
         #[arg(long, value_name = "PATH", default_value = "::schemac_runtime")]
         runtime_path: String,
+        /// Generate `is_valid` / `check` only: no `validate` (error-collecting) code.
+        #[arg(long)]
+        check_only: bool,
     },
 }
 

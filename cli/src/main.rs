@@ -3,7 +3,7 @@
 //! ```text
 //! schemac check SCHEMA...
 //! schemac validate SCHEMA INSTANCE... [--jsonl] [--output text|json]
-//! schemac generate SCHEMA... -o FILE [--runtime-path PATH]
+//! schemac generate SCHEMA... -o FILE [--runtime-path PATH] [--check-only]
 //! shared: --document URI=PATH  --refs error|warn  --assert-format  --dialect 2020-12|draft7
 //! ```
 //!
@@ -71,7 +71,8 @@ fn main() -> ExitCode {
             schemas,
             output,
             runtime_path,
-        } => generate(&cli.shared, schemas, output, runtime_path),
+            check_only,
+        } => generate(&cli.shared, schemas, output, runtime_path, !check_only),
     };
     ExitCode::from(status.code())
 }
@@ -165,6 +166,7 @@ fn generate(
     schemas: &[std::path::PathBuf],
     output: &Path,
     runtime_path: &str,
+    validate: bool,
 ) -> Status {
     use schemac::emit;
     let Ok(compiler) = compiler(shared) else {
@@ -224,6 +226,7 @@ fn generate(
         .collect();
     let options = emit::EmitOptions {
         runtime_path: runtime_path.to_string(),
+        validate,
         ..emit::EmitOptions::default()
     };
     let code = match emit::generate(&units, &options) {

@@ -14,7 +14,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Which of the two functions of a node is being generated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Mode {
     /// Short-circuit: returns at the first failure, collects no errors.
     Check,
@@ -42,6 +42,8 @@ pub(super) struct Gen<'a> {
     formats: &'a BTreeMap<String, syn::Path>,
     /// Whether the error-collecting functions are generated.
     validate: bool,
+    /// Functions called by the bodies generated so far and not yet collected.
+    called: RefCell<Vec<(Mode, NodeId)>>,
     /// Regexes referenced by generated code.
     used_regexes: RefCell<BTreeSet<RegexId>>,
 }
@@ -93,23 +95,29 @@ impl<'a> Gen<'a> {
             program: &plan.program,
             rt,
             formats,
+            called: RefCell::new(Vec::new()),
             used_regexes: RefCell::new(BTreeSet::new()),
         }
     }
 
     /// Every reachable node's functions, then the regex statics they use.
     pub(super) fn functions(&self) -> TokenStream {
-        let mut out = TokenStream::new();
-        let modes: &[Mode] = if self.validate {
-            &[Mode::Check, Mode::Errors]
-        } else {
-            &[Mode::Check]
-        };
-        for &mode in modes {
-            for id in self.reachable(mode) {
-                out.extend(self.function(id, mode));
-            }
+        // Generate from the roots, following the calls each body makes: exactly the
+        // functions that are called, so none is dead. Emitted in (mode, id) order.
+        let mut bodies: BTreeMap<(Mode, NodeId), TokenStream> = BTreeMap::new();
+        let mut work = vec![(Mode::Check, self.callee(self.program.root, Mode::Check))];
+        if self.validate {
+            work.push((Mode::Errors, self.program.root));
         }
+        while let Some(key) = work.pop() {
+            if bodies.contains_key(&key) {
+                continue;
+            }
+            let body = self.function(key.1, key.0);
+            bodies.insert(key, body);
+            work.extend(std::mem::take(&mut *self.called.borrow_mut()));
+        }
+        let mut out: TokenStream = bodies.into_values().collect();
         let rt = self.rt;
         for &id in self.used_regexes.borrow().iter() {
             let name = regex_name(id);
@@ -128,49 +136,11 @@ impl<'a> Gen<'a> {
         out
     }
 
-    /// Node ids whose function in `mode` is called, in id order: in check mode every
-    /// node reachable from the root; in errors mode those reachable without crossing an
-    /// edge whose errors are dropped (those children run in check mode).
-    fn reachable(&self, mode: Mode) -> Vec<NodeId> {
-        let mut seen = BTreeSet::new();
-        let mut work = vec![self.callee(self.program.root, mode)];
-        while let Some(id) = work.pop() {
-            let id = self.callee(id, mode);
-            if !seen.insert(id) {
-                continue;
-            }
-            for check in &self.program.node(id).checks {
-                match (&check.kind, mode) {
-                    (
-                        CheckKind::AnyOf(_)
-                        | CheckKind::OneOf(_)
-                        | CheckKind::Not(_)
-                        | CheckKind::Contains { .. },
-                        Mode::Errors,
-                    ) => continue,
-                    (
-                        CheckKind::IfThenElse {
-                            then, otherwise, ..
-                        },
-                        Mode::Errors,
-                    ) => {
-                        work.extend(then.iter().chain(otherwise).map(|e| e.target));
-                        continue;
-                    }
-                    _ => {}
-                }
-                for edge in check.kind.edges() {
-                    work.push(edge.target);
-                }
-                if let CheckKind::DynamicRef {
-                    anchor: Some(name), ..
-                } = &check.kind
-                {
-                    work.extend(self.dynamic_targets(name).into_iter().map(|(_, t)| t));
-                }
-            }
-        }
-        seen.into_iter().collect()
+    /// The name of the function a call to `target` in `mode` goes to, recorded as called.
+    fn call_name(&self, target: NodeId, mode: Mode) -> proc_macro2::Ident {
+        let callee = self.callee(target, mode);
+        self.called.borrow_mut().push((mode, callee));
+        fn_name(callee, mode)
     }
 
     /// The node whose function a call in `mode` goes to: in short-circuit mode, the
@@ -393,7 +363,7 @@ impl<'a> Gen<'a> {
         inst: &Inst,
         ev: &EvArg,
     ) -> TokenStream {
-        let name = fn_name(self.callee(target, f.mode), f.mode);
+        let name = self.call_name(target, f.mode);
         let value = match inst {
             Inst::Same => {
                 f.uses_v.set(true);
@@ -431,6 +401,9 @@ impl<'a> Gen<'a> {
     /// An in-place child whose errors pass up and whose annotations count when it is
     /// valid (`$ref`, `allOf`, `then`, `dependentSchemas`); failing fails the node.
     fn in_place_child(&self, f: &Fun<'_>, edge: &Edge, target: NodeId) -> TokenStream {
+        if self.plan.node(target).constant == Some(true) {
+            return quote!();
+        }
         let merge = self.node_collects(f) && self.collects(target);
         if merge {
             f.uses_ev.set(true);
@@ -586,7 +559,7 @@ impl<'a> Gen<'a> {
         if value.to_string() == "v" {
             f.uses_v.set(true);
         }
-        let name = fn_name(self.callee(target, Mode::Check), Mode::Check);
+        let name = self.call_name(target, Mode::Check);
         let ev_arg = match (self.collects(target), ev) {
             (false, _) => quote!(),
             (true, EvArg::Sub) => quote!(, &mut sub),
@@ -1415,6 +1388,11 @@ impl<'a> Gen<'a> {
             .collect();
         let charge = self.loop_charge(f, quote!(obj.len()), &per_key);
         let child_test = |edge: &Edge, inst: &Inst| -> TokenStream {
+            match (self.plan.node(edge.target).constant, f.mode) {
+                (Some(true), _) => return quote!(),
+                (Some(false), Mode::Check) => return self.fail_silent(f),
+                _ => {}
+            }
             let call = self.child(f, edge, edge.target, inst, &EvArg::Throwaway);
             match f.mode {
                 Mode::Check => {
@@ -1496,22 +1474,37 @@ impl<'a> Gen<'a> {
             guarded_if(quote!(k == #name), quote!(#(#actions)*))
         } else {
             let empty_default = default.is_empty();
-            let arms: Vec<_> = arms
+            // Names with the same actions share one arm; with nothing to do by default,
+            // names with nothing to do need no arm.
+            let mut groups: Vec<(Vec<&str>, TokenStream)> = Vec::new();
+            for (name, actions) in &arms {
+                let code = quote!(#(#actions)*);
+                if empty_default && code.is_empty() {
+                    continue;
+                }
+                let key = code.to_string();
+                match groups.iter_mut().find(|(_, c)| c.to_string() == key) {
+                    Some((names, _)) => names.push(name),
+                    None => groups.push((vec![name], code)),
+                }
+            }
+            let arms: Vec<_> = groups
                 .iter()
-                .map(|(name, actions)| {
-                    let code = quote!(#(#actions)*);
-                    match split_single_if(&code) {
-                        Some((cond, body)) if empty_default => {
-                            quote!(#name if #cond => { #body })
-                        }
-                        _ => quote!(#name => { #code }),
+                .map(|(names, code)| match split_single_if(code) {
+                    Some((cond, body)) if empty_default => {
+                        quote!(#(#names)|* if #cond => { #body })
                     }
+                    _ => quote!(#(#names)|* => { #code }),
                 })
                 .collect();
-            quote! {
-                match k.as_str() {
-                    #(#arms)*
-                    _ => { #default }
+            if arms.is_empty() {
+                default
+            } else {
+                quote! {
+                    match k.as_str() {
+                        #(#arms)*
+                        _ => { #default }
+                    }
                 }
             }
         };
@@ -1531,8 +1524,10 @@ impl<'a> Gen<'a> {
         let uses_i = uses_ident(&body, "i");
         let uses_k = uses_ident(&body, "k");
         let header = match (uses_i, uses_k, uses_x) {
-            (true, true, _) => quote!(for (i, (k, x)) in obj.iter().enumerate()),
-            (true, false, _) => quote!(for (i, x) in obj.values().enumerate()),
+            (true, true, true) => quote!(for (i, (k, x)) in obj.iter().enumerate()),
+            (true, true, false) => quote!(for (i, k) in obj.keys().enumerate()),
+            (true, false, true) => quote!(for (i, x) in obj.values().enumerate()),
+            (true, false, false) => quote!(for i in 0..obj.len()),
             (false, true, true) => quote!(for (k, x) in obj),
             (false, true, false) => quote!(for k in obj.keys()),
             (false, false, true) => quote!(for x in obj.values()),

@@ -75,6 +75,10 @@ pub struct NodePlan {
     /// Estimated cost of evaluating the node (saturates at [`HEAVY`]; recursive nodes
     /// weigh [`HEAVY`]).
     pub weight: u32,
+    /// The node's verdict when it does not depend on the instance: `Some(true)` for a
+    /// node without checks (`{}`, `true`), `Some(false)` for one with a `false` check.
+    /// Short-circuit evaluation need not apply such a node at all.
+    pub constant: Option<bool>,
 }
 
 impl Plan {
@@ -398,6 +402,18 @@ fn share(program: &Program) -> Vec<NodeId> {
     class.iter().map(|c| first[c]).collect()
 }
 
+/// A node's verdict when it does not depend on the instance (see [`NodePlan::constant`]).
+fn constant(program: &Program, id: NodeId) -> Option<bool> {
+    let checks = &program.node(id).checks;
+    if checks.is_empty() {
+        Some(true)
+    } else if checks.iter().any(|c| matches!(c.kind, CheckKind::False)) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// The out-of-line decisions and entry costs, over the shared (canonical) graph.
 fn decide(program: &Program, canonical: &[NodeId], weights: &[u32]) -> Vec<NodePlan> {
     let n = program.nodes.len();
@@ -509,6 +525,7 @@ fn decide(program: &Program, canonical: &[NodeId], weights: &[u32]) -> Vec<NodeP
                 out_of_line: out_of_line[c.0],
                 entry_cost: cost[c.0].unwrap_or(1),
                 weight: weights[c.0],
+                constant: constant(program, c),
             }
         })
         .collect()

@@ -66,9 +66,7 @@ pub mod get_weather_input {
                                 }
                             }
                             _ => {
-                                if !c4(x, cx)? {
-                                    break 'n false;
-                                }
+                                break 'n false;
                             }
                         }
                     }
@@ -163,11 +161,6 @@ pub mod get_weather_input {
             true
         };
         Ok(ok)
-    }
-    /// `https://schemac.invalid/root.json#/additionalProperties`
-    #[inline(always)]
-    fn c4(_v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        Ok(false)
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
@@ -409,9 +402,7 @@ pub mod get_weather_output {
                                 }
                             }
                             _ => {
-                                if !c4(x, cx)? {
-                                    break 'n false;
-                                }
+                                break 'n false;
                             }
                         }
                     }
@@ -507,11 +498,6 @@ pub mod get_weather_output {
         };
         Ok(ok)
     }
-    /// `https://schemac.invalid/root.json#/additionalProperties`
-    #[inline(always)]
-    fn c4(_v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        Ok(false)
-    }
     /// `https://schemac.invalid/root.json#/$defs/day`
     #[inline(always)]
     fn c6(v: &Value, cx: &mut __rt::State) -> __rt::Res {
@@ -553,9 +539,7 @@ pub mod get_weather_output {
                                 }
                             }
                             _ => {
-                                if !c4(x, cx)? {
-                                    break 'n false;
-                                }
+                                break 'n false;
                             }
                         }
                     }
@@ -1267,9 +1251,7 @@ pub mod search_docs_input {
                                 }
                             }
                             _ => {
-                                if !c4(x, cx)? {
-                                    break 'n false;
-                                }
+                                break 'n false;
                             }
                         }
                     }
@@ -2456,9 +2438,7 @@ pub mod convert_currency_input {
                                 }
                             }
                             _ => {
-                                if !c4(x, cx)? {
-                                    break 'n false;
-                                }
+                                break 'n false;
                             }
                         }
                     }
@@ -2506,11 +2486,6 @@ pub mod convert_currency_input {
             true
         };
         Ok(ok)
-    }
-    /// `https://schemac.invalid/root.json#/additionalProperties`
-    #[inline(always)]
-    fn c4(_v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        Ok(false)
     }
     /// `https://schemac.invalid/root.json#/definitions/currency`
     #[inline(always)]
@@ -2796,9 +2771,7 @@ pub mod convert_currency_output {
                                 }
                             }
                             _ => {
-                                if !c5(x, cx)? {
-                                    break 'n false;
-                                }
+                                break 'n false;
                             }
                         }
                     }
@@ -2845,11 +2818,6 @@ pub mod convert_currency_output {
             true
         };
         Ok(ok)
-    }
-    /// `https://schemac.invalid/root.json#/definitions/unsupported/additionalProperties`
-    #[inline(always)]
-    fn c5(_v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        Ok(false)
     }
     /// `https://schemac.invalid/root.json#/definitions/currency`
     #[inline(always)]
@@ -2908,9 +2876,7 @@ pub mod convert_currency_output {
                                 }
                             }
                             _ => {
-                                if !c5(x, cx)? {
-                                    break 'n false;
-                                }
+                                break 'n false;
                             }
                         }
                     }
