@@ -1808,3 +1808,68 @@ fn compiled_self_references_stop_at_the_depth_bound_on_a_small_stack() {
         assert_valid(&nested, &nested_arrays(20));
     });
 }
+
+/// `{"$defs": {"d0": {"anyOf": [{"$ref": "#/$defs/d1"}, {"$ref": "#/$defs/d1"}]}, ..,
+/// "dN": false}, "$ref": "#/$defs/d0"}`: every level doubles the work.
+fn fan_out_schema(levels: usize) -> Value {
+    let mut defs = serde_json::Map::new();
+    for i in 0..levels {
+        let next = format!("#/$defs/d{}", i + 1);
+        defs.insert(
+            format!("d{i}"),
+            json!({"anyOf": [{"$ref": next}, {"type": "string", "$ref": next}]}),
+        );
+    }
+    defs.insert(format!("d{levels}"), json!(false));
+    json!({"$defs": defs, "$ref": "#/$defs/d0"})
+}
+
+#[test]
+fn exponential_fan_out_runs_out_of_budget() {
+    // 2^40 leaf evaluations: far beyond any budget, ended by the bulk charges at the
+    // shared (out-of-line) levels.
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&fan_out_schema(40))
+        .expect("compiles");
+    let v = Interpreter::new(program);
+    let exceeded = Verdict::Incomplete(IncompleteReason::BudgetExceeded);
+    assert_eq!(v.check(&json!("x")), exceeded);
+    assert_eq!(v.validate(&json!("x")).verdict, exceeded);
+    // A small fan-out still gets its verdict.
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&fan_out_schema(6))
+        .expect("compiles");
+    let v = Interpreter::new(program);
+    assert_eq!(v.check(&json!("x")), Verdict::Invalid);
+}
+
+#[test]
+fn plan_charges_regions_on_entry_and_loops_per_element() {
+    // The root's inline children are paid for on entry; a loop pays per element before
+    // it starts; the budget needed is exact.
+    let schema = json!({
+        "properties": {"a": {"type": "integer"}, "b": {"minimum": 0}},
+        "items": {"type": "integer"}
+    });
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let with = |budget| {
+        Interpreter::new(program.clone()).with_limits(Limits {
+            budget,
+            max_depth: 256,
+        })
+    };
+    // Root region: the root and its two `properties` children.
+    assert_eq!(with(3).check(&json!({"a": 1})), Verdict::Valid);
+    assert_eq!(
+        with(2).check(&json!({"a": 1})),
+        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+    );
+    // Plus one per item.
+    assert_eq!(with(6).check(&json!([1, 2, 3])), Verdict::Valid);
+    assert_eq!(
+        with(5).check(&json!([1, 2, 3])),
+        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+    );
+}
