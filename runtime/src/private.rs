@@ -12,6 +12,7 @@ use core::cmp::Ordering;
 use serde_json::Number;
 
 pub use crate::error::{ErrorKind, IncompleteReason, Report, TypeSet, ValidationError, Verdict};
+pub use crate::content;
 pub use crate::json;
 pub use crate::limits::Limits;
 pub use crate::Validate;

@@ -65,6 +65,21 @@ pub fn metaschemas_dir() -> Result<PathBuf, String> {
     }
 }
 
+/// The older dialects' meta-schemas folder, `<shared>/older-metaschemas` (draft-04,
+/// draft-06, 2019-09).
+pub fn older_metaschemas_dir() -> Result<PathBuf, String> {
+    let dir = shared_dir()?.join("older-metaschemas");
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "the older meta-schemas folder {} does not exist (draft-04, draft-06 and 2019-09 \
+             meta-schemas are needed by the suite)",
+            dir.display()
+        ))
+    }
+}
+
 /// Every `*.json` file under `dir`, recursively, sorted by path.
 pub fn json_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();

@@ -171,6 +171,12 @@ pub enum CheckKind {
     False,
     /// `type`.
     Type(TypeSet),
+    /// draft-04's rule for integers, beside the `type` check (keyword `type`, holding its
+    /// set for the error): fails on a number held as an `f64` with no fractional part
+    /// inside the i64/u64 range (`1.0`), which was written with a fraction or an exponent
+    /// and so is not a draft-04 integer ([`schemac_runtime::json::is_integral_float`]).
+    /// Lowered only when the set has `integer` and not `number`.
+    IntegerLiteral(TypeSet),
     /// `const`.
     Const(Value),
     /// `enum`.
@@ -194,6 +200,16 @@ pub enum CheckKind {
     /// `format`, asserted (only emitted when format assertion is on and the format is
     /// known or custom).
     Format(String),
+    /// draft-07 `contentEncoding: base64`, asserted (option `assert_content`): a string
+    /// must be base64 ([`schemac_runtime::content::is_base64`]).
+    ContentBase64,
+    /// draft-07 `contentMediaType: application/json`, asserted (option `assert_content`): a
+    /// string — decoded first when `base64` (a sibling `contentEncoding: base64`) — must be
+    /// JSON ([`schemac_runtime::content::is_json`]; one that does not decode passes here).
+    ContentJson {
+        /// Whether the string is base64-decoded first.
+        base64: bool,
+    },
     /// `minItems`.
     MinItems(u64),
     /// `maxItems`.

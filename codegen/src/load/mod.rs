@@ -127,6 +127,9 @@ pub(crate) struct Index<'a> {
     infos: HashMap<Place, SchemaInfo>,
     /// Errors found while walking documents.
     pub errors: Vec<CompileError>,
+    /// Where `$schema` appears in a subschema that is not a resource root, naming the
+    /// dialect already in force (ignored; lowering reports them in one warning).
+    pub ignored_schemas: Vec<Location>,
 }
 
 impl<'a> Index<'a> {
@@ -140,6 +143,7 @@ impl<'a> Index<'a> {
             anchors: BTreeMap::new(),
             infos: HashMap::new(),
             errors: Vec::new(),
+            ignored_schemas: Vec::new(),
         }
     }
 
@@ -257,6 +261,14 @@ struct SubschemaKeywords {
     maps: &'static [&'static str],
 }
 
+/// The map keywords of draft-04, -06 and -07.
+const LEGACY_MAPS: &[&str] = &[
+    "definitions",
+    "properties",
+    "patternProperties",
+    "dependencies",
+];
+
 fn subschema_keywords(dialect: Dialect) -> SubschemaKeywords {
     match dialect {
         Dialect::Draft2020_12 => SubschemaKeywords {
@@ -319,12 +331,23 @@ fn subschema_keywords(dialect: Dialect) -> SubschemaKeywords {
                 "else",
             ],
             arrays: &["allOf", "anyOf", "oneOf"],
-            maps: &[
-                "definitions",
-                "properties",
-                "patternProperties",
-                "dependencies",
+            maps: LEGACY_MAPS,
+        },
+        Dialect::Draft6 => SubschemaKeywords {
+            single: &[
+                "additionalProperties",
+                "propertyNames",
+                "additionalItems",
+                "contains",
+                "not",
             ],
+            arrays: &["allOf", "anyOf", "oneOf"],
+            maps: LEGACY_MAPS,
+        },
+        Dialect::Draft4 => SubschemaKeywords {
+            single: &["additionalProperties", "additionalItems", "not"],
+            arrays: &["allOf", "anyOf", "oneOf"],
+            maps: LEGACY_MAPS,
         },
     }
 }
@@ -380,63 +403,82 @@ impl<'a> Walk<'_, 'a> {
             return;
         };
 
-        // `$schema` first: it decides how the other keywords read.
-        let mut dialect = dialect;
-        let declares_id = object
-            .get("$id")
+        // `$schema` first: it decides how the other keywords read. A subschema is a resource
+        // root when it has an identifier: the keyword of the dialect in force (`$id`, or
+        // draft-04's `id`) or, when it declares another dialect, that dialect's.
+        let parent = dialect;
+        let declared = object
+            .get("$schema")
             .and_then(Value::as_str)
-            .is_some_and(|id| !(dialect.dialect == Dialect::Draft7 && id.starts_with('#')));
-        if let Some(schema) = object.get("$schema") {
-            match schema.as_str() {
-                Some(uri) if document_root || declares_id => {
-                    match dialect::detect(uri, self.index.registry, self.index.options) {
-                        Ok(d) => dialect = d,
-                        Err(message) => self.error(
-                            CompileErrorKind::UnsupportedDialect,
-                            &place,
-                            "$schema",
-                            message,
-                        ),
-                    }
-                }
-                Some(_) => self.error(
-                    CompileErrorKind::MisplacedSchema,
-                    &place,
-                    "$schema",
-                    "`$schema` is only allowed at the root of a schema resource (a document \
-                     root or a subschema with `$id`)"
-                        .to_string(),
-                ),
-                None => self.error(
-                    CompileErrorKind::InvalidKeyword,
-                    &place,
-                    "$schema",
-                    "`$schema` must be a string (a meta-schema URI)".to_string(),
-                ),
+            .map(|uri| dialect::detect(uri, self.index.registry, self.index.options));
+        let has_id = |d: Dialect| {
+            object
+                .get(d.id_keyword())
+                .and_then(Value::as_str)
+                .is_some_and(|id| !(d.is_legacy() && id.starts_with('#')))
+        };
+        let declares_id = has_id(parent.dialect)
+            || matches!(&declared, Some(Ok(d)) if has_id(d.dialect));
+        let mut dialect = dialect;
+        match (object.get("$schema"), declared) {
+            (None, _) => {}
+            (Some(_), Some(Ok(d))) if document_root || declares_id => dialect = d,
+            (Some(_), Some(Err(message))) if document_root || declares_id => self.error(
+                CompileErrorKind::UnsupportedDialect,
+                &place,
+                "$schema",
+                message,
+            ),
+            // Not a resource root: harmless when it names the dialect in force (collected
+            // into one warning), an error when it names another.
+            (Some(_), Some(Ok(d))) if d.dialect == parent.dialect => {
+                let location = self.index.location(&place, Some("$schema"));
+                self.index.ignored_schemas.push(location);
             }
+            (Some(schema), Some(_)) => self.error(
+                CompileErrorKind::MisplacedSchema,
+                &place,
+                "$schema",
+                format!(
+                    "`$schema` {} names another dialect than the one in force ({}), but this \
+                     subschema is not the root of a schema resource (a document root or a \
+                     subschema with `{}`), where a dialect may change",
+                    schema,
+                    parent.dialect.uri(),
+                    parent.dialect.id_keyword()
+                ),
+            ),
+            (Some(_), None) => self.error(
+                CompileErrorKind::InvalidKeyword,
+                &place,
+                "$schema",
+                "`$schema` must be a string (a meta-schema URI)".to_string(),
+            ),
         }
 
-        let draft7 = dialect.dialect == Dialect::Draft7;
-        // draft-07: `$ref` overrides its siblings, `$id` included, for the subschema itself;
-        // descendants still see the `$id`.
+        let legacy = dialect.dialect.is_legacy();
+        let id_keyword = dialect.dialect.id_keyword();
+        // draft-04/06/07: `$ref` overrides its siblings, `$id` included, for the subschema
+        // itself; descendants still see the `$id`.
         let own_base = base.to_string();
         let mut base = base.to_string();
         let mut resource = resource.clone();
-        if let Some(id) = object.get("$id") {
+        if let Some(id) = object.get(id_keyword) {
             match id.as_str() {
-                Some(id) if draft7 && id.starts_with('#') => {
-                    self.anchor(&place, &base, &id[1..], false, "$id")
+                Some(id) if legacy && id.starts_with('#') => {
+                    self.anchor(&place, &base, &id[1..], false, id_keyword)
                 }
                 Some(id) => {
                     let resolved = uri::resolve(&base, id);
                     let (uri_part, fragment) = uri::split_fragment(&resolved);
-                    if !fragment.is_empty() && !draft7 {
+                    if !fragment.is_empty() && !legacy {
                         self.error(
                             CompileErrorKind::InvalidIdentifier,
                             &place,
-                            "$id",
+                            id_keyword,
                             format!(
-                                "`$id` {id:?} has a fragment; use `$anchor` to name a subschema"
+                                "`{id_keyword}` {id:?} has a fragment; use `$anchor` to name a \
+                                 subschema"
                             ),
                         );
                     }
@@ -446,22 +488,22 @@ impl<'a> Walk<'_, 'a> {
                         .resources
                         .entry(base.clone())
                         .or_insert_with(|| place.clone());
-                    if draft7 && !fragment.is_empty() {
-                        self.anchor(&place, &base, fragment, false, "$id");
+                    if legacy && !fragment.is_empty() {
+                        self.anchor(&place, &base, fragment, false, id_keyword);
                     }
                 }
                 None => self.error(
                     CompileErrorKind::InvalidKeyword,
                     &place,
-                    "$id",
-                    "`$id` must be a string (a URI reference)".to_string(),
+                    id_keyword,
+                    format!("`{id_keyword}` must be a string (a URI reference)"),
                 ),
             }
         }
         if document_root {
             resource = place.clone();
         }
-        if !draft7 {
+        if !legacy {
             for (keyword, dynamic) in [("$anchor", false), ("$dynamicAnchor", true)] {
                 if dialect.dialect == Dialect::Draft2019_09 && dynamic {
                     continue;
@@ -489,7 +531,7 @@ impl<'a> Walk<'_, 'a> {
                 self.anchor(&place, &base, "", true, "$recursiveAnchor");
             }
         }
-        let ref_base = if draft7 && object.contains_key("$ref") {
+        let ref_base = if legacy && object.contains_key("$ref") {
             own_base
         } else {
             base.clone()
