@@ -78,14 +78,24 @@ fn run() -> Result<(), String> {
         "cargo:rerun-if-changed={}",
         paths::older_metaschemas_dir()?.display()
     );
+    println!("cargo:rerun-if-changed=fixtures");
 
     // (module, label, file, group index, schema text, program)
     let mut compiled = Vec::new();
+    let mut sets = Vec::new();
     for spec in suite::SETS
         .iter()
         .filter(|s| drafts.iter().any(|d| d == s.draft))
     {
-        let set = suite::Set::load(&suite_dir, *spec)?;
+        sets.push(suite::Set::load(&suite_dir, *spec)?);
+    }
+    // The project's fixtures, always.
+    sets.push(suite::Set::load_dir(
+        &suite::fixtures_dir(),
+        suite::FIXTURES,
+    )?);
+    for set in &sets {
+        let spec = &set.spec;
         let compiler = registry::compiler(spec.options())?;
         for file in &set.files {
             let stem = file.name.trim_end_matches(".json");

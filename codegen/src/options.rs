@@ -111,6 +111,10 @@ pub struct Options {
     pub default_dialect: Dialect,
     /// The dialects a resource may declare. Default: all supported.
     pub allowed_dialects: Vec<Dialect>,
+    /// Who narrowed `allowed_dialects`, named in the `UnsupportedDialect` message of a
+    /// dialect that is supported but not allowed (the MCP layer sets "MCP"). `None`: the
+    /// message names the `allowed_dialects` option.
+    pub dialect_rule: Option<String>,
     /// Unresolvable remote references: error (default) or warn.
     pub ref_policy: RefPolicy,
     /// Whether `format` asserts (default: annotation only).
@@ -144,6 +148,7 @@ impl Default for Options {
         Options {
             default_dialect: Dialect::Draft2020_12,
             allowed_dialects: Dialect::ALL.to_vec(),
+            dialect_rule: None,
             ref_policy: RefPolicy::Error,
             assert_format: false,
             assert_content: false,

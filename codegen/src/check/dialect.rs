@@ -91,9 +91,18 @@ pub(crate) fn detect(
         None => custom(uri, registry)?,
     };
     if !options.allowed_dialects.contains(&info.dialect) {
-        let allowed: Vec<&str> = options.allowed_dialects.iter().map(|d| d.uri()).collect();
+        let allowed: Vec<String> = options
+            .allowed_dialects
+            .iter()
+            .map(|d| format!("{} ({})", d.name(), d.uri()))
+            .collect();
+        let rule = options
+            .dialect_rule
+            .as_deref()
+            .unwrap_or("the `allowed_dialects` option");
         return Err(format!(
-            "dialect {uri:?} is not allowed here; allowed: {}",
+            "dialect {uri:?} ({}) is supported by schemac but not allowed by {rule}; allowed: {}",
+            info.dialect.name(),
             allowed.join(", ")
         ));
     }
