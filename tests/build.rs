@@ -24,13 +24,7 @@ use std::path::PathBuf;
 /// The drafts whose sets are compiled into generated code, unless the environment
 /// variable `SCHEMAC_GENERATED_DRAFTS` lists others (comma-separated suite folder names,
 /// e.g. `draft2020-12,draft7`; empty for none, to measure the build without them).
-const DEFAULT_DRAFTS: &[&str] = &[
-    "draft2020-12",
-    "draft2019-09",
-    "draft7",
-    "draft6",
-    "draft4",
-];
+const DEFAULT_DRAFTS: &[&str] = &["draft2020-12", "draft2019-09", "draft7", "draft6", "draft4"];
 
 fn drafts() -> Vec<String> {
     match std::env::var("SCHEMAC_GENERATED_DRAFTS") {

@@ -4,7 +4,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use schemac::{Dialect, RefPolicy};
 use std::path::PathBuf;
 
-/// Check JSON Schemas (2020-12, draft-07) and validate JSON instances against them.
+/// Check JSON Schemas (2020-12, 2019-09, draft-07, draft-06, draft-04) and validate JSON instances against them.
 ///
 /// Exit status: 0 all valid (or all schemas compile), 1 some instance invalid, 2 a schema,
 /// usage or I/O error, 3 none invalid but some incomplete.

@@ -53,7 +53,10 @@ pub fn metaschemas(dir: &Path) -> Result<Vec<(String, Value)>, String> {
             .or_else(|| doc.get("id"))
             .and_then(Value::as_str)
             .ok_or_else(|| {
-                format!("meta-schema {} has no string `$id` (or `id`)", path.display())
+                format!(
+                    "meta-schema {} has no string `$id` (or `id`)",
+                    path.display()
+                )
             })?;
         docs.push((id.trim_end_matches('#').to_string(), doc));
     }

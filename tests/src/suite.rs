@@ -146,7 +146,10 @@ impl Set {
     /// Loads `spec` from the suite at `suite` (its root folder). A set without files is an
     /// error.
     pub fn load(suite: &Path, spec: SetSpec) -> Result<Set, String> {
-        Set::load_dir(&suite.join("tests").join(spec.draft).join(spec.folder), spec)
+        Set::load_dir(
+            &suite.join("tests").join(spec.draft).join(spec.folder),
+            spec,
+        )
     }
 
     /// Loads the `*.json` files of `dir` (in the suite's file format) as the set `spec`.

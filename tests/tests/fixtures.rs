@@ -11,7 +11,11 @@ use schemac_tests::suite::{fixtures_dir, Set, FIXTURES};
 #[test]
 fn fixtures_pass_in_both_backends() {
     let set = Set::load_dir(&fixtures_dir(), FIXTURES).unwrap_or_else(|e| panic!("{e}"));
-    assert!(set.test_count() >= 20, "only {} fixture cases", set.test_count());
+    assert!(
+        set.test_count() >= 20,
+        "only {} fixture cases",
+        set.test_count()
+    );
     let compiler = registry::compiler(FIXTURES.options()).unwrap_or_else(|e| panic!("{e}"));
     let backends: [&dyn Backend; 2] = [&Interpreted, &Generated];
     for backend in backends {
@@ -44,5 +48,8 @@ fn repeated_schema_keywords_compile_with_one_warning() {
     assert_eq!(program.warnings.len(), 1, "{:?}", program.warnings);
     let warning = program.warnings[0].to_string();
     assert!(warning.contains("2 subschemas"), "{warning}");
-    assert!(warning.contains("krakend-like.json#/definitions/a"), "{warning}");
+    assert!(
+        warning.contains("krakend-like.json#/definitions/a"),
+        "{warning}"
+    );
 }

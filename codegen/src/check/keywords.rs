@@ -82,8 +82,9 @@ const DIALECT_SPECIFIC: &[&str] = &[
 
 /// Annotations that well-known tools and specifications add to JSON Schema (OpenAPI, VS
 /// Code, ajv-errors, SchemaStore, JSON Forms, TypeScript generators). They are not typos:
-/// they never draw a "did you mean" warning (every `x-*` keyword neither). Listed in the
-/// README.
+/// they never draw a "did you mean" warning, and neither does any `x-*` keyword nor any
+/// keyword starting with `@` (JSON-LD's `@context` / `@type`, SchemaStore's `@comment`).
+/// Listed in the README.
 pub const KNOWN_EXTENSIONS: &[&str] = &[
     // OpenAPI
     "example",
@@ -150,10 +151,10 @@ pub(crate) fn is_known(dialect: Dialect, name: &str) -> bool {
         }
 }
 
-/// Whether `name` is a well-known extension annotation (see [`KNOWN_EXTENSIONS`]) or an
-/// `x-*` keyword.
+/// Whether `name` is a well-known extension annotation (see [`KNOWN_EXTENSIONS`]), an
+/// `x-*` keyword or an `@` keyword.
 pub(crate) fn is_extension(name: &str) -> bool {
-    name.starts_with("x-") || KNOWN_EXTENSIONS.contains(&name)
+    name.starts_with("x-") || name.starts_with('@') || KNOWN_EXTENSIONS.contains(&name)
 }
 
 /// The known keyword `name` most likely misspells (edit distance at most 2), if any.
@@ -216,7 +217,13 @@ mod tests {
             None
         );
         assert_eq!(suggestion(Dialect::Draft7, "prefixItem"), None);
-        for extension in ["example", "markdownDescription", "x-examples", "errorMessage"] {
+        for extension in [
+            "example",
+            "markdownDescription",
+            "x-examples",
+            "errorMessage",
+            "@comment",
+        ] {
             assert_eq!(suggestion(Dialect::Draft7, extension), None, "{extension}");
         }
         // A keyword of another dialect is not a typo.

@@ -71,8 +71,8 @@ struct Lower<'a> {
     resource_memo: HashMap<Place, ResourceId>,
     errors: Vec<CompileError>,
     warnings: Vec<CompileWarning>,
-    /// Unknown keywords that look like typos of known ones: name → (suggestion, where
-    /// first seen, how many subschemas have it). One warning per name.
+    /// Unknown keywords that look like typos of known ones: name → (suggestion, the least
+    /// location, how many subschemas have it). One warning per name.
     misspelled: BTreeMap<String, (&'static str, Location, usize)>,
 }
 
@@ -98,18 +98,17 @@ impl Lower<'_> {
         }
         let ignored = std::mem::take(&mut self.index.ignored_schemas);
         if let Some(first) = ignored.first() {
-            let count = ignored.len();
-            let (what, are) = if count == 1 {
-                ("subschema".to_string(), "is not")
-            } else {
-                (format!("{count} subschemas"), "are not")
+            let what = match ignored.len() {
+                1 => "a subschema that is not a resource root (no `$id`)".to_string(),
+                n => format!(
+                    "{n} subschemas that are not resource roots (no `$id`; the first is shown)"
+                ),
             };
             self.warnings.push(CompileWarning {
                 location: first.clone(),
                 message: format!(
-                    "`$schema` in {what} that {are} resource roots (no `$id`) is ignored: it \
-                     names the dialect already in force, and only a resource root may \
-                     declare one (the first is shown)"
+                    "`$schema` in {what} is ignored: it names the dialect already in force, \
+                     and only a resource root may declare one"
                 ),
             });
         }
@@ -406,12 +405,16 @@ impl Keywords<'_, '_> {
                     ),
                 );
             } else if let Some(known) = keywords::suggestion(dialect, name) {
+                // Nodes lower in no particular order: keep the least location, so the
+                // warning is the same on every run.
                 let location = self.keyword_location(&[name]);
-                self.lower
-                    .misspelled
-                    .entry(name.clone())
-                    .or_insert((known, location, 0))
-                    .2 += 1;
+                let entry = self.lower.misspelled.entry(name.clone()).or_insert((
+                    known,
+                    location.clone(),
+                    0,
+                ));
+                entry.1 = entry.1.clone().min(location);
+                entry.2 += 1;
             }
         }
     }
@@ -1003,7 +1006,10 @@ impl Keywords<'_, '_> {
                 None => {}
             }
         }
-        if let Some(value) = object.get("contains").filter(|_| dialect != Dialect::Draft4) {
+        if let Some(value) = object
+            .get("contains")
+            .filter(|_| dialect != Dialect::Draft4)
+        {
             if let Some(schema) = self.schema("contains", &[], value) {
                 let mut min = 1;
                 let mut max = None;

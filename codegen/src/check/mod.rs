@@ -4,7 +4,7 @@
 pub(crate) mod dialect;
 mod keywords;
 
-pub use keywords::all_keywords;
+pub use keywords::{all_keywords, KNOWN_EXTENSIONS};
 mod lower;
 
 use crate::error::CompileError;

@@ -417,8 +417,8 @@ impl<'a> Walk<'_, 'a> {
                 .and_then(Value::as_str)
                 .is_some_and(|id| !(d.is_legacy() && id.starts_with('#')))
         };
-        let declares_id = has_id(parent.dialect)
-            || matches!(&declared, Some(Ok(d)) if has_id(d.dialect));
+        let declares_id =
+            has_id(parent.dialect) || matches!(&declared, Some(Ok(d)) if has_id(d.dialect));
         let mut dialect = dialect;
         match (object.get("$schema"), declared) {
             (None, _) => {}
