@@ -349,6 +349,31 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn integral_floats_are_those_written_with_a_fraction_within_range() {
+        let n = |text: &str| serde_json::from_str::<Number>(text).unwrap();
+        for text in [
+            "1.0",
+            "-0.0",
+            "1e2",
+            "-9223372036854775808.0",
+            "18446744073709549568.0",
+        ] {
+            assert!(is_integral_float(&n(text)), "{text}");
+        }
+        for text in [
+            "1",
+            "-1",
+            "18446744073709551615",
+            "1.5",
+            "1e300",
+            "-1e300",
+            "12345678910111213141516171819202122232425262728293031",
+        ] {
+            assert!(!is_integral_float(&n(text)), "{text}");
+        }
+    }
+
+    #[test]
     fn unique_small_and_large() {
         assert!(all_unique(&[json!(1), json!("1"), json!([1])]));
         assert!(!all_unique(&[json!(1), json!(1.0)]));
