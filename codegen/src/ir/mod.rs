@@ -2,10 +2,15 @@
 //! checks. Produced by [`crate::check`], read by [`crate::interp`] and [`crate::emit`].
 //!
 //! Every reference is resolved to a [`NodeId`]; every pattern is compiled once into
-//! [`Program::regexes`]. Draft-07 lowers to the same checks (its `items` array becomes
-//! [`CheckKind::PrefixItems`], `additionalItems` becomes [`CheckKind::Items`] with a
-//! `skip`, `dependencies` becomes [`CheckKind::DependentRequired`] /
-//! [`CheckKind::DependentSchemas`]).
+//! [`Program::regexes`]. Every dialect lowers to the same checks: in draft-04/06/07 and
+//! 2019-09 an `items` array becomes [`CheckKind::PrefixItems`], `additionalItems` becomes
+//! [`CheckKind::Items`] with a `skip`, `dependencies` becomes
+//! [`CheckKind::DependentRequired`] / [`CheckKind::DependentSchemas`], 2019-09's
+//! `$recursiveRef` a [`CheckKind::DynamicRef`]; draft-04's boolean `exclusiveMaximum`
+//! turns its sibling `maximum` into [`CheckKind::ExclusiveMaximum`] (likewise minimum).
+//! Only two rules have check kinds of their own: draft-04's integers
+//! ([`CheckKind::IntegerLiteral`]) and draft-07's asserted content
+//! ([`CheckKind::ContentBase64`], [`CheckKind::ContentJson`]).
 //!
 //! Keyword locations: a node's errors are located at the evaluation path that reached it
 //! plus the check's `keyword`; a child is reached through an [`Edge`] whose `path` is the
@@ -187,7 +192,8 @@ pub enum CheckKind {
     Minimum(Number),
     /// `maximum`.
     Maximum(Number),
-    /// `exclusiveMinimum` (2020-12 and draft-07 numeric form).
+    /// `exclusiveMinimum` (the numeric form of draft-06 and later; draft-04's `minimum` with
+    /// `exclusiveMinimum: true`).
     ExclusiveMinimum(Number),
     /// `exclusiveMaximum`.
     ExclusiveMaximum(Number),

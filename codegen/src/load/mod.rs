@@ -431,7 +431,7 @@ impl<'a> Walk<'_, 'a> {
             ),
             // Not a resource root: harmless when it names the dialect in force (collected
             // into one warning), an error when it names another.
-            (Some(_), Some(Ok(d))) if d.dialect == parent.dialect => {
+            (Some(_), Some(Ok(d))) if d == parent => {
                 let location = self.index.location(&place, Some("$schema"));
                 self.index.ignored_schemas.push(location);
             }
