@@ -52,29 +52,25 @@ pub fn suite_dir() -> Result<PathBuf, String> {
     Ok(dir)
 }
 
-/// The meta-schemas folder, `<shared>/metaschemas`.
+/// The meta-schemas folder, `<shared>/metaschemas` (2020-12 and draft-07).
 pub fn metaschemas_dir() -> Result<PathBuf, String> {
-    let dir = shared_dir()?.join("metaschemas");
-    if dir.is_dir() {
-        Ok(dir)
-    } else {
-        Err(format!(
-            "the meta-schemas folder {} does not exist",
-            dir.display()
-        ))
-    }
+    shared_folder("metaschemas", "meta-schemas")
 }
 
 /// The older dialects' meta-schemas folder, `<shared>/older-metaschemas` (draft-04,
 /// draft-06, 2019-09).
 pub fn older_metaschemas_dir() -> Result<PathBuf, String> {
-    let dir = shared_dir()?.join("older-metaschemas");
+    shared_folder("older-metaschemas", "older dialects' meta-schemas")
+}
+
+/// The folder `name` of the shared folder, which must exist; `what` names it in the error.
+fn shared_folder(name: &str, what: &str) -> Result<PathBuf, String> {
+    let dir = shared_dir()?.join(name);
     if dir.is_dir() {
         Ok(dir)
     } else {
         Err(format!(
-            "the older meta-schemas folder {} does not exist (draft-04, draft-06 and 2019-09 \
-             meta-schemas are needed by the suite)",
+            "the {what} folder {} does not exist",
             dir.display()
         ))
     }

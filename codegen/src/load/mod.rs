@@ -9,6 +9,7 @@
 pub mod uri;
 
 use crate::check::dialect::{self, DialectInfo};
+use crate::check::keywords;
 use crate::error::{CompileError, CompileErrorKind, Location};
 use crate::{Dialect, Options};
 use serde_json::{Map, Value};
@@ -254,103 +255,34 @@ impl<'a> Index<'a> {
     }
 }
 
-/// The keywords whose values hold subschemas, by shape.
-struct SubschemaKeywords {
-    single: &'static [&'static str],
-    arrays: &'static [&'static str],
-    maps: &'static [&'static str],
-}
+/// The keywords whose value is one subschema (`items` too, when it is not an array).
+const SINGLE: &[&str] = &[
+    "additionalProperties",
+    "propertyNames",
+    "additionalItems",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+];
 
-/// The map keywords of draft-04, -06 and -07.
-const LEGACY_MAPS: &[&str] = &[
+/// The keywords whose value is an array of subschemas (`items` too, when it is one).
+const ARRAYS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+
+/// The keywords whose value is an object of subschemas (`dependencies`: those entries
+/// that are not arrays of names).
+const MAPS: &[&str] = &[
+    "$defs",
     "definitions",
     "properties",
     "patternProperties",
+    "dependentSchemas",
     "dependencies",
 ];
-
-fn subschema_keywords(dialect: Dialect) -> SubschemaKeywords {
-    match dialect {
-        Dialect::Draft2020_12 => SubschemaKeywords {
-            single: &[
-                "additionalProperties",
-                "propertyNames",
-                "items",
-                "contains",
-                "not",
-                "if",
-                "then",
-                "else",
-                "unevaluatedItems",
-                "unevaluatedProperties",
-                "contentSchema",
-            ],
-            arrays: &["allOf", "anyOf", "oneOf", "prefixItems"],
-            maps: &[
-                "$defs",
-                "definitions",
-                "properties",
-                "patternProperties",
-                "dependentSchemas",
-                "dependencies",
-            ],
-        },
-        Dialect::Draft2019_09 => SubschemaKeywords {
-            single: &[
-                "additionalProperties",
-                "propertyNames",
-                "additionalItems",
-                "contains",
-                "not",
-                "if",
-                "then",
-                "else",
-                "unevaluatedItems",
-                "unevaluatedProperties",
-                "contentSchema",
-            ],
-            arrays: &["allOf", "anyOf", "oneOf"],
-            maps: &[
-                "$defs",
-                "definitions",
-                "properties",
-                "patternProperties",
-                "dependentSchemas",
-                "dependencies",
-            ],
-        },
-        Dialect::Draft7 => SubschemaKeywords {
-            single: &[
-                "additionalProperties",
-                "propertyNames",
-                "additionalItems",
-                "contains",
-                "not",
-                "if",
-                "then",
-                "else",
-            ],
-            arrays: &["allOf", "anyOf", "oneOf"],
-            maps: LEGACY_MAPS,
-        },
-        Dialect::Draft6 => SubschemaKeywords {
-            single: &[
-                "additionalProperties",
-                "propertyNames",
-                "additionalItems",
-                "contains",
-                "not",
-            ],
-            arrays: &["allOf", "anyOf", "oneOf"],
-            maps: LEGACY_MAPS,
-        },
-        Dialect::Draft4 => SubschemaKeywords {
-            single: &["additionalProperties", "additionalItems", "not"],
-            arrays: &["allOf", "anyOf", "oneOf"],
-            maps: LEGACY_MAPS,
-        },
-    }
-}
 
 /// Whether `name` is a valid `$anchor` / `$dynamicAnchor` (an XML NCName-like token).
 fn is_anchor_name(name: &str) -> bool {
@@ -549,11 +481,15 @@ impl<'a> Walk<'_, 'a> {
         dialect: DialectInfo,
         depth: usize,
     ) {
-        let keywords = subschema_keywords(dialect.dialect);
         for (keyword, value) in object {
             let keyword = keyword.as_str();
+            // Only the dialect's own keywords hold subschemas (draft-07's `$defs` is an
+            // unknown keyword, its value no schema).
+            if !keywords::is_known(dialect.dialect, keyword) {
+                continue;
+            }
             let is_items = keyword == "items";
-            if keywords.single.contains(&keyword) || (is_items && !value.is_array()) {
+            if SINGLE.contains(&keyword) || (is_items && !value.is_array()) {
                 self.schema(
                     value,
                     place.child(&[keyword]),
@@ -563,7 +499,7 @@ impl<'a> Walk<'_, 'a> {
                     depth + 1,
                     false,
                 );
-            } else if keywords.arrays.contains(&keyword) || is_items {
+            } else if ARRAYS.contains(&keyword) || is_items {
                 if let Value::Array(items) = value {
                     for (i, item) in items.iter().enumerate() {
                         let i = i.to_string();
@@ -578,7 +514,7 @@ impl<'a> Walk<'_, 'a> {
                         );
                     }
                 }
-            } else if keywords.maps.contains(&keyword) {
+            } else if MAPS.contains(&keyword) {
                 if let Value::Object(map) = value {
                     for (name, sub) in map {
                         if keyword == "dependencies" && sub.is_array() {
