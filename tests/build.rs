@@ -1,6 +1,7 @@
-//! Compiles every schema of the JSON Schema Test Suite's draft2020-12 and draft7 sets (`required`,
-//! `optional`, `format` with format assertion) into generated Rust validators, one module
-//! per group, plus a table from `(set, file, group index)` to each module's validator.
+//! Compiles every schema of the JSON Schema Test Suite's sets (draft2020-12, draft2019-09,
+//! draft7, draft6, draft4; `required`, `optional`, `format` with format assertion) into
+//! generated Rust validators, one module per group, plus a table from `(set, file, group
+//! index)` to each module's validator.
 //! The `[generated]` backend of the suite harness and the differential test run them.
 //!
 //! A group whose schema does not compile gets no module; the backend then reports the
@@ -23,7 +24,7 @@ use std::path::PathBuf;
 /// The drafts whose sets are compiled into generated code, unless the environment
 /// variable `SCHEMAC_GENERATED_DRAFTS` lists others (comma-separated suite folder names,
 /// e.g. `draft2020-12,draft7`; empty for none, to measure the build without them).
-const DEFAULT_DRAFTS: &[&str] = &["draft2020-12", "draft7"];
+const DEFAULT_DRAFTS: &[&str] = &["draft2020-12", "draft2019-09", "draft7", "draft6", "draft4"];
 
 fn drafts() -> Vec<String> {
     match std::env::var("SCHEMAC_GENERATED_DRAFTS") {
@@ -67,14 +68,28 @@ fn run() -> Result<(), String> {
         "cargo:rerun-if-changed={}",
         paths::metaschemas_dir()?.display()
     );
+    println!(
+        "cargo:rerun-if-changed={}",
+        paths::older_metaschemas_dir()?.display()
+    );
+    println!("cargo:rerun-if-changed=fixtures");
 
     // (module, label, file, group index, program, name)
     let mut compiled = Vec::new();
+    let mut sets = Vec::new();
     for spec in suite::SETS
         .iter()
         .filter(|s| drafts.iter().any(|d| d == s.draft))
     {
-        let set = suite::Set::load(&suite_dir, *spec)?;
+        sets.push(suite::Set::load(&suite_dir, *spec)?);
+    }
+    // The project's fixtures, always.
+    sets.push(suite::Set::load_dir(
+        &suite::fixtures_dir(),
+        suite::FIXTURES,
+    )?);
+    for set in &sets {
+        let spec = &set.spec;
         let compiler = registry::compiler(spec.options())?;
         for file in &set.files {
             let stem = file.name.trim_end_matches(".json");

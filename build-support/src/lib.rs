@@ -148,6 +148,14 @@ impl Builder {
         self
     }
 
+    /// Whether draft-07's `contentEncoding: base64` and `contentMediaType:
+    /// application/json` assert (default: annotations only; 2019-09 and 2020-12 keep
+    /// content as annotations). See [`schemac::Options::assert_content`].
+    pub fn assert_content(&mut self, assert: bool) -> &mut Self {
+        self.options.assert_content = assert;
+        self
+    }
+
     /// Adds a custom format: `function` is the path of a `fn(&str) -> bool` that the
     /// generated code calls (`"crate::formats::currency"`). Asserted when
     /// [`Builder::assert_format`] is on.

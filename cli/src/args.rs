@@ -4,7 +4,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use schemac::{Dialect, RefPolicy};
 use std::path::PathBuf;
 
-/// Check JSON Schemas (2020-12, draft-07) and validate JSON instances against them.
+/// Check JSON Schemas (2020-12, 2019-09, draft-07, draft-06, draft-04) and validate JSON instances against them.
 ///
 /// Exit status: 0 all valid (or all schemas compile), 1 some instance invalid, 2 a schema,
 /// usage or I/O error, 3 none invalid but some incomplete.
@@ -86,6 +86,10 @@ pub struct SharedOptions {
     /// Make `format` an assertion (default: annotation only).
     #[arg(long, global = true)]
     pub assert_format: bool,
+    /// Make draft-07's `contentEncoding: base64` and `contentMediaType: application/json`
+    /// assertions (default: annotations only; 2019-09 and 2020-12 keep them annotations).
+    #[arg(long, global = true)]
+    pub assert_content: bool,
     /// The dialect of schemas without `$schema`.
     #[arg(long, value_enum, default_value_t = DialectArg::V2020_12, global = true)]
     pub dialect: DialectArg,
@@ -124,16 +128,28 @@ pub enum DialectArg {
     /// JSON Schema 2020-12.
     #[value(name = "2020-12")]
     V2020_12,
+    /// JSON Schema 2019-09.
+    #[value(name = "2019-09")]
+    V2019_09,
     /// JSON Schema draft-07.
     #[value(name = "draft7")]
     Draft7,
+    /// JSON Schema draft-06.
+    #[value(name = "draft6")]
+    Draft6,
+    /// JSON Schema draft-04.
+    #[value(name = "draft4")]
+    Draft4,
 }
 
 impl From<DialectArg> for Dialect {
     fn from(arg: DialectArg) -> Dialect {
         match arg {
             DialectArg::V2020_12 => Dialect::Draft2020_12,
+            DialectArg::V2019_09 => Dialect::Draft2019_09,
             DialectArg::Draft7 => Dialect::Draft7,
+            DialectArg::Draft6 => Dialect::Draft6,
+            DialectArg::Draft4 => Dialect::Draft4,
         }
     }
 }
@@ -208,6 +224,15 @@ mod tests {
         assert!(parse_document("https://example.com/a.json=")
             .unwrap_err()
             .contains("empty"));
+    }
+
+    #[test]
+    fn every_dialect_has_a_command_line_name() {
+        for dialect in Dialect::ALL {
+            let arg = DialectArg::from_str(dialect.name(), false)
+                .unwrap_or_else(|e| panic!("--dialect {}: {e}", dialect.name()));
+            assert_eq!(Dialect::from(arg), dialect);
+        }
     }
 
     #[test]

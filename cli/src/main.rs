@@ -84,6 +84,7 @@ fn compiler(shared: &SharedOptions) -> Result<Compiler, ()> {
         default_dialect: shared.dialect.into(),
         ref_policy: shared.refs.into(),
         assert_format: shared.assert_format,
+        assert_content: shared.assert_content,
         ..Options::default()
     };
     let mut compiler = Compiler::new(options);

@@ -509,7 +509,7 @@ fn usage_errors_are_exit_2() {
     schemac(&dir, &["validate", "s.json"]).expect(2);
     schemac(&dir, &["frobnicate"]).expect(2);
     schemac(&dir, &["--refs", "maybe", "check", "s.json"]).expect(2);
-    schemac(&dir, &["--dialect", "2019-09", "check", "s.json"]).expect(2);
+    schemac(&dir, &["--dialect", "draft3", "check", "s.json"]).expect(2);
     schemac(&dir, &["validate", "--output", "xml", "s.json", "-"]).expect(2);
     let run = schemac(&dir, &["--help"]).expect(0);
     assert!(run.stdout.contains("validate"), "{}", run.stdout);
@@ -570,6 +570,67 @@ fn assert_format_reaches_the_compiler() {
     let run = schemac(&dir, &["validate", "--assert-format", "s.json", "i.json"]).expect(0);
     assert!(run.stderr.contains("no-such-format"), "{}", run.stderr);
     assert_eq!(run.stdout, "i.json: valid\n");
+}
+
+#[test]
+fn every_dialect_is_a_dialect_option() {
+    let dir = scratch("dialects");
+    // draft-04 alone reads `exclusiveMaximum` as a boolean and refuses `1.0` as an integer.
+    file(
+        &dir,
+        "s.json",
+        r#"{"type": "integer", "maximum": 3, "exclusiveMaximum": true}"#,
+    );
+    file(&dir, "two.json", "2");
+    file(&dir, "float.json", "2.0");
+    for dialect in ["2020-12", "2019-09", "draft7", "draft6"] {
+        schemac(&dir, &["--dialect", dialect, "check", "s.json"]).expect(2);
+    }
+    let args = [
+        "validate",
+        "--dialect",
+        "draft4",
+        "s.json",
+        "two.json",
+        "float.json",
+    ];
+    let run = schemac(&dir, &args).expect(1);
+    assert!(
+        run.stdout
+            .starts_with("two.json: valid\nfloat.json: invalid\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn assert_content_asserts_draft7_content() {
+    let dir = scratch("assert_content");
+    file(
+        &dir,
+        "s.json",
+        r#"{"$schema": "http://json-schema.org/draft-07/schema#",
+            "contentEncoding": "base64", "contentMediaType": "application/json"}"#,
+    );
+    file(&dir, "ok.json", r#""eyJmb28iOiAiYmFyIn0K""#);
+    file(&dir, "bad.json", r#""ezp9Cg==""#);
+    let run = schemac(&dir, &["validate", "s.json", "ok.json", "bad.json"]).expect(0);
+    assert_eq!(run.stdout, "ok.json: valid\nbad.json: valid\n");
+    let args = [
+        "validate",
+        "--assert-content",
+        "s.json",
+        "ok.json",
+        "bad.json",
+    ];
+    let run = schemac(&dir, &args).expect(1);
+    assert!(
+        run.stdout
+            .starts_with("ok.json: valid\nbad.json: invalid\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("contentMediaType"), "{}", run.stdout);
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! schemac: a staged compiler for JSON Schema 2020-12 and draft-07.
+//! schemac: a staged compiler for JSON Schema 2020-12, 2019-09, draft-07, draft-06 and
+//! draft-04.
 //!
 //! The pipeline, one module per stage:
 //!

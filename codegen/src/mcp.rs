@@ -26,10 +26,17 @@ pub struct Tool {
     pub output_schema: Option<Value>,
 }
 
-/// `base` narrowed to MCP's rules: dialects 2020-12 and draft-07 only.
+/// `base` narrowed to MCP's rules: dialects 2020-12 and draft-07 only (a caller may widen
+/// `allowed_dialects` afterwards). A tool schema that declares another dialect — even one
+/// schemac supports, such as draft-04 — is `UnsupportedDialect`, and the message says that
+/// MCP's rule refused it.
 pub fn options(base: Options) -> Options {
     Options {
         allowed_dialects: vec![Dialect::Draft2020_12, Dialect::Draft7],
+        dialect_rule: Some(
+            "MCP (tool schemas are JSON Schema 2020-12, or draft-07 as seen in the wild)"
+                .to_string(),
+        ),
         ..base
     }
 }

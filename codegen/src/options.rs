@@ -8,11 +8,16 @@ use schemac_runtime::Limits;
 pub enum Dialect {
     /// JSON Schema 2020-12 (`https://json-schema.org/draft/2020-12/schema`).
     Draft2020_12,
-    /// JSON Schema 2019-09 (`https://json-schema.org/draft/2019-09/schema`), supported for
-    /// references into resources that declare it.
+    /// JSON Schema 2019-09 (`https://json-schema.org/draft/2019-09/schema`).
     Draft2019_09,
     /// JSON Schema draft-07 (`http://json-schema.org/draft-07/schema#`).
     Draft7,
+    /// JSON Schema draft-06 (`http://json-schema.org/draft-06/schema#`).
+    Draft6,
+    /// JSON Schema draft-04 (`http://json-schema.org/draft-04/schema#`): `id`, boolean
+    /// `exclusiveMaximum` / `exclusiveMinimum`, no boolean schemas, and `1.0` is not an
+    /// integer.
+    Draft4,
 }
 
 impl Dialect {
@@ -22,24 +27,56 @@ impl Dialect {
             Dialect::Draft2020_12 => "https://json-schema.org/draft/2020-12/schema",
             Dialect::Draft2019_09 => "https://json-schema.org/draft/2019-09/schema",
             Dialect::Draft7 => "http://json-schema.org/draft-07/schema#",
+            Dialect::Draft6 => "http://json-schema.org/draft-06/schema#",
+            Dialect::Draft4 => "http://json-schema.org/draft-04/schema#",
         }
     }
 
-    /// The short name used on the command line: `2020-12` or `draft7`.
+    /// Every supported dialect, newest first.
+    pub const ALL: [Dialect; 5] = [
+        Dialect::Draft2020_12,
+        Dialect::Draft2019_09,
+        Dialect::Draft7,
+        Dialect::Draft6,
+        Dialect::Draft4,
+    ];
+
+    /// The short name used on the command line: `2020-12`, `2019-09`, `draft7`, `draft6`
+    /// or `draft4`.
     pub fn name(self) -> &'static str {
         match self {
             Dialect::Draft2020_12 => "2020-12",
             Dialect::Draft2019_09 => "2019-09",
             Dialect::Draft7 => "draft7",
+            Dialect::Draft6 => "draft6",
+            Dialect::Draft4 => "draft4",
         }
     }
 
-    /// Parses a short name (`2020-12`, `2019-09`, `draft7`, `draft-07`).
+    /// Whether the dialect is one of the "draft-0x" family (draft-04, -06, -07): `$ref`
+    /// overrides its sibling keywords, `$id` may be a plain-name fragment, and `items` as an
+    /// array pairs with `additionalItems`.
+    pub fn is_legacy(self) -> bool {
+        matches!(self, Dialect::Draft7 | Dialect::Draft6 | Dialect::Draft4)
+    }
+
+    /// The keyword that sets a resource's URI: `id` in draft-04, `$id` after.
+    pub fn id_keyword(self) -> &'static str {
+        if self == Dialect::Draft4 {
+            "id"
+        } else {
+            "$id"
+        }
+    }
+
+    /// Parses a short name (`2020-12`, `2019-09`, `draft7`, `draft-07`, `draft6`, `draft4`).
     pub fn from_name(name: &str) -> Option<Dialect> {
         match name {
             "2020-12" | "draft2020-12" => Some(Dialect::Draft2020_12),
             "2019-09" | "draft2019-09" => Some(Dialect::Draft2019_09),
             "draft7" | "draft-07" | "7" => Some(Dialect::Draft7),
+            "draft6" | "draft-06" | "6" => Some(Dialect::Draft6),
+            "draft4" | "draft-04" | "4" => Some(Dialect::Draft4),
             _ => None,
         }
     }
@@ -74,10 +111,21 @@ pub struct Options {
     pub default_dialect: Dialect,
     /// The dialects a resource may declare. Default: all supported.
     pub allowed_dialects: Vec<Dialect>,
+    /// Who narrowed `allowed_dialects`, named in the `UnsupportedDialect` message of a
+    /// dialect that is supported but not allowed (the MCP layer sets "MCP"). `None`: the
+    /// message names the `allowed_dialects` option.
+    pub dialect_rule: Option<String>,
     /// Unresolvable remote references: error (default) or warn.
     pub ref_policy: RefPolicy,
     /// Whether `format` asserts (default: annotation only).
     pub assert_format: bool,
+    /// Whether draft-07's content keywords assert (default: annotation only, as in every
+    /// dialect). When on, in draft-07 resources `contentEncoding: "base64"` requires a
+    /// string to be valid base64 (RFC 4648, with padding) and `contentMediaType:
+    /// "application/json"` requires it (decoded first when `contentEncoding` is base64) to
+    /// be JSON; other encodings and media types are not asserted (with a warning).
+    /// 2019-09 and 2020-12 keep content as annotations, as their specifications say.
+    pub assert_content: bool,
     /// Format names the caller supplies checks for (custom formats). With format
     /// assertion on, these are asserted beside the built-in ones.
     pub custom_formats: Vec<String>,
@@ -99,13 +147,11 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             default_dialect: Dialect::Draft2020_12,
-            allowed_dialects: vec![
-                Dialect::Draft2020_12,
-                Dialect::Draft2019_09,
-                Dialect::Draft7,
-            ],
+            allowed_dialects: Dialect::ALL.to_vec(),
+            dialect_rule: None,
             ref_policy: RefPolicy::Error,
             assert_format: false,
+            assert_content: false,
             custom_formats: Vec::new(),
             unsupported_regex: UnsupportedRegexPolicy::Error,
             strict: false,

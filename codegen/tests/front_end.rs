@@ -118,14 +118,205 @@ fn registered_documents_resolve() {
 
 #[test]
 fn schema_keyword_only_at_resource_roots() {
-    let error = single_error(json!({
-        "properties": {"a": {"$schema": "https://json-schema.org/draft/2020-12/schema"}}
-    }));
-    assert_eq!(error.kind, CompileErrorKind::MisplacedSchema);
+    // Naming the dialect in force: ignored, with one warning that counts every place.
+    let program = compile(json!({
+        "properties": {
+            "a": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string"},
+            "b": {"$schema": "https://json-schema.org/draft/2020-12/schema#"},
+            "c": {"items": {"$schema": "https://json-schema.org/draft/2020-12/schema"}}
+        }
+    }))
+    .unwrap();
+    assert_eq!(program.warnings.len(), 1, "{:?}", program.warnings);
+    let warning = &program.warnings[0];
+    assert_eq!(warning.location.pointer, "/properties/a");
+    assert_eq!(warning.location.keyword.as_deref(), Some("$schema"));
+    assert!(warning.message.contains("3 subschemas"), "{warning}");
+    let one = compile(
+        json!({"$defs": {"a": {"$schema": "https://json-schema.org/draft/2020-12/schema"}}}),
+    )
+    .unwrap();
+    assert_eq!(one.warnings.len(), 1, "{:?}", one.warnings);
+    assert!(
+        !one.warnings[0].message.contains("subschemas"),
+        "{}",
+        one.warnings[0]
+    );
+
+    // Naming another dialect (supported or not): an error naming both.
+    for other in [
+        "http://json-schema.org/draft-07/schema#",
+        "https://example.com/custom-dialect",
+    ] {
+        let error = single_error(json!({"properties": {"a": {"$schema": other}}}));
+        assert_eq!(error.kind, CompileErrorKind::MisplacedSchema, "{other}");
+        assert_eq!(error.location.pointer, "/properties/a");
+        assert_eq!(error.location.keyword.as_deref(), Some("$schema"));
+        assert!(error.message.contains(other), "{error}");
+        assert!(
+            error.message.contains(Dialect::Draft2020_12.uri()),
+            "{error}"
+        );
+    }
+    // At a resource root it may change the dialect.
     assert!(compile(json!({
         "properties": {"a": {"$id": "a.json", "$schema": "http://json-schema.org/draft-07/schema#"}}
     }))
+    .unwrap()
+    .warnings
+    .is_empty());
+    // A draft-04 resource is identified by `id`.
+    assert!(compile(json!({
+        "properties": {"a": {"id": "a.json", "$schema": "http://json-schema.org/draft-04/schema#"}}
+    }))
     .is_ok());
+}
+
+#[test]
+fn misspelled_keywords_warn_once_per_schema_and_extensions_never() {
+    let schema = json!({
+        "properties": {
+            "a": {"type": "string", "minLenght": 3, "example": "x", "x-order": 1},
+            "b": {"type": "string", "minLenght": 4, "markdownDescription": "*b*"},
+            "c": {
+                "markdownEnumDescriptions": ["x"], "enumDescriptions": ["x"],
+                "deprecationMessage": "old", "defaultSnippets": [], "errorMessage": "bad",
+                "@comment": "not a typo", "nullable": true, "enum": ["x"]
+            }
+        }
+    });
+    let program = compile(schema).unwrap();
+    assert_eq!(program.warnings.len(), 1, "{:?}", program.warnings);
+    let warning = &program.warnings[0];
+    assert!(
+        warning.message.contains("did you mean `minLength`"),
+        "{warning}"
+    );
+    assert!(warning.message.contains("2 subschemas"), "{warning}");
+    assert_eq!(warning.location.pointer, "/properties/a/minLenght");
+    // A keyword of another dialect is not a typo.
+    let program = compile(json!({"$schema": "http://json-schema.org/draft-07/schema#",
+        "$defs": {"a": {"type": "string"}}}))
+    .unwrap();
+    assert!(program.warnings.is_empty(), "{:?}", program.warnings);
+}
+
+#[test]
+fn draft4_lowers_its_own_rules() {
+    let options = Options {
+        default_dialect: Dialect::Draft4,
+        ..Options::default()
+    };
+    let compiler = Compiler::new(options);
+    let program = compiler
+        .compile(&json!({
+            "type": "integer", "maximum": 3, "exclusiveMaximum": true, "minimum": 1,
+            "const": 2, "contains": {"type": "null"}
+        }))
+        .unwrap();
+    let kinds: Vec<&CheckKind> = program
+        .node(program.root)
+        .checks
+        .iter()
+        .map(|c| &c.kind)
+        .collect();
+    assert!(matches!(kinds[0], CheckKind::Type(_)), "{kinds:?}");
+    assert!(
+        matches!(kinds[1], CheckKind::IntegerLiteral(_)),
+        "{kinds:?}"
+    );
+    assert!(
+        kinds.iter().any(|k| matches!(k, CheckKind::Minimum(_))),
+        "{kinds:?}"
+    );
+    assert!(
+        kinds
+            .iter()
+            .any(|k| matches!(k, CheckKind::ExclusiveMaximum(_))),
+        "{kinds:?}"
+    );
+    assert!(
+        !kinds.iter().any(|k| matches!(k, CheckKind::Maximum(_))),
+        "{kinds:?}"
+    );
+    // draft-04 has no `const` nor `contains`.
+    assert_eq!(kinds.len(), 4, "{kinds:?}");
+
+    // No boolean schemas, except in `additionalProperties` / `additionalItems`.
+    let errors = compiler
+        .compile(&json!({"properties": {"a": true}, "additionalProperties": false}))
+        .unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].kind, CompileErrorKind::InvalidKeyword);
+    assert_eq!(errors[0].location.pointer, "/properties/a");
+    assert!(errors[0].message.contains("draft-04"), "{}", errors[0]);
+    // A boolean `exclusiveMaximum` is draft-04's; a number there is an error.
+    let error = compiler
+        .compile(&json!({"maximum": 3, "exclusiveMaximum": 3}))
+        .unwrap_err();
+    assert_eq!(
+        error[0].location.keyword.as_deref(),
+        Some("exclusiveMaximum")
+    );
+}
+
+#[test]
+fn content_asserts_only_in_draft7_and_only_when_asked() {
+    let schema = |dialect: Dialect| {
+        json!({"$schema": dialect.uri(), "contentEncoding": "base64",
+            "contentMediaType": "application/json"})
+    };
+    let asserting = Compiler::new(Options {
+        assert_content: true,
+        ..Options::default()
+    });
+    let draft7 = asserting.compile(&schema(Dialect::Draft7)).unwrap();
+    let kinds: Vec<&CheckKind> = draft7
+        .node(draft7.root)
+        .checks
+        .iter()
+        .map(|c| &c.kind)
+        .collect();
+    assert!(
+        matches!(
+            kinds[..],
+            [
+                CheckKind::ContentBase64,
+                CheckKind::ContentJson { base64: true }
+            ]
+        ),
+        "{kinds:?}"
+    );
+    for dialect in [Dialect::Draft2020_12, Dialect::Draft2019_09] {
+        let program = asserting.compile(&schema(dialect)).unwrap();
+        assert!(program.node(program.root).checks.is_empty(), "{dialect:?}");
+    }
+    let annotating = compile(schema(Dialect::Draft7)).unwrap();
+    assert!(annotating.node(annotating.root).checks.is_empty());
+    // An encoding or media type it cannot assert: a warning.
+    let other = asserting
+        .compile(&json!({"$schema": Dialect::Draft7.uri(), "contentMediaType": "image/png"}))
+        .unwrap();
+    assert_eq!(other.warnings.len(), 1, "{:?}", other.warnings);
+    assert_eq!(
+        other.warnings[0].location.keyword.as_deref(),
+        Some("contentMediaType")
+    );
+}
+
+#[test]
+fn mcp_refuses_other_dialects_saying_why() {
+    let compiler = Compiler::new(schemac::mcp::options(Options::default()));
+    let error = compiler
+        .compile(&json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"}))
+        .unwrap_err()
+        .remove(0);
+    assert_eq!(error.kind, CompileErrorKind::UnsupportedDialect);
+    assert!(error.message.contains("MCP"), "{error}");
+    assert!(error.message.contains("draft4"), "{error}");
+    assert!(compiler
+        .compile(&json!({"$schema": "http://json-schema.org/draft-07/schema#"}))
+        .is_ok());
 }
 
 #[test]

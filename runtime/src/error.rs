@@ -189,6 +189,18 @@ pub enum ErrorKind {
         /// The format's name.
         format: Cow<'static, str>,
     },
+    /// `contentEncoding` (draft-07, only when content is asserted): the string is not in
+    /// the encoding.
+    ContentEncoding {
+        /// The encoding's name (`base64`).
+        encoding: Cow<'static, str>,
+    },
+    /// `contentMediaType` (draft-07, only when content is asserted): the (decoded) string
+    /// is not a document of the media type.
+    ContentMediaType {
+        /// The media type (`application/json`).
+        media_type: Cow<'static, str>,
+    },
     /// `minItems`
     MinItems {
         /// The limit.
@@ -268,6 +280,12 @@ impl fmt::Display for ErrorKind {
                 write!(f, "string does not match the pattern {pattern:?}")
             }
             ErrorKind::Format { format } => write!(f, "string is not a valid {format}"),
+            ErrorKind::ContentEncoding { encoding } => {
+                write!(f, "string is not valid {encoding}")
+            }
+            ErrorKind::ContentMediaType { media_type } => {
+                write!(f, "string content is not a valid {media_type} document")
+            }
             ErrorKind::MinItems { limit } => write!(f, "array has fewer than {limit} items"),
             ErrorKind::MaxItems { limit } => write!(f, "array has more than {limit} items"),
             ErrorKind::UniqueItems => f.write_str("array items are not unique"),

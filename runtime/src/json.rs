@@ -16,6 +16,25 @@ pub fn is_integer(n: &Number) -> bool {
     }
 }
 
+/// Whether `n` is held as an `f64` with no fractional part inside the i64/u64 range
+/// (`1.0`, `-0.0`, `1e2`): a number that was written with a fraction or an exponent,
+/// which draft-04 does not count as an integer. Integral numbers beyond the i64/u64 range
+/// are held as `f64` too, but could not be held otherwise, so they are not such numbers
+/// (draft-04 counts them as integers).
+pub fn is_integral_float(n: &Number) -> bool {
+    if n.is_i64() || n.is_u64() {
+        return false;
+    }
+    match n.as_f64() {
+        Some(f) => {
+            f.is_finite()
+                && f % 1.0 == 0.0
+                && (-9_223_372_036_854_775_808.0..18_446_744_073_709_551_616.0).contains(&f)
+        }
+        None => false,
+    }
+}
+
 /// JSON Schema equality: numbers compare by value (`1 == 1.0`), objects ignore key order.
 ///
 /// Recursion is bounded: below [`EQUAL_RECURSION_LIMIT`] levels of nesting the comparison
@@ -328,6 +347,31 @@ mod tests {
     use super::*;
     use alloc::vec;
     use serde_json::json;
+
+    #[test]
+    fn integral_floats_are_those_written_with_a_fraction_within_range() {
+        let n = |text: &str| serde_json::from_str::<Number>(text).unwrap();
+        for text in [
+            "1.0",
+            "-0.0",
+            "1e2",
+            "-9223372036854775808.0",
+            "18446744073709549568.0",
+        ] {
+            assert!(is_integral_float(&n(text)), "{text}");
+        }
+        for text in [
+            "1",
+            "-1",
+            "18446744073709551615",
+            "1.5",
+            "1e300",
+            "-1e300",
+            "12345678910111213141516171819202122232425262728293031",
+        ] {
+            assert!(!is_integral_float(&n(text)), "{text}");
+        }
+    }
 
     #[test]
     fn unique_small_and_large() {

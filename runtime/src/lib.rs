@@ -4,7 +4,7 @@
 //! `schemac` crate shares with it: the [`Validate`] trait, the three-way [`Verdict`],
 //! [`ValidationError`]s and the 2020-12 output formats ([`output`]), the evaluation
 //! [`Budget`] and depth bound ([`Limits`]), the regex executors ([`regex`]), format checks
-//! ([`format`](mod@format)) and JSON helpers ([`json`]).
+//! ([`format`](mod@format)), content checks ([`content`]) and JSON helpers ([`json`]).
 //!
 //! With the default `std` feature off the crate is `#![no_std]` + `alloc`.
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -12,6 +12,7 @@
 
 extern crate alloc;
 
+pub mod content;
 pub mod error;
 pub mod format;
 pub mod json;

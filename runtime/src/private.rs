@@ -11,6 +11,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 use serde_json::Number;
 
+pub use crate::content;
 pub use crate::error::{ErrorKind, IncompleteReason, Report, TypeSet, ValidationError, Verdict};
 pub use crate::json;
 pub use crate::limits::Limits;

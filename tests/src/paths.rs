@@ -52,14 +52,25 @@ pub fn suite_dir() -> Result<PathBuf, String> {
     Ok(dir)
 }
 
-/// The meta-schemas folder, `<shared>/metaschemas`.
+/// The meta-schemas folder, `<shared>/metaschemas` (2020-12 and draft-07).
 pub fn metaschemas_dir() -> Result<PathBuf, String> {
-    let dir = shared_dir()?.join("metaschemas");
+    shared_folder("metaschemas", "meta-schemas")
+}
+
+/// The older dialects' meta-schemas folder, `<shared>/older-metaschemas` (draft-04,
+/// draft-06, 2019-09).
+pub fn older_metaschemas_dir() -> Result<PathBuf, String> {
+    shared_folder("older-metaschemas", "older dialects' meta-schemas")
+}
+
+/// The folder `name` of the shared folder, which must exist; `what` names it in the error.
+fn shared_folder(name: &str, what: &str) -> Result<PathBuf, String> {
+    let dir = shared_dir()?.join(name);
     if dir.is_dir() {
         Ok(dir)
     } else {
         Err(format!(
-            "the meta-schemas folder {} does not exist",
+            "the {what} folder {} does not exist",
             dir.display()
         ))
     }

@@ -2,8 +2,8 @@
 //!
 //! The suite's `remotes/` folder is served, in the suite's own runners, at
 //! `http://localhost:1234/`; here each file is registered under that URI instead (nothing
-//! is fetched). The meta-schemas in `<shared>/metaschemas` are registered under their
-//! `$id`s.
+//! is fetched). The meta-schemas in `<shared>/metaschemas` and
+//! `<shared>/older-metaschemas` are registered under their `$id`s (draft-04's: `id`).
 
 use crate::paths;
 use schemac::{Compiler, Options};
@@ -18,6 +18,7 @@ pub fn documents() -> Result<Vec<(String, Value)>, String> {
     let suite = paths::suite_dir()?;
     let mut docs = remotes(&suite.join("remotes"))?;
     docs.extend(metaschemas(&paths::metaschemas_dir()?)?);
+    docs.extend(metaschemas(&paths::older_metaschemas_dir()?)?);
     docs.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(docs)
 }
@@ -41,15 +42,22 @@ pub fn remotes(dir: &Path) -> Result<Vec<(String, Value)>, String> {
     Ok(docs)
 }
 
-/// The meta-schemas, each under its `$id` (a trailing empty fragment dropped).
+/// The meta-schemas, each under its `$id` (draft-04's `id`; a trailing empty fragment
+/// dropped).
 pub fn metaschemas(dir: &Path) -> Result<Vec<(String, Value)>, String> {
     let mut docs = Vec::new();
     for path in paths::json_files(dir)? {
         let doc = paths::read_json(&path)?;
         let id = doc
             .get("$id")
+            .or_else(|| doc.get("id"))
             .and_then(Value::as_str)
-            .ok_or_else(|| format!("meta-schema {} has no string `$id`", path.display()))?;
+            .ok_or_else(|| {
+                format!(
+                    "meta-schema {} has no string `$id` (or `id`)",
+                    path.display()
+                )
+            })?;
         docs.push((id.trim_end_matches('#').to_string(), doc));
     }
     Ok(docs)

@@ -1,6 +1,7 @@
 //! The JSON Schema Test Suite through every backend.
 //!
-//! For each backend and each set (draft2020-12 and draft7: `required`, `optional`,
+//! For each backend and each set (draft2020-12, draft2019-09, draft7, draft6 and draft4:
+//! `required`, `optional`,
 //! `format` with format assertion on) every case runs, one summary line prints per set and
 //! backend, exactly
 //! `suite draft2020-12 required [interpreted]: 1299 passed, 0 failed, 0 skipped`,

@@ -340,16 +340,18 @@ fn mutate_once(rng: &mut Rng, schema: &mut Value, gentle: bool) {
 }
 
 /// The option sets mutants compile under: each default dialect, reference policy and
-/// format mode, with a small evaluation budget so that validating a mutant stays quick.
+/// format (and content) assertion mode, with a small evaluation budget so that validating a
+/// mutant stays quick.
 fn option_sets() -> Vec<Options> {
     let mut sets = Vec::new();
-    for default_dialect in [Dialect::Draft2020_12, Dialect::Draft7] {
+    for default_dialect in Dialect::ALL {
         for ref_policy in [RefPolicy::Error, RefPolicy::Warn] {
             for assert_format in [false, true] {
                 sets.push(Options {
                     default_dialect,
                     ref_policy,
                     assert_format,
+                    assert_content: assert_format,
                     limits: Limits {
                         budget: 100_000,
                         ..Limits::DEFAULT

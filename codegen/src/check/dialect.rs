@@ -49,16 +49,35 @@ impl DialectInfo {
     }
 }
 
-const VOCAB_PREFIX: &str = "https://json-schema.org/draft/2020-12/vocab/";
+/// The vocabulary URI prefix of a dialect that has vocabularies.
+fn vocab_prefix(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Draft2019_09 => "https://json-schema.org/draft/2019-09/vocab/",
+        _ => "https://json-schema.org/draft/2020-12/vocab/",
+    }
+}
 
-/// The standard dialect a meta-schema URI names, if any.
-fn standard(uri: &str) -> Option<Dialect> {
-    match uri.trim_end_matches('#') {
-        "https://json-schema.org/draft/2020-12/schema" => Some(Dialect::Draft2020_12),
-        "https://json-schema.org/draft/2019-09/schema" => Some(Dialect::Draft2019_09),
-        "http://json-schema.org/draft-07/schema" => Some(Dialect::Draft7),
+/// The standard dialect a meta-schema URI names, if any. The draft-0x URIs are accepted
+/// with or without the empty fragment and with `https` (as written in the wild).
+pub(crate) fn standard(uri: &str) -> Option<Dialect> {
+    let uri = uri.trim_end_matches('#');
+    let legacy = uri
+        .strip_prefix("http://json-schema.org/")
+        .or_else(|| uri.strip_prefix("https://json-schema.org/"));
+    match (uri, legacy) {
+        ("https://json-schema.org/draft/2020-12/schema", _) => Some(Dialect::Draft2020_12),
+        ("https://json-schema.org/draft/2019-09/schema", _) => Some(Dialect::Draft2019_09),
+        (_, Some("draft-07/schema")) => Some(Dialect::Draft7),
+        (_, Some("draft-06/schema")) => Some(Dialect::Draft6),
+        (_, Some("draft-04/schema")) => Some(Dialect::Draft4),
         _ => None,
     }
+}
+
+/// The supported dialects' meta-schema URIs, for messages.
+fn supported_list() -> String {
+    let uris: Vec<&str> = Dialect::ALL.iter().map(|d| d.uri()).collect();
+    uris.join(", ")
 }
 
 /// The dialect declared by `$schema: uri`, or a message saying why it is not supported.
@@ -72,9 +91,18 @@ pub(crate) fn detect(
         None => custom(uri, registry)?,
     };
     if !options.allowed_dialects.contains(&info.dialect) {
-        let allowed: Vec<&str> = options.allowed_dialects.iter().map(|d| d.uri()).collect();
+        let allowed: Vec<String> = options
+            .allowed_dialects
+            .iter()
+            .map(|d| format!("{} ({})", d.name(), d.uri()))
+            .collect();
+        let rule = options
+            .dialect_rule
+            .as_deref()
+            .unwrap_or("the `allowed_dialects` option");
         return Err(format!(
-            "dialect {uri:?} is not allowed here; allowed: {}",
+            "dialect {uri:?} ({}) is supported by schemac but not allowed by {rule}; allowed: {}",
+            info.dialect.name(),
             allowed.join(", ")
         ));
     }
@@ -85,11 +113,9 @@ pub(crate) fn detect(
 fn custom(uri: &str, registry: &Registry) -> Result<DialectInfo, String> {
     let unsupported = || {
         format!(
-            "unsupported dialect {uri:?}: schemac supports {}, {} and {} (or a meta-schema \
-             registered offline whose $vocabulary it understands)",
-            Dialect::Draft2020_12.uri(),
-            Dialect::Draft2019_09.uri(),
-            Dialect::Draft7.uri()
+            "unsupported dialect {uri:?}: schemac supports {} (or a meta-schema registered \
+             offline whose $vocabulary it understands)",
+            supported_list()
         )
     };
     let meta = registry
@@ -104,6 +130,14 @@ fn custom(uri: &str, registry: &Registry) -> Result<DialectInfo, String> {
         return Ok(DialectInfo::standard(base));
     };
     let vocabulary = vocabulary.as_object().ok_or_else(unsupported)?;
+    if !matches!(base, Dialect::Draft2020_12 | Dialect::Draft2019_09) {
+        return Err(format!(
+            "meta-schema {uri:?} declares `$vocabulary` but is written in {}, which has no \
+             vocabularies",
+            base.uri()
+        ));
+    }
+    let prefix = vocab_prefix(base);
     let mut vocab = Vocabularies {
         applicator: false,
         unevaluated: false,
@@ -111,9 +145,13 @@ fn custom(uri: &str, registry: &Registry) -> Result<DialectInfo, String> {
         format_assertion: false,
     };
     for (name, required) in vocabulary {
-        let known = match name.strip_prefix(VOCAB_PREFIX) {
+        let known = match name.strip_prefix(prefix) {
             Some("applicator") => {
                 vocab.applicator = true;
+                // 2019-09's applicator vocabulary holds `unevaluated*` too.
+                if base == Dialect::Draft2019_09 {
+                    vocab.unevaluated = true;
+                }
                 true
             }
             Some("unevaluated") => {
@@ -129,6 +167,11 @@ fn custom(uri: &str, registry: &Registry) -> Result<DialectInfo, String> {
                 true
             }
             Some("core" | "format-annotation" | "content" | "meta-data") => true,
+            // 2019-09's single format vocabulary: asserting only when required.
+            Some("format") if base == Dialect::Draft2019_09 => {
+                vocab.format_assertion = required.as_bool() == Some(true);
+                true
+            }
             _ => false,
         };
         if !known && required.as_bool() != Some(false) {
@@ -139,7 +182,7 @@ fn custom(uri: &str, registry: &Registry) -> Result<DialectInfo, String> {
         }
     }
     Ok(DialectInfo {
-        dialect: Dialect::Draft2020_12,
+        dialect: base,
         vocab,
     })
 }

@@ -2,22 +2,17 @@
 
 use crate::Dialect;
 
-/// Keywords of every supported dialect (core, applicator, validation, annotations).
+/// Keywords of every supported dialect, draft-04 included (core, applicator, validation,
+/// annotations).
 const COMMON: &[&str] = &[
     "$schema",
-    "$id",
     "$ref",
-    "$comment",
     "definitions",
     "title",
     "description",
     "default",
-    "examples",
-    "readOnly",
-    "writeOnly",
     "type",
     "enum",
-    "const",
     "multipleOf",
     "maximum",
     "exclusiveMaximum",
@@ -35,23 +30,31 @@ const COMMON: &[&str] = &[
     "properties",
     "patternProperties",
     "additionalProperties",
-    "propertyNames",
     "dependencies",
     "items",
-    "contains",
     "allOf",
     "anyOf",
     "oneOf",
     "not",
+    "format",
+];
+
+/// Keywords draft-06 adds to [`COMMON`] (and every later dialect keeps).
+const SINCE_DRAFT6: &[&str] = &["$id", "const", "contains", "propertyNames", "examples"];
+
+/// Keywords draft-07 adds (and every later dialect keeps).
+const SINCE_DRAFT7: &[&str] = &[
+    "$comment",
     "if",
     "then",
     "else",
-    "format",
+    "readOnly",
+    "writeOnly",
     "contentMediaType",
     "contentEncoding",
 ];
 
-/// Keywords 2019-09 and 2020-12 add to [`COMMON`].
+/// Keywords 2019-09 and 2020-12 add.
 const MODERN: &[&str] = &[
     "$anchor",
     "$defs",
@@ -66,13 +69,9 @@ const MODERN: &[&str] = &[
     "unevaluatedProperties",
 ];
 
-/// Every keyword of every supported dialect, each once.
-pub fn all_keywords() -> impl Iterator<Item = &'static str> {
-    COMMON.iter().chain(MODERN).chain(DIALECT_SPECIFIC).copied()
-}
-
 /// Keywords only some dialects know.
 const DIALECT_SPECIFIC: &[&str] = &[
+    "id",
     "prefixItems",
     "$dynamicRef",
     "$dynamicAnchor",
@@ -81,9 +80,60 @@ const DIALECT_SPECIFIC: &[&str] = &[
     "$recursiveAnchor",
 ];
 
+/// Annotations that well-known tools and specifications add to JSON Schema (OpenAPI, VS
+/// Code, ajv-errors, SchemaStore, JSON Forms, TypeScript generators). They are not typos:
+/// they never draw a "did you mean" warning, and neither does any `x-*` keyword nor any
+/// keyword starting with `@` (JSON-LD's `@context` / `@type`, SchemaStore's `@comment`).
+/// Listed in the README.
+pub const KNOWN_EXTENSIONS: &[&str] = &[
+    // OpenAPI
+    "example",
+    "nullable",
+    "discriminator",
+    "externalDocs",
+    "xml",
+    // VS Code's JSON language service
+    "markdownDescription",
+    "markdownEnumDescriptions",
+    "enumDescriptions",
+    "enumItemLabels",
+    "enumSortTexts",
+    "deprecationMessage",
+    "markdownDeprecationMessage",
+    "defaultSnippets",
+    "errorMessage",
+    "patternErrorMessage",
+    "doNotSuggest",
+    "suggestSortText",
+    "allowComments",
+    "allowTrailingCommas",
+    // Code generators and form builders
+    "tsType",
+    "tsEnumNames",
+    "options",
+];
+
+/// Every keyword of every supported dialect, each once.
+pub fn all_keywords() -> impl Iterator<Item = &'static str> {
+    COMMON
+        .iter()
+        .chain(SINCE_DRAFT6)
+        .chain(SINCE_DRAFT7)
+        .chain(MODERN)
+        .chain(DIALECT_SPECIFIC)
+        .copied()
+}
+
 /// Whether `name` is a keyword of `dialect`.
 pub(crate) fn is_known(dialect: Dialect, name: &str) -> bool {
-    COMMON.contains(&name)
+    if COMMON.contains(&name) {
+        return true;
+    }
+    let since6 = dialect != Dialect::Draft4 && SINCE_DRAFT6.contains(&name);
+    let since7 =
+        !matches!(dialect, Dialect::Draft4 | Dialect::Draft6) && SINCE_DRAFT7.contains(&name);
+    since6
+        || since7
         || match dialect {
             Dialect::Draft2020_12 => {
                 MODERN.contains(&name)
@@ -96,26 +146,27 @@ pub(crate) fn is_known(dialect: Dialect, name: &str) -> bool {
                         "additionalItems" | "$recursiveRef" | "$recursiveAnchor"
                     )
             }
-            Dialect::Draft7 => name == "additionalItems",
+            Dialect::Draft7 | Dialect::Draft6 => name == "additionalItems",
+            Dialect::Draft4 => matches!(name, "additionalItems" | "id"),
         }
 }
 
+/// Whether `name` is a well-known extension annotation (see [`KNOWN_EXTENSIONS`]), an
+/// `x-*` keyword or an `@` keyword.
+pub(crate) fn is_extension(name: &str) -> bool {
+    name.starts_with("x-") || name.starts_with('@') || KNOWN_EXTENSIONS.contains(&name)
+}
+
 /// The known keyword `name` most likely misspells (edit distance at most 2), if any.
+/// Never for a keyword of another dialect (`$defs` in draft-07 is not a typo of `$ref`)
+/// nor for a well-known extension.
 pub(crate) fn suggestion(dialect: Dialect, name: &str) -> Option<&'static str> {
-    if name.chars().count() < 5 {
+    if name.chars().count() < 5 || is_extension(name) || all_keywords().any(|k| k == name) {
         return None;
     }
-    COMMON
-        .iter()
-        .chain(MODERN)
-        .chain(&[
-            "prefixItems",
-            "additionalItems",
-            "$dynamicRef",
-            "$dynamicAnchor",
-        ])
+    all_keywords()
         .filter(|k| is_known(dialect, k))
-        .map(|k| (edit_distance(name, k), *k))
+        .map(|k| (edit_distance(name, k), k))
         .filter(|(d, _)| *d <= 2)
         .min()
         .map(|(_, k)| k)
@@ -166,6 +217,22 @@ mod tests {
             None
         );
         assert_eq!(suggestion(Dialect::Draft7, "prefixItem"), None);
+        for extension in [
+            "example",
+            "markdownDescription",
+            "x-examples",
+            "errorMessage",
+            "@comment",
+        ] {
+            assert_eq!(suggestion(Dialect::Draft7, extension), None, "{extension}");
+        }
+        // A keyword of another dialect is not a typo.
+        assert_eq!(suggestion(Dialect::Draft7, "$defs"), None);
+        assert_eq!(suggestion(Dialect::Draft4, "examples"), None);
+        assert!(is_known(Dialect::Draft4, "id"));
+        assert!(!is_known(Dialect::Draft4, "const"));
+        assert!(is_known(Dialect::Draft6, "const"));
+        assert!(!is_known(Dialect::Draft6, "if"));
         assert!(is_known(Dialect::Draft7, "additionalItems"));
         assert!(!is_known(Dialect::Draft2020_12, "additionalItems"));
     }

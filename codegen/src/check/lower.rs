@@ -34,10 +34,12 @@ pub(crate) fn lower(
         resource_memo: HashMap::new(),
         errors: Vec::new(),
         warnings: Vec::new(),
+        misspelled: BTreeMap::new(),
     };
     let root = lower.node_for(root);
     lower.drain();
     lower.add_dynamic_anchors();
+    lower.summary_warnings();
 
     let mut errors = std::mem::take(&mut lower.index.errors);
     errors.append(&mut lower.errors);
@@ -69,9 +71,49 @@ struct Lower<'a> {
     resource_memo: HashMap<Place, ResourceId>,
     errors: Vec<CompileError>,
     warnings: Vec<CompileWarning>,
+    /// Unknown keywords that look like typos of known ones: name → (suggestion, the least
+    /// location, how many subschemas have it). One warning per name.
+    misspelled: BTreeMap<String, (&'static str, Location, usize)>,
 }
 
 impl Lower<'_> {
+    /// The warnings that summarize repeated findings: one per misspelled keyword, and one
+    /// for every `$schema` ignored in subschemas that are not resource roots.
+    fn summary_warnings(&mut self) {
+        let places = |n: usize| {
+            if n == 1 {
+                String::new()
+            } else {
+                format!(" ({n} subschemas have it; the first is shown)")
+            }
+        };
+        for (name, (known, location, count)) in std::mem::take(&mut self.misspelled) {
+            self.warnings.push(CompileWarning {
+                location,
+                message: format!(
+                    "unknown keyword `{name}` is ignored; did you mean `{known}`?{}",
+                    places(count)
+                ),
+            });
+        }
+        let ignored = std::mem::take(&mut self.index.ignored_schemas);
+        if let Some(first) = ignored.first() {
+            let what = match ignored.len() {
+                1 => "a subschema that is not a resource root (no `$id`)".to_string(),
+                n => format!(
+                    "{n} subschemas that are not resource roots (no `$id`; the first is shown)"
+                ),
+            };
+            self.warnings.push(CompileWarning {
+                location: first.clone(),
+                message: format!(
+                    "`$schema` in {what} is ignored: it names the dialect already in force, \
+                     and only a resource root may declare one"
+                ),
+            });
+        }
+    }
+
     /// The node for the subschema at `place`, allocated (and queued) on first use.
     fn node_for(&mut self, place: Place) -> NodeId {
         if let Some(id) = self.memo.get(&place) {
@@ -257,10 +299,10 @@ struct Keywords<'l, 'a> {
 impl Keywords<'_, '_> {
     fn lower(mut self, object: &Map<String, Value>) -> Vec<Check> {
         let dialect = self.info.dialect;
-        let draft7 = dialect.dialect == Dialect::Draft7;
-        if draft7 {
+        let legacy = dialect.dialect.is_legacy();
+        if legacy {
             if let Some(reference) = object.get("$ref") {
-                // draft-07: `$ref` overrides every sibling keyword.
+                // draft-04/06/07: `$ref` overrides every sibling keyword.
                 self.reference("$ref", reference, false);
                 return self.checks;
             }
@@ -280,16 +322,17 @@ impl Keywords<'_, '_> {
                     self.reference("$recursiveRef", reference, true);
                 }
             }
-            Dialect::Draft7 => {}
+            Dialect::Draft7 | Dialect::Draft6 | Dialect::Draft4 => {}
         }
         if dialect.vocab.validation {
             self.validation(object);
         }
         self.format(object);
+        self.content(object);
         if dialect.vocab.applicator {
             self.applicators(object);
         }
-        if dialect.vocab.unevaluated && !draft7 {
+        if dialect.vocab.unevaluated && !legacy {
             if let Some(value) = object.get("unevaluatedProperties") {
                 if let Some(edge) = self.schema("unevaluatedProperties", &[], value) {
                     self.push(
@@ -362,10 +405,16 @@ impl Keywords<'_, '_> {
                     ),
                 );
             } else if let Some(known) = keywords::suggestion(dialect, name) {
-                self.warn(
-                    name,
-                    format!("unknown keyword `{name}` is ignored; did you mean `{known}`?"),
-                );
+                // Nodes lower in no particular order: keep the least location, so the
+                // warning is the same on every run.
+                let location = self.keyword_location(&[name]);
+                let entry = self.lower.misspelled.entry(name.clone()).or_insert((
+                    known,
+                    location.clone(),
+                    0,
+                ));
+                entry.1 = entry.1.clone().min(location);
+                entry.2 += 1;
             }
         }
     }
@@ -374,6 +423,21 @@ impl Keywords<'_, '_> {
     fn schema(&mut self, keyword: &str, tokens: &[&str], value: &Value) -> Option<Edge> {
         let mut path: Vec<&str> = vec![keyword];
         path.extend_from_slice(tokens);
+        if value.is_boolean()
+            && self.info.dialect.dialect == Dialect::Draft4
+            && !matches!(keyword, "additionalProperties" | "additionalItems")
+        {
+            let location = self.keyword_location(&path);
+            self.lower.errors.push(CompileError::new(
+                CompileErrorKind::InvalidKeyword,
+                location,
+                format!(
+                    "`{keyword}` must hold a schema object here: draft-04 has no boolean \
+                     schemas (only `additionalProperties` and `additionalItems` take a boolean)"
+                ),
+            ));
+            return None;
+        }
         if !value.is_object() && !value.is_boolean() {
             let location = self.keyword_location(&path);
             self.lower.errors.push(CompileError::new(
@@ -517,12 +581,14 @@ impl Keywords<'_, '_> {
     }
 
     fn validation(&mut self, object: &Map<String, Value>) {
-        let draft7 = self.info.dialect.dialect == Dialect::Draft7;
+        let dialect = self.info.dialect.dialect;
         if let Some(value) = object.get("type") {
             self.type_keyword(value);
         }
-        if let Some(value) = object.get("const") {
-            self.push("const", CheckKind::Const(value.clone()));
+        if dialect != Dialect::Draft4 {
+            if let Some(value) = object.get("const") {
+                self.push("const", CheckKind::Const(value.clone()));
+            }
         }
         if let Some(value) = object.get("enum") {
             match value {
@@ -536,6 +602,22 @@ impl Keywords<'_, '_> {
                 None => self.invalid("multipleOf", "must be a number greater than 0"),
             }
         }
+        if dialect == Dialect::Draft4 {
+            self.draft4_bounds(object);
+        } else {
+            self.bounds(object);
+        }
+        self.counts_and_strings(object);
+        if !dialect.is_legacy() {
+            if let Some(value) = object.get("dependentRequired") {
+                self.dependent_required("dependentRequired", value);
+            }
+        }
+    }
+
+    /// `minimum`, `maximum`, and the numeric `exclusiveMinimum` / `exclusiveMaximum` of
+    /// draft-06 and later.
+    fn bounds(&mut self, object: &Map<String, Value>) {
         type Bound = fn(Number) -> CheckKind;
         let bounds: [(&str, Bound); 4] = [
             ("minimum", CheckKind::Minimum),
@@ -550,6 +632,50 @@ impl Keywords<'_, '_> {
                 }
             }
         }
+    }
+
+    /// draft-04's bounds: `exclusiveMinimum` / `exclusiveMaximum` are booleans that make
+    /// their sibling `minimum` / `maximum` exclusive (the check keeps the sibling's name, so
+    /// its errors point at the bound's value). Alone, they assert nothing.
+    fn draft4_bounds(&mut self, object: &Map<String, Value>) {
+        type Bound = fn(Number) -> CheckKind;
+        let pairs: [(&str, &str, Bound, Bound); 2] = [
+            (
+                "minimum",
+                "exclusiveMinimum",
+                CheckKind::Minimum,
+                CheckKind::ExclusiveMinimum,
+            ),
+            (
+                "maximum",
+                "exclusiveMaximum",
+                CheckKind::Maximum,
+                CheckKind::ExclusiveMaximum,
+            ),
+        ];
+        for (bound, flag, inclusive, exclusive) in pairs {
+            let exclusive_on = match object.get(flag) {
+                None | Some(Value::Bool(false)) => false,
+                Some(Value::Bool(true)) => true,
+                Some(_) => {
+                    self.invalid(
+                        flag,
+                        "must be a boolean in draft-04 (it makes the sibling bound exclusive)",
+                    );
+                    false
+                }
+            };
+            if let Some(value) = object.get(bound) {
+                if let Some(n) = self.number(bound, value) {
+                    let make = if exclusive_on { exclusive } else { inclusive };
+                    self.push(bound, make(n));
+                }
+            }
+        }
+    }
+
+    /// The count keywords, `pattern`, `uniqueItems` and `required`.
+    fn counts_and_strings(&mut self, object: &Map<String, Value>) {
         type Count = fn(u64) -> CheckKind;
         let counts: [(&str, Count); 6] = [
             ("minLength", CheckKind::MinLength),
@@ -597,11 +723,6 @@ impl Keywords<'_, '_> {
                 }
             }
         }
-        if !draft7 {
-            if let Some(value) = object.get("dependentRequired") {
-                self.dependent_required("dependentRequired", value);
-            }
-        }
     }
 
     fn type_keyword(&mut self, value: &Value) {
@@ -624,6 +745,15 @@ impl Keywords<'_, '_> {
             }
         }
         self.push("type", CheckKind::Type(set));
+        // draft-04: an integer is a number written without a fraction or exponent, so `1.0`
+        // is not one; serde_json keeps the written form only as "held as an f64", which
+        // also holds integers beyond the i64/u64 range (they stay integers).
+        if self.info.dialect.dialect == Dialect::Draft4
+            && set.contains(TypeSet::INTEGER)
+            && !set.contains(TypeSet::NUMBER)
+        {
+            self.push("type", CheckKind::IntegerLiteral(set));
+        }
     }
 
     fn dependent_required(&mut self, keyword: &str, value: &Value) {
@@ -665,6 +795,50 @@ impl Keywords<'_, '_> {
         }
     }
 
+    /// draft-07's content keywords, asserted under the `assert_content` option (they are
+    /// annotations otherwise, and in 2019-09 / 2020-12 always).
+    fn content(&mut self, object: &Map<String, Value>) {
+        if !self.lower.options.assert_content || self.info.dialect.dialect != Dialect::Draft7 {
+            return;
+        }
+        let mut base64 = false;
+        if let Some(value) = object.get("contentEncoding") {
+            match value.as_str() {
+                Some(name) if name.eq_ignore_ascii_case("base64") => {
+                    base64 = true;
+                    self.push("contentEncoding", CheckKind::ContentBase64);
+                }
+                Some(name) => self.warn(
+                    "contentEncoding",
+                    format!(
+                        "content encoding {name:?} is not asserted (assert_content knows \
+                         base64)"
+                    ),
+                ),
+                None => self.invalid("contentEncoding", "must be a string (an encoding name)"),
+            }
+        }
+        if let Some(value) = object.get("contentMediaType") {
+            match value.as_str() {
+                Some(media_type) => {
+                    let essence = media_type.split(';').next().unwrap_or("").trim();
+                    if essence.eq_ignore_ascii_case("application/json") {
+                        self.push("contentMediaType", CheckKind::ContentJson { base64 });
+                    } else {
+                        self.warn(
+                            "contentMediaType",
+                            format!(
+                                "media type {media_type:?} is not asserted (assert_content \
+                                 knows application/json)"
+                            ),
+                        );
+                    }
+                }
+                None => self.invalid("contentMediaType", "must be a string (a media type)"),
+            }
+        }
+    }
+
     fn applicators(&mut self, object: &Map<String, Value>) {
         let dialect = self.info.dialect.dialect;
         for (keyword, make) in [
@@ -683,7 +857,8 @@ impl Keywords<'_, '_> {
                 self.push("not", CheckKind::Not(edge));
             }
         }
-        if let Some(value) = object.get("if") {
+        let since7 = !matches!(dialect, Dialect::Draft6 | Dialect::Draft4);
+        if let Some(value) = object.get("if").filter(|_| since7) {
             if let Some(condition) = self.schema("if", &[], value) {
                 let then = object.get("then").and_then(|v| self.schema("then", &[], v));
                 let otherwise = object.get("else").and_then(|v| self.schema("else", &[], v));
@@ -699,7 +874,7 @@ impl Keywords<'_, '_> {
                 );
             }
         }
-        if dialect != Dialect::Draft7 {
+        if !dialect.is_legacy() {
             if let Some(value) = object.get("dependentSchemas") {
                 if let Some(edges) = self.schema_map("dependentSchemas", value) {
                     self.push("dependentSchemas", CheckKind::DependentSchemas(edges));
@@ -775,7 +950,8 @@ impl Keywords<'_, '_> {
                 );
             }
         }
-        if let Some(value) = object.get("propertyNames") {
+        let since6 = self.info.dialect.dialect != Dialect::Draft4;
+        if let Some(value) = object.get("propertyNames").filter(|_| since6) {
             if let Some(edge) = self.schema("propertyNames", &[], value) {
                 self.push("propertyNames", CheckKind::PropertyNames(edge));
             }
@@ -830,11 +1006,14 @@ impl Keywords<'_, '_> {
                 None => {}
             }
         }
-        if let Some(value) = object.get("contains") {
+        if let Some(value) = object
+            .get("contains")
+            .filter(|_| dialect != Dialect::Draft4)
+        {
             if let Some(schema) = self.schema("contains", &[], value) {
                 let mut min = 1;
                 let mut max = None;
-                if dialect != Dialect::Draft7 && self.info.dialect.vocab.validation {
+                if !dialect.is_legacy() && self.info.dialect.vocab.validation {
                     if let Some(v) = object.get("minContains") {
                         min = self.count("minContains", v).unwrap_or(1);
                     }

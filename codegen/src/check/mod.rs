@@ -2,9 +2,9 @@
 //! once, and the IR [`Program`] built. Errors are collected, each with its location.
 
 pub(crate) mod dialect;
-mod keywords;
+pub(crate) mod keywords;
 
-pub use keywords::all_keywords;
+pub use keywords::{all_keywords, KNOWN_EXTENSIONS};
 mod lower;
 
 use crate::error::CompileError;

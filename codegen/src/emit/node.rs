@@ -853,6 +853,25 @@ impl<'a> Gen<'a> {
                     }
                 }
             }
+            (CheckKind::IntegerLiteral(ts), Variant::Number) => {
+                a.uses_binding.set(true);
+                let fail = fail(type_kind(*ts));
+                quote!(if __rt::json::is_integral_float(num) { #fail })
+            }
+            (CheckKind::ContentBase64, Variant::String) => {
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::ContentEncoding {
+                    encoding: __rt::Cow::Borrowed("base64")
+                }));
+                quote!(if !__rt::content::is_base64(text) { #fail })
+            }
+            (CheckKind::ContentJson { base64 }, Variant::String) => {
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::ContentMediaType {
+                    media_type: __rt::Cow::Borrowed("application/json")
+                }));
+                quote!(if !__rt::content::is_json(text, #base64) { #fail })
+            }
             (CheckKind::Const(value), _) => self.enum_test(
                 a,
                 check,

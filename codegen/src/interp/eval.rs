@@ -12,7 +12,7 @@ use super::plan::{NodePlan, PropertyIndex};
 use super::Interpreter;
 use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use schemac_runtime::error::{ErrorKind, IncompleteReason, ValidationError};
-use schemac_runtime::{json, Budget};
+use schemac_runtime::{content, json, Budget};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -399,6 +399,13 @@ impl Interpreter {
                     }
                     ok
                 }
+                CheckKind::IntegerLiteral(types) => {
+                    let ok = inst.as_number().is_none_or(|n| !json::is_integral_float(n));
+                    if !ok && cx.report {
+                        cx.error(node, keyword, ErrorKind::Type { expected: *types });
+                    }
+                    ok
+                }
                 CheckKind::Const(value) => {
                     let ok = inst.equals(value);
                     if !ok && cx.report {
@@ -472,6 +479,22 @@ impl Interpreter {
                                 format: Cow::Owned(name.clone()),
                             },
                         );
+                    }
+                    ok
+                }
+                CheckKind::ContentBase64 => {
+                    let ok = inst.as_str().is_none_or(content::is_base64);
+                    if !ok && cx.report {
+                        let encoding = Cow::Borrowed("base64");
+                        cx.error(node, keyword, ErrorKind::ContentEncoding { encoding });
+                    }
+                    ok
+                }
+                CheckKind::ContentJson { base64 } => {
+                    let ok = inst.as_str().is_none_or(|s| content::is_json(s, *base64));
+                    if !ok && cx.report {
+                        let media_type = Cow::Borrowed("application/json");
+                        cx.error(node, keyword, ErrorKind::ContentMediaType { media_type });
                     }
                     ok
                 }

@@ -2,10 +2,15 @@
 //! checks. Produced by [`crate::check`], read by [`crate::interp`] and [`crate::emit`].
 //!
 //! Every reference is resolved to a [`NodeId`]; every pattern is compiled once into
-//! [`Program::regexes`]. Draft-07 lowers to the same checks (its `items` array becomes
-//! [`CheckKind::PrefixItems`], `additionalItems` becomes [`CheckKind::Items`] with a
-//! `skip`, `dependencies` becomes [`CheckKind::DependentRequired`] /
-//! [`CheckKind::DependentSchemas`]).
+//! [`Program::regexes`]. Every dialect lowers to the same checks: in draft-04/06/07 and
+//! 2019-09 an `items` array becomes [`CheckKind::PrefixItems`], `additionalItems` becomes
+//! [`CheckKind::Items`] with a `skip`, `dependencies` becomes
+//! [`CheckKind::DependentRequired`] / [`CheckKind::DependentSchemas`], 2019-09's
+//! `$recursiveRef` a [`CheckKind::DynamicRef`]; draft-04's boolean `exclusiveMaximum`
+//! turns its sibling `maximum` into [`CheckKind::ExclusiveMaximum`] (likewise minimum).
+//! Only two rules have check kinds of their own: draft-04's integers
+//! ([`CheckKind::IntegerLiteral`]) and draft-07's asserted content
+//! ([`CheckKind::ContentBase64`], [`CheckKind::ContentJson`]).
 //!
 //! Keyword locations: a node's errors are located at the evaluation path that reached it
 //! plus the check's `keyword`; a child is reached through an [`Edge`] whose `path` is the
@@ -171,6 +176,12 @@ pub enum CheckKind {
     False,
     /// `type`.
     Type(TypeSet),
+    /// draft-04's rule for integers, beside the `type` check (keyword `type`, holding its
+    /// set for the error): fails on a number held as an `f64` with no fractional part
+    /// inside the i64/u64 range (`1.0`), which was written with a fraction or an exponent
+    /// and so is not a draft-04 integer ([`schemac_runtime::json::is_integral_float`]).
+    /// Lowered only when the set has `integer` and not `number`.
+    IntegerLiteral(TypeSet),
     /// `const`.
     Const(Value),
     /// `enum`.
@@ -181,7 +192,8 @@ pub enum CheckKind {
     Minimum(Number),
     /// `maximum`.
     Maximum(Number),
-    /// `exclusiveMinimum` (2020-12 and draft-07 numeric form).
+    /// `exclusiveMinimum` (the numeric form of draft-06 and later; draft-04's `minimum` with
+    /// `exclusiveMinimum: true`).
     ExclusiveMinimum(Number),
     /// `exclusiveMaximum`.
     ExclusiveMaximum(Number),
@@ -194,6 +206,16 @@ pub enum CheckKind {
     /// `format`, asserted (only emitted when format assertion is on and the format is
     /// known or custom).
     Format(String),
+    /// draft-07 `contentEncoding: base64`, asserted (option `assert_content`): a string
+    /// must be base64 ([`schemac_runtime::content::is_base64`]).
+    ContentBase64,
+    /// draft-07 `contentMediaType: application/json`, asserted (option `assert_content`): a
+    /// string — decoded first when `base64` (a sibling `contentEncoding: base64`) — must be
+    /// JSON ([`schemac_runtime::content::is_json`]; one that does not decode passes here).
+    ContentJson {
+        /// Whether the string is base64-decoded first.
+        base64: bool,
+    },
     /// `minItems`.
     MinItems(u64),
     /// `maxItems`.

@@ -9,6 +9,7 @@
 pub mod uri;
 
 use crate::check::dialect::{self, DialectInfo};
+use crate::check::keywords;
 use crate::error::{CompileError, CompileErrorKind, Location};
 use crate::{Dialect, Options};
 use serde_json::{Map, Value};
@@ -127,6 +128,9 @@ pub(crate) struct Index<'a> {
     infos: HashMap<Place, SchemaInfo>,
     /// Errors found while walking documents.
     pub errors: Vec<CompileError>,
+    /// Where `$schema` appears in a subschema that is not a resource root, naming the
+    /// dialect already in force (ignored; lowering reports them in one warning).
+    pub ignored_schemas: Vec<Location>,
 }
 
 impl<'a> Index<'a> {
@@ -140,6 +144,7 @@ impl<'a> Index<'a> {
             anchors: BTreeMap::new(),
             infos: HashMap::new(),
             errors: Vec::new(),
+            ignored_schemas: Vec::new(),
         }
     }
 
@@ -250,84 +255,34 @@ impl<'a> Index<'a> {
     }
 }
 
-/// The keywords whose values hold subschemas, by shape.
-struct SubschemaKeywords {
-    single: &'static [&'static str],
-    arrays: &'static [&'static str],
-    maps: &'static [&'static str],
-}
+/// The keywords whose value is one subschema (`items` too, when it is not an array).
+const SINGLE: &[&str] = &[
+    "additionalProperties",
+    "propertyNames",
+    "additionalItems",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+];
 
-fn subschema_keywords(dialect: Dialect) -> SubschemaKeywords {
-    match dialect {
-        Dialect::Draft2020_12 => SubschemaKeywords {
-            single: &[
-                "additionalProperties",
-                "propertyNames",
-                "items",
-                "contains",
-                "not",
-                "if",
-                "then",
-                "else",
-                "unevaluatedItems",
-                "unevaluatedProperties",
-                "contentSchema",
-            ],
-            arrays: &["allOf", "anyOf", "oneOf", "prefixItems"],
-            maps: &[
-                "$defs",
-                "definitions",
-                "properties",
-                "patternProperties",
-                "dependentSchemas",
-                "dependencies",
-            ],
-        },
-        Dialect::Draft2019_09 => SubschemaKeywords {
-            single: &[
-                "additionalProperties",
-                "propertyNames",
-                "additionalItems",
-                "contains",
-                "not",
-                "if",
-                "then",
-                "else",
-                "unevaluatedItems",
-                "unevaluatedProperties",
-                "contentSchema",
-            ],
-            arrays: &["allOf", "anyOf", "oneOf"],
-            maps: &[
-                "$defs",
-                "definitions",
-                "properties",
-                "patternProperties",
-                "dependentSchemas",
-                "dependencies",
-            ],
-        },
-        Dialect::Draft7 => SubschemaKeywords {
-            single: &[
-                "additionalProperties",
-                "propertyNames",
-                "additionalItems",
-                "contains",
-                "not",
-                "if",
-                "then",
-                "else",
-            ],
-            arrays: &["allOf", "anyOf", "oneOf"],
-            maps: &[
-                "definitions",
-                "properties",
-                "patternProperties",
-                "dependencies",
-            ],
-        },
-    }
-}
+/// The keywords whose value is an array of subschemas (`items` too, when it is one).
+const ARRAYS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+
+/// The keywords whose value is an object of subschemas (`dependencies`: those entries
+/// that are not arrays of names).
+const MAPS: &[&str] = &[
+    "$defs",
+    "definitions",
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "dependencies",
+];
 
 /// Whether `name` is a valid `$anchor` / `$dynamicAnchor` (an XML NCName-like token).
 fn is_anchor_name(name: &str) -> bool {
@@ -380,63 +335,82 @@ impl<'a> Walk<'_, 'a> {
             return;
         };
 
-        // `$schema` first: it decides how the other keywords read.
-        let mut dialect = dialect;
-        let declares_id = object
-            .get("$id")
+        // `$schema` first: it decides how the other keywords read. A subschema is a resource
+        // root when it has an identifier: the keyword of the dialect in force (`$id`, or
+        // draft-04's `id`) or, when it declares another dialect, that dialect's.
+        let parent = dialect;
+        let declared = object
+            .get("$schema")
             .and_then(Value::as_str)
-            .is_some_and(|id| !(dialect.dialect == Dialect::Draft7 && id.starts_with('#')));
-        if let Some(schema) = object.get("$schema") {
-            match schema.as_str() {
-                Some(uri) if document_root || declares_id => {
-                    match dialect::detect(uri, self.index.registry, self.index.options) {
-                        Ok(d) => dialect = d,
-                        Err(message) => self.error(
-                            CompileErrorKind::UnsupportedDialect,
-                            &place,
-                            "$schema",
-                            message,
-                        ),
-                    }
-                }
-                Some(_) => self.error(
-                    CompileErrorKind::MisplacedSchema,
-                    &place,
-                    "$schema",
-                    "`$schema` is only allowed at the root of a schema resource (a document \
-                     root or a subschema with `$id`)"
-                        .to_string(),
-                ),
-                None => self.error(
-                    CompileErrorKind::InvalidKeyword,
-                    &place,
-                    "$schema",
-                    "`$schema` must be a string (a meta-schema URI)".to_string(),
-                ),
+            .map(|uri| dialect::detect(uri, self.index.registry, self.index.options));
+        let has_id = |d: Dialect| {
+            object
+                .get(d.id_keyword())
+                .and_then(Value::as_str)
+                .is_some_and(|id| !(d.is_legacy() && id.starts_with('#')))
+        };
+        let declares_id =
+            has_id(parent.dialect) || matches!(&declared, Some(Ok(d)) if has_id(d.dialect));
+        let mut dialect = dialect;
+        match (object.get("$schema"), declared) {
+            (None, _) => {}
+            (Some(_), Some(Ok(d))) if document_root || declares_id => dialect = d,
+            (Some(_), Some(Err(message))) if document_root || declares_id => self.error(
+                CompileErrorKind::UnsupportedDialect,
+                &place,
+                "$schema",
+                message,
+            ),
+            // Not a resource root: harmless when it names the dialect in force (collected
+            // into one warning), an error when it names another.
+            (Some(_), Some(Ok(d))) if d == parent => {
+                let location = self.index.location(&place, Some("$schema"));
+                self.index.ignored_schemas.push(location);
             }
+            (Some(schema), Some(_)) => self.error(
+                CompileErrorKind::MisplacedSchema,
+                &place,
+                "$schema",
+                format!(
+                    "`$schema` {} names another dialect than the one in force ({}), but this \
+                     subschema is not the root of a schema resource (a document root or a \
+                     subschema with `{}`), where a dialect may change",
+                    schema,
+                    parent.dialect.uri(),
+                    parent.dialect.id_keyword()
+                ),
+            ),
+            (Some(_), None) => self.error(
+                CompileErrorKind::InvalidKeyword,
+                &place,
+                "$schema",
+                "`$schema` must be a string (a meta-schema URI)".to_string(),
+            ),
         }
 
-        let draft7 = dialect.dialect == Dialect::Draft7;
-        // draft-07: `$ref` overrides its siblings, `$id` included, for the subschema itself;
-        // descendants still see the `$id`.
+        let legacy = dialect.dialect.is_legacy();
+        let id_keyword = dialect.dialect.id_keyword();
+        // draft-04/06/07: `$ref` overrides its siblings, `$id` included, for the subschema
+        // itself; descendants still see the `$id`.
         let own_base = base.to_string();
         let mut base = base.to_string();
         let mut resource = resource.clone();
-        if let Some(id) = object.get("$id") {
+        if let Some(id) = object.get(id_keyword) {
             match id.as_str() {
-                Some(id) if draft7 && id.starts_with('#') => {
-                    self.anchor(&place, &base, &id[1..], false, "$id")
+                Some(id) if legacy && id.starts_with('#') => {
+                    self.anchor(&place, &base, &id[1..], false, id_keyword)
                 }
                 Some(id) => {
                     let resolved = uri::resolve(&base, id);
                     let (uri_part, fragment) = uri::split_fragment(&resolved);
-                    if !fragment.is_empty() && !draft7 {
+                    if !fragment.is_empty() && !legacy {
                         self.error(
                             CompileErrorKind::InvalidIdentifier,
                             &place,
-                            "$id",
+                            id_keyword,
                             format!(
-                                "`$id` {id:?} has a fragment; use `$anchor` to name a subschema"
+                                "`{id_keyword}` {id:?} has a fragment; use `$anchor` to name a \
+                                 subschema"
                             ),
                         );
                     }
@@ -446,22 +420,22 @@ impl<'a> Walk<'_, 'a> {
                         .resources
                         .entry(base.clone())
                         .or_insert_with(|| place.clone());
-                    if draft7 && !fragment.is_empty() {
-                        self.anchor(&place, &base, fragment, false, "$id");
+                    if legacy && !fragment.is_empty() {
+                        self.anchor(&place, &base, fragment, false, id_keyword);
                     }
                 }
                 None => self.error(
                     CompileErrorKind::InvalidKeyword,
                     &place,
-                    "$id",
-                    "`$id` must be a string (a URI reference)".to_string(),
+                    id_keyword,
+                    format!("`{id_keyword}` must be a string (a URI reference)"),
                 ),
             }
         }
         if document_root {
             resource = place.clone();
         }
-        if !draft7 {
+        if !legacy {
             for (keyword, dynamic) in [("$anchor", false), ("$dynamicAnchor", true)] {
                 if dialect.dialect == Dialect::Draft2019_09 && dynamic {
                     continue;
@@ -489,7 +463,7 @@ impl<'a> Walk<'_, 'a> {
                 self.anchor(&place, &base, "", true, "$recursiveAnchor");
             }
         }
-        let ref_base = if draft7 && object.contains_key("$ref") {
+        let ref_base = if legacy && object.contains_key("$ref") {
             own_base
         } else {
             base.clone()
@@ -507,11 +481,15 @@ impl<'a> Walk<'_, 'a> {
         dialect: DialectInfo,
         depth: usize,
     ) {
-        let keywords = subschema_keywords(dialect.dialect);
         for (keyword, value) in object {
             let keyword = keyword.as_str();
+            // Only the dialect's own keywords hold subschemas (draft-07's `$defs` is an
+            // unknown keyword, its value no schema).
+            if !keywords::is_known(dialect.dialect, keyword) {
+                continue;
+            }
             let is_items = keyword == "items";
-            if keywords.single.contains(&keyword) || (is_items && !value.is_array()) {
+            if SINGLE.contains(&keyword) || (is_items && !value.is_array()) {
                 self.schema(
                     value,
                     place.child(&[keyword]),
@@ -521,7 +499,7 @@ impl<'a> Walk<'_, 'a> {
                     depth + 1,
                     false,
                 );
-            } else if keywords.arrays.contains(&keyword) || is_items {
+            } else if ARRAYS.contains(&keyword) || is_items {
                 if let Value::Array(items) = value {
                     for (i, item) in items.iter().enumerate() {
                         let i = i.to_string();
@@ -536,7 +514,7 @@ impl<'a> Walk<'_, 'a> {
                         );
                     }
                 }
-            } else if keywords.maps.contains(&keyword) {
+            } else if MAPS.contains(&keyword) {
                 if let Value::Object(map) = value {
                     for (name, sub) in map {
                         if keyword == "dependencies" && sub.is_array() {
