@@ -388,40 +388,37 @@ impl Eval {
     }
 }
 
-fn as_i128(n: &Number) -> Option<i128> {
-    n.as_i64()
-        .map(i128::from)
-        .or_else(|| n.as_u64().map(i128::from))
-}
-
-fn float_cmp(n: &Number, y: f64) -> Ordering {
-    let x = n.as_f64().unwrap_or(f64::NAN);
-    x.partial_cmp(&y).unwrap_or(Ordering::Equal)
-}
-
 /// [`json::compare_numbers`] against a schema integer that fits `i64`, without building a
-/// [`Number`] (which allocates under `arbitrary_precision`).
+/// [`Number`] (which allocates under `arbitrary_precision`). Exact for every instance
+/// number.
 #[inline]
 pub fn cmp_i64(n: &Number, y: i64) -> Ordering {
-    match as_i128(n) {
-        Some(x) => x.cmp(&i128::from(y)),
-        None => float_cmp(n, y as f64),
-    }
+    cmp_integer(n, i128::from(y))
 }
 
-/// [`json::compare_numbers`] against a schema integer above `i64::MAX`.
+/// [`json::compare_numbers`] against a schema integer above `i64::MAX`. Exact.
 #[inline]
 pub fn cmp_u64(n: &Number, y: u64) -> Ordering {
-    match as_i128(n) {
-        Some(x) => x.cmp(&i128::from(y)),
-        None => float_cmp(n, y as f64),
+    cmp_integer(n, i128::from(y))
+}
+
+/// An instance number against a schema integer, exactly.
+#[inline]
+fn cmp_integer(n: &Number, y: i128) -> Ordering {
+    if let Some(x) = n.as_i64() {
+        return i128::from(x).cmp(&y);
     }
+    if let Some(x) = n.as_u64() {
+        return i128::from(x).cmp(&y);
+    }
+    json::cmp_int_float(y, n.as_f64().unwrap_or(f64::NAN)).reverse()
 }
 
 /// [`json::compare_numbers`] against a schema number that is not an integer literal.
+/// Exact ([`json::compare_with_f64`]).
 #[inline]
 pub fn cmp_f64(n: &Number, y: f64) -> Ordering {
-    float_cmp(n, y)
+    json::compare_with_f64(n, y)
 }
 
 /// Whether `min <= count <= max` (`contains` with `minContains` and `maxContains`; an
@@ -474,6 +471,11 @@ mod tests {
             json!(2.5),
             json!(u64::MAX),
             json!(-0.0),
+            json!(9.223372036854776e18),
+            json!(1.8446744073709552e19),
+            json!(-9.3e18),
+            json!(1e19),
+            json!(0.5),
         ];
         for v in &values {
             let n = v.as_number().unwrap();

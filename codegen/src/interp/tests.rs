@@ -288,6 +288,59 @@ fn numeric_checks() {
     assert_valid(&v, &json!(u64::MAX - 1));
 }
 
+/// A number parsed from JSON text (correctly rounded: the tests build serde_json with
+/// `float_roundtrip`).
+fn number(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+#[test]
+fn multiple_of_is_exact() {
+    let v = single("multipleOf", CheckKind::MultipleOf(0.0001));
+    assert_valid(&v, &number("0.0075"));
+    assert_valid(&v, &number("1e300"));
+    errors(&v, &number("0.00751"));
+    errors(&v, &number("1e-5"));
+    let v = single("multipleOf", CheckKind::MultipleOf(1.0));
+    errors(&v, &number("1e-17"));
+    errors(&v, &number("5e-324"));
+    assert_valid(&v, &number("1e308"));
+    assert_valid(&v, &number("18446744073709551615"));
+    let v = single("multipleOf", CheckKind::MultipleOf(2.5));
+    errors(&v, &number("1e-20"));
+    assert_valid(&v, &number("7.5"));
+    let v = single("multipleOf", CheckKind::MultipleOf(1e-300));
+    assert_valid(&v, &number("1e308"));
+    errors(&v, &number("1e-301"));
+}
+
+#[test]
+fn integers_and_floats_compare_exactly() {
+    let v = single(
+        "maximum",
+        CheckKind::Maximum(num(json!(9223372036854775807i64))),
+    );
+    errors(&v, &number("9223372036854775808.0"));
+    assert_valid(&v, &number("9223372036854775807"));
+    let v = single(
+        "exclusiveMinimum",
+        CheckKind::ExclusiveMinimum(num(number("9007199254740992.0"))),
+    );
+    assert_valid(&v, &number("9007199254740993"));
+    errors(&v, &number("9007199254740992"));
+    let v = single("const", CheckKind::Const(number("9007199254740993")));
+    errors(&v, &number("9007199254740992.0"));
+    assert_valid(&v, &number("9007199254740993"));
+    let v = single(
+        "enum",
+        CheckKind::Enum(vec![number("9007199254740993"), json!("x")]),
+    );
+    errors(&v, &number("9007199254740992.0"));
+    let v = single("uniqueItems", CheckKind::UniqueItems);
+    assert_valid(&v, &number("[10000000000000000001, 1e19]"));
+    errors(&v, &number("[10000000000000000000, 1e19]"));
+}
+
 #[test]
 fn string_checks() {
     let v = single("minLength", CheckKind::MinLength(2));
