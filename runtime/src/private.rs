@@ -11,7 +11,9 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 use serde_json::Number;
 
-pub use crate::error::{ErrorKind, IncompleteReason, Report, TypeSet, ValidationError, Verdict};
+pub use crate::error::{
+    ErrorKind, ErrorList, IncompleteReason, Report, TypeSet, ValidationError, Verdict,
+};
 pub use crate::json;
 pub use crate::limits::Limits;
 pub use crate::Validate;
@@ -169,7 +171,7 @@ impl State {
 pub struct Errors {
     /// Budget and dynamic scope.
     pub state: State,
-    errors: Vec<ValidationError>,
+    errors: ErrorList,
     keyword_path: String,
     instance: String,
 }
@@ -179,41 +181,46 @@ impl Errors {
     pub const fn new(limits: &Limits) -> Errors {
         Errors {
             state: State::new(limits),
-            errors: Vec::new(),
+            errors: ErrorList::new(limits.max_errors),
             keyword_path: String::new(),
             instance: String::new(),
         }
     }
 
-    /// How many errors have been collected (a node is valid when it added none).
+    /// How many errors have been found, those past [`Limits::max_errors`] included (a
+    /// node is valid when it added none).
     #[inline]
     pub fn mark(&self) -> usize {
-        self.errors.len()
+        self.errors.count()
     }
 
     /// Records an error of keyword `keyword` at the current locations; `absolute` is the
     /// keyword's absolute location.
     #[cold]
     pub fn error(&mut self, keyword: &str, absolute: &'static str, kind: ErrorKind) {
-        let mut keyword_location =
-            String::with_capacity(self.keyword_path.len() + 1 + keyword.len());
-        keyword_location.push_str(&self.keyword_path);
-        keyword_location.push('/');
-        keyword_location.push_str(keyword);
-        self.errors.push(ValidationError {
-            instance_location: self.instance.clone(),
-            keyword_location,
-            absolute_keyword_location: String::from(absolute),
-            kind,
+        let (keyword_path, instance) = (&self.keyword_path, &self.instance);
+        self.errors.push_with(|| {
+            let mut keyword_location =
+                String::with_capacity(keyword_path.len() + 1 + keyword.len());
+            keyword_location.push_str(keyword_path);
+            keyword_location.push('/');
+            keyword_location.push_str(keyword);
+            ValidationError {
+                instance_location: instance.clone(),
+                keyword_location,
+                absolute_keyword_location: String::from(absolute),
+                kind,
+            }
         });
     }
 
     /// Records a `false`-schema error located at the current node itself.
     #[cold]
     pub fn error_here(&mut self, absolute: &'static str) {
-        self.errors.push(ValidationError {
-            instance_location: self.instance.clone(),
-            keyword_location: self.keyword_path.clone(),
+        let (keyword_path, instance) = (&self.keyword_path, &self.instance);
+        self.errors.push_with(|| ValidationError {
+            instance_location: instance.clone(),
+            keyword_location: keyword_path.clone(),
             absolute_keyword_location: String::from(absolute),
             kind: ErrorKind::FalseSchema,
         });
@@ -308,16 +315,11 @@ impl Errors {
 
     /// The report of a validation whose root returned `result`.
     pub fn finish(self, result: Res) -> Report {
-        let verdict = match result {
-            Ok(_) if !self.errors.is_empty() => Verdict::Invalid,
-            Ok(_) => Verdict::Valid,
-            Err(Stop) if !self.errors.is_empty() => Verdict::Invalid,
-            Err(Stop) => Verdict::Incomplete(self.state.reason()),
+        let stopped = match result {
+            Ok(_) => None,
+            Err(Stop) => Some(self.state.reason()),
         };
-        Report {
-            verdict,
-            errors: self.errors,
-        }
+        Report::new(self.errors, stopped)
     }
 }
 
@@ -518,6 +520,7 @@ mod tests {
         let mut s = State::new(&Limits {
             budget: 1,
             max_depth: 8,
+            ..Limits::DEFAULT
         });
         assert_eq!(s.enter(), Ok(()));
         assert_eq!(s.enter(), Err(Stop));
@@ -534,6 +537,40 @@ mod tests {
         let mut e = Errors::new(&Limits::DEFAULT);
         e.error("type", "https://x/y.json#/type", ErrorKind::Const);
         assert_eq!(e.finish(Err(Stop)).verdict, Verdict::Invalid);
+    }
+
+    #[test]
+    fn errors_past_the_bound_are_counted_not_kept() {
+        let mut e = Errors::new(&Limits {
+            max_errors: 2,
+            ..Limits::DEFAULT
+        });
+        for i in 0..5 {
+            let at = e.push_index(i);
+            let before = e.mark();
+            e.error("type", "https://x/s.json#/type", ErrorKind::Const);
+            assert_eq!(e.mark(), before + 1, "mark counts omitted errors too");
+            e.pop_instance(at);
+        }
+        e.error_here("https://x/s.json#");
+        let report = e.finish(Ok(false));
+        assert_eq!(report.verdict, Verdict::Invalid);
+        assert_eq!(report.errors.len(), 2);
+        assert_eq!(report.errors_omitted, 4);
+        assert_eq!(report.errors[1].instance_location, "/1");
+        let out = crate::output::basic(&report);
+        assert_eq!(out["errorsOmitted"], serde_json::json!(4));
+        assert_eq!(out["errors"].as_array().map(|a| a.len()), Some(2));
+
+        let mut e = Errors::new(&Limits {
+            max_errors: 0,
+            ..Limits::DEFAULT
+        });
+        e.error_here("https://x/s.json#");
+        let report = e.finish(Ok(false));
+        assert_eq!(report.verdict, Verdict::Invalid);
+        assert!(report.errors.is_empty());
+        assert_eq!(report.errors_omitted, 1);
     }
 
     #[test]

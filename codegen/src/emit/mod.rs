@@ -188,6 +188,7 @@ fn module_tokens(
     };
     let budget = program.limits.budget;
     let max_depth = program.limits.max_depth;
+    let max_errors = program.limits.max_errors;
     quote! {
         #[doc = #doc]
         #[allow(clippy::approx_constant, clippy::excessive_precision, clippy::too_many_lines)]
@@ -199,7 +200,11 @@ fn module_tokens(
             pub const SCHEMA: &str = #schema_text;
 
             /// The run-time limits compiled into this validator.
-            pub const LIMITS: __rt::Limits = __rt::Limits { budget: #budget, max_depth: #max_depth };
+            pub const LIMITS: __rt::Limits = __rt::Limits {
+                budget: #budget,
+                max_depth: #max_depth,
+                max_errors: #max_errors,
+            };
 
             /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
             #[derive(Debug, Clone, Copy, Default)]

@@ -1496,6 +1496,7 @@ fn budget_counts_node_evaluations() {
     let v = b.build().with_limits(Limits {
         budget: 4,
         max_depth: 256,
+        ..Limits::DEFAULT
     });
     assert_valid(&v, &json!([1, 2, 3]));
     assert_eq!(
@@ -1533,11 +1534,13 @@ fn budget_charges_unevaluated_locations() {
     let v = b.build().with_limits(Limits {
         budget: exact,
         max_depth: 256,
+        ..Limits::DEFAULT
     });
     assert_valid(&v, &instance);
     let v = v.with_limits(Limits {
         budget: exact - 1,
         max_depth: 256,
+        ..Limits::DEFAULT
     });
     assert_eq!(
         v.check(&instance),
@@ -1603,8 +1606,10 @@ fn deep_instance_is_incomplete_not_a_stack_overflow() {
         assert_eq!(v.check(&deep), Verdict::Invalid);
         let report = v.validate(&deep);
         assert_eq!(report.verdict, Verdict::Invalid);
-        // The root runs at depths 1, 3, .., 255 (items, then $ref): 128 `const` errors.
-        assert_eq!(report.errors.len(), 128);
+        // The root runs at depths 1, 3, .., 255 (items, then $ref): 128 `const` errors, of
+        // which the report keeps the first 100.
+        assert_eq!(report.errors.len(), 100);
+        assert_eq!(report.errors_omitted, 28);
         let twin = Value::Array(vec![nested_arrays(5_000), nested_arrays(5_000)]);
         assert_eq!(
             v.check(&twin),
@@ -1694,13 +1699,15 @@ fn with_limits_default_is_the_programs() {
     b.program.limits = Limits {
         budget: 7,
         max_depth: 3,
+        ..Limits::DEFAULT
     };
     let v = b.build();
     assert_eq!(
         *v.limits(),
         Limits {
             budget: 7,
-            max_depth: 3
+            max_depth: 3,
+            ..Limits::DEFAULT
         }
     );
     assert_eq!(
@@ -1854,4 +1861,56 @@ fn compiled_self_references_stop_at_the_depth_bound_on_a_small_stack() {
         drop_nested(deep);
         assert_valid(&nested, &nested_arrays(20));
     });
+}
+
+#[test]
+fn max_errors_keeps_the_first_errors_and_counts_the_rest() {
+    // The amplification of issue 9: `items` of objects with five `required` names.
+    let schema = json!({"items": {"required": ["a", "b", "c", "d", "e"]}});
+    let compile = |max_errors| {
+        let options = crate::Options {
+            limits: Limits {
+                max_errors,
+                ..Limits::DEFAULT
+            },
+            ..crate::Options::default()
+        };
+        Interpreter::new(
+            crate::Compiler::new(options)
+                .compile(&schema)
+                .expect("compiles"),
+        )
+    };
+    let rows = Value::Array(vec![json!({}); 10_000]);
+    let v = compile(Limits::DEFAULT_MAX_ERRORS);
+    let report = v.validate(&rows);
+    assert_eq!(report.verdict, Verdict::Invalid);
+    assert_eq!(report.errors.len(), Limits::DEFAULT_MAX_ERRORS);
+    assert_eq!(report.errors_omitted, 50_000 - 100);
+    // The first errors in evaluation order: item 0's five, then item 1's, ...
+    assert_eq!(report.errors[0].instance_location, "/0");
+    assert_eq!(
+        report.errors[0].kind,
+        ErrorKind::Required {
+            property: Cow::Borrowed("a")
+        }
+    );
+    assert_eq!(report.errors[99].instance_location, "/19");
+    assert_eq!(
+        report.errors[99].kind,
+        ErrorKind::Required {
+            property: Cow::Borrowed("e")
+        }
+    );
+    // A bound of 0 keeps none but the verdict stays invalid.
+    let report = compile(0).validate(&rows);
+    assert_eq!(report.verdict, Verdict::Invalid);
+    assert!(report.errors.is_empty());
+    assert_eq!(report.errors_omitted, 50_000);
+    // Under the bound nothing is omitted.
+    let report = compile(7).validate(&json!([{"a": 1, "b": 1, "c": 1, "d": 1}]));
+    assert_eq!((report.errors.len(), report.errors_omitted), (1, 0));
+    let output = schemac_runtime::output::basic(&compile(7).validate(&rows));
+    assert_eq!(output["errors"].as_array().map(Vec::len), Some(7));
+    assert_eq!(output["errorsOmitted"], json!(50_000 - 7));
 }
