@@ -486,8 +486,7 @@ mod tests {
         assert_eq!(Escaped(r#"a"b\c"#).to_string(), r#""a\"b\\c""#);
         // What is escaped reads back as the original through a JSON parser.
         let text = "/k\u{1}\"\\\t\u{9b}";
-        let back: alloc::string::String =
-            serde_json::from_str(&Escaped(text).to_string()).unwrap();
+        let back: alloc::string::String = serde_json::from_str(&Escaped(text).to_string()).unwrap();
         assert_eq!(back, text);
     }
 

@@ -204,7 +204,10 @@ impl Decimal {
         let mut text = ShortBuf::default();
         write!(text, "{:e}", x.abs()).ok()?;
         let (mantissa, exponent) = text.as_bytes().split_at(text.find(b'e')?);
-        let exponent = core::str::from_utf8(&exponent[1..]).ok()?.parse::<i32>().ok()?;
+        let exponent = core::str::from_utf8(&exponent[1..])
+            .ok()?
+            .parse::<i32>()
+            .ok()?;
         let mut digits: u128 = 0;
         let mut fraction_digits: i32 = 0;
         let mut after_point = false;
@@ -306,7 +309,7 @@ impl core::fmt::Write for ShortBuf {
 /// the extra memory are linear in the value's size.
 pub fn drop_deep(value: Value) {
     let mut stack: Vec<Value> = Vec::new();
-    let mut push = |v: Value, stack: &mut Vec<Value>| {
+    let push = |v: Value, stack: &mut Vec<Value>| {
         if matches!(&v, Value::Array(a) if !a.is_empty())
             || matches!(&v, Value::Object(o) if !o.is_empty())
         {
@@ -558,10 +561,7 @@ mod tests {
 
     #[test]
     fn decimals_of_floats_are_the_shortest_forms() {
-        assert_eq!(
-            Decimal::of_f64(0.1),
-            Some(Decimal { digits: 1, exp: -1 })
-        );
+        assert_eq!(Decimal::of_f64(0.1), Some(Decimal { digits: 1, exp: -1 }));
         assert_eq!(
             Decimal::of_f64(-1234.5),
             Some(Decimal {
