@@ -5,9 +5,11 @@
 //! 1. [`load`] — documents, resources, base URIs and the offline [`load::Registry`];
 //! 2. [`check`] — dialects, keyword shapes and limits, every reference resolved once;
 //! 3. [`ir`] — the compiled [`ir::Program`] (lowered by `check`), plus its analysis;
-//! 4. [`regex`] — ECMA-262 patterns compiled to DFA / Pike VM tables;
-//! 5. [`interp`] — the interpreter backend over the IR (run time);
-//! 6. [`emit`] — the Rust backend (build time, feature `emit`).
+//! 4. [`plan`] — what both backends follow: sharing, check order, inlining, budget charge
+//!    points;
+//! 5. [`regex`] — ECMA-262 patterns compiled to DFA / Pike VM tables;
+//! 6. [`interp`] — the interpreter backend over the IR (run time);
+//! 7. [`emit`] — the Rust backend (build time, feature `emit`).
 //!
 //! ```
 //! use schemac::{Compiler, Options};
@@ -31,6 +33,7 @@ pub mod load;
 pub mod mcp;
 pub mod names;
 mod options;
+pub mod plan;
 pub mod regex;
 
 pub use check::Compiler;

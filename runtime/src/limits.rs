@@ -78,6 +78,34 @@ impl Budget {
         Ok(())
     }
 
+    /// Charges `cost` units for a region of node evaluations and enters it (depth + 1).
+    /// Pair every successful call with [`Budget::leave`].
+    #[inline]
+    pub fn enter_region(&mut self, cost: u64) -> Result<(), IncompleteReason> {
+        if self.remaining < cost {
+            self.remaining = 0;
+            return Err(IncompleteReason::BudgetExceeded);
+        }
+        if self.depth >= self.max_depth {
+            return Err(IncompleteReason::DepthExceeded);
+        }
+        self.remaining -= cost;
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Charges `units` node evaluations in bulk (a loop's elements times its per-element
+    /// cost), without entering anything.
+    #[inline]
+    pub fn spend(&mut self, units: u64) -> Result<(), IncompleteReason> {
+        if self.remaining < units {
+            self.remaining = 0;
+            return Err(IncompleteReason::BudgetExceeded);
+        }
+        self.remaining -= units;
+        Ok(())
+    }
+
     /// Leaves a node entered with [`Budget::enter`].
     #[inline]
     pub fn leave(&mut self) {

@@ -95,6 +95,28 @@ impl State {
         }
     }
 
+    /// Charges `cost` units for an out-of-line node and the inline nodes it evaluates at
+    /// most once, and enters it (one level of depth).
+    #[inline(always)]
+    pub fn enter_region(&mut self, cost: u64) -> Result<(), Stop> {
+        match self.budget.enter_region(cost) {
+            Ok(()) => Ok(()),
+            Err(reason) => self.stop(reason),
+        }
+    }
+
+    /// Charges a loop in bulk: `elements` times `per_element` units.
+    #[inline(always)]
+    pub fn spend(&mut self, elements: usize, per_element: u64) -> Result<(), Stop> {
+        match self
+            .budget
+            .spend((elements as u64).saturating_mul(per_element))
+        {
+            Ok(()) => Ok(()),
+            Err(reason) => self.stop(reason),
+        }
+    }
+
     /// Records why the validation stops.
     #[cold]
     #[inline(never)]

@@ -5,6 +5,7 @@
 
 use super::value;
 use crate::ir::{Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexId};
+use crate::plan::Plan;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use schemac_runtime::error::TypeSet;
@@ -35,6 +36,7 @@ fn regex_name(id: RegexId) -> proc_macro2::Ident {
 
 /// The generator for one program.
 pub(super) struct Gen<'a> {
+    plan: &'a Plan,
     program: &'a Program,
     rt: &'a TokenStream,
     formats: &'a BTreeMap<String, syn::Path>,
@@ -78,12 +80,13 @@ enum EvArg {
 
 impl<'a> Gen<'a> {
     pub(super) fn new(
-        program: &'a Program,
+        plan: &'a Plan,
         rt: &'a TokenStream,
         formats: &'a BTreeMap<String, syn::Path>,
     ) -> Gen<'a> {
         Gen {
-            program,
+            plan,
+            program: &plan.program,
             rt,
             formats,
             used_regexes: RefCell::new(BTreeSet::new()),
@@ -102,7 +105,7 @@ impl<'a> Gen<'a> {
         for &id in self.used_regexes.borrow().iter() {
             let name = regex_name(id);
             let entry = &self.program.regexes[id.0];
-            let doc = format!(" `{}`", entry.source.replace('`', "\\`"));
+            let doc = doc_text(&entry.source);
             let expr = match &entry.compiled {
                 Some(compiled) => regex_tokens(compiled, rt),
                 None => continue,
@@ -121,8 +124,9 @@ impl<'a> Gen<'a> {
     /// edge whose errors are dropped (those children run in check mode).
     fn reachable(&self, mode: Mode) -> Vec<NodeId> {
         let mut seen = BTreeSet::new();
-        let mut work = vec![self.program.root];
+        let mut work = vec![self.callee(self.program.root, mode)];
         while let Some(id) = work.pop() {
+            let id = self.callee(id, mode);
             if !seen.insert(id) {
                 continue;
             }
@@ -158,6 +162,15 @@ impl<'a> Gen<'a> {
             }
         }
         seen.into_iter().collect()
+    }
+
+    /// The node whose function a call in `mode` goes to: in short-circuit mode, the
+    /// shared representative of `id`'s class.
+    pub(super) fn callee(&self, id: NodeId, mode: Mode) -> NodeId {
+        match mode {
+            Mode::Check => self.plan.node(id).canonical,
+            Mode::Errors => id,
+        }
     }
 
     /// `(resource, target)` for every resource that declares dynamic anchor `name`.
@@ -199,7 +212,7 @@ impl<'a> Gen<'a> {
         f.breaks.set(breaks_to_label(&body));
         let rt = self.rt;
         let name = fn_name(id, mode);
-        let doc = format!(" `{}`", node.uri.replace('`', "\\`"));
+        let doc = doc_text(&node.uri);
         let state_ty = match mode {
             Mode::Check => quote!(__rt::State),
             Mode::Errors => quote!(__rt::Errors),
@@ -229,56 +242,79 @@ impl<'a> Gen<'a> {
             (quote!(), quote!())
         };
         let _ = rt;
+        let plan = self.plan.node(id);
+        let (enter, leave) = if plan.out_of_line {
+            let cost = plan.entry_cost;
+            (quote!(#st.enter_region(#cost)?;), quote!(#st.leave();))
+        } else {
+            (quote!(), quote!())
+        };
         let inner = match mode {
             Mode::Check if always_false => quote! {
+                #enter
                 #scope_in
                 #body
                 #scope_out
-                #st.leave();
+                #leave
                 Ok(false)
             },
             Mode::Check if body.is_empty() => quote! {
+                #enter
                 #scope_in
                 #scope_out
-                #st.leave();
+                #leave
                 Ok(true)
             },
             Mode::Check if f.breaks.get() => quote! {
+                #enter
                 #scope_in
                 let ok = 'n: {
                     #body
                     #tail
                 };
                 #scope_out
-                #st.leave();
+                #leave
                 Ok(ok)
             },
             Mode::Check => quote! {
+                #enter
                 #scope_in
                 #body
                 #scope_out
-                #st.leave();
+                #leave
                 Ok(true)
             },
             Mode::Errors if body.is_empty() => quote! {
+                #enter
                 #scope_in
                 #scope_out
-                #st.leave();
+                #leave
                 Ok(true)
             },
             Mode::Errors => quote! {
+                #enter
                 #scope_in
                 let start = cx.mark();
                 #body
                 #scope_out
-                #st.leave();
+                #leave
                 Ok(cx.mark() == start)
             },
         };
+        let cx = if uses_ident(&inner, "cx") {
+            quote!(cx)
+        } else {
+            quote!(_cx)
+        };
+        let inline = if plan.out_of_line || mode == Mode::Errors {
+            quote!()
+        } else {
+            quote!(#[inline(always)])
+        };
         quote! {
             #[doc = #doc]
-            fn #name(#v: &Value, cx: &mut #state_ty #ev_param) -> __rt::Res {
-                #st.enter()?;
+            #inline
+            fn #name(#v: &Value, #cx: &mut #state_ty #ev_param) -> __rt::Res {
                 #inner
             }
         }
@@ -348,7 +384,7 @@ impl<'a> Gen<'a> {
         inst: &Inst,
         ev: &EvArg,
     ) -> TokenStream {
-        let name = fn_name(target, f.mode);
+        let name = fn_name(self.callee(target, f.mode), f.mode);
         let value = match inst {
             Inst::Same => {
                 f.uses_v.set(true);
@@ -411,6 +447,20 @@ impl<'a> Gen<'a> {
                 Mode::Errors => quote!(#call?;),
             }
         }
+    }
+
+    /// The bulk budget charge before a loop over `count` elements that applies `targets`
+    /// to each (see [`Plan::loop_cost`]); nothing when they all charge on their own.
+    fn loop_charge(&self, f: &Fun<'_>, count: TokenStream, targets: &[NodeId]) -> TokenStream {
+        let per_element: u64 = targets
+            .iter()
+            .map(|&t| self.plan.loop_cost(t))
+            .fold(0, u64::saturating_add);
+        if per_element == 0 {
+            return quote!();
+        }
+        let st = state(f.mode);
+        quote!(#st.spend(#count, #per_element)?;)
     }
 
     fn node_collects(&self, f: &Fun<'_>) -> bool {
@@ -527,7 +577,7 @@ impl<'a> Gen<'a> {
         if value.to_string() == "v" {
             f.uses_v.set(true);
         }
-        let name = fn_name(target, Mode::Check);
+        let name = fn_name(self.callee(target, Mode::Check), Mode::Check);
         let ev_arg = match (self.collects(target), ev) {
             (false, _) => quote!(),
             (true, EvArg::Sub) => quote!(, &mut sub),
@@ -982,7 +1032,16 @@ impl<'a> Gen<'a> {
                 } else {
                     quote!()
                 };
+                let count = match *skip {
+                    0 => quote!(arr.len()),
+                    n => {
+                        let n = Literal::usize_unsuffixed(n);
+                        quote!(arr.len().saturating_sub(#n))
+                    }
+                };
+                let charge = self.loop_charge(f, count, &[schema.target]);
                 quote! {
+                    #charge
                     for #index in #iter { #body }
                     #mark_code
                 }
@@ -1002,8 +1061,10 @@ impl<'a> Gen<'a> {
                     }
                     Mode::Errors => quote!(if !ev.items.get(i) { #call?; }),
                 };
+                let charge = self.loop_charge(f, quote!(arr.len()), &[edge.target]);
                 quote! {
                     #st.charge(arr.len())?;
+                    #charge
                     for (i, x) in arr.iter().enumerate() {
                         #body
                     }
@@ -1098,8 +1159,10 @@ impl<'a> Gen<'a> {
                         quote!(if !ev.props.get(i) { #call?; }),
                     ),
                 };
+                let charge = self.loop_charge(f, quote!(obj.len()), &[edge.target]);
                 quote! {
                     #st.charge(obj.len())?;
+                    #charge
                     #header {
                         #body
                     }
@@ -1248,10 +1311,12 @@ impl<'a> Gen<'a> {
         } else {
             quote!()
         };
+        let charge = self.loop_charge(f, quote!(arr.len()), &[schema.target]);
         if min == 0 && max.is_none() {
             // Cannot fail: evaluated for annotations (and the budget) only.
             let stop = if mark { quote!() } else { quote!(break;) };
             return quote! {
+                #charge
                 for #index in #iter {
                     if #call? { #mark_code #stop }
                 }
@@ -1272,6 +1337,7 @@ impl<'a> Gen<'a> {
             (min, Some(m)) => quote!(if !__rt::in_range(count, #min, #m) { #fail }),
         };
         quote! {{
+            #charge
             let mut count: u64 = 0;
             for #index in #iter {
                 if #call? {
@@ -1320,6 +1386,25 @@ impl<'a> Gen<'a> {
         if mark {
             f.uses_ev.set(true);
         }
+        // Recursive or heavy properties run after the loop, by name (the plan's order),
+        // unless the node records evaluated properties by position.
+        let deferred: Vec<(&String, &Edge)> = if mark {
+            Vec::new()
+        } else {
+            properties
+                .iter()
+                .copied()
+                .filter(|(_, e)| self.plan.is_deferred(e.target))
+                .collect()
+        };
+        properties.retain(|(_, e)| mark || !self.plan.is_deferred(e.target));
+        let per_key: Vec<NodeId> = patterns
+            .iter()
+            .map(|(_, e)| e.target)
+            .chain(additional.map(|(e, _, _)| e.target))
+            .chain(names_edge.map(|e| e.target))
+            .collect();
+        let charge = self.loop_charge(f, quote!(obj.len()), &per_key);
         let child_test = |edge: &Edge, inst: &Inst| -> TokenStream {
             let call = self.child(f, edge, edge.target, inst, &EvArg::Throwaway);
             match f.mode {
@@ -1471,10 +1556,23 @@ impl<'a> Gen<'a> {
                 .collect();
             (quote!(let mut seen = [false; #n];), quote!(#(#checks)*))
         };
+        let deferred_code: Vec<_> = deferred
+            .iter()
+            .map(|(name, edge)| {
+                let test = child_test(edge, &Inst::Key);
+                let key = match f.mode {
+                    Mode::Check => quote!(),
+                    Mode::Errors => quote!(let k = #name;),
+                };
+                quote!(if let Some(x) = obj.get(#name) { #key #test })
+            })
+            .collect();
         quote! {
+            #charge
             #seen_decl
             #key_loop
             #required_check
+            #(#deferred_code)*
         }
     }
 }
@@ -1703,6 +1801,22 @@ fn strip_final_break(body: TokenStream) -> TokenStream {
         tokens.truncate(n - 5);
     }
     tokens.into_iter().collect()
+}
+
+/// A doc comment quoting `text` in backticks, with control characters (a bare CR is not
+/// allowed in doc comments), backslashes and backticks escaped.
+pub(super) fn doc_text(text: &str) -> String {
+    let mut out = String::from(" `");
+    for c in text.chars() {
+        match c {
+            '`' => out.push_str("\\`"),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.extend(c.escape_default()),
+            c => out.push(c),
+        }
+    }
+    out.push('`');
+    out
 }
 
 /// The state expression that owns the budget and the dynamic scope.

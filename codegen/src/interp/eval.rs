@@ -266,8 +266,11 @@ impl Interpreter {
         inst: Inst<'_>,
         out: Option<&mut Annotations>,
     ) -> Eval {
-        if let Err(reason) = cx.budget.enter() {
-            return cx.stop(reason);
+        let region = self.shared.node(id);
+        if region.out_of_line {
+            if let Err(reason) = cx.budget.enter_region(region.entry_cost) {
+                return cx.stop(reason);
+            }
         }
         let node = &self.program.nodes[id.0];
         let plan = &self.plans[id.0];
@@ -292,8 +295,29 @@ impl Interpreter {
         if pushed {
             cx.scope.pop();
         }
-        cx.budget.leave();
+        if region.out_of_line {
+            cx.budget.leave();
+        }
         result
+    }
+
+    /// Charges a loop in bulk before it starts: `elements` times the per-element cost of
+    /// the inline nodes among `targets` (see [`crate::plan`]).
+    fn charge_loop(&self, cx: &mut Ctx, elements: usize, targets: &[NodeId]) -> Result<(), Stop> {
+        let per_element = targets
+            .iter()
+            .map(|&t| self.shared.loop_cost(t))
+            .fold(0u64, u64::saturating_add);
+        if per_element == 0 {
+            return Ok(());
+        }
+        match cx
+            .budget
+            .spend((elements as u64).saturating_mul(per_element))
+        {
+            Ok(()) => Ok(()),
+            Err(reason) => cx.stop(reason).map(|_| ()),
+        }
     }
 
     /// Applies `target` in place (same instance location), reached through `path`.
@@ -875,6 +899,17 @@ impl Interpreter {
         object: &Map<String, Value>,
         mut ann: Option<&mut Annotations>,
     ) -> Eval {
+        let per_key: Vec<NodeId> = pass
+            .patterns
+            .into_iter()
+            .flatten()
+            .map(|(_, e)| e.target)
+            .chain(pass.additional.map(|(e, _, _)| e.target))
+            .collect();
+        self.charge_loop(cx, object.len(), &per_key)?;
+        // Recursive or heavy properties run after the loop, by name (the plan's order),
+        // unless evaluated properties are recorded by position.
+        let defer = ann.is_none();
         let mut ok = true;
         for (position, (key, value)) in object.iter().enumerate() {
             let mut covered = false;
@@ -883,7 +918,8 @@ impl Interpreter {
                 if let Some(edge) = find_property(entries, order, key) {
                     covered = true;
                     evaluated = true;
-                    if !self.apply_at_key(cx, edge, key, value)? {
+                    let later = defer && self.shared.is_deferred(edge.target);
+                    if !later && !self.apply_at_key(cx, edge, key, value)? {
                         ok = false;
                         if !cx.report {
                             return Ok(false);
@@ -926,12 +962,28 @@ impl Interpreter {
                 }
             }
         }
+        if let (true, Some((entries, _))) = (defer, pass.properties) {
+            for (name, edge) in entries {
+                if !self.shared.is_deferred(edge.target) {
+                    continue;
+                }
+                if let Some(value) = object.get(name) {
+                    if !self.apply_at_key(cx, edge, name, value)? {
+                        ok = false;
+                        if !cx.report {
+                            return Ok(false);
+                        }
+                    }
+                }
+            }
+        }
         Ok(ok)
     }
 
     #[inline(never)]
     fn property_names(&self, cx: &mut Ctx, edge: &Edge, object: &Map<String, Value>) -> Eval {
         // Keys have no instance location of their own: errors stay at the object.
+        self.charge_loop(cx, object.len(), &[edge.target])?;
         let mut ok = true;
         for key in object.keys() {
             if !self.apply(cx, &edge.path, edge.target, Inst::Key(key), None)? {
@@ -976,6 +1028,7 @@ impl Interpreter {
         items: &[Value],
         ann: Option<&mut Annotations>,
     ) -> Eval {
+        self.charge_loop(cx, items.len().saturating_sub(skip), &[schema.target])?;
         let mut ok = true;
         for (index, item) in items.iter().enumerate().skip(skip) {
             if !self.apply_at_index(cx, schema, index, item)? {
@@ -1005,6 +1058,7 @@ impl Interpreter {
     ) -> Eval {
         // Without annotations to collect, stop as soon as the count decides.
         let every = ann.is_some();
+        self.charge_loop(cx, items.len(), &[schema.target])?;
         let mut count = 0u64;
         for (index, item) in items.iter().enumerate() {
             if self.apply_silently(cx, schema.target, Inst::Value(item), None)? {
@@ -1035,6 +1089,7 @@ impl Interpreter {
         if let Err(reason) = cx.budget.charge_locations(object.len()) {
             return cx.stop(reason);
         }
+        self.charge_loop(cx, object.len(), &[edge.target])?;
         let mut ok = true;
         for (position, (key, value)) in object.iter().enumerate() {
             if ann.as_deref().is_some_and(|a| a.has_property(position)) {
@@ -1064,6 +1119,7 @@ impl Interpreter {
         if let Err(reason) = cx.budget.charge_locations(items.len()) {
             return cx.stop(reason);
         }
+        self.charge_loop(cx, items.len(), &[edge.target])?;
         let mut ok = true;
         for (index, item) in items.iter().enumerate() {
             if ann.as_deref().is_some_and(|a| a.has_item(index)) {

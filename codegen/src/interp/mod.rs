@@ -84,6 +84,8 @@ type FormatCheck = Box<dyn Fn(&str) -> bool + Send + Sync + 'static>;
 /// ```
 pub struct Interpreter {
     program: Program,
+    /// What both backends follow: order, budget charge points, deferred properties.
+    shared: crate::plan::Plan,
     plans: Vec<plan::NodePlan>,
     limits: Limits,
     formats: BTreeMap<String, FormatCheck>,
@@ -95,10 +97,13 @@ impl Interpreter {
     /// The program must have been analysed ([`crate::ir::analyse::analyse`], which the
     /// compiler runs): the `collect` flags decide where evaluated locations are tracked.
     pub fn new(program: Program) -> Interpreter {
+        let shared = crate::plan::Plan::new(&program);
+        let program = shared.program.clone();
         let plans = plan::plan(&program);
         let limits = program.limits;
         Interpreter {
             program,
+            shared,
             plans,
             limits,
             formats: BTreeMap::new(),

@@ -287,37 +287,50 @@ pub enum CheckKind {
     UnevaluatedItems(Edge),
 }
 
-impl CheckKind {
-    /// The child edges of this check, in order.
-    pub fn edges(&self) -> Vec<&Edge> {
-        match self {
+/// The child edges of a [`CheckKind`], shared by [`CheckKind::edges`] and
+/// [`CheckKind::edges_mut`] (`$iter` / `$opt` pick shared or mutable access).
+macro_rules! child_edges {
+    ($kind:expr, $iter:ident, $opt:ident) => {
+        match $kind {
             CheckKind::Ref(e)
             | CheckKind::Not(e)
             | CheckKind::PropertyNames(e)
             | CheckKind::UnevaluatedProperties(e)
             | CheckKind::UnevaluatedItems(e) => vec![e],
             CheckKind::DynamicRef { fallback, .. } => vec![fallback],
-            CheckKind::AllOf(es) | CheckKind::AnyOf(es) | CheckKind::OneOf(es) => {
-                es.iter().collect()
-            }
-            CheckKind::PrefixItems(es) => es.iter().collect(),
+            CheckKind::AllOf(es)
+            | CheckKind::AnyOf(es)
+            | CheckKind::OneOf(es)
+            | CheckKind::PrefixItems(es) => es.$iter().collect(),
             CheckKind::IfThenElse {
                 condition,
                 then,
                 otherwise,
             } => std::iter::once(condition)
-                .chain(then.as_ref())
-                .chain(otherwise.as_ref())
+                .chain(then.$opt())
+                .chain(otherwise.$opt())
                 .collect(),
             CheckKind::DependentSchemas(es) | CheckKind::Properties(es) => {
-                es.iter().map(|(_, e)| e).collect()
+                es.$iter().map(|(_, e)| e).collect()
             }
-            CheckKind::PatternProperties(es) => es.iter().map(|(_, e)| e).collect(),
+            CheckKind::PatternProperties(es) => es.$iter().map(|(_, e)| e).collect(),
             CheckKind::AdditionalProperties { schema, .. }
             | CheckKind::Items { schema, .. }
             | CheckKind::Contains { schema, .. } => vec![schema],
             _ => Vec::new(),
         }
+    };
+}
+
+impl CheckKind {
+    /// The child edges of this check, in order.
+    pub fn edges(&self) -> Vec<&Edge> {
+        child_edges!(self, iter, as_ref)
+    }
+
+    /// The child edges of this check, in order, for rewriting.
+    pub fn edges_mut(&mut self) -> Vec<&mut Edge> {
+        child_edges!(self, iter_mut, as_mut)
     }
 
     /// Whether the check applies its children to the same instance location

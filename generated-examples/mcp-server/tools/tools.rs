@@ -41,10 +41,11 @@ pub mod get_weather_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+        cx.enter_region(4u64)?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
+                    cx.spend(obj.len(), 1u64)?;
                     let mut seen = [false; 1];
                     for (k, x) in obj {
                         match k.as_str() {
@@ -89,8 +90,8 @@ pub mod get_weather_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/days`
-    fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -114,12 +115,11 @@ pub mod get_weather_input {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/location`
-    fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -140,12 +140,11 @@ pub mod get_weather_input {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/units`
-    fn c3(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -163,21 +162,20 @@ pub mod get_weather_input {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/additionalProperties`
-    fn c4(_v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        cx.leave();
+    #[inline(always)]
+    fn c4(_v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         Ok(false)
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
+        cx.state.enter_region(4u64)?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
+                cx.state.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 1];
                 for (k, x) in obj {
                     match k.as_str() {
@@ -225,7 +223,6 @@ pub mod get_weather_input {
     }
     /// `https://schemac.invalid/root.json#/properties/days`
     fn e1(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -271,12 +268,10 @@ pub mod get_weather_input {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/properties/location`
     fn e2(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -313,12 +308,10 @@ pub mod get_weather_input {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/properties/units`
     fn e3(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -342,15 +335,12 @@ pub mod get_weather_input {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/additionalProperties`
     fn e4(_v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         cx.error_here("https://schemac.invalid/root.json#/additionalProperties");
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
 }
@@ -395,18 +385,16 @@ pub mod get_weather_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+        cx.enter_region(4u64)?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
+                    cx.spend(obj.len(), 1u64)?;
                     let mut seen = [false; 3];
                     for (k, x) in obj {
                         match k.as_str() {
                             "forecast" => {
                                 seen[2] = true;
-                                if !c1(x, cx)? {
-                                    break 'n false;
-                                }
                             }
                             "location" => {
                                 seen[0] = true;
@@ -436,6 +424,11 @@ pub mod get_weather_output {
                     if !seen[2] {
                         break 'n false;
                     }
+                    if let Some(x) = obj.get("forecast") {
+                        if !c1(x, cx)? {
+                            break 'n false;
+                        }
+                    }
                 }
                 Value::String(_)
                 | Value::Number(_)
@@ -451,8 +444,8 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/forecast`
+    #[inline(always)]
     fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -466,8 +459,9 @@ pub mod get_weather_output {
                     if (arr.len() as u64) < 1u64 {
                         break 'n false;
                     }
+                    cx.spend(arr.len(), 6u64)?;
                     for x in arr.iter() {
-                        if !c5(x, cx)? {
+                        if !c6(x, cx)? {
                             break 'n false;
                         }
                     }
@@ -475,12 +469,11 @@ pub mod get_weather_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/location`
-    fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             if matches!(
                 v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_)
@@ -490,12 +483,11 @@ pub mod get_weather_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/units`
-    fn c3(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -513,33 +505,20 @@ pub mod get_weather_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/additionalProperties`
-    fn c4(_v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        cx.leave();
+    #[inline(always)]
+    fn c4(_v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         Ok(false)
     }
-    /// `https://schemac.invalid/root.json#/properties/forecast/items`
-    fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        let ok = 'n: {
-            if !c6(v, cx)? {
-                break 'n false;
-            }
-            true
-        };
-        cx.leave();
-        Ok(ok)
-    }
     /// `https://schemac.invalid/root.json#/$defs/day`
+    #[inline(always)]
     fn c6(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
+                    cx.spend(obj.len(), 1u64)?;
                     let mut seen = [false; 5];
                     for (k, x) in obj {
                         match k.as_str() {
@@ -569,12 +548,12 @@ pub mod get_weather_output {
                             }
                             "low" => {
                                 seen[2] = true;
-                                if !c11(x, cx)? {
+                                if !c9(x, cx)? {
                                     break 'n false;
                                 }
                             }
                             _ => {
-                                if !c12(x, cx)? {
+                                if !c4(x, cx)? {
                                     break 'n false;
                                 }
                             }
@@ -606,12 +585,11 @@ pub mod get_weather_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/conditions`
-    fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c7(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -631,12 +609,11 @@ pub mod get_weather_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/date`
-    fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c8(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -654,12 +631,11 @@ pub mod get_weather_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/high`
-    fn c9(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             if matches!(
                 v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_)
@@ -669,12 +645,11 @@ pub mod get_weather_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/humidity`
-    fn c10(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c10(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -698,42 +673,20 @@ pub mod get_weather_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
-    }
-    /// `https://schemac.invalid/root.json#/$defs/day/properties/low`
-    fn c11(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        let ok = 'n: {
-            if matches!(
-                v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_)
-                | Value::Null
-            ) {
-                break 'n false;
-            }
-            true
-        };
-        cx.leave();
-        Ok(ok)
-    }
-    /// `https://schemac.invalid/root.json#/$defs/day/additionalProperties`
-    fn c12(_v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        cx.leave();
-        Ok(false)
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
+        cx.state.enter_region(4u64)?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
+                cx.state.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 3];
                 for (k, x) in obj {
                     match k.as_str() {
                         "forecast" => {
                             seen[2] = true;
-                            cx.child_key("/properties/forecast", k, |cx| e1(x, cx))?;
                         }
                         "location" => {
                             seen[0] = true;
@@ -775,6 +728,10 @@ pub mod get_weather_output {
                         },
                     );
                 }
+                if let Some(x) = obj.get("forecast") {
+                    let k = "forecast";
+                    cx.child_key("/properties/forecast", k, |cx| e1(x, cx))?;
+                }
             }
             Value::String(_)
             | Value::Number(_)
@@ -795,7 +752,6 @@ pub mod get_weather_output {
     }
     /// `https://schemac.invalid/root.json#/properties/forecast`
     fn e1(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -821,17 +777,16 @@ pub mod get_weather_output {
                         },
                     );
                 }
+                cx.state.spend(arr.len(), 6u64)?;
                 for (i, x) in arr.iter().enumerate() {
-                    cx.child_index("/items", i, |cx| e5(x, cx))?;
+                    cx.child_index("/items/$ref", i, |cx| e6(x, cx))?;
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/properties/location`
     fn e2(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         if matches!(
             v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_) |
@@ -845,12 +800,10 @@ pub mod get_weather_output {
                 },
             );
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/properties/units`
     fn e3(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -874,31 +827,20 @@ pub mod get_weather_output {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/additionalProperties`
     fn e4(_v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         cx.error_here("https://schemac.invalid/root.json#/additionalProperties");
-        cx.state.leave();
-        Ok(cx.mark() == start)
-    }
-    /// `https://schemac.invalid/root.json#/properties/forecast/items`
-    fn e5(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
-        let start = cx.mark();
-        cx.child("/$ref", |cx| e6(v, cx))?;
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/day`
     fn e6(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
+                cx.state.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 5];
                 for (k, x) in obj {
                     match k.as_str() {
@@ -987,12 +929,10 @@ pub mod get_weather_output {
                 );
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/conditions`
     fn e7(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -1018,12 +958,10 @@ pub mod get_weather_output {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/date`
     fn e8(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -1051,12 +989,10 @@ pub mod get_weather_output {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/high`
     fn e9(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         if matches!(
             v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_) |
@@ -1070,12 +1006,10 @@ pub mod get_weather_output {
                 },
             );
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/humidity`
     fn e10(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -1121,12 +1055,10 @@ pub mod get_weather_output {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/low`
     fn e11(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         if matches!(
             v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_) |
@@ -1140,20 +1072,17 @@ pub mod get_weather_output {
                 },
             );
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/additionalProperties`
     fn e12(_v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         cx.error_here(
             "https://schemac.invalid/root.json#/$defs/day/additionalProperties",
         );
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
-    /// `^\d{4}-\d{2}-\d{2}$`
+    /// `^\\d{4}-\\d{2}-\\d{2}$`
     static RE0: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
         ::core::option::Option::None,
         ::schemac_runtime::regex::Program::new(
@@ -1231,7 +1160,7 @@ pub mod search_docs_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State, ev: &mut __rt::Eval) -> __rt::Res {
-        cx.enter()?;
+        cx.enter_region(8u64)?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
@@ -1249,7 +1178,7 @@ pub mod search_docs_input {
             }
             {
                 let mut sub = __rt::Eval::new();
-                let valid = c1(v, cx, &mut sub)?;
+                let valid = c10(v, cx, &mut sub)?;
                 if valid {
                     ev.merge(&sub);
                 } else {
@@ -1260,7 +1189,7 @@ pub mod search_docs_input {
                 for (i, (k, x)) in obj.iter().enumerate() {
                     match k.as_str() {
                         "filters" => {
-                            if !c2(x, cx)? {
+                            if !c5(x, cx)? {
                                 break 'n false;
                             }
                             ev.props.set(i);
@@ -1275,6 +1204,7 @@ pub mod search_docs_input {
                     }
                 }
                 cx.charge(obj.len())?;
+                cx.spend(obj.len(), 1u64)?;
                 for (i, x) in obj.values().enumerate() {
                     if !ev.props.get(i) && !c4(x, cx)? {
                         break 'n false;
@@ -1287,39 +1217,9 @@ pub mod search_docs_input {
         cx.leave();
         Ok(ok)
     }
-    /// `https://schemac.invalid/root.json#/allOf/0`
-    fn c1(v: &Value, cx: &mut __rt::State, ev: &mut __rt::Eval) -> __rt::Res {
-        cx.enter()?;
-        let ok = 'n: {
-            {
-                let mut sub = __rt::Eval::new();
-                let valid = c10(v, cx, &mut sub)?;
-                if valid {
-                    ev.merge(&sub);
-                } else {
-                    break 'n false;
-                }
-            }
-            true
-        };
-        cx.leave();
-        Ok(ok)
-    }
-    /// `https://schemac.invalid/root.json#/properties/filters`
-    fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        let ok = 'n: {
-            if !c5(v, cx)? {
-                break 'n false;
-            }
-            true
-        };
-        cx.leave();
-        Ok(ok)
-    }
     /// `https://schemac.invalid/root.json#/properties/query`
-    fn c3(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -1340,21 +1240,20 @@ pub mod search_docs_input {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/unevaluatedProperties`
-    fn c4(_v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        cx.leave();
+    #[inline(always)]
+    fn c4(_v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         Ok(false)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters`
+    #[inline(always)]
     fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
+                    cx.spend(obj.len(), 1u64)?;
                     for (k, x) in obj {
                         match k.as_str() {
                             "section" => {
@@ -1368,7 +1267,7 @@ pub mod search_docs_input {
                                 }
                             }
                             _ => {
-                                if !c8(x, cx)? {
+                                if !c4(x, cx)? {
                                     break 'n false;
                                 }
                             }
@@ -1385,12 +1284,11 @@ pub mod search_docs_input {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/section`
-    fn c6(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c6(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -1408,12 +1306,11 @@ pub mod search_docs_input {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/tags`
+    #[inline(always)]
     fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -1430,6 +1327,7 @@ pub mod search_docs_input {
                     if !__rt::json::all_unique(arr) {
                         break 'n false;
                     }
+                    cx.spend(arr.len(), 1u64)?;
                     for x in arr.iter() {
                         if !c9(x, cx)? {
                             break 'n false;
@@ -1439,18 +1337,11 @@ pub mod search_docs_input {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
-    /// `https://schemac.invalid/root.json#/$defs/filters/additionalProperties`
-    fn c8(_v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        cx.leave();
-        Ok(false)
-    }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/tags/items`
-    fn c9(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -1468,12 +1359,11 @@ pub mod search_docs_input {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination`
+    #[inline(always)]
     fn c10(v: &Value, cx: &mut __rt::State, ev: &mut __rt::Eval) -> __rt::Res {
-        cx.enter()?;
         let ok = 'n: {
             if let Value::Object(obj) = v {
                 for (i, (k, x)) in obj.iter().enumerate() {
@@ -1496,12 +1386,11 @@ pub mod search_docs_input {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination/properties/cursor`
-    fn c11(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c11(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -1519,12 +1408,11 @@ pub mod search_docs_input {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination/properties/limit`
-    fn c12(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c12(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -1548,12 +1436,11 @@ pub mod search_docs_input {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors, ev: &mut __rt::Eval) -> __rt::Res {
-        cx.state.enter()?;
+        cx.state.enter_region(8u64)?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
@@ -1583,7 +1470,7 @@ pub mod search_docs_input {
         }
         {
             let mut sub = __rt::Eval::new();
-            let valid = cx.child("/allOf/0", |cx| e1(v, cx, &mut sub))?;
+            let valid = cx.child("/allOf/0/$ref", |cx| e10(v, cx, &mut sub))?;
             if valid {
                 ev.merge(&sub);
             }
@@ -1592,7 +1479,7 @@ pub mod search_docs_input {
             for (i, (k, x)) in obj.iter().enumerate() {
                 match k.as_str() {
                     "filters" => {
-                        cx.child_key("/properties/filters", k, |cx| e2(x, cx))?;
+                        cx.child_key("/properties/filters/$ref", k, |cx| e5(x, cx))?;
                         ev.props.set(i);
                     }
                     "query" => {
@@ -1603,6 +1490,7 @@ pub mod search_docs_input {
                 }
             }
             cx.state.charge(obj.len())?;
+            cx.state.spend(obj.len(), 1u64)?;
             for (i, (k, x)) in obj.iter().enumerate() {
                 if !ev.props.get(i) {
                     cx.child_key("/unevaluatedProperties", k, |cx| e4(x, cx))?;
@@ -1613,31 +1501,8 @@ pub mod search_docs_input {
         cx.state.leave();
         Ok(cx.mark() == start)
     }
-    /// `https://schemac.invalid/root.json#/allOf/0`
-    fn e1(v: &Value, cx: &mut __rt::Errors, ev: &mut __rt::Eval) -> __rt::Res {
-        cx.state.enter()?;
-        let start = cx.mark();
-        {
-            let mut sub = __rt::Eval::new();
-            let valid = cx.child("/$ref", |cx| e10(v, cx, &mut sub))?;
-            if valid {
-                ev.merge(&sub);
-            }
-        }
-        cx.state.leave();
-        Ok(cx.mark() == start)
-    }
-    /// `https://schemac.invalid/root.json#/properties/filters`
-    fn e2(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
-        let start = cx.mark();
-        cx.child("/$ref", |cx| e5(v, cx))?;
-        cx.state.leave();
-        Ok(cx.mark() == start)
-    }
     /// `https://schemac.invalid/root.json#/properties/query`
     fn e3(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -1674,23 +1539,20 @@ pub mod search_docs_input {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/unevaluatedProperties`
     fn e4(_v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         cx.error_here("https://schemac.invalid/root.json#/unevaluatedProperties");
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters`
     fn e5(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
+                cx.state.spend(obj.len(), 1u64)?;
                 for (k, x) in obj {
                     match k.as_str() {
                         "section" => {
@@ -1719,12 +1581,10 @@ pub mod search_docs_input {
                 );
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/section`
     fn e6(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -1748,12 +1608,10 @@ pub mod search_docs_input {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/tags`
     fn e7(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -1786,27 +1644,24 @@ pub mod search_docs_input {
                         __rt::ErrorKind::UniqueItems,
                     );
                 }
+                cx.state.spend(arr.len(), 1u64)?;
                 for (i, x) in arr.iter().enumerate() {
                     cx.child_index("/items", i, |cx| e9(x, cx))?;
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/additionalProperties`
     fn e8(_v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         cx.error_here(
             "https://schemac.invalid/root.json#/$defs/filters/additionalProperties",
         );
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/tags/items`
     fn e9(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -1834,12 +1689,10 @@ pub mod search_docs_input {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination`
     fn e10(v: &Value, cx: &mut __rt::Errors, ev: &mut __rt::Eval) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         if let Value::Object(obj) = v {
             for (i, (k, x)) in obj.iter().enumerate() {
@@ -1856,12 +1709,10 @@ pub mod search_docs_input {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination/properties/cursor`
     fn e11(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -1889,12 +1740,10 @@ pub mod search_docs_input {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination/properties/limit`
     fn e12(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -1940,7 +1789,6 @@ pub mod search_docs_input {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `^[a-z0-9][a-z0-9-]{0,31}$`
@@ -2107,7 +1955,7 @@ pub mod search_docs_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+        cx.enter_region(1u64)?;
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -2118,6 +1966,7 @@ pub mod search_docs_output {
                     break 'n false;
                 }
                 Value::Array(arr) => {
+                    cx.spend(arr.len(), 5u64)?;
                     for x in arr.iter() {
                         if !c1(x, cx)? {
                             break 'n false;
@@ -2131,8 +1980,8 @@ pub mod search_docs_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items`
+    #[inline(always)]
     fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
@@ -2189,12 +2038,11 @@ pub mod search_docs_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items/properties/path`
-    fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -2212,12 +2060,11 @@ pub mod search_docs_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items/properties/score`
-    fn c3(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -2238,12 +2085,11 @@ pub mod search_docs_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items/properties/section`
-    fn c4(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c4(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -2261,12 +2107,11 @@ pub mod search_docs_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items/properties/title`
-    fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c5(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             if matches!(
                 v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_)
@@ -2276,12 +2121,11 @@ pub mod search_docs_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
+        cx.state.enter_region(1u64)?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -2298,6 +2142,7 @@ pub mod search_docs_output {
                 );
             }
             Value::Array(arr) => {
+                cx.state.spend(arr.len(), 5u64)?;
                 for (i, x) in arr.iter().enumerate() {
                     cx.child_index("/items", i, |cx| e1(x, cx))?;
                 }
@@ -2308,7 +2153,6 @@ pub mod search_docs_output {
     }
     /// `https://schemac.invalid/root.json#/items`
     fn e1(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
@@ -2385,12 +2229,10 @@ pub mod search_docs_output {
                 );
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/items/properties/path`
     fn e2(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -2418,12 +2260,10 @@ pub mod search_docs_output {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/items/properties/score`
     fn e3(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -2460,12 +2300,10 @@ pub mod search_docs_output {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/items/properties/section`
     fn e4(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -2489,12 +2327,10 @@ pub mod search_docs_output {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/items/properties/title`
     fn e5(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         if matches!(
             v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_) |
@@ -2508,7 +2344,6 @@ pub mod search_docs_output {
                 },
             );
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `^/docs/`
@@ -2594,10 +2429,11 @@ pub mod convert_currency_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+        cx.enter_region(4u64)?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
+                    cx.spend(obj.len(), 1u64)?;
                     let mut seen = [false; 3];
                     for (k, x) in obj {
                         match k.as_str() {
@@ -2609,13 +2445,13 @@ pub mod convert_currency_input {
                             }
                             "from" => {
                                 seen[1] = true;
-                                if !c2(x, cx)? {
+                                if !c5(x, cx)? {
                                     break 'n false;
                                 }
                             }
                             "to" => {
                                 seen[2] = true;
-                                if !c3(x, cx)? {
+                                if !c5(x, cx)? {
                                     break 'n false;
                                 }
                             }
@@ -2650,8 +2486,8 @@ pub mod convert_currency_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/amount`
-    fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -2669,42 +2505,16 @@ pub mod convert_currency_input {
             }
             true
         };
-        cx.leave();
-        Ok(ok)
-    }
-    /// `https://schemac.invalid/root.json#/properties/from`
-    fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        let ok = 'n: {
-            if !c5(v, cx)? {
-                break 'n false;
-            }
-            true
-        };
-        cx.leave();
-        Ok(ok)
-    }
-    /// `https://schemac.invalid/root.json#/properties/to`
-    fn c3(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        let ok = 'n: {
-            if !c5(v, cx)? {
-                break 'n false;
-            }
-            true
-        };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/additionalProperties`
-    fn c4(_v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        cx.leave();
+    #[inline(always)]
+    fn c4(_v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         Ok(false)
     }
     /// `https://schemac.invalid/root.json#/definitions/currency`
-    fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c5(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -2722,15 +2532,15 @@ pub mod convert_currency_input {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
+        cx.state.enter_region(4u64)?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
+                cx.state.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 3];
                 for (k, x) in obj {
                     match k.as_str() {
@@ -2740,11 +2550,11 @@ pub mod convert_currency_input {
                         }
                         "from" => {
                             seen[1] = true;
-                            cx.child_key("/properties/from", k, |cx| e2(x, cx))?;
+                            cx.child_key("/properties/from/$ref", k, |cx| e5(x, cx))?;
                         }
                         "to" => {
                             seen[2] = true;
-                            cx.child_key("/properties/to", k, |cx| e3(x, cx))?;
+                            cx.child_key("/properties/to/$ref", k, |cx| e5(x, cx))?;
                         }
                         _ => {
                             cx.child_key("/additionalProperties", k, |cx| e4(x, cx))?;
@@ -2798,7 +2608,6 @@ pub mod convert_currency_input {
     }
     /// `https://schemac.invalid/root.json#/properties/amount`
     fn e1(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -2826,36 +2635,16 @@ pub mod convert_currency_input {
                 }
             }
         }
-        cx.state.leave();
-        Ok(cx.mark() == start)
-    }
-    /// `https://schemac.invalid/root.json#/properties/from`
-    fn e2(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
-        let start = cx.mark();
-        cx.child("/$ref", |cx| e5(v, cx))?;
-        cx.state.leave();
-        Ok(cx.mark() == start)
-    }
-    /// `https://schemac.invalid/root.json#/properties/to`
-    fn e3(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
-        let start = cx.mark();
-        cx.child("/$ref", |cx| e5(v, cx))?;
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/additionalProperties`
     fn e4(_v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         cx.error_here("https://schemac.invalid/root.json#/additionalProperties");
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/definitions/currency`
     fn e5(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -2883,7 +2672,6 @@ pub mod convert_currency_input {
                 }
             }
         }
-        cx.state.leave();
         Ok(cx.mark() == start)
     }
     /// `^[A-Z]{3}$`
@@ -2969,14 +2757,14 @@ pub mod convert_currency_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+        cx.enter_region(8u64)?;
         let ok = 'n: {
             {
                 let mut matched: u64 = 0;
-                if c1(v, cx)? {
+                if c8(v, cx)? {
                     matched += 1;
                 }
-                if c2(v, cx)? {
+                if c3(v, cx)? {
                     matched += 1;
                     if matched > 1 {
                         break 'n false;
@@ -2991,36 +2779,13 @@ pub mod convert_currency_output {
         cx.leave();
         Ok(ok)
     }
-    /// `https://schemac.invalid/root.json#/oneOf/0`
-    fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        let ok = 'n: {
-            if !c8(v, cx)? {
-                break 'n false;
-            }
-            true
-        };
-        cx.leave();
-        Ok(ok)
-    }
-    /// `https://schemac.invalid/root.json#/oneOf/1`
-    fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        let ok = 'n: {
-            if !c3(v, cx)? {
-                break 'n false;
-            }
-            true
-        };
-        cx.leave();
-        Ok(ok)
-    }
     /// `https://schemac.invalid/root.json#/definitions/unsupported`
+    #[inline(always)]
     fn c3(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
+                    cx.spend(obj.len(), 1u64)?;
                     let mut seen = [false; 1];
                     for (k, x) in obj {
                         match k.as_str() {
@@ -3051,12 +2816,11 @@ pub mod convert_currency_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/unsupported/properties/unsupported`
+    #[inline(always)]
     fn c4(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -3070,8 +2834,9 @@ pub mod convert_currency_output {
                     if (arr.len() as u64) < 1u64 {
                         break 'n false;
                     }
+                    cx.spend(arr.len(), 1u64)?;
                     for x in arr.iter() {
-                        if !c6(x, cx)? {
+                        if !c7(x, cx)? {
                             break 'n false;
                         }
                     }
@@ -3079,30 +2844,16 @@ pub mod convert_currency_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/unsupported/additionalProperties`
-    fn c5(_v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        cx.leave();
+    #[inline(always)]
+    fn c5(_v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         Ok(false)
     }
-    /// `https://schemac.invalid/root.json#/definitions/unsupported/properties/unsupported/items`
-    fn c6(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        let ok = 'n: {
-            if !c7(v, cx)? {
-                break 'n false;
-            }
-            true
-        };
-        cx.leave();
-        Ok(ok)
-    }
     /// `https://schemac.invalid/root.json#/definitions/currency`
-    fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c7(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -3120,15 +2871,15 @@ pub mod convert_currency_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/quote`
+    #[inline(always)]
     fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
+                    cx.spend(obj.len(), 1u64)?;
                     let mut seen = [false; 4];
                     for (k, x) in obj {
                         match k.as_str() {
@@ -3140,7 +2891,7 @@ pub mod convert_currency_output {
                             }
                             "from" => {
                                 seen[1] = true;
-                                if !c10(x, cx)? {
+                                if !c7(x, cx)? {
                                     break 'n false;
                                 }
                             }
@@ -3152,12 +2903,12 @@ pub mod convert_currency_output {
                             }
                             "to" => {
                                 seen[2] = true;
-                                if !c12(x, cx)? {
+                                if !c7(x, cx)? {
                                     break 'n false;
                                 }
                             }
                             _ => {
-                                if !c13(x, cx)? {
+                                if !c5(x, cx)? {
                                     break 'n false;
                                 }
                             }
@@ -3186,12 +2937,11 @@ pub mod convert_currency_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/quote/properties/amount`
-    fn c9(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             if matches!(
                 v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_)
@@ -3201,24 +2951,11 @@ pub mod convert_currency_output {
             }
             true
         };
-        cx.leave();
-        Ok(ok)
-    }
-    /// `https://schemac.invalid/root.json#/definitions/quote/properties/from`
-    fn c10(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        let ok = 'n: {
-            if !c7(v, cx)? {
-                break 'n false;
-            }
-            true
-        };
-        cx.leave();
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/quote/properties/rate`
-    fn c11(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
+    #[inline(always)]
+    fn c11(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -3236,37 +2973,18 @@ pub mod convert_currency_output {
             }
             true
         };
-        cx.leave();
         Ok(ok)
-    }
-    /// `https://schemac.invalid/root.json#/definitions/quote/properties/to`
-    fn c12(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        let ok = 'n: {
-            if !c7(v, cx)? {
-                break 'n false;
-            }
-            true
-        };
-        cx.leave();
-        Ok(ok)
-    }
-    /// `https://schemac.invalid/root.json#/definitions/quote/additionalProperties`
-    fn c13(_v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter()?;
-        cx.leave();
-        Ok(false)
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter()?;
+        cx.state.enter_region(8u64)?;
         let start = cx.mark();
         {
             let mut matched: u64 = 0;
-            if c1(v, &mut cx.state)? {
+            if c8(v, &mut cx.state)? {
                 matched += 1;
             }
-            if c2(v, &mut cx.state)? {
+            if c3(v, &mut cx.state)? {
                 matched += 1;
             }
             if matched != 1 {

@@ -1,0 +1,515 @@
+//! The plan: what both backends follow. Takes a lowered, analysed [`Program`]; gives a
+//! [`Plan`] — the same program rewritten for evaluation, plus per-node decisions — so that
+//! the interpreter and the Rust backend evaluate the same checks in the same order and
+//! charge the budget at the same points by construction.
+//!
+//! The rewrites (each keeps the program's meaning, error locations included):
+//!
+//! 1. **Static `$dynamicRef`.** A `$dynamicRef` whose anchor only one resource declares
+//!    always lands on its static target (the outermost resource declaring the anchor can
+//!    only be that one), so it becomes a plain reference; a program left without dynamic
+//!    references keeps no dynamic scope.
+//! 2. **Reference wrappers.** An edge to a node whose only check is a reference goes
+//!    straight to the reference's target; the edge's keyword path keeps the `/$ref` step.
+//!    (Under a dynamic scope, only when the target is in the wrapper's resource.)
+//! 3. **Check order.** Cheap assertions first (type, bounds, `required`), then costlier
+//!    assertions (patterns, formats, `uniqueItems`), then applicators by estimated
+//!    [`NodePlan::weight`], lightest first; `unevaluated*` stay last. `properties` entries
+//!    are ordered lightest first too, and [`Plan::is_deferred`] entries — recursive or
+//!    heavy subschemas — are evaluated after every other property of the object.
+//!
+//! The decisions, per node ([`NodePlan`]):
+//!
+//! - **Sharing.** Structurally identical nodes (same checks, same targets up to sharing)
+//!   form one class; short-circuit evaluation uses the class's [`NodePlan::canonical`]
+//!   node. Error-collecting evaluation keeps every node (their locations differ).
+//! - **Out of line or inline.** A node is evaluated out of line — its own function in
+//!   generated code, a budget charge point and one level of depth — when it is the root,
+//!   recursive, reached from more than one place (unless it is tiny), a possible
+//!   `$dynamicRef` target, a resource root under a dynamic scope, or nested too deeply
+//!   in inline code. Every other node is inlined into its single user.
+//! - **Budget, charged in bulk.** Entering an out-of-line node charges its
+//!   [`NodePlan::entry_cost`]: one unit for itself and for every inline node it applies
+//!   at most once per evaluation (in-place applicators, `properties`, `prefixItems`),
+//!   recursively. A loop over an object's properties or an array's items charges, before
+//!   it starts, the element count times the [`Plan::loop_cost`] of the children it
+//!   applies per element (inline ones; out-of-line children charge on their own entry).
+//!   So every node evaluation is paid for, at most once per loop element, and no input
+//!   can run longer than the budget allows — exponential `anyOf` / `$ref` fan-out
+//!   included, since every cycle passes through an out-of-line node.
+
+use crate::ir::{CheckKind, Edge, NodeId, Program};
+use std::collections::BTreeMap;
+
+/// Estimated weight from which a node counts as heavy; also the weight of a recursive node.
+pub const HEAVY: u32 = 10_000;
+
+/// A `properties` entry whose subschema weighs at least this is deferred (see
+/// [`Plan::is_deferred`]).
+pub const DEFERRED_WEIGHT: u32 = 64;
+
+/// Nodes nested deeper than this in inline code become out of line (bounds the stack
+/// used between two depth checks).
+const MAX_INLINE_NESTING: u32 = 12;
+
+/// A planned program.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The program, rewritten (see the module documentation).
+    pub program: Program,
+    /// Per node, by [`NodeId`].
+    pub nodes: Vec<NodePlan>,
+}
+
+/// What the plan decided about one node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodePlan {
+    /// The node that stands for this one's class in short-circuit evaluation (the
+    /// smallest id among structurally identical nodes).
+    pub canonical: NodeId,
+    /// Evaluated out of line: a function, a budget charge point, a depth level.
+    pub out_of_line: bool,
+    /// Budget units charged on entering the node when it is out of line (see the module
+    /// documentation); for an inline node, what it adds to its region.
+    pub entry_cost: u64,
+    /// Estimated cost of evaluating the node (saturates at [`HEAVY`]; recursive nodes
+    /// weigh [`HEAVY`]).
+    pub weight: u32,
+}
+
+impl Plan {
+    /// Plans `program` (lowered and analysed).
+    pub fn new(program: &Program) -> Plan {
+        let mut program = program.clone();
+        resolve_static_dynamic_refs(&mut program);
+        collapse_reference_wrappers(&mut program);
+        let weights = weights(&program);
+        order_checks(&mut program, &weights);
+        let canonical = share(&program);
+        let nodes = decide(&program, &canonical, &weights);
+        Plan { program, nodes }
+    }
+
+    /// The plan of node `id` (its class's decisions).
+    pub fn node(&self, id: NodeId) -> &NodePlan {
+        &self.nodes[self.nodes[id.0].canonical.0]
+    }
+
+    /// The budget units a loop charges per element for applying `target`: its region
+    /// cost when it is inline, nothing when it is out of line (it charges on entry).
+    pub fn loop_cost(&self, target: NodeId) -> u64 {
+        let plan = self.node(target);
+        if plan.out_of_line {
+            0
+        } else {
+            plan.entry_cost
+        }
+    }
+
+    /// Whether a `properties` entry applying `target` is evaluated after the object's
+    /// other properties (by name lookup), because it is recursive or heavy.
+    pub fn is_deferred(&self, target: NodeId) -> bool {
+        self.node(target).weight >= DEFERRED_WEIGHT
+    }
+}
+
+/// Rewrite 1: `$dynamicRef`s whose anchor has one declaring resource become static.
+fn resolve_static_dynamic_refs(program: &mut Program) {
+    let mut declaring: BTreeMap<String, usize> = BTreeMap::new();
+    for resource in &program.resources {
+        for name in resource.dynamic_anchors.keys() {
+            *declaring.entry(name.clone()).or_default() += 1;
+        }
+    }
+    for node in &mut program.nodes {
+        for check in &mut node.checks {
+            if let CheckKind::DynamicRef { anchor, .. } = &mut check.kind {
+                if anchor
+                    .as_ref()
+                    .is_some_and(|name| declaring.get(name).copied().unwrap_or(0) <= 1)
+                {
+                    *anchor = None;
+                }
+            }
+        }
+    }
+    program.uses_dynamic_scope = program.nodes.iter().any(|n| {
+        n.checks.iter().any(|c| {
+            matches!(
+                c.kind,
+                CheckKind::DynamicRef {
+                    anchor: Some(_),
+                    ..
+                }
+            )
+        })
+    });
+}
+
+/// The edge a reference-only node forwards to, if `id` is one.
+fn forwarded(program: &Program, id: NodeId) -> Option<&Edge> {
+    let node = program.node(id);
+    let edge = match node.checks.as_slice() {
+        [check] => match &check.kind {
+            CheckKind::Ref(edge)
+            | CheckKind::DynamicRef {
+                fallback: edge,
+                anchor: None,
+            } => edge,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    // Under a dynamic scope, entering the wrapper's resource is part of the meaning.
+    let same_resource = program.node(edge.target).resource == node.resource;
+    (!program.uses_dynamic_scope || same_resource).then_some(edge)
+}
+
+/// Rewrite 2: edges skip reference-only nodes (a cycle of them is left alone).
+fn collapse_reference_wrappers(program: &mut Program) {
+    let n = program.nodes.len();
+    for at in 0..n {
+        for c in 0..program.nodes[at].checks.len() {
+            let mut kind = program.nodes[at].checks[c].kind.clone();
+            for edge in kind.edges_mut() {
+                let mut path = edge.path.clone();
+                let mut target = edge.target;
+                let mut steps = 0;
+                while let Some(next) = forwarded(program, target) {
+                    steps += 1;
+                    if steps > n {
+                        break;
+                    }
+                    path.push_str(&next.path);
+                    target = next.target;
+                }
+                if steps <= n && target != edge.target {
+                    edge.path = path;
+                    edge.target = target;
+                }
+            }
+            program.nodes[at].checks[c].kind = kind;
+        }
+    }
+}
+
+/// Whether a check's edges are applied once per evaluation (in place, or to one named
+/// property or index) rather than once per element of the instance.
+fn applies_once(kind: &CheckKind) -> bool {
+    kind.is_in_place() || matches!(kind, CheckKind::Properties(_) | CheckKind::PrefixItems(_))
+}
+
+/// Every node's estimated weight: its own checks plus its children's (ten times over for
+/// children applied per element); [`HEAVY`] for nodes on a cycle.
+fn weights(program: &Program) -> Vec<u32> {
+    let recursive = recursive_nodes(program);
+    let n = program.nodes.len();
+    let mut weight: Vec<Option<u32>> = vec![None; n];
+    for id in 0..n {
+        if recursive[id] {
+            weight[id] = Some(HEAVY);
+        }
+    }
+    // Post-order over the acyclic rest, with an explicit stack.
+    for start in 0..n {
+        if weight[start].is_some() {
+            continue;
+        }
+        let mut stack = vec![(start, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if weight[id].is_some() {
+                continue;
+            }
+            let node = &program.nodes[id];
+            if !expanded {
+                stack.push((id, true));
+                for check in &node.checks {
+                    for edge in check.kind.edges() {
+                        if weight[edge.target.0].is_none() {
+                            stack.push((edge.target.0, false));
+                        }
+                    }
+                }
+                continue;
+            }
+            let mut total: u32 = 0;
+            for check in &node.checks {
+                total = total.saturating_add(1);
+                let per = if applies_once(&check.kind) { 1 } else { 10 };
+                for edge in check.kind.edges() {
+                    let child = weight[edge.target.0].unwrap_or(HEAVY);
+                    total = total.saturating_add(child.saturating_mul(per));
+                }
+            }
+            weight[id] = Some(total.min(HEAVY));
+        }
+    }
+    weight.into_iter().map(|w| w.unwrap_or(HEAVY)).collect()
+}
+
+/// Nodes on a cycle of edges (dynamic-reference targets included), by Tarjan's algorithm
+/// without recursion.
+fn recursive_nodes(program: &Program) -> Vec<bool> {
+    let n = program.nodes.len();
+    let succ: Vec<Vec<usize>> = (0..n).map(|i| successors(program, NodeId(i))).collect();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut out = vec![false; n];
+    let mut next = 0;
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut i)) = call.last_mut() {
+            if *i < succ[v].len() {
+                let w = succ[v][*i];
+                *i += 1;
+                if index[w] == usize::MAX {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            call.pop();
+            if let Some(&(parent, _)) = call.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let cyclic = members.len() > 1 || succ[v].contains(&v);
+                for w in members {
+                    out[w] = cyclic;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The nodes `id` may evaluate next: its edges' targets and, for a dynamic reference,
+/// every node declaring its anchor.
+fn successors(program: &Program, id: NodeId) -> Vec<usize> {
+    let mut out = Vec::new();
+    for check in &program.node(id).checks {
+        out.extend(check.kind.edges().iter().map(|e| e.target.0));
+        if let CheckKind::DynamicRef {
+            anchor: Some(name), ..
+        } = &check.kind
+        {
+            out.extend(dynamic_targets(program, name).iter().map(|t| t.0));
+        }
+    }
+    out
+}
+
+/// Every node declaring dynamic anchor `name`, in resource order.
+pub fn dynamic_targets(program: &Program, name: &str) -> Vec<NodeId> {
+    program
+        .resources
+        .iter()
+        .filter_map(|r| r.dynamic_anchors.get(name).copied())
+        .collect()
+}
+
+/// Rewrite 3: each node's checks, and each `properties` check's entries, in plan order.
+fn order_checks(program: &mut Program, weights: &[u32]) {
+    let heaviest = |kind: &CheckKind| -> u32 {
+        kind.edges()
+            .iter()
+            .map(|e| weights[e.target.0])
+            .fold(0u32, u32::saturating_add)
+    };
+    for node in &mut program.nodes {
+        for check in &mut node.checks {
+            if let CheckKind::Properties(entries) = &mut check.kind {
+                entries.sort_by_key(|(_, edge)| weights[edge.target.0]);
+            }
+        }
+        node.checks.sort_by_cached_key(|check| {
+            let kind = &check.kind;
+            match kind {
+                CheckKind::UnevaluatedProperties(_) | CheckKind::UnevaluatedItems(_) => (4, 0),
+                CheckKind::Unresolved { .. } | CheckKind::False => (0, 0),
+                CheckKind::Pattern(_) | CheckKind::Format(_) | CheckKind::UniqueItems => (1, 0),
+                _ if kind.edges().is_empty() => (0, 0),
+                _ => (2, heaviest(kind)),
+            }
+        });
+    }
+}
+
+/// Sharing: each node's class representative, by partition refinement over the nodes'
+/// shapes (checks with targets replaced by their class, keyword paths dropped).
+fn share(program: &Program) -> Vec<NodeId> {
+    let n = program.nodes.len();
+    let mut class: Vec<usize> = vec![0; n];
+    let mut classes = 1;
+    loop {
+        let mut ids: BTreeMap<(usize, String), usize> = BTreeMap::new();
+        let mut next = vec![0; n];
+        for (i, node) in program.nodes.iter().enumerate() {
+            let mut shape = format!("{:?}|", node.collect);
+            if program.uses_dynamic_scope {
+                shape.push_str(&format!("{}:{}|", node.resource.0, node.is_resource_root));
+            }
+            for check in &node.checks {
+                let mut kind = check.kind.clone();
+                for edge in kind.edges_mut() {
+                    edge.path.clear();
+                    edge.target = NodeId(class[edge.target.0]);
+                }
+                shape.push_str(&format!("{kind:?};"));
+            }
+            let fresh = ids.len();
+            next[i] = *ids.entry((class[i], shape)).or_insert(fresh);
+        }
+        let count = ids.len();
+        class = next;
+        if count == classes {
+            break;
+        }
+        classes = count;
+    }
+    let mut first: BTreeMap<usize, NodeId> = BTreeMap::new();
+    for (i, &c) in class.iter().enumerate() {
+        first.entry(c).or_insert(NodeId(i));
+    }
+    class.iter().map(|c| first[c]).collect()
+}
+
+/// The out-of-line decisions and entry costs, over the shared (canonical) graph.
+fn decide(program: &Program, canonical: &[NodeId], weights: &[u32]) -> Vec<NodePlan> {
+    let n = program.nodes.len();
+    let recursive = recursive_nodes(program);
+    let canon = |id: NodeId| canonical[id.0];
+    // Referrers of each canonical node, from canonical nodes reachable from the root.
+    let mut referrers = vec![0u32; n];
+    let mut forced = vec![false; n];
+    let root = canon(program.root);
+    forced[root.0] = true;
+    let mut seen = vec![false; n];
+    let mut work = vec![root];
+    while let Some(id) = work.pop() {
+        if std::mem::replace(&mut seen[id.0], true) {
+            continue;
+        }
+        let node = program.node(id);
+        if recursive[id.0] || (program.uses_dynamic_scope && node.is_resource_root) {
+            forced[id.0] = true;
+        }
+        for check in &node.checks {
+            for edge in check.kind.edges() {
+                let t = canon(edge.target);
+                referrers[t.0] += 1;
+                work.push(t);
+            }
+            if let CheckKind::DynamicRef {
+                anchor: Some(name), ..
+            } = &check.kind
+            {
+                for t in dynamic_targets(program, name) {
+                    let t = canon(t);
+                    forced[t.0] = true;
+                    work.push(t);
+                }
+            }
+        }
+    }
+    let tiny = |id: NodeId| {
+        let node = program.node(id);
+        node.checks.len() <= 2 && node.checks.iter().all(|c| c.kind.edges().is_empty())
+    };
+    let mut out_of_line: Vec<bool> = (0..n)
+        .map(|i| forced[i] || (referrers[i] > 1 && !tiny(NodeId(i))))
+        .collect();
+    // Bound inline nesting: walk from each out-of-line node through inline children.
+    let mut nesting = vec![0u32; n];
+    let mut order: Vec<usize> = (0..n).filter(|&i| seen[i] && out_of_line[i]).collect();
+    while let Some(start) = order.pop() {
+        let mut stack = vec![(NodeId(start), 0u32)];
+        while let Some((id, depth)) = stack.pop() {
+            for check in &program.node(id).checks {
+                for edge in check.kind.edges() {
+                    let t = canon(edge.target);
+                    if out_of_line[t.0] {
+                        continue;
+                    }
+                    if depth + 1 > MAX_INLINE_NESTING {
+                        out_of_line[t.0] = true;
+                        order.push(t.0);
+                        continue;
+                    }
+                    nesting[t.0] = nesting[t.0].max(depth + 1);
+                    stack.push((t, depth + 1));
+                }
+            }
+        }
+    }
+    // Entry costs, children first (inline children form trees below out-of-line nodes).
+    let mut cost: Vec<Option<u64>> = vec![None; n];
+    for start in 0..n {
+        let start = canon(NodeId(start));
+        if cost[start.0].is_some() {
+            continue;
+        }
+        let mut stack = vec![(start, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if cost[id.0].is_some() {
+                continue;
+            }
+            let once_children = program
+                .node(id)
+                .checks
+                .iter()
+                .filter(|c| applies_once(&c.kind))
+                .flat_map(|c| c.kind.edges())
+                .map(|e| canon(e.target))
+                .filter(|t| !out_of_line[t.0] && *t != id);
+            if !expanded {
+                stack.push((id, true));
+                for t in once_children {
+                    if cost[t.0].is_none() {
+                        stack.push((t, false));
+                    }
+                }
+                continue;
+            }
+            let total = once_children
+                .map(|t| cost[t.0].unwrap_or(1))
+                .fold(1u64, u64::saturating_add);
+            cost[id.0] = Some(total);
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let c = canonical[i];
+            NodePlan {
+                canonical: c,
+                out_of_line: out_of_line[c.0],
+                entry_cost: cost[c.0].unwrap_or(1),
+                weight: weights[c.0],
+            }
+        })
+        .collect()
+}
