@@ -1920,35 +1920,3 @@ fn max_errors_keeps_the_first_errors_and_counts_the_rest() {
     assert_eq!(output["errorsOmitted"], json!(50_000 - 7));
 }
 
-#[test]
-fn zz_measure_stack_per_evaluation() {
-    use std::sync::atomic::{AtomicUsize, Ordering as O};
-    static DEEPEST: AtomicUsize = AtomicUsize::new(usize::MAX);
-    let schema = json!({"items": {"$ref": "#"}, "format": "date"});
-    let program = crate::Compiler::new(crate::Options {
-        assert_format: true,
-        limits: Limits { max_depth: 100_000, ..Limits::DEFAULT },
-        ..crate::Options::default()
-    })
-    .compile(&schema)
-    .unwrap();
-    let v = Interpreter::new(program).with_format("date", |_| {
-        let x = 0u8;
-        DEEPEST.fetch_min(&x as *const u8 as usize, O::SeqCst);
-        true
-    });
-    let mut inst = json!("s");
-    let levels = 200;
-    for _ in 0..levels {
-        inst = Value::Array(vec![inst]);
-    }
-    for mode in ["check", "validate"] {
-        DEEPEST.store(usize::MAX, O::SeqCst);
-        let top = 0u8;
-        let top = &top as *const u8 as usize;
-        let verdict = if mode == "check" { v.check(&inst) } else { v.validate(&inst).verdict };
-        eprintln!("STACK verdict {verdict:?}");
-        let used = top.wrapping_sub(DEEPEST.load(O::SeqCst));
-        eprintln!("STACK {mode}: {used} bytes for {} nested evaluations = {} per evaluation", 2 * levels + 1, used / (2 * levels + 1));
-    }
-}
