@@ -11,6 +11,7 @@ pub mod get_weather_input {
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 256u32,
+        max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
     #[derive(Debug, Clone, Copy, Default)]
@@ -355,6 +356,7 @@ pub mod get_weather_output {
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 256u32,
+        max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
     #[derive(Debug, Clone, Copy, Default)]
@@ -1130,6 +1132,7 @@ pub mod search_docs_input {
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 256u32,
+        max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
     #[derive(Debug, Clone, Copy, Default)]
@@ -1925,6 +1928,7 @@ pub mod search_docs_output {
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 256u32,
+        max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
     #[derive(Debug, Clone, Copy, Default)]
@@ -2399,6 +2403,7 @@ pub mod convert_currency_input {
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 256u32,
+        max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
     #[derive(Debug, Clone, Copy, Default)]
@@ -2727,6 +2732,7 @@ pub mod convert_currency_output {
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 256u32,
+        max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
     #[derive(Debug, Clone, Copy, Default)]
