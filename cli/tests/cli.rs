@@ -1030,14 +1030,16 @@ fn deep_instances_parse_and_get_verdicts() {
     file(
         &dir,
         "deep-schema.json",
-        &format!(
-            "{}{}",
-            r#"{"items":"#.repeat(3000),
-            format!("{{}}{}", "}".repeat(3000))
-        ),
+        &format!("{}{{}}{}", r#"{"items":"#.repeat(3000), "}".repeat(3000)),
     );
     let run = schemac(&dir, &["check", "deep-schema.json"]).expect(2);
-    assert!(!run.stderr.contains("not JSON"), "{}", run.stderr);
+    assert!(run.stderr.contains("SchemaTooDeep"), "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("SchemaTooDeep").count(),
+        1,
+        "{}",
+        run.stderr
+    );
     // Beyond the parser's nesting bound: an error naming it.
     let run = schemac(&dir, &["validate", "any.json", "d10001.json"]).expect(2);
     assert!(

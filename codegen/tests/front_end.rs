@@ -316,7 +316,11 @@ fn ids_that_are_data_or_anchors_are_not_duplicates() {
         .compile(&json!({"definitions": {"a": {"$id": "#foo"}, "b": {"$id": "#foo"}}}))
         .expect_err("anchor defined twice");
     assert_eq!(errors[0].kind, CompileErrorKind::InvalidIdentifier);
-    assert!(errors[0].message.contains("anchor"), "{}", errors[0].message);
+    assert!(
+        errors[0].message.contains("anchor"),
+        "{}",
+        errors[0].message
+    );
 }
 
 #[test]

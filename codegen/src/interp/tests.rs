@@ -1919,4 +1919,3 @@ fn max_errors_keeps_the_first_errors_and_counts_the_rest() {
     assert_eq!(output["errors"].as_array().map(Vec::len), Some(7));
     assert_eq!(output["errorsOmitted"], json!(50_000 - 7));
 }
-
