@@ -6,6 +6,7 @@
 //! recursion limit of 128 is off), and reading stops at the first byte that cannot start
 //! JSON, so `/dev/zero` or a binary file costs one buffer, not the limit.
 
+use schemac_runtime::error::Escaped;
 use serde::Deserialize;
 use serde_json::Value;
 use std::fs::File;
@@ -37,20 +38,26 @@ fn open(source: &Path) -> Result<Box<dyn Read>, String> {
     }
     File::open(source)
         .map(|f| Box::new(f) as Box<dyn Read>)
-        .map_err(|e| format!("{}: cannot read: {e}", source.display()))
+        .map_err(|e| format!("{}: cannot read: {e}", display(source)))
+}
+
+/// How messages name a path: as it is, or as a JSON string when it holds a control
+/// character, a quote or a backslash (so that a file name cannot forge a line).
+pub fn display(path: &Path) -> String {
+    Escaped(&path.display().to_string()).to_string()
 }
 
 /// Reads and parses the JSON value in `source` (`-`: standard input) under `max_size`
 /// bytes; the error names `source` (and the limit, when that is what was hit).
 pub fn read_json(source: &Path, max_size: u64) -> Result<Value, String> {
     let bytes = read_text(source, max_size)?;
-    parse(bytes.as_bytes()).map_err(|e| format!("{}: not JSON: {e}", source.display()))
+    parse(bytes.as_bytes()).map_err(|e| format!("{}: not JSON: {e}", display(source)))
 }
 
 /// Reads `source` whole as UTF-8 text under `max_size` bytes, stopping early when the
 /// input cannot be JSON.
 pub fn read_text(source: &Path, max_size: u64) -> Result<String, String> {
-    let name = source.display();
+    let name = display(source);
     let reader = open(source)?;
     let mut bytes = Vec::new();
     let mut limited = reader.take(max_size.saturating_add(1));
@@ -149,7 +156,8 @@ pub fn for_each_line(
     max_size: u64,
     mut each: impl FnMut(Result<Instance, String>) -> bool,
 ) -> bool {
-    let name = source.display().to_string();
+    let raw_name = source.display().to_string();
+    let name = display(source);
     let reader = match open(source) {
         Ok(reader) => reader,
         Err(message) => return each(Err(message)),
@@ -177,13 +185,10 @@ pub fn for_each_line(
         if content.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let at = format!("{name}:{number}");
+        let at = format!("{raw_name}:{number}");
         let result = parse(content)
-            .map(|value| Instance {
-                name: at.clone(),
-                value,
-            })
-            .map_err(|e| format!("{at}: not JSON: {e}"));
+            .map_err(|e| format!("{}: not JSON: {e}", Escaped(&at)))
+            .map(|value| Instance { name: at, value });
         if !each(result) {
             return false;
         }

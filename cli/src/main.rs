@@ -215,7 +215,7 @@ fn generate(
         let Some(module) = emit::module_name(&stem) else {
             eprintln!(
                 "schemac: {}: no Rust module name can be made from the file name",
-                path.display()
+                instances::display(path)
             );
             failed = true;
             continue;
@@ -223,8 +223,8 @@ fn generate(
         if let Some(first) = modules.insert(module.clone(), path) {
             eprintln!(
                 "schemac: {} and {} would both generate module `{module}`",
-                first.display(),
-                path.display()
+                instances::display(first),
+                instances::display(path)
             );
             failed = true;
             continue;
@@ -232,7 +232,7 @@ fn generate(
         let parsed = instances::read_text(path, shared.max_input_size).and_then(|text| {
             instances::parse(text.as_bytes())
                 .map(|schema| (text, schema))
-                .map_err(|e| format!("{}: not JSON: {e}", path.display()))
+                .map_err(|e| format!("{}: not JSON: {e}", instances::display(path)))
         });
         let (text, schema) = match parsed {
             Ok(parsed) => parsed,
@@ -282,7 +282,7 @@ fn generate(
     match written {
         Ok(()) => Status::Ok,
         Err(e) => {
-            eprintln!("schemac: cannot write {}: {e}", output.display());
+            eprintln!("schemac: cannot write {}: {e}", instances::display(output));
             Status::Error
         }
     }

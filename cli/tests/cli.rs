@@ -1049,3 +1049,32 @@ fn deep_instances_parse_and_get_verdicts() {
         run.stderr
     );
 }
+
+#[test]
+fn messages_on_stderr_escape_file_names_and_schema_names() {
+    let dir = scratch("forged_stderr");
+    let name = "x\ny.json: valid\n";
+    file(&dir, name, "{");
+    file(&dir, "s.json", "{}");
+    let run = schemac(&dir, &["validate", "s.json", name]).expect(2);
+    assert!(
+        run.stderr
+            .starts_with("schemac: \"x\\ny.json: valid\\n\": not JSON"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    // A compile error located under a property name with a newline.
+    file(
+        &dir,
+        "bad.json",
+        r#"{"properties": {"a\nb": {"required": "x"}}}"#,
+    );
+    let run = schemac(&dir, &["check", "bad.json"]).expect(2);
+    assert!(
+        run.stderr
+            .contains(r#""bad.json#/properties/a\nb/required" (required): InvalidKeyword"#),
+        "{}",
+        run.stderr
+    );
+}
