@@ -106,7 +106,7 @@ fn run() -> Result<(), String> {
             module,
             source,
             file: source,
-            schema_text: text,
+            schema_text: None,
             program,
         })
         .collect();

@@ -25,8 +25,11 @@
 //! }
 //! ```
 //!
-//! Each schema becomes a module with `is_valid`, `check`, `validate`, a zero-sized
-//! `Validator` implementing `schemac_runtime::Validate`, and `SCHEMA` (the schema text).
+//! Each schema becomes a module with `is_valid`, `check`, `validate` and a zero-sized
+//! `Validator` implementing `schemac_runtime::Validate`; with [`Builder::validate`]`(false)`
+//! only `is_valid` and `check` (the `Validator` implements `schemac_runtime::Check`).
+//! `SCHEMA` (the schema text) is there for [`Builder::mcp_tools`] modules, and for every
+//! module with [`Builder::schema_text`]`(true)`.
 //!
 //! [`Builder::compile`] prints `cargo:rerun-if-changed` for every file it reads, prints
 //! compile warnings as `cargo:warning`, and rewrites the output file only when its bytes
@@ -53,6 +56,8 @@ pub struct Builder {
     runtime_path: String,
     out_dir: Option<PathBuf>,
     out_file: String,
+    validate: bool,
+    schema_text: bool,
 }
 
 impl Default for Builder {
@@ -74,6 +79,8 @@ impl Builder {
             runtime_path: "::schemac_runtime".to_string(),
             out_dir: None,
             out_file: "schemac.rs".to_string(),
+            validate: true,
+            schema_text: false,
         }
     }
 
@@ -201,6 +208,23 @@ impl Builder {
         self
     }
 
+    /// Whether modules get `validate` (errors with locations) besides `is_valid` / `check`
+    /// (default `true`). Without it each module's `Validator` implements only
+    /// `schemac_runtime::Check`, and the generated code is about half the size: for
+    /// embedded targets and servers that only need a verdict.
+    pub fn validate(&mut self, validate: bool) -> &mut Self {
+        self.validate = validate;
+        self
+    }
+
+    /// Whether every module gets a `SCHEMA` constant with the schema's text (default
+    /// `false`). Modules of [`Builder::mcp_tools`] always have it (a server lists its
+    /// tools with it).
+    pub fn schema_text(&mut self, schema_text: bool) -> &mut Self {
+        self.schema_text = schema_text;
+        self
+    }
+
     /// Compiles every schema and returns the generated source, without writing or printing.
     pub fn generate(&self) -> Result<Generated, Error> {
         let mut files_read = Vec::new();
@@ -264,14 +288,14 @@ impl Builder {
                 inputs.push((name, path));
             }
         }
-        // (module, source name, schema text, schema, file it came from)
-        let mut schemas: Vec<(String, String, String, Value, PathBuf)> = Vec::new();
+        // (module, source name, schema text if served, schema, file it came from)
+        let mut schemas: Vec<(String, String, Option<String>, Value, PathBuf)> = Vec::new();
         for (module, path) in &inputs {
             let (text, value) = read_json(path, &mut files_read)?;
             schemas.push((
                 module.clone(),
                 display_path(path),
-                text,
+                self.schema_text.then_some(text),
                 value,
                 path.clone(),
             ));
@@ -296,7 +320,7 @@ impl Builder {
                     schemas.push((
                         format!("{}_{which}", tool.module),
                         format!("{document} [{} {which}Schema]", tool.name),
-                        schema.to_string(),
+                        Some(schema.to_string()),
                         schema,
                         path.clone(),
                     ));
@@ -332,13 +356,14 @@ impl Builder {
                 module,
                 source,
                 file,
-                schema_text: text,
+                schema_text: text.as_deref(),
                 program,
             })
             .collect();
         let emit_options = EmitOptions {
             runtime_path: self.runtime_path.clone(),
             custom_formats: self.formats.clone(),
+            validate: self.validate,
         };
         let code = emit::generate(&units, &emit_options).map_err(Error::Emit)?;
         Ok(Generated {

@@ -209,3 +209,38 @@ fn compile_writes_only_when_bytes_change() {
         .unwrap()
         .contains("pub mod a {"));
 }
+
+#[test]
+fn check_only_and_schema_text_options_shape_the_modules() {
+    let dir = scratch("check-only");
+    let one = write(&dir, "search.json", SEARCH);
+    let full = Builder::new()
+        .schema("search", &one)
+        .generate()
+        .expect("generates")
+        .code;
+    assert!(full.contains("pub fn validate("), "validate by default");
+    assert!(full.contains("impl __rt::Validate for Validator"));
+    assert!(
+        !full.contains("pub const SCHEMA"),
+        "no schema text unless asked"
+    );
+    let lean = Builder::new()
+        .schema("search", &one)
+        .validate(false)
+        .schema_text(true)
+        .generate()
+        .expect("generates")
+        .code;
+    assert!(
+        !lean.contains("pub fn validate("),
+        "no validate when turned off"
+    );
+    assert!(
+        !lean.contains("__rt::Errors"),
+        "no error-collecting functions"
+    );
+    assert!(lean.contains("impl __rt::Check for Validator"));
+    assert!(lean.contains("pub const SCHEMA"), "schema text when asked");
+    assert!(lean.len() < full.len());
+}

@@ -259,7 +259,7 @@ fn generate(
             module,
             source,
             file: source,
-            schema_text: text,
+            schema_text: Some(text),
             program,
         })
         .collect();

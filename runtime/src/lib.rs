@@ -41,6 +41,25 @@ pub trait Validate {
     }
 }
 
+/// A verdict-only validator: what generated code built without `validate` (the
+/// builder's `validate(false)`, for embedded targets and servers that only need a
+/// verdict) implements. Every [`Validate`] is also a `Check`.
+pub trait Check {
+    /// Checks `instance` without collecting errors; stops at the first failure.
+    fn check(&self, instance: &serde_json::Value) -> Verdict;
+
+    /// `true` only when the instance was fully checked and is valid.
+    fn is_valid(&self, instance: &serde_json::Value) -> bool {
+        self.check(instance) == Verdict::Valid
+    }
+}
+
+impl<T: Validate + ?Sized> Check for T {
+    fn check(&self, instance: &serde_json::Value) -> Verdict {
+        Validate::check(self, instance)
+    }
+}
+
 /// Includes the validators that `schemac-build` generated into `OUT_DIR`.
 ///
 /// In `build.rs`:

@@ -16,7 +16,7 @@ pub use crate::error::{
 };
 pub use crate::json;
 pub use crate::limits::Limits;
-pub use crate::Validate;
+pub use crate::{Check, Validate};
 pub use alloc::borrow::Cow;
 pub use serde_json;
 
@@ -346,43 +346,88 @@ impl Errors {
 }
 
 /// A set of instance locations (object entries by iteration position, or array indices)
-/// evaluated so far, for `unevaluatedProperties` / `unevaluatedItems`. Allocates only
-/// when a location is recorded.
-#[derive(Debug, Clone, Default)]
-pub struct Bits(Vec<u64>);
+/// evaluated so far, for `unevaluatedProperties` / `unevaluatedItems`: a prefix
+/// (`0..prefix`, what `items`, `prefixItems`, `additionalProperties` and `unevaluated*`
+/// record), the first 64 locations inline, and the rest on the heap — which is allocated
+/// only when a location from 64 on is recorded one by one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Bits {
+    prefix: usize,
+    head: u64,
+    rest: Vec<u64>,
+}
 
 impl Bits {
+    /// An empty set (no allocation).
+    pub const fn new() -> Bits {
+        Bits {
+            prefix: 0,
+            head: 0,
+            rest: Vec::new(),
+        }
+    }
+
     /// Records location `i`.
     #[inline]
     pub fn set(&mut self, i: usize) {
-        let (w, b) = (i / 64, i % 64);
-        if self.0.len() <= w {
-            self.0.resize(w + 1, 0);
+        if i < 64 {
+            self.head |= 1 << i;
+            return;
         }
-        self.0[w] |= 1 << b;
+        let w = i / 64 - 1;
+        if self.rest.len() <= w {
+            self.rest.resize(w + 1, 0);
+        }
+        self.rest[w] |= 1 << (i % 64);
     }
 
     /// Records locations `from..to`.
     pub fn set_range(&mut self, from: usize, to: usize) {
+        if from <= self.prefix {
+            self.prefix = self.prefix.max(to);
+            return;
+        }
         for i in from..to {
             self.set(i);
         }
     }
 
+    /// Records every location.
+    pub fn set_all(&mut self) {
+        self.prefix = usize::MAX;
+    }
+
     /// Whether location `i` is recorded.
     #[inline]
     pub fn get(&self, i: usize) -> bool {
-        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+        if i < self.prefix {
+            return true;
+        }
+        if i < 64 {
+            return self.head & (1 << i) != 0;
+        }
+        self.rest
+            .get(i / 64 - 1)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 
     /// Adds every location of `other`.
     pub fn merge(&mut self, other: &Bits) {
-        if self.0.len() < other.0.len() {
-            self.0.resize(other.0.len(), 0);
+        self.prefix = self.prefix.max(other.prefix);
+        self.head |= other.head;
+        if self.rest.len() < other.rest.len() {
+            self.rest.resize(other.rest.len(), 0);
         }
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
+        for (a, b) in self.rest.iter_mut().zip(&other.rest) {
             *a |= *b;
         }
+    }
+
+    /// Forgets every location, keeping the heap storage.
+    pub fn clear(&mut self) {
+        self.prefix = 0;
+        self.head = 0;
+        self.rest.clear();
     }
 }
 
@@ -400,8 +445,8 @@ impl Eval {
     #[inline]
     pub const fn new() -> Eval {
         Eval {
-            props: Bits(Vec::new()),
-            items: Bits(Vec::new()),
+            props: Bits::new(),
+            items: Bits::new(),
         }
     }
 
@@ -535,6 +580,25 @@ mod tests {
         b.merge(&a);
         assert!(b.get(0) && b.get(1) && b.get(3) && b.get(130));
         assert!(!b.get(2) && !b.get(129) && !b.get(1000));
+    }
+
+    #[test]
+    fn bits_keep_prefix_head_and_rest() {
+        let mut a = Bits::new();
+        a.set_range(0, 3);
+        a.set(5);
+        a.set(200);
+        assert!(a.get(0) && a.get(2) && !a.get(3) && a.get(5) && a.get(200));
+        assert!(!a.get(64) && !a.get(199) && !a.get(201));
+        let mut b = Bits::new();
+        b.set_range(2, 70);
+        assert!(!b.get(1) && b.get(2) && b.get(69) && !b.get(70));
+        b.merge(&a);
+        assert!(b.get(0) && b.get(200) && b.get(69));
+        b.set_all();
+        assert!(b.get(usize::MAX - 1));
+        b.clear();
+        assert!(!b.get(0) && !b.get(200));
     }
 
     #[test]

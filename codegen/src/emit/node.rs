@@ -40,6 +40,8 @@ pub(super) struct Gen<'a> {
     program: &'a Program,
     rt: &'a TokenStream,
     formats: &'a BTreeMap<String, syn::Path>,
+    /// Whether the error-collecting functions are generated.
+    validate: bool,
     /// Regexes referenced by generated code.
     used_regexes: RefCell<BTreeSet<RegexId>>,
 }
@@ -83,9 +85,11 @@ impl<'a> Gen<'a> {
         plan: &'a Plan,
         rt: &'a TokenStream,
         formats: &'a BTreeMap<String, syn::Path>,
+        validate: bool,
     ) -> Gen<'a> {
         Gen {
             plan,
+            validate,
             program: &plan.program,
             rt,
             formats,
@@ -96,7 +100,12 @@ impl<'a> Gen<'a> {
     /// Every reachable node's functions, then the regex statics they use.
     pub(super) fn functions(&self) -> TokenStream {
         let mut out = TokenStream::new();
-        for mode in [Mode::Check, Mode::Errors] {
+        let modes: &[Mode] = if self.validate {
+            &[Mode::Check, Mode::Errors]
+        } else {
+            &[Mode::Check]
+        };
+        for &mode in modes {
             for id in self.reachable(mode) {
                 out.extend(self.function(id, mode));
             }

@@ -207,7 +207,7 @@ fn generate_one(module: &str, program: &Program) -> String {
         module,
         source: "schemas/test.json",
         file: "schemas/test.json",
-        schema_text: "{}",
+        schema_text: Some("{}"),
         program,
     };
     let out = generate(&[unit], &EmitOptions::default()).expect("generates");
@@ -293,7 +293,7 @@ fn module_names_are_sanitized_and_checked() {
         module,
         source: "x.json",
         file: "x.json",
-        schema_text: "{}",
+        schema_text: Some("{}"),
         program: &program,
     };
     let err = generate(&[unit("a"), unit("a")], &EmitOptions::default()).unwrap_err();

@@ -10,6 +10,12 @@ pub mod validators {
     schemac_runtime::include_validators!();
 }
 
+/// The same validators built check-only (`Builder::validate(false)`): `is_valid` and
+/// `check`, no error-collecting code.
+pub mod check_only {
+    schemac_runtime::include_validators!("check_only.rs");
+}
+
 use alloc::vec::Vec;
 use serde_json::Value;
 
@@ -31,6 +37,25 @@ pub fn errors(arguments: &Value) -> Vec<(alloc::string::String, alloc::string::S
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn check_only_validators_agree() {
+        use schemac_runtime::Check;
+        for arguments in [
+            json!({"led": "led7", "color": "red", "brightness": 0.25}),
+            json!({"led": "LED7", "color": "red"}),
+            json!({"led": "led7", "color": "red", "blink": true}),
+        ] {
+            assert_eq!(
+                check_only::set_led::is_valid(&arguments),
+                accept(&arguments)
+            );
+            assert_eq!(
+                check_only::set_led::Validator.check(&arguments),
+                validators::set_led::check(&arguments)
+            );
+        }
+    }
 
     #[test]
     fn generated_validators_run_without_std() {
