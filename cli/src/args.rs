@@ -93,6 +93,24 @@ pub struct SharedOptions {
     /// The dialect of schemas without `$schema`.
     #[arg(long, value_enum, default_value_t = DialectArg::V2020_12, global = true)]
     pub dialect: DialectArg,
+    /// The largest input read, in bytes: a schema, a `--document`, an instance, or one
+    /// line under `--jsonl`. A larger one is an error (exit 2) naming the limit.
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value_t = crate::instances::DEFAULT_MAX_INPUT_SIZE,
+        global = true
+    )]
+    pub max_input_size: u64,
+    /// How many errors are listed per instance; past it they are counted ("... and N
+    /// more", `"errorsOmitted": N` under `--output json`).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = schemac_runtime::Limits::DEFAULT_MAX_ERRORS,
+        global = true
+    )]
+    pub max_errors: usize,
 }
 
 /// `--output`.

@@ -5,7 +5,12 @@
 //! schemac validate SCHEMA INSTANCE... [--jsonl] [--output text|json]
 //! schemac generate SCHEMA... -o FILE [--runtime-path PATH] [--check-only]
 //! shared: --document URI=PATH  --refs error|warn  --assert-format  --dialect 2020-12|draft7
+//!         --max-input-size BYTES  --max-errors N
 //! ```
+//!
+//! Every input is read under `--max-input-size` (a `--jsonl` input one line at a time),
+//! nested at most [`instances::MAX_NESTING`] deep, and the work runs on a thread with a
+//! stack of [`STACK_SIZE`] bytes, which that nesting fits in.
 //!
 //! Exit codes, relied on by scripts: 0 all schemas compile / all instances valid; 1 some
 //! instance invalid; 2 a schema, usage or I/O error (an instance that is not JSON is an
@@ -21,11 +26,18 @@ use clap::Parser;
 use instances::Instance;
 use schemac::interp::Interpreter;
 use schemac::{Compiler, Options};
-use schemac_runtime::{Report, Validate, Verdict};
+use schemac_runtime::error::Escaped;
+use schemac_runtime::json::drop_deep;
+use schemac_runtime::{Limits, Report, Validate, Verdict};
 use serde_json::Value;
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
+
+/// The stack of the thread the CLI works on: parsing and dropping values
+/// [`instances::MAX_NESTING`] deep, and validation under the default depth bound, use a
+/// fraction of it.
+pub const STACK_SIZE: usize = 64 * 1024 * 1024;
 
 /// The exit statuses of the contract.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -59,7 +71,21 @@ impl Status {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let status = match &cli.command {
+    let worker = std::thread::Builder::new()
+        .stack_size(STACK_SIZE)
+        .spawn(move || run(&cli));
+    match worker.map(|w| w.join()) {
+        Ok(Ok(status)) => ExitCode::from(status.code()),
+        Ok(Err(_)) => ExitCode::from(Status::Error.code()),
+        Err(e) => {
+            eprintln!("schemac: cannot start the worker thread: {e}");
+            ExitCode::from(Status::Error.code())
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Status {
+    match &cli.command {
         Command::Check { schemas } => check(&cli.shared, schemas),
         Command::Validate {
             schema,
@@ -73,8 +99,7 @@ fn main() -> ExitCode {
             runtime_path,
             check_only,
         } => generate(&cli.shared, schemas, output, runtime_path, !check_only),
-    };
-    ExitCode::from(status.code())
+    }
 }
 
 /// A compiler with the shared options and every `--document` registered; on failure the
@@ -85,17 +110,22 @@ fn compiler(shared: &SharedOptions) -> Result<Compiler, ()> {
         ref_policy: shared.refs.into(),
         assert_format: shared.assert_format,
         assert_content: shared.assert_content,
+        limits: Limits {
+            max_errors: shared.max_errors,
+            ..Limits::DEFAULT
+        },
         ..Options::default()
     };
     let mut compiler = Compiler::new(options);
     let mut failed = false;
     for document in &shared.documents {
-        let result = read_json(&document.path).and_then(|value| {
-            compiler
-                .add_document(&document.uri, value)
-                .map(|_| ())
-                .map_err(|e| e.to_string())
-        });
+        let result =
+            instances::read_json(&document.path, shared.max_input_size).and_then(|value| {
+                compiler
+                    .add_document(&document.uri, value)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            });
         if let Err(message) = result {
             eprintln!("schemac: --document {}: {message}", document.uri);
             failed = true;
@@ -108,23 +138,27 @@ fn compiler(shared: &SharedOptions) -> Result<Compiler, ()> {
     }
 }
 
-/// Reads and parses a JSON file; the error names the file.
-fn read_json(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))
-}
-
 /// Reads and compiles one schema, printing its errors and warnings to stderr.
-fn compile(compiler: &Compiler, path: &Path) -> Option<schemac::ir::Program> {
-    let schema = match read_json(path) {
+fn compile(
+    compiler: &Compiler,
+    shared: &SharedOptions,
+    path: &Path,
+) -> Option<schemac::ir::Program> {
+    let schema = match instances::read_json(path, shared.max_input_size) {
         Ok(schema) => schema,
         Err(message) => {
             eprintln!("schemac: {message}");
             return None;
         }
     };
-    match compiler.compile_named(&path.display().to_string(), &schema) {
+    let compiled = compile_value(compiler, path, &schema);
+    drop_deep(schema);
+    compiled
+}
+
+/// Compiles a schema read from `path`, printing its errors and warnings to stderr.
+fn compile_value(compiler: &Compiler, path: &Path, schema: &Value) -> Option<schemac::ir::Program> {
+    match compiler.compile_named(&path.display().to_string(), schema) {
         Ok(program) => {
             for warning in &program.warnings {
                 eprintln!("{warning}");
@@ -147,7 +181,7 @@ fn check(shared: &SharedOptions, schemas: &[std::path::PathBuf]) -> Status {
     };
     let failed = schemas
         .iter()
-        .filter(|path| compile(&compiler, path).is_none())
+        .filter(|path| compile(&compiler, shared, path).is_none())
         .count();
     if failed == 0 {
         Status::Ok
@@ -184,7 +218,7 @@ fn generate(
         let Some(module) = emit::module_name(&stem) else {
             eprintln!(
                 "schemac: {}: no Rust module name can be made from the file name",
-                path.display()
+                instances::display(path)
             );
             failed = true;
             continue;
@@ -192,21 +226,28 @@ fn generate(
         if let Some(first) = modules.insert(module.clone(), path) {
             eprintln!(
                 "schemac: {} and {} would both generate module `{module}`",
-                first.display(),
-                path.display()
+                instances::display(first),
+                instances::display(path)
             );
             failed = true;
             continue;
         }
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) => {
-                eprintln!("schemac: cannot read {}: {e}", path.display());
+        let parsed = instances::read_text(path, shared.max_input_size).and_then(|text| {
+            instances::parse(text.as_bytes())
+                .map(|schema| (text, schema))
+                .map_err(|e| format!("{}: not JSON: {e}", instances::display(path)))
+        });
+        let (text, schema) = match parsed {
+            Ok(parsed) => parsed,
+            Err(message) => {
+                eprintln!("schemac: {message}");
                 failed = true;
                 continue;
             }
         };
-        match compile(&compiler, path) {
+        let program = compile_value(&compiler, path, &schema);
+        drop_deep(schema);
+        match program {
             Some(program) => compiled.push((module, path.display().to_string(), text, program)),
             None => failed = true,
         }
@@ -245,7 +286,7 @@ fn generate(
     match written {
         Ok(()) => Status::Ok,
         Err(e) => {
-            eprintln!("schemac: cannot write {}: {e}", output.display());
+            eprintln!("schemac: cannot write {}: {e}", instances::display(output));
             Status::Error
         }
     }
@@ -262,36 +303,49 @@ fn validate(
     let Ok(compiler) = compiler(shared) else {
         return Status::Error;
     };
-    let Some(program) = compile(&compiler, schema) else {
+    let Some(program) = compile(&compiler, shared, schema) else {
         return Status::Error;
     };
     let validator = Interpreter::new(program);
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let mut status = Status::Ok;
-    for source in sources {
-        for instance in instances::read(source, jsonl) {
-            let instance = match instance {
-                Ok(instance) => instance,
-                Err(message) => {
-                    eprintln!("schemac: {message}");
-                    status = status.worst(Status::Error);
-                    continue;
-                }
-            };
-            let report = validator.validate(&instance.value);
-            status = status.worst(match report.verdict {
-                Verdict::Valid => Status::Ok,
-                Verdict::Invalid => Status::Invalid,
-                Verdict::Incomplete(_) => Status::Incomplete,
-            });
-            let written = match output {
-                OutputFormat::Text => write_text(&mut stdout, &instance, &report),
-                OutputFormat::Json => write_json(&mut stdout, &instance, &report),
-            };
-            if written.is_err() {
-                // stdout is gone (a closed pipe): nothing more can be reported.
-                return Status::Error;
+    // Validates and reports one instance; `false` once nothing more can be reported.
+    let mut each = |instance: Result<Instance, String>| -> bool {
+        let instance = match instance {
+            Ok(instance) => instance,
+            Err(message) => {
+                eprintln!("schemac: {message}");
+                status = status.worst(Status::Error);
+                return true;
             }
+        };
+        let report = validator.validate(&instance.value);
+        status = status.worst(match report.verdict {
+            Verdict::Valid => Status::Ok,
+            Verdict::Invalid => Status::Invalid,
+            Verdict::Incomplete(_) => Status::Incomplete,
+        });
+        let written = match output {
+            OutputFormat::Text => write_text(&mut stdout, &instance, &report),
+            OutputFormat::Json => write_json(&mut stdout, &instance, &report),
+        };
+        drop_deep(instance.value);
+        // stdout is gone (a closed pipe): nothing more can be reported.
+        written.is_ok()
+    };
+    for source in sources {
+        let go_on = if jsonl {
+            instances::for_each_line(source, shared.max_input_size, &mut each)
+        } else {
+            let instance =
+                instances::read_json(source, shared.max_input_size).map(|value| Instance {
+                    name: source.display().to_string(),
+                    value,
+                });
+            each(instance)
+        };
+        if !go_on {
+            return Status::Error;
         }
     }
     if stdout.flush().is_err() {
@@ -301,17 +355,27 @@ fn validate(
 }
 
 /// `PATH: valid`, `PATH: invalid` and its errors indented, or `PATH: incomplete (REASON)`.
+/// Paths and locations that hold a control character, a quote or a backslash are written
+/// as JSON strings ([`Escaped`]): no input can forge a line.
 fn write_text(out: &mut impl Write, instance: &Instance, report: &Report) -> io::Result<()> {
+    let name = Escaped(&instance.name);
     match &report.verdict {
-        Verdict::Valid => writeln!(out, "{}: valid", instance.name),
+        Verdict::Valid => writeln!(out, "{name}: valid"),
         Verdict::Invalid => {
-            writeln!(out, "{}: invalid", instance.name)?;
+            writeln!(out, "{name}: invalid")?;
             for error in &report.errors {
                 writeln!(out, "  {error}")?;
             }
+            if report.errors_omitted > 0 {
+                writeln!(
+                    out,
+                    "  ... and {} more error(s), not listed (--max-errors)",
+                    report.errors_omitted
+                )?;
+            }
             Ok(())
         }
-        Verdict::Incomplete(reason) => writeln!(out, "{}: incomplete ({reason})", instance.name),
+        Verdict::Incomplete(reason) => writeln!(out, "{name}: incomplete ({reason})"),
     }
 }
 

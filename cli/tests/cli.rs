@@ -297,7 +297,7 @@ fn a_bad_document_option_is_exit_2() {
     )
     .expect(2);
     assert!(
-        run.stderr.contains("broken.json is not JSON"),
+        run.stderr.contains("broken.json: not JSON"),
         "{}",
         run.stderr
     );
@@ -745,4 +745,397 @@ fn generate_refuses_module_name_collisions() {
     file(&dir, "a_b.json", SEARCH);
     let run = schemac(&dir, &["generate", "a-b.json", "a_b.json", "-o", "out.rs"]).expect(2);
     assert!(run.stderr.contains("module `a_b`"), "{}", run.stderr);
+}
+
+// ---- hostile input: read limits, report limits, forged output, deep instances ------------
+
+/// Writes `bytes` to `dir/name` and returns the path.
+fn file_bytes(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// A JSON array of `n` small strings: about 8 bytes per item.
+fn big_array(n: usize) -> String {
+    let items: Vec<String> = (0..n).map(|i| format!("\"{i:05}\"")).collect();
+    format!("[{}]", items.join(","))
+}
+
+#[test]
+fn inputs_over_max_input_size_are_exit_2_naming_the_limit() {
+    let dir = scratch("max_input_size");
+    file(&dir, "s.json", r#"{"type": "array"}"#);
+    file(&dir, "big.json", &big_array(1000)); // ~8 KB
+    file(&dir, "small.json", "[1]");
+    let limit = ["--max-input-size", "4000"];
+    let named = |run: &Run, what: &str| {
+        assert!(
+            run.stderr.contains(what)
+                && run.stderr.contains("4000 bytes")
+                && run.stderr.contains("--max-input-size"),
+            "{}",
+            run.stderr
+        );
+    };
+    // An instance, and standard input.
+    let run = schemac(
+        &dir,
+        &[&limit[..], &["validate", "s.json", "big.json"]].concat(),
+    )
+    .expect(2);
+    named(&run, "big.json");
+    let run = schemac_in(
+        &dir,
+        &[&limit[..], &["validate", "s.json", "-"]].concat(),
+        &big_array(1000),
+    )
+    .expect(2);
+    named(&run, "-:");
+    // The other instances still report.
+    let run = schemac(
+        &dir,
+        &[
+            &limit[..],
+            &["validate", "s.json", "big.json", "small.json"],
+        ]
+        .concat(),
+    )
+    .expect(2);
+    assert_eq!(run.stdout, "small.json: valid\n");
+    // A schema, for check, validate and generate.
+    file(
+        &dir,
+        "big-schema.json",
+        &format!(r#"{{"enum": {}}}"#, big_array(1000)),
+    );
+    let run = schemac(&dir, &[&limit[..], &["check", "big-schema.json"]].concat()).expect(2);
+    named(&run, "big-schema.json");
+    let run = schemac(
+        &dir,
+        &[&limit[..], &["validate", "big-schema.json", "small.json"]].concat(),
+    )
+    .expect(2);
+    named(&run, "big-schema.json");
+    let run = schemac(
+        &dir,
+        &[&limit[..], &["generate", "big-schema.json", "-o", "out.rs"]].concat(),
+    )
+    .expect(2);
+    named(&run, "big-schema.json");
+    assert!(!dir.join("out.rs").exists());
+    // A --document.
+    let run = schemac(
+        &dir,
+        &[
+            &limit[..],
+            &[
+                "check",
+                "--document",
+                "https://a.example/big.json=big-schema.json",
+                "s.json",
+            ],
+        ]
+        .concat(),
+    )
+    .expect(2);
+    named(&run, "big-schema.json");
+    // Under the default limit all of these read.
+    schemac(&dir, &["validate", "big-schema.json", "small.json"]).expect(1);
+    schemac(&dir, &["validate", "s.json", "big.json"]).expect(0);
+}
+
+#[test]
+fn reading_stops_at_the_first_byte_that_cannot_start_json() {
+    let dir = scratch("not_json_start");
+    file(&dir, "s.json", "{}");
+    // /dev/zero ends at its first byte, whatever the limit.
+    for args in [
+        &["validate", "s.json", "/dev/zero"][..],
+        &[
+            "--max-input-size",
+            "1000000000000",
+            "validate",
+            "s.json",
+            "/dev/zero",
+        ][..],
+        &["validate", "--jsonl", "s.json", "/dev/zero"][..],
+        &["check", "/dev/zero"][..],
+        &[
+            "check",
+            "--document",
+            "https://a.example/z.json=/dev/zero",
+            "s.json",
+        ][..],
+    ] {
+        let run = schemac(&dir, args).expect(2);
+        assert!(
+            run.stderr.contains("/dev/zero") && run.stderr.contains("byte 0x00"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    // A binary file: one message, at the first byte.
+    file_bytes(&dir, "bin.json", b"  \x7fELF\x00\x00");
+    let run = schemac(&dir, &["validate", "s.json", "bin.json"]).expect(2);
+    assert!(
+        run.stderr.contains("byte 0x7f at offset 2"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn jsonl_streams_lines_under_the_limit_and_stops_at_a_bad_one() {
+    let dir = scratch("jsonl_stream");
+    file(&dir, "s.json", r#"{"type": "array"}"#);
+    // The whole file is far over the limit; every line is under it.
+    let line = big_array(100); // ~800 bytes
+    let many: String = (0..2000).map(|_| format!("{line}\n")).collect();
+    file(&dir, "many.jsonl", &many);
+    let run = schemac(
+        &dir,
+        &[
+            "--max-input-size",
+            "1000",
+            "validate",
+            "--jsonl",
+            "s.json",
+            "many.jsonl",
+        ],
+    )
+    .expect(0);
+    assert_eq!(run.stdout.lines().count(), 2000);
+    assert!(run.stdout.ends_with("many.jsonl:2000: valid\n"));
+    // A line over the limit: the lines before it report, reading stops there.
+    let text = format!("[1]\n\n{}\n[2]\n", big_array(1000));
+    file(&dir, "long.jsonl", &text);
+    let run = schemac(
+        &dir,
+        &[
+            "--max-input-size",
+            "1000",
+            "validate",
+            "--jsonl",
+            "s.json",
+            "long.jsonl",
+        ],
+    )
+    .expect(2);
+    assert_eq!(run.stdout, "long.jsonl:1: valid\n");
+    assert!(
+        run.stderr
+            .contains("long.jsonl:3: line longer than the input size limit of 1000 bytes"),
+        "{}",
+        run.stderr
+    );
+    // A line that cannot start JSON stops reading; a line that is merely broken JSON is
+    // reported and skipped.
+    file_bytes(&dir, "mixed.jsonl", b"[1]\n[oops\n[2]\n\x00\x00\n[3]\n");
+    let run = schemac(&dir, &["validate", "--jsonl", "s.json", "mixed.jsonl"]).expect(2);
+    assert_eq!(run.stdout, "mixed.jsonl:1: valid\nmixed.jsonl:3: valid\n");
+    assert!(
+        run.stderr.contains("mixed.jsonl:2: not JSON"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("mixed.jsonl:4: not JSON: byte 0x00"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// The shared data folder (beside the workspace, or `SCHEMAC_SHARED`).
+fn shared_dir() -> PathBuf {
+    match std::env::var_os("SCHEMAC_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
+    }
+}
+
+#[test]
+fn max_errors_bounds_the_errors_listed_and_counts_the_rest() {
+    let dir = scratch("max_errors");
+    file(
+        &dir,
+        "rows.json",
+        r#"{"items": {"required": ["a", "b", "c", "d", "e"]}}"#,
+    );
+    let rows = format!("[{}]", vec!["{}"; 1000].join(","));
+    file(&dir, "i.json", &rows);
+    // Text: the default bound of 100, then one line for the rest.
+    let run = schemac(&dir, &["validate", "rows.json", "i.json"]).expect(1);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 1 + 100 + 1, "{}", run.stdout);
+    assert_eq!(lines[0], "i.json: invalid");
+    assert!(
+        lines[1].starts_with("  /0: required property \"a\""),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(
+        lines[101],
+        "  ... and 4900 more error(s), not listed (--max-errors)"
+    );
+    // JSON: `--max-errors 3`, and the output is valid against the 2020-12 output schema.
+    let run = schemac(
+        &dir,
+        &[
+            "validate",
+            "--max-errors",
+            "3",
+            "--output",
+            "json",
+            "rows.json",
+            "i.json",
+        ],
+    )
+    .expect(1);
+    let unit: Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(unit["errors"].as_array().map(Vec::len), Some(3));
+    assert_eq!(unit["errorsOmitted"], 4997);
+    assert_eq!(unit["errors"][2]["instanceLocation"], "/0");
+    file(&dir, "out.json", &run.stdout);
+    let output_schema =
+        shared_dir().join("json-schema-test-suite/output-tests/draft2020-12/output-schema.json");
+    let run = schemac(
+        &dir,
+        &["validate", output_schema.to_str().unwrap(), "out.json"],
+    );
+    assert_eq!(run.stdout, "out.json: valid\n", "{}", run.stderr);
+    // `--max-errors 0`: none listed, still invalid.
+    let run = schemac(
+        &dir,
+        &["validate", "--max-errors", "0", "rows.json", "i.json"],
+    )
+    .expect(1);
+    assert_eq!(
+        run.stdout,
+        "i.json: invalid\n  ... and 5000 more error(s), not listed (--max-errors)\n"
+    );
+}
+
+#[test]
+fn text_output_escapes_locations_and_paths_that_could_forge_lines() {
+    let dir = scratch("forged_output");
+    file(&dir, "s.json", r#"{"additionalProperties": false}"#);
+    file(
+        &dir,
+        "i.json",
+        r#"{"x\nevil.json: valid\n ": 1, "\u001b[2J\r\u0000": 2}"#,
+    );
+    let run = schemac(&dir, &["validate", "s.json", "i.json"]).expect(1);
+    assert!(
+        run.stdout
+            .lines()
+            .all(|l| l == "i.json: invalid" || l.starts_with("  ")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stdout.contains('\u{1b}') && !run.stdout.contains('\r') && !run.stdout.contains('\0')
+    );
+    assert!(
+        run.stdout
+            .contains(r#"  "/x\nevil.json: valid\n ": no value is allowed here"#),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(r#"  "/\u001b[2J\r\u0000": "#),
+        "{}",
+        run.stdout
+    );
+    // A file name with a newline, under --jsonl too.
+    let name = "a\nb.json: valid\n";
+    file(&dir, name, "[1]");
+    let run = schemac(&dir, &["validate", "s.json", name]).expect(0);
+    assert_eq!(run.stdout, "\"a\\nb.json: valid\\n\": valid\n");
+    let run = schemac(&dir, &["validate", "--jsonl", "s.json", name]).expect(0);
+    assert_eq!(run.stdout, "\"a\\nb.json: valid\\n:1\": valid\n");
+    // JSON output keeps the raw strings (JSON escapes them).
+    let run = schemac(&dir, &["validate", "--output", "json", "s.json", "i.json"]).expect(1);
+    let unit: Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let locations: Vec<&str> = unit["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["instanceLocation"].as_str().unwrap())
+        .collect();
+    assert!(
+        locations.contains(&"/x\nevil.json: valid\n "),
+        "{locations:?}"
+    );
+}
+
+/// `[` × depth, a leaf, `]` × depth.
+fn nested(depth: usize, leaf: &str) -> String {
+    format!("{}{leaf}{}", "[".repeat(depth), "]".repeat(depth))
+}
+
+#[test]
+fn deep_instances_parse_and_get_verdicts() {
+    let dir = scratch("deep_instances");
+    file(&dir, "any.json", r#"{"type": "array"}"#);
+    file(&dir, "d200.json", &nested(200, "1"));
+    file(&dir, "d2048.json", &nested(2048, "1"));
+    file(&dir, "d2049.json", &nested(2049, "1"));
+    let deep_jsonl = format!("{}\n{}\n", nested(300, ""), nested(2000, "\"x\""));
+    file(&dir, "deep.jsonl", &deep_jsonl);
+    // Past serde_json's default recursion limit of 128: still JSON.
+    schemac(&dir, &["validate", "any.json", "d200.json", "d2048.json"]).expect(0);
+    schemac(&dir, &["validate", "--jsonl", "any.json", "deep.jsonl"]).expect(0);
+    // A deep schema reads too (and is refused by the compiler's nesting limit, not the
+    // parser).
+    file(
+        &dir,
+        "deep-schema.json",
+        &format!("{}{{}}{}", r#"{"items":"#.repeat(2000), "}".repeat(2000)),
+    );
+    let run = schemac(&dir, &["check", "deep-schema.json"]).expect(2);
+    assert!(run.stderr.contains("SchemaTooDeep"), "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("SchemaTooDeep").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    // Beyond the parser's nesting bound: an error naming it.
+    let run = schemac(&dir, &["validate", "any.json", "d2049.json"]).expect(2);
+    assert!(
+        run.stderr
+            .contains("d2049.json: not JSON: arrays and objects nest deeper than 2048 levels"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn messages_on_stderr_escape_file_names_and_schema_names() {
+    let dir = scratch("forged_stderr");
+    let name = "x\ny.json: valid\n";
+    file(&dir, name, "{");
+    file(&dir, "s.json", "{}");
+    let run = schemac(&dir, &["validate", "s.json", name]).expect(2);
+    assert!(
+        run.stderr
+            .starts_with("schemac: \"x\\ny.json: valid\\n\": not JSON"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    // A compile error located under a property name with a newline.
+    file(
+        &dir,
+        "bad.json",
+        r#"{"properties": {"a\nb": {"required": "x"}}}"#,
+    );
+    let run = schemac(&dir, &["check", "bad.json"]).expect(2);
+    assert!(
+        run.stderr
+            .contains(r#""bad.json#/properties/a\nb/required" (required): InvalidKeyword"#),
+        "{}",
+        run.stderr
+    );
 }

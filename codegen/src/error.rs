@@ -14,10 +14,15 @@ pub struct Location {
 }
 
 impl fmt::Display for Location {
+    /// `DOCUMENT#POINTER (KEYWORD)`; a part holding a control character, a quote or a
+    /// backslash is written as a JSON string, so that no name in a schema can forge a
+    /// line of output.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}#{}", self.document, self.pointer)?;
+        use schemac_runtime::error::Escaped;
+        let place = format!("{}#{}", self.document, self.pointer);
+        write!(f, "{}", Escaped(&place))?;
         if let Some(k) = &self.keyword {
-            write!(f, " ({k})")?;
+            write!(f, " ({})", Escaped(k))?;
         }
         Ok(())
     }

@@ -427,3 +427,106 @@ fn base_uris_follow_ids() {
         "https://example.com/inner/schema.json#/$defs/x"
     );
 }
+
+#[test]
+fn duplicate_ids_in_one_document_are_errors() {
+    let error = single_error(json!({
+        "$defs": {
+            "a": {"$id": "https://example.com/item.json", "type": "string"},
+            "b": {"$id": "https://example.com/item.json", "type": "integer"}
+        },
+        "$ref": "https://example.com/item.json"
+    }));
+    assert_eq!(error.kind, CompileErrorKind::InvalidIdentifier);
+    assert_eq!(error.location.pointer, "/$defs/b");
+    assert_eq!(error.location.keyword.as_deref(), Some("$id"));
+    assert!(
+        error.message.contains("#/$defs/a already declares"),
+        "{}",
+        error.message
+    );
+    // The same identifier reached by relative and absolute references, and the root's
+    // own identifier declared again below.
+    let error = single_error(json!({
+        "$id": "https://example.com/root.json",
+        "$defs": {
+            "a": {"$id": "item.json"},
+            "b": {"$id": "https://example.com/item.json"}
+        }
+    }));
+    assert_eq!(error.kind, CompileErrorKind::InvalidIdentifier);
+    let error = single_error(json!({
+        "$id": "https://example.com/root.json",
+        "items": {"$id": "root.json"}
+    }));
+    assert_eq!(error.location.pointer, "/items");
+    // Under draft-07 too.
+    let errors = Compiler::new(Options {
+        default_dialect: Dialect::Draft7,
+        ..Options::default()
+    })
+    .compile(&json!({
+        "definitions": {
+            "a": {"$id": "http://example.com/x.json"},
+            "b": {"$id": "http://example.com/x.json"}
+        }
+    }))
+    .expect_err("duplicate $id");
+    assert_eq!(errors[0].kind, CompileErrorKind::InvalidIdentifier);
+}
+
+#[test]
+fn ids_that_are_data_or_anchors_are_not_duplicates() {
+    // `$id`s inside an unknown keyword, `enum`, `const`, `examples` or `default` are data.
+    compile(json!({
+        "$id": "https://example.com/root.json",
+        "$defs": {"a": {"$id": "https://example.com/item.json"}},
+        "x-unknown": {"$id": "https://example.com/item.json"},
+        "enum": [{"$id": "https://example.com/item.json"}],
+        "const": {"$id": "https://example.com/root.json"},
+        "examples": [{"$id": "https://example.com/item.json"}],
+        "default": {"$id": "https://example.com/item.json"}
+    }))
+    .expect("compiles");
+    // draft-07: a fragment-only `$id` is an anchor; one name per resource, but the same
+    // name in two resources is fine.
+    let draft7 = Compiler::new(Options {
+        default_dialect: Dialect::Draft7,
+        ..Options::default()
+    });
+    draft7
+        .compile(&json!({
+            "definitions": {
+                "a": {"$id": "#foo"},
+                "r": {"$id": "http://example.com/other.json", "definitions": {"b": {"$id": "#foo"}}}
+            },
+            "$ref": "#foo"
+        }))
+        .expect("compiles");
+    let errors = draft7
+        .compile(&json!({"definitions": {"a": {"$id": "#foo"}, "b": {"$id": "#foo"}}}))
+        .expect_err("anchor defined twice");
+    assert_eq!(errors[0].kind, CompileErrorKind::InvalidIdentifier);
+    assert!(
+        errors[0].message.contains("anchor"),
+        "{}",
+        errors[0].message
+    );
+}
+
+#[test]
+fn a_schema_far_past_the_nesting_limit_is_one_error() {
+    let mut schema = json!({});
+    for _ in 0..3000 {
+        let mut object = serde_json::Map::new();
+        object.insert("items".into(), schema);
+        schema = Value::Object(object);
+    }
+    let errors = Compiler::new(Options::default())
+        .compile_named("tool.json", &schema)
+        .expect_err("too deep");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].kind, CompileErrorKind::SchemaTooDeep);
+    // serde_json's drop recurses: take the value apart without recursion.
+    schemac_runtime::json::drop_deep(schema);
+}

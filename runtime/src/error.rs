@@ -279,7 +279,9 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Pattern { pattern } => {
                 write!(f, "string does not match the pattern {pattern:?}")
             }
-            ErrorKind::Format { format } => write!(f, "string is not a valid {format}"),
+            ErrorKind::Format { format } => {
+                write!(f, "string is not a valid {}", Escaped(format))
+            }
             ErrorKind::ContentEncoding { encoding } => {
                 write!(f, "string is not valid {encoding}")
             }
@@ -341,28 +343,184 @@ pub struct ValidationError {
 }
 
 impl fmt::Display for ValidationError {
+    /// `LOCATION: MESSAGE (at KEYWORD-LOCATION)`; both locations written through
+    /// [`Escaped`], so that an instance key cannot forge a line of output.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = if self.instance_location.is_empty() {
-            "(root)"
+        if self.instance_location.is_empty() {
+            f.write_str("(root)")?;
         } else {
-            &self.instance_location
-        };
-        write!(f, "{at}: {} (at {})", self.kind, self.keyword_location)
+            write!(f, "{}", Escaped(&self.instance_location))?;
+        }
+        write!(
+            f,
+            ": {} (at {})",
+            self.kind,
+            Escaped(&self.keyword_location)
+        )
     }
 }
 
-/// The result of [`crate::Validate::validate`]: the verdict and every error found.
+/// Text for a line-oriented output (a location, a file path): written as it is, unless it
+/// holds a control character (C0, DEL, C1), a bidirectional-text control, a quote or a
+/// backslash — then as a JSON string literal (quoted, those characters escaped), so that
+/// the text can neither break a line nor pass for other output, and reads back
+/// unambiguously.
+#[derive(Debug, Clone, Copy)]
+pub struct Escaped<'a>(pub &'a str);
+
+impl Escaped<'_> {
+    fn needs_escape(c: char) -> bool {
+        c.is_control()
+            || c == '"'
+            || c == '\\'
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    }
+}
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
+        if !self.0.chars().any(Escaped::needs_escape) {
+            return f.write_str(self.0);
+        }
+        f.write_char('"')?;
+        for c in self.0.chars() {
+            match c {
+                '"' => f.write_str("\\\"")?,
+                '\\' => f.write_str("\\\\")?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                '\t' => f.write_str("\\t")?,
+                c if Escaped::needs_escape(c) => write!(f, "\\u{:04x}", c as u32)?,
+                c => f.write_char(c)?,
+            }
+        }
+        f.write_char('"')
+    }
+}
+
+/// The result of [`crate::Validate::validate`]: the verdict and the errors found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
-    /// Valid, invalid or incomplete. `Invalid` exactly when `errors` is non-empty.
+    /// Valid, invalid or incomplete. `Invalid` exactly when an error was found
+    /// (`errors` is non-empty or `errors_omitted` is not zero).
     pub verdict: Verdict,
-    /// Every failed assertion, in evaluation order.
+    /// The failed assertions, in evaluation order: the first
+    /// [`Limits::max_errors`](crate::Limits::max_errors) of them.
     pub errors: Vec<ValidationError>,
+    /// How many more errors were found but left out of `errors` by the bound.
+    pub errors_omitted: u64,
+}
+
+/// The errors of one validation under the [`Limits::max_errors`](crate::Limits::max_errors)
+/// bound: the first `max` errors in the order they are pushed are kept, the rest only
+/// counted (and never built). Both backends collect through it, so they cut alike.
+#[derive(Debug, Clone, Default)]
+pub struct ErrorList {
+    kept: Vec<ValidationError>,
+    omitted: u64,
+    max: usize,
+}
+
+impl ErrorList {
+    /// An empty list that keeps at most `max` errors.
+    pub const fn new(max: usize) -> ErrorList {
+        ErrorList {
+            kept: Vec::new(),
+            omitted: 0,
+            max,
+        }
+    }
+
+    /// Adds the error `make` builds, or only counts it when the list is full (then `make`
+    /// is not called: an error past the bound costs no allocation).
+    #[inline]
+    pub fn push_with(&mut self, make: impl FnOnce() -> ValidationError) {
+        if self.kept.len() < self.max {
+            self.kept.push(make());
+        } else {
+            self.omitted += 1;
+        }
+    }
+
+    /// How many errors were pushed (kept and omitted): a node is valid when it added none.
+    #[inline]
+    pub fn count(&self) -> usize {
+        self.kept.len() + self.omitted as usize
+    }
+
+    /// Whether no error was pushed.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.count() == 0
+    }
+
+    /// The errors kept and how many were omitted.
+    pub fn into_parts(self) -> (Vec<ValidationError>, u64) {
+        (self.kept, self.omitted)
+    }
 }
 
 impl Report {
+    /// The report of a validation that found `errors` (and, when it stopped early, why);
+    /// invalid when any error was found, else incomplete when it stopped, else valid.
+    pub fn new(errors: ErrorList, stopped: Option<IncompleteReason>) -> Report {
+        let verdict = match (errors.is_empty(), stopped) {
+            (false, _) => Verdict::Invalid,
+            (true, Some(reason)) => Verdict::Incomplete(reason),
+            (true, None) => Verdict::Valid,
+        };
+        let (errors, errors_omitted) = errors.into_parts();
+        Report {
+            verdict,
+            errors,
+            errors_omitted,
+        }
+    }
+
     /// Whether the instance was fully checked and is valid.
     pub fn is_valid(&self) -> bool {
         self.verdict == Verdict::Valid
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn escaped_quotes_only_what_could_forge_or_mislead() {
+        assert_eq!(Escaped("/a/b~1c/0").to_string(), "/a/b~1c/0");
+        assert_eq!(Escaped("/é/日本").to_string(), "/é/日本");
+        assert_eq!(
+            Escaped("/x\nevil.json: valid\n ").to_string(),
+            r#""/x\nevil.json: valid\n ""#
+        );
+        assert_eq!(
+            Escaped("\u{1b}[31m\r\0\u{7f}\u{85}\u{202e}").to_string(),
+            r#""\u001b[31m\r\u0000\u007f\u0085\u202e""#
+        );
+        assert_eq!(Escaped(r#"a"b\c"#).to_string(), r#""a\"b\\c""#);
+        // What is escaped reads back as the original through a JSON parser.
+        let text = "/k\u{1}\"\\\t\u{9b}";
+        let back: alloc::string::String = serde_json::from_str(&Escaped(text).to_string()).unwrap();
+        assert_eq!(back, text);
+    }
+
+    #[test]
+    fn errors_display_escaped_locations() {
+        let error = ValidationError {
+            instance_location: "/x\nevil.json: valid\n ".into(),
+            keyword_location: "/properties/a\rb/type".into(),
+            absolute_keyword_location: "https://x/s.json#/type".into(),
+            kind: ErrorKind::Const,
+        };
+        let text = error.to_string();
+        assert!(!text.contains('\n') && !text.contains('\r'), "{text}");
+        assert_eq!(
+            text,
+            r#""/x\nevil.json: valid\n ": value is not the constant the schema requires (at "/properties/a\rb/type")"#
+        );
     }
 }

@@ -110,14 +110,16 @@ fn equal_iterative(a: &Value, b: &Value) -> bool {
     true
 }
 
-/// Compares two JSON numbers by value, exactly for integers of either sign.
+/// Compares two JSON numbers by value, exactly: integers of either sign and floats are
+/// compared as the mathematical values they hold, never through a rounding conversion
+/// (so `9007199254740993` is greater than `9007199254740992.0`).
 pub fn compare_numbers(a: &Number, b: &Number) -> Ordering {
-    if let (Some(x), Some(y)) = (as_i128(a), as_i128(b)) {
-        return x.cmp(&y);
+    match (as_i128(a), as_i128(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        (Some(x), None) => cmp_int_float(x, float_of(b)),
+        (None, Some(y)) => cmp_int_float(y, float_of(a)).reverse(),
+        (None, None) => cmp_floats(float_of(a), float_of(b)),
     }
-    let x = a.as_f64().unwrap_or(f64::NAN);
-    let y = b.as_f64().unwrap_or(f64::NAN);
-    x.partial_cmp(&y).unwrap_or(Ordering::Equal)
 }
 
 fn as_i128(n: &Number) -> Option<i128> {
@@ -126,59 +128,229 @@ fn as_i128(n: &Number) -> Option<i128> {
         .or_else(|| n.as_u64().map(i128::from))
 }
 
-/// Compares a JSON number with a schema limit given as `f64`.
+/// The value of a number that is not an `i64` / `u64`.
+fn float_of(n: &Number) -> f64 {
+    n.as_f64().unwrap_or(f64::NAN)
+}
+
+/// Two floats by value (`-0.0 == 0.0`); serde_json holds no NaN, which compares equal to
+/// everything here rather than panicking.
+fn cmp_floats(x: f64, y: f64) -> Ordering {
+    x.partial_cmp(&y).unwrap_or(Ordering::Equal)
+}
+
+/// An integer against a float, exactly.
+pub(crate) fn cmp_int_float(i: i128, f: f64) -> Ordering {
+    // 2^127: every i128 is below it, and every i128 is at or above -2^127.
+    const TWO_127: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
+    if f.is_nan() {
+        return Ordering::Equal;
+    }
+    if f >= TWO_127 {
+        return Ordering::Less;
+    }
+    if f < -TWO_127 {
+        return Ordering::Greater;
+    }
+    // In range, `as` truncates toward zero exactly, and the truncated value is an f64
+    // again (below 2^53 every integer is; above, every f64 is already an integer).
+    let t = f as i128;
+    match i.cmp(&t) {
+        Ordering::Equal => cmp_floats(t as f64, f),
+        order => order,
+    }
+}
+
+/// Compares a JSON number with a schema limit given as `f64`, exactly.
 pub fn compare_with_f64(n: &Number, limit: f64) -> Ordering {
-    if let Some(i) = as_i128(n) {
-        // Exact when the limit is an integer that fits; otherwise compare as floats.
-        if limit % 1.0 == 0.0 && limit.abs() < 1.0e38 {
-            return i.cmp(&(limit as i128));
-        }
-        return (i as f64).partial_cmp(&limit).unwrap_or(Ordering::Equal);
+    match as_i128(n) {
+        Some(i) => cmp_int_float(i, limit),
+        None => cmp_floats(float_of(n), limit),
     }
-    let x = n.as_f64().unwrap_or(f64::NAN);
-    x.partial_cmp(&limit).unwrap_or(Ordering::Equal)
 }
 
-/// Whether `n` is a multiple of `divisor` (a positive finite number).
+/// Whether `n` is a multiple of `divisor` (a positive finite number), decided exactly.
 ///
-/// Integers are checked exactly when the divisor is an integer; otherwise the quotient is
-/// checked for being integral, with a relative tolerance for decimal divisors such as `0.01`.
+/// Both numbers are taken as the decimals they were written as: an integer as itself, a
+/// float as its shortest round-trip decimal form (the form `{:e}` prints, which is what
+/// the JSON text said whenever the text had at most 17 significant digits). `n` is a
+/// multiple when `n / divisor` is an integer, with no tolerance: `0.0075` is a multiple of
+/// `0.0001`, `1e-17` is not a multiple of `1`. The work is bounded (a few hundred integer
+/// steps) for any exponents, `1e308` against `1e-300` included.
 pub fn is_multiple_of(n: &Number, divisor: f64) -> bool {
-    if let Some(i) = as_i128(n) {
-        if divisor % 1.0 == 0.0 && divisor < 1.0e38 {
-            return i % (divisor as i128) == 0;
-        }
-    }
-    let x = match n.as_f64() {
-        Some(x) => x,
-        None => return false,
+    let (Some(x), Some(d)) = (Decimal::of_number(n), Decimal::of_f64(divisor)) else {
+        return false;
     };
-    let quotient = x / divisor;
-    if !quotient.is_finite() {
-        // Overflow: a huge number divided by a small divisor. The floating remainder is
-        // exact, so ask it directly.
-        return x.is_finite() && x % divisor == 0.0;
-    }
-    let rounded = libm_round(quotient);
-    if quotient == rounded {
-        return true;
-    }
-    // Decimal divisors (0.01, 0.0001) are not exact in binary: accept near-integral
-    // quotients within a few ulps.
-    (quotient - rounded).abs() <= f64::EPSILON * quotient.abs().max(1.0) * 4.0
+    x.is_multiple_of(&d)
 }
 
-/// `f64::round` without `std`.
-fn libm_round(x: f64) -> f64 {
-    // From 2^52 up every f64 is an integer.
-    if x.abs() >= 4_503_599_627_370_496.0 {
-        return x;
+/// A finite number as `digits × 10^exp` (sign dropped), `digits` without trailing zeros
+/// (`0` for zero).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Decimal {
+    digits: u128,
+    exp: i32,
+}
+
+impl Decimal {
+    /// `digits × 10^exp`, normalized.
+    fn new(mut digits: u128, mut exp: i32) -> Decimal {
+        if digits == 0 {
+            return Decimal { digits: 0, exp: 0 };
+        }
+        while digits % 10 == 0 {
+            digits /= 10;
+            exp += 1;
+        }
+        Decimal { digits, exp }
     }
-    let t = x as i128 as f64;
-    if (x - t).abs() >= 0.5 {
-        t + x.signum()
-    } else {
-        t
+
+    /// A JSON number: exact for integers, the shortest round-trip form for floats.
+    fn of_number(n: &Number) -> Option<Decimal> {
+        match as_i128(n) {
+            Some(i) => Some(Decimal::new(i.unsigned_abs(), 0)),
+            None => Decimal::of_f64(float_of(n)),
+        }
+    }
+
+    /// The shortest decimal that reads back as `x` (`None` for NaN and infinities).
+    fn of_f64(x: f64) -> Option<Decimal> {
+        use core::fmt::Write;
+        if !x.is_finite() {
+            return None;
+        }
+        // `{:e}` writes the shortest round-trip digits: `-1.2345e-300`, at most ~25 bytes.
+        let mut text = ShortBuf::default();
+        write!(text, "{:e}", x.abs()).ok()?;
+        let (mantissa, exponent) = text.as_bytes().split_at(text.find(b'e')?);
+        let exponent = core::str::from_utf8(&exponent[1..])
+            .ok()?
+            .parse::<i32>()
+            .ok()?;
+        let mut digits: u128 = 0;
+        let mut fraction_digits: i32 = 0;
+        let mut after_point = false;
+        for &c in mantissa {
+            match c {
+                b'.' => after_point = true,
+                b'0'..=b'9' => {
+                    digits = digits.checked_mul(10)?.checked_add(u128::from(c - b'0'))?;
+                    if after_point {
+                        fraction_digits += 1;
+                    }
+                }
+                _ => return None,
+            }
+        }
+        Some(Decimal::new(digits, exponent - fraction_digits))
+    }
+
+    /// Whether `self / divisor` is an integer (`false` for a zero divisor).
+    fn is_multiple_of(&self, divisor: &Decimal) -> bool {
+        if divisor.digits == 0 {
+            return false;
+        }
+        if self.digits == 0 {
+            return true;
+        }
+        // self / divisor = (a / b) × 10^e.
+        let e = i64::from(self.exp) - i64::from(divisor.exp);
+        if e < 0 {
+            // b × 10^-e would have to divide a, so 10 would divide a: but a has no
+            // trailing zero.
+            return false;
+        }
+        // b divides a × 10^e  ⇔  b / gcd(a, b) divides 10^e  ⇔  it is 2^i × 5^j with
+        // i, j ≤ e. At most 128 halvings and 56 fifths: bounded whatever e is.
+        let mut rest = divisor.digits / gcd(self.digits, divisor.digits);
+        let mut twos = 0i64;
+        while rest % 2 == 0 {
+            rest /= 2;
+            twos += 1;
+        }
+        let mut fives = 0i64;
+        while rest % 5 == 0 {
+            rest /= 5;
+            fives += 1;
+        }
+        rest == 1 && twos <= e && fives <= e
+    }
+}
+
+/// Greatest common divisor (Euclid).
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// A small on-stack buffer for formatting one float.
+struct ShortBuf {
+    bytes: [u8; 48],
+    len: usize,
+}
+
+impl Default for ShortBuf {
+    fn default() -> Self {
+        ShortBuf {
+            bytes: [0; 48],
+            len: 0,
+        }
+    }
+}
+
+impl ShortBuf {
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    fn find(&self, byte: u8) -> Option<usize> {
+        self.as_bytes().iter().position(|&b| b == byte)
+    }
+}
+
+impl core::fmt::Write for ShortBuf {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        let end = self.len + s.len();
+        if end > self.bytes.len() {
+            return Err(core::fmt::Error);
+        }
+        self.bytes[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// Drops `value` without recursion: serde_json drops nested arrays and objects
+/// recursively, which overflows the stack on a deep enough value (a few thousand levels on
+/// a 2 MiB thread). This takes the value apart with an explicit stack instead; the work and
+/// the extra memory are linear in the value's size.
+pub fn drop_deep(value: Value) {
+    let mut stack: Vec<Value> = Vec::new();
+    let push = |v: Value, stack: &mut Vec<Value>| {
+        if matches!(&v, Value::Array(a) if !a.is_empty())
+            || matches!(&v, Value::Object(o) if !o.is_empty())
+        {
+            stack.push(v);
+        }
+    };
+    push(value, &mut stack);
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => {
+                for item in items {
+                    push(item, &mut stack);
+                }
+            }
+            Value::Object(map) => {
+                for (_, item) in map {
+                    push(item, &mut stack);
+                }
+            }
+            // Scalars drop without recursion.
+            _ => {}
+        }
     }
 }
 
@@ -246,39 +418,15 @@ fn pairwise_unique<'a>(items: impl Iterator<Item = &'a Value> + Clone) -> bool {
     true
 }
 
-/// Uniqueness of numbers that share a hash (so, almost always, one `f64` value).
-fn numbers_unique<'a>(numbers: impl Iterator<Item = &'a Number> + Clone) -> bool {
-    let mut ints: Vec<i128> = Vec::new();
-    let mut first_float: Option<&Number> = None;
-    for n in numbers.clone() {
-        match as_i128(n) {
-            Some(i) => ints.push(i),
-            None => {
-                if first_float.is_none() {
-                    first_float = Some(n);
-                }
-            }
-        }
-    }
-    match first_float {
-        None => {
-            ints.sort_unstable();
-            ints.windows(2).all(|w| w[0] != w[1])
-        }
-        Some(f) => {
-            // A float equals every number with the same `f64` value: one linear pass
-            // decides unless the hash collided on different values (then compare all).
-            let equal_to_float = numbers
-                .clone()
-                .filter(|n| compare_numbers(n, f) == Ordering::Equal)
-                .count();
-            if equal_to_float >= 2 {
-                return false;
-            }
-            let values: Vec<Value> = numbers.map(|n| Value::Number(n.clone())).collect();
-            pairwise_unique(values.iter())
-        }
-    }
+/// Uniqueness of numbers that share a hash (so, almost always, one `f64` value): sorted
+/// by exact value ([`compare_numbers`] is a total order on the numbers serde_json holds),
+/// then neighbours compared.
+fn numbers_unique<'a>(numbers: impl Iterator<Item = &'a Number>) -> bool {
+    let mut sorted: Vec<&Number> = numbers.collect();
+    sorted.sort_unstable_by(|a, b| compare_numbers(a, b));
+    sorted
+        .windows(2)
+        .all(|w| compare_numbers(w[0], w[1]) != Ordering::Equal)
 }
 
 /// Nesting depth up to which [`hash_value`] looks inside arrays and objects.
@@ -291,7 +439,7 @@ fn hash_value(v: &Value, depth: u32) -> u64 {
         Value::Bool(b) => mix(2, u64::from(*b)),
         Value::Number(n) => {
             let f = n.as_f64().unwrap_or(0.0);
-            // `equal` compares mixed integers/floats as f64, so hash the f64 value;
+            // Numbers that are equal (exactly) have the same nearest f64, so hash that;
             // -0.0 == 0.0.
             let bits = if f == 0.0 { 0 } else { f.to_bits() };
             mix(3, bits)
@@ -404,6 +552,174 @@ mod tests {
         let mut dup = ints;
         dup.push(json!(base + 17));
         assert!(!all_unique(&dup));
+    }
+
+    fn num(v: Value) -> Number {
+        match v {
+            Value::Number(n) => n,
+            other => panic!("not a number: {other}"),
+        }
+    }
+
+    fn parse(text: &str) -> Number {
+        num(serde_json::from_str(text).unwrap())
+    }
+
+    #[test]
+    fn multiple_of_is_exact_on_shortest_decimals() {
+        let multiple = |n: &str, d: f64| is_multiple_of(&parse(n), d);
+        // Decimal divisors that are not exact in binary.
+        assert!(multiple("0.0075", 0.0001));
+        assert!(multiple("0.3", 0.1));
+        assert!(multiple("4.5", 1.5));
+        assert!(multiple("19.99", 0.01));
+        assert!(multiple("-0.0075", 0.0001));
+        assert!(!multiple("0.00751", 0.0001));
+        assert!(!multiple("0.30000000000000004", 0.1));
+        assert!(!multiple("7", 0.3));
+        // No tolerance for tiny quotients.
+        assert!(!multiple("1e-17", 1.0));
+        assert!(!multiple("5e-324", 1.0));
+        assert!(!multiple("1e-20", 2.5));
+        assert!(!multiple("0.5", 1.0));
+        // Integers, integral floats and huge numbers.
+        assert!(multiple("0", 0.7));
+        assert!(multiple("-0.0", 3.0));
+        assert!(multiple("10", 2.5));
+        assert!(multiple("12391239123", 1e-8));
+        assert!(multiple("18446744073709551615", 5.0));
+        assert!(!multiple("18446744073709551615", 2.0));
+        assert!(multiple("-9223372036854775808", 2.0));
+        assert!(multiple("1e308", 1.0));
+        assert!(multiple("1e308", 1e-300));
+        assert!(multiple("1e308", 2.5e-300));
+        assert!(!multiple("1e308", 3.0));
+        assert!(!multiple("1e308", 0.123456789));
+        assert!(!multiple("1e-300", 1e308));
+        assert!(multiple("1.7976931348623157e308", 1e-5));
+        assert!(!multiple("1.7976931348623157e308", 3e-5));
+        assert!(multiple("5e-324", 5e-324));
+        assert!(multiple("1e-323", 5e-324));
+        assert!(!multiple("1.5e-323", 1e-323));
+    }
+
+    #[test]
+    fn decimals_of_floats_are_the_shortest_forms() {
+        assert_eq!(Decimal::of_f64(0.1), Some(Decimal { digits: 1, exp: -1 }));
+        assert_eq!(
+            Decimal::of_f64(-1234.5),
+            Some(Decimal {
+                digits: 12345,
+                exp: -1
+            })
+        );
+        assert_eq!(
+            Decimal::of_f64(5e-324),
+            Some(Decimal {
+                digits: 5,
+                exp: -324
+            })
+        );
+        assert_eq!(
+            Decimal::of_f64(f64::MAX),
+            Some(Decimal {
+                digits: 17976931348623157,
+                exp: 292
+            })
+        );
+        assert_eq!(Decimal::of_f64(0.0), Some(Decimal { digits: 0, exp: 0 }));
+        assert_eq!(Decimal::of_f64(f64::INFINITY), None);
+        assert_eq!(Decimal::of_f64(f64::NAN), None);
+    }
+
+    #[test]
+    fn integers_and_floats_compare_exactly() {
+        use Ordering::*;
+        let cases: &[(&str, &str, Ordering)] = &[
+            ("9223372036854775807", "9223372036854775808.0", Less),
+            ("9007199254740993", "9007199254740992.0", Greater),
+            ("9007199254740992", "9007199254740992.0", Equal),
+            ("10000000000000000001", "1e19", Greater),
+            ("10000000000000000000", "1e19", Equal),
+            ("18446744073709551615", "18446744073709551616.0", Less),
+            ("-9223372036854775808", "-9223372036854775808.0", Equal),
+            ("-9223372036854775808", "-9223372036854777856.0", Greater),
+            ("1", "1.0000000000000002", Less),
+            ("-1", "-1.0000000000000002", Greater),
+            ("2", "1.9999999999999998", Greater),
+            ("0", "-0.0", Equal),
+            ("0", "5e-324", Less),
+            ("0", "-5e-324", Greater),
+            ("18446744073709551615", "1e300", Less),
+            ("-9223372036854775808", "-1e300", Greater),
+            ("3", "2.5", Greater),
+            ("-3", "-2.5", Less),
+            ("1.5", "2.5", Less),
+        ];
+        for (a, b, order) in cases {
+            let (x, y) = (parse(a), parse(b));
+            assert_eq!(compare_numbers(&x, &y), *order, "{a} vs {b}");
+            assert_eq!(compare_numbers(&y, &x), order.reverse(), "{b} vs {a}");
+            let limit = y.as_f64().unwrap();
+            assert_eq!(compare_with_f64(&x, limit), *order, "{a} vs {b} (f64)");
+            assert_eq!(
+                equal(&Value::Number(x.clone()), &Value::Number(y.clone())),
+                *order == Equal
+            );
+        }
+        assert_eq!(cmp_int_float(i128::MAX, 1.7014118346046923e38), Less);
+        assert_eq!(cmp_int_float(i128::MIN, -1.7014118346046923e38), Equal);
+        assert_eq!(cmp_int_float(i128::MIN, -1e39), Greater);
+        assert_eq!(cmp_int_float(i128::MAX, 1e39), Less);
+    }
+
+    #[test]
+    fn unique_items_compare_numbers_exactly() {
+        assert!(all_unique(&[
+            json!(10000000000000000001u64),
+            num_value("1e19")
+        ]));
+        assert!(!all_unique(&[
+            json!(10000000000000000000u64),
+            num_value("1e19")
+        ]));
+        // A large run of numbers sharing one f64, with the float among them.
+        let base: u64 = 1 << 60;
+        let mut near: Vec<Value> = (1..40u64).map(|i| json!(base + i)).collect();
+        near.push(json!(base as f64));
+        assert!(all_unique(&near));
+        near.push(json!(base));
+        assert!(!all_unique(&near));
+    }
+
+    fn num_value(text: &str) -> Value {
+        Value::Number(parse(text))
+    }
+
+    #[test]
+    fn drop_deep_takes_deep_values_apart_on_a_small_stack() {
+        std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(|| {
+                let mut v = json!(1);
+                for i in 0..200_000 {
+                    v = if i % 2 == 0 {
+                        Value::Array(vec![v, json!("x")])
+                    } else {
+                        // Not `json!` with `v` inside: it would serialize `v` recursively.
+                        let mut map = serde_json::Map::new();
+                        map.insert("k".into(), v);
+                        map.insert("j".into(), json!([1, {"a": null}]));
+                        Value::Object(map)
+                    };
+                }
+                drop_deep(v);
+                drop_deep(json!(null));
+                drop_deep(json!([]));
+            })
+            .unwrap()
+            .join()
+            .expect("no stack overflow");
     }
 
     #[test]

@@ -5,6 +5,9 @@
 //! (`unevaluatedProperties` / `unevaluatedItems` bookkeeping). Depth counts nested node
 //! evaluations, which bounds both instance nesting and reference chains, so no input can
 //! overflow the stack.
+//!
+//! A third limit bounds what a report holds: [`Limits::max_errors`] errors are kept, the
+//! rest only counted (see [`ErrorList`](crate::error::ErrorList)).
 
 use crate::error::IncompleteReason;
 
@@ -15,6 +18,10 @@ pub struct Limits {
     pub budget: u64,
     /// How deeply node evaluations may nest. Default: [`Limits::DEFAULT_MAX_DEPTH`].
     pub max_depth: u32,
+    /// How many errors a [`Report`](crate::Report) holds: past it errors are only counted
+    /// ([`Report::errors_omitted`](crate::Report::errors_omitted)). The cut keeps the
+    /// first errors in evaluation order. Default: [`Limits::DEFAULT_MAX_ERRORS`].
+    pub max_errors: usize,
 }
 
 impl Limits {
@@ -22,10 +29,13 @@ impl Limits {
     pub const DEFAULT_BUDGET: u64 = 10_000_000;
     /// Default depth bound: 256 nested subschema evaluations.
     pub const DEFAULT_MAX_DEPTH: u32 = 256;
+    /// Default error bound: a report holds at most 100 errors.
+    pub const DEFAULT_MAX_ERRORS: usize = 100;
     /// The defaults, usable in `const` contexts.
     pub const DEFAULT: Limits = Limits {
         budget: Limits::DEFAULT_BUDGET,
         max_depth: Limits::DEFAULT_MAX_DEPTH,
+        max_errors: Limits::DEFAULT_MAX_ERRORS,
     };
 }
 

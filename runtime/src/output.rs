@@ -19,7 +19,9 @@ pub fn flag(report: &Report) -> Value {
 }
 
 /// The `basic` format: `flag` plus a flat `errors` list, each with `keywordLocation`,
-/// `absoluteKeywordLocation`, `instanceLocation` and `error`.
+/// `absoluteKeywordLocation`, `instanceLocation` and `error`, and, when the
+/// [`max_errors`](crate::Limits::max_errors) bound left errors out, `"errorsOmitted": N`
+/// (an extra member, which the 2020-12 output schema allows).
 pub fn basic(report: &Report) -> Value {
     let mut out = match flag(report) {
         Value::Object(map) => map,
@@ -45,6 +47,9 @@ pub fn basic(report: &Report) -> Value {
             })
             .collect();
         out.insert("errors".into(), Value::Array(errors));
+    }
+    if report.errors_omitted > 0 {
+        out.insert("errorsOmitted".into(), Value::from(report.errors_omitted));
     }
     Value::Object(out)
 }

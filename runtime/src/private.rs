@@ -12,7 +12,9 @@ use core::cmp::Ordering;
 use serde_json::Number;
 
 pub use crate::content;
-pub use crate::error::{ErrorKind, IncompleteReason, Report, TypeSet, ValidationError, Verdict};
+pub use crate::error::{
+    ErrorKind, ErrorList, IncompleteReason, Report, TypeSet, ValidationError, Verdict,
+};
 pub use crate::json;
 pub use crate::limits::Limits;
 pub use crate::{Check, Validate};
@@ -192,7 +194,7 @@ impl State {
 pub struct Errors {
     /// Budget and dynamic scope.
     pub state: State,
-    errors: Vec<ValidationError>,
+    errors: ErrorList,
     keyword_path: String,
     instance: String,
 }
@@ -202,41 +204,46 @@ impl Errors {
     pub const fn new(limits: &Limits) -> Errors {
         Errors {
             state: State::new(limits),
-            errors: Vec::new(),
+            errors: ErrorList::new(limits.max_errors),
             keyword_path: String::new(),
             instance: String::new(),
         }
     }
 
-    /// How many errors have been collected (a node is valid when it added none).
+    /// How many errors have been found, those past [`Limits::max_errors`] included (a
+    /// node is valid when it added none).
     #[inline]
     pub fn mark(&self) -> usize {
-        self.errors.len()
+        self.errors.count()
     }
 
     /// Records an error of keyword `keyword` at the current locations; `absolute` is the
     /// keyword's absolute location.
     #[cold]
     pub fn error(&mut self, keyword: &str, absolute: &'static str, kind: ErrorKind) {
-        let mut keyword_location =
-            String::with_capacity(self.keyword_path.len() + 1 + keyword.len());
-        keyword_location.push_str(&self.keyword_path);
-        keyword_location.push('/');
-        keyword_location.push_str(keyword);
-        self.errors.push(ValidationError {
-            instance_location: self.instance.clone(),
-            keyword_location,
-            absolute_keyword_location: String::from(absolute),
-            kind,
+        let (keyword_path, instance) = (&self.keyword_path, &self.instance);
+        self.errors.push_with(|| {
+            let mut keyword_location =
+                String::with_capacity(keyword_path.len() + 1 + keyword.len());
+            keyword_location.push_str(keyword_path);
+            keyword_location.push('/');
+            keyword_location.push_str(keyword);
+            ValidationError {
+                instance_location: instance.clone(),
+                keyword_location,
+                absolute_keyword_location: String::from(absolute),
+                kind,
+            }
         });
     }
 
     /// Records a `false`-schema error located at the current node itself.
     #[cold]
     pub fn error_here(&mut self, absolute: &'static str) {
-        self.errors.push(ValidationError {
-            instance_location: self.instance.clone(),
-            keyword_location: self.keyword_path.clone(),
+        let (keyword_path, instance) = (&self.keyword_path, &self.instance);
+        self.errors.push_with(|| ValidationError {
+            instance_location: instance.clone(),
+            keyword_location: keyword_path.clone(),
             absolute_keyword_location: String::from(absolute),
             kind: ErrorKind::FalseSchema,
         });
@@ -331,16 +338,11 @@ impl Errors {
 
     /// The report of a validation whose root returned `result`.
     pub fn finish(self, result: Res) -> Report {
-        let verdict = match result {
-            Ok(_) if !self.errors.is_empty() => Verdict::Invalid,
-            Ok(_) => Verdict::Valid,
-            Err(Stop) if !self.errors.is_empty() => Verdict::Invalid,
-            Err(Stop) => Verdict::Incomplete(self.state.reason()),
+        let stopped = match result {
+            Ok(_) => None,
+            Err(Stop) => Some(self.state.reason()),
         };
-        Report {
-            verdict,
-            errors: self.errors,
-        }
+        Report::new(self.errors, stopped)
     }
 }
 
@@ -456,40 +458,37 @@ impl Eval {
     }
 }
 
-fn as_i128(n: &Number) -> Option<i128> {
-    n.as_i64()
-        .map(i128::from)
-        .or_else(|| n.as_u64().map(i128::from))
-}
-
-fn float_cmp(n: &Number, y: f64) -> Ordering {
-    let x = n.as_f64().unwrap_or(f64::NAN);
-    x.partial_cmp(&y).unwrap_or(Ordering::Equal)
-}
-
 /// [`json::compare_numbers`] against a schema integer that fits `i64`, without building a
-/// [`Number`] (which allocates under `arbitrary_precision`).
+/// [`Number`] (which allocates under `arbitrary_precision`). Exact for every instance
+/// number.
 #[inline]
 pub fn cmp_i64(n: &Number, y: i64) -> Ordering {
-    match as_i128(n) {
-        Some(x) => x.cmp(&i128::from(y)),
-        None => float_cmp(n, y as f64),
-    }
+    cmp_integer(n, i128::from(y))
 }
 
-/// [`json::compare_numbers`] against a schema integer above `i64::MAX`.
+/// [`json::compare_numbers`] against a schema integer above `i64::MAX`. Exact.
 #[inline]
 pub fn cmp_u64(n: &Number, y: u64) -> Ordering {
-    match as_i128(n) {
-        Some(x) => x.cmp(&i128::from(y)),
-        None => float_cmp(n, y as f64),
+    cmp_integer(n, i128::from(y))
+}
+
+/// An instance number against a schema integer, exactly.
+#[inline]
+fn cmp_integer(n: &Number, y: i128) -> Ordering {
+    if let Some(x) = n.as_i64() {
+        return i128::from(x).cmp(&y);
     }
+    if let Some(x) = n.as_u64() {
+        return i128::from(x).cmp(&y);
+    }
+    json::cmp_int_float(y, n.as_f64().unwrap_or(f64::NAN)).reverse()
 }
 
 /// [`json::compare_numbers`] against a schema number that is not an integer literal.
+/// Exact ([`json::compare_with_f64`]).
 #[inline]
 pub fn cmp_f64(n: &Number, y: f64) -> Ordering {
-    float_cmp(n, y)
+    json::compare_with_f64(n, y)
 }
 
 /// Whether `min <= count <= max` (`contains` with `minContains` and `maxContains`; an
@@ -542,6 +541,11 @@ mod tests {
             json!(2.5),
             json!(u64::MAX),
             json!(-0.0),
+            json!(9.223372036854776e18),
+            json!(1.8446744073709552e19),
+            json!(-9.3e18),
+            json!(1e19),
+            json!(0.5),
         ];
         for v in &values {
             let n = v.as_number().unwrap();
@@ -603,6 +607,7 @@ mod tests {
         let mut s = State::new(&Limits {
             budget: 1,
             max_depth: 8,
+            ..Limits::DEFAULT
         });
         assert_eq!(s.enter(), Ok(()));
         assert_eq!(s.enter(), Err(Stop));
@@ -619,6 +624,40 @@ mod tests {
         let mut e = Errors::new(&Limits::DEFAULT);
         e.error("type", "https://x/y.json#/type", ErrorKind::Const);
         assert_eq!(e.finish(Err(Stop)).verdict, Verdict::Invalid);
+    }
+
+    #[test]
+    fn errors_past_the_bound_are_counted_not_kept() {
+        let mut e = Errors::new(&Limits {
+            max_errors: 2,
+            ..Limits::DEFAULT
+        });
+        for i in 0..5 {
+            let at = e.push_index(i);
+            let before = e.mark();
+            e.error("type", "https://x/s.json#/type", ErrorKind::Const);
+            assert_eq!(e.mark(), before + 1, "mark counts omitted errors too");
+            e.pop_instance(at);
+        }
+        e.error_here("https://x/s.json#");
+        let report = e.finish(Ok(false));
+        assert_eq!(report.verdict, Verdict::Invalid);
+        assert_eq!(report.errors.len(), 2);
+        assert_eq!(report.errors_omitted, 4);
+        assert_eq!(report.errors[1].instance_location, "/1");
+        let out = crate::output::basic(&report);
+        assert_eq!(out["errorsOmitted"], serde_json::json!(4));
+        assert_eq!(out["errors"].as_array().map(|a| a.len()), Some(2));
+
+        let mut e = Errors::new(&Limits {
+            max_errors: 0,
+            ..Limits::DEFAULT
+        });
+        e.error_here("https://x/s.json#");
+        let report = e.finish(Ok(false));
+        assert_eq!(report.verdict, Verdict::Invalid);
+        assert!(report.errors.is_empty());
+        assert_eq!(report.errors_omitted, 1);
     }
 
     #[test]

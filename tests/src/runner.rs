@@ -374,6 +374,7 @@ mod tests {
         let valid = Report {
             verdict: Verdict::Valid,
             errors: Vec::new(),
+            errors_omitted: 0,
         };
         assert_eq!(judge(true, &Verdict::Valid, &valid), None);
         let reason = judge(false, &Verdict::Valid, &valid).unwrap();
@@ -381,6 +382,7 @@ mod tests {
         let empty_invalid = Report {
             verdict: Verdict::Invalid,
             errors: Vec::new(),
+            errors_omitted: 0,
         };
         let reason = judge(false, &Verdict::Invalid, &empty_invalid).unwrap();
         assert!(

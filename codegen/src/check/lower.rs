@@ -22,6 +22,15 @@ pub(crate) fn lower(
     root: Place,
     options: &Options,
 ) -> Result<Program, Vec<CompileError>> {
+    // Past the nesting limit the walk stopped; lowering the rest would cost time
+    // quadratic in its depth for nothing but more errors.
+    if index
+        .errors
+        .iter()
+        .any(|e| e.kind == CompileErrorKind::SchemaTooDeep)
+    {
+        return Err(index.errors);
+    }
     let mut lower = Lower {
         index,
         options,

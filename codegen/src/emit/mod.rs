@@ -216,6 +216,7 @@ fn module_tokens(
     };
     let budget = program.limits.budget;
     let max_depth = program.limits.max_depth;
+    let max_errors = program.limits.max_errors;
     let (trait_impl, validate_fn) = if validate {
         (
             quote! {
@@ -267,7 +268,11 @@ fn module_tokens(
             #schema_const
 
             /// The run-time limits compiled into this validator.
-            pub const LIMITS: __rt::Limits = __rt::Limits { budget: #budget, max_depth: #max_depth };
+            pub const LIMITS: __rt::Limits = __rt::Limits {
+                budget: #budget,
+                max_depth: #max_depth,
+                max_errors: #max_errors,
+            };
 
             #trait_impl
 

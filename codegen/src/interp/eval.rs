@@ -11,7 +11,7 @@ use super::annotations::Annotations;
 use super::plan::{NodePlan, PropertyIndex};
 use super::Interpreter;
 use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
-use schemac_runtime::error::{ErrorKind, IncompleteReason, ValidationError};
+use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, ValidationError};
 use schemac_runtime::{content, json, Budget};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
@@ -31,7 +31,7 @@ pub(super) struct Ctx {
     budget: Budget,
     /// Whether errors are collected (validate mode, and not inside a dropped subtree).
     report: bool,
-    errors: Vec<ValidationError>,
+    errors: ErrorList,
     /// JSON pointer of the current instance location (maintained only while reporting).
     instance_path: String,
     /// Keyword location of the current node (maintained only while reporting).
@@ -44,12 +44,13 @@ pub(super) struct Ctx {
 }
 
 impl Ctx {
-    /// A fresh validation; `report` selects validate mode.
-    pub(super) fn new(budget: Budget, report: bool) -> Ctx {
+    /// A fresh validation; `report` selects validate mode, which keeps at most
+    /// `max_errors` errors (and counts the rest).
+    pub(super) fn new(budget: Budget, report: bool, max_errors: usize) -> Ctx {
         Ctx {
             budget,
             report,
-            errors: Vec::new(),
+            errors: ErrorList::new(max_errors),
             instance_path: String::new(),
             keyword_path: String::new(),
             scope: Vec::new(),
@@ -64,7 +65,7 @@ impl Ctx {
     }
 
     /// The errors reported.
-    pub(super) fn take_errors(&mut self) -> Vec<ValidationError> {
+    pub(super) fn take_errors(&mut self) -> ErrorList {
         std::mem::take(&mut self.errors)
     }
 
@@ -86,19 +87,22 @@ impl Ctx {
     /// is empty) at the current locations.
     #[cold]
     fn error(&mut self, node: &Node, keyword: &str, kind: ErrorKind) {
-        let (keyword_location, absolute_keyword_location) = if keyword.is_empty() {
-            (self.keyword_path.clone(), node.uri.clone())
-        } else {
-            (
-                format!("{}/{keyword}", self.keyword_path),
-                format!("{}/{keyword}", node.uri),
-            )
-        };
-        self.errors.push(ValidationError {
-            instance_location: self.instance_path.clone(),
-            keyword_location,
-            absolute_keyword_location,
-            kind,
+        let (keyword_path, instance_path) = (&self.keyword_path, &self.instance_path);
+        self.errors.push_with(|| {
+            let (keyword_location, absolute_keyword_location) = if keyword.is_empty() {
+                (keyword_path.clone(), node.uri.clone())
+            } else {
+                (
+                    format!("{keyword_path}/{keyword}"),
+                    format!("{}/{keyword}", node.uri),
+                )
+            };
+            ValidationError {
+                instance_location: instance_path.clone(),
+                keyword_location,
+                absolute_keyword_location,
+                kind,
+            }
         });
     }
 }

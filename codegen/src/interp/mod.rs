@@ -152,7 +152,7 @@ impl fmt::Debug for Interpreter {
 
 impl Validate for Interpreter {
     fn check(&self, instance: &Value) -> Verdict {
-        let mut cx = eval::Ctx::new(Budget::new(&self.limits), false);
+        let mut cx = eval::Ctx::new(Budget::new(&self.limits), false, 0);
         let outcome = self.eval_root(&mut cx, instance);
         match outcome {
             Ok(true) => Verdict::Valid,
@@ -162,21 +162,17 @@ impl Validate for Interpreter {
     }
 
     fn validate(&self, instance: &Value) -> Report {
-        let mut cx = eval::Ctx::new(Budget::new(&self.limits), true);
+        let mut cx = eval::Ctx::new(Budget::new(&self.limits), true, self.limits.max_errors);
         let outcome = self.eval_root(&mut cx, instance);
         let reason = match outcome {
             Err(eval::Stop) => Some(cx.take_stop_reason()),
             Ok(_) => None,
         };
         let errors = cx.take_errors();
-        let verdict = match (errors.is_empty(), reason) {
-            (false, _) => Verdict::Invalid,
-            (true, Some(reason)) => Verdict::Incomplete(reason),
-            (true, None) => {
-                debug_assert_eq!(outcome, Ok(true), "a failure without an error");
-                Verdict::Valid
-            }
-        };
-        Report { verdict, errors }
+        debug_assert!(
+            !(errors.is_empty() && outcome == Ok(false)),
+            "a failure without an error"
+        );
+        Report::new(errors, reason)
     }
 }

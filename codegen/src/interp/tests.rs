@@ -288,6 +288,59 @@ fn numeric_checks() {
     assert_valid(&v, &json!(u64::MAX - 1));
 }
 
+/// A number parsed from JSON text (correctly rounded: the tests build serde_json with
+/// `float_roundtrip`).
+fn number(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+#[test]
+fn multiple_of_is_exact() {
+    let v = single("multipleOf", CheckKind::MultipleOf(0.0001));
+    assert_valid(&v, &number("0.0075"));
+    assert_valid(&v, &number("1e300"));
+    errors(&v, &number("0.00751"));
+    errors(&v, &number("1e-5"));
+    let v = single("multipleOf", CheckKind::MultipleOf(1.0));
+    errors(&v, &number("1e-17"));
+    errors(&v, &number("5e-324"));
+    assert_valid(&v, &number("1e308"));
+    assert_valid(&v, &number("18446744073709551615"));
+    let v = single("multipleOf", CheckKind::MultipleOf(2.5));
+    errors(&v, &number("1e-20"));
+    assert_valid(&v, &number("7.5"));
+    let v = single("multipleOf", CheckKind::MultipleOf(1e-300));
+    assert_valid(&v, &number("1e308"));
+    errors(&v, &number("1e-301"));
+}
+
+#[test]
+fn integers_and_floats_compare_exactly() {
+    let v = single(
+        "maximum",
+        CheckKind::Maximum(num(json!(9223372036854775807i64))),
+    );
+    errors(&v, &number("9223372036854775808.0"));
+    assert_valid(&v, &number("9223372036854775807"));
+    let v = single(
+        "exclusiveMinimum",
+        CheckKind::ExclusiveMinimum(num(number("9007199254740992.0"))),
+    );
+    assert_valid(&v, &number("9007199254740993"));
+    errors(&v, &number("9007199254740992"));
+    let v = single("const", CheckKind::Const(number("9007199254740993")));
+    errors(&v, &number("9007199254740992.0"));
+    assert_valid(&v, &number("9007199254740993"));
+    let v = single(
+        "enum",
+        CheckKind::Enum(vec![number("9007199254740993"), json!("x")]),
+    );
+    errors(&v, &number("9007199254740992.0"));
+    let v = single("uniqueItems", CheckKind::UniqueItems);
+    assert_valid(&v, &number("[10000000000000000001, 1e19]"));
+    errors(&v, &number("[10000000000000000000, 1e19]"));
+}
+
 #[test]
 fn string_checks() {
     let v = single("minLength", CheckKind::MinLength(2));
@@ -1443,6 +1496,7 @@ fn budget_counts_node_evaluations() {
     let v = b.build().with_limits(Limits {
         budget: 4,
         max_depth: 256,
+        ..Limits::DEFAULT
     });
     assert_valid(&v, &json!([1, 2, 3]));
     assert_eq!(
@@ -1484,11 +1538,13 @@ fn budget_charges_unevaluated_locations() {
     let v = b.build().with_limits(Limits {
         budget: exact,
         max_depth: 256,
+        ..Limits::DEFAULT
     });
     assert_valid(&v, &instance);
     let v = v.with_limits(Limits {
         budget: exact - 1,
         max_depth: 256,
+        ..Limits::DEFAULT
     });
     assert_eq!(
         v.check(&instance),
@@ -1556,8 +1612,9 @@ fn deep_instance_is_incomplete_not_a_stack_overflow() {
         assert_eq!(report.verdict, Verdict::Invalid);
         // The plan forwards `items` straight to the root (its `$ref` wrapper is
         // collapsed), and only out-of-line nodes take a level of depth: the root runs at
-        // depths 1 to 256, so 256 `const` errors.
-        assert_eq!(report.errors.len(), 256);
+        // depths 1 to 256, so 256 `const` errors, of which the report keeps the first 100.
+        assert_eq!(report.errors.len(), 100);
+        assert_eq!(report.errors_omitted, 156);
         let twin = Value::Array(vec![nested_arrays(5_000), nested_arrays(5_000)]);
         assert_eq!(
             v.check(&twin),
@@ -1647,13 +1704,15 @@ fn with_limits_default_is_the_programs() {
     b.program.limits = Limits {
         budget: 7,
         max_depth: 3,
+        ..Limits::DEFAULT
     };
     let v = b.build();
     assert_eq!(
         *v.limits(),
         Limits {
             budget: 7,
-            max_depth: 3
+            max_depth: 3,
+            ..Limits::DEFAULT
         }
     );
     assert_eq!(
@@ -1857,7 +1916,7 @@ fn plan_charges_regions_on_entry_and_loops_per_element() {
     let with = |budget| {
         Interpreter::new(program.clone()).with_limits(Limits {
             budget,
-            max_depth: 256,
+            ..Limits::DEFAULT
         })
     };
     // Root region: the root and its two `properties` children.
@@ -1872,4 +1931,56 @@ fn plan_charges_regions_on_entry_and_loops_per_element() {
         with(5).check(&json!([1, 2, 3])),
         Verdict::Incomplete(IncompleteReason::BudgetExceeded)
     );
+}
+
+#[test]
+fn max_errors_keeps_the_first_errors_and_counts_the_rest() {
+    // The amplification of issue 9: `items` of objects with five `required` names.
+    let schema = json!({"items": {"required": ["a", "b", "c", "d", "e"]}});
+    let compile = |max_errors| {
+        let options = crate::Options {
+            limits: Limits {
+                max_errors,
+                ..Limits::DEFAULT
+            },
+            ..crate::Options::default()
+        };
+        Interpreter::new(
+            crate::Compiler::new(options)
+                .compile(&schema)
+                .expect("compiles"),
+        )
+    };
+    let rows = Value::Array(vec![json!({}); 10_000]);
+    let v = compile(Limits::DEFAULT_MAX_ERRORS);
+    let report = v.validate(&rows);
+    assert_eq!(report.verdict, Verdict::Invalid);
+    assert_eq!(report.errors.len(), Limits::DEFAULT_MAX_ERRORS);
+    assert_eq!(report.errors_omitted, 50_000 - 100);
+    // The first errors in evaluation order: item 0's five, then item 1's, ...
+    assert_eq!(report.errors[0].instance_location, "/0");
+    assert_eq!(
+        report.errors[0].kind,
+        ErrorKind::Required {
+            property: Cow::Borrowed("a")
+        }
+    );
+    assert_eq!(report.errors[99].instance_location, "/19");
+    assert_eq!(
+        report.errors[99].kind,
+        ErrorKind::Required {
+            property: Cow::Borrowed("e")
+        }
+    );
+    // A bound of 0 keeps none but the verdict stays invalid.
+    let report = compile(0).validate(&rows);
+    assert_eq!(report.verdict, Verdict::Invalid);
+    assert!(report.errors.is_empty());
+    assert_eq!(report.errors_omitted, 50_000);
+    // Under the bound nothing is omitted.
+    let report = compile(7).validate(&json!([{"a": 1, "b": 1, "c": 1, "d": 1}]));
+    assert_eq!((report.errors.len(), report.errors_omitted), (1, 0));
+    let output = schemac_runtime::output::basic(&compile(7).validate(&rows));
+    assert_eq!(output["errors"].as_array().map(Vec::len), Some(7));
+    assert_eq!(output["errorsOmitted"], json!(50_000 - 7));
 }

@@ -416,10 +416,27 @@ impl<'a> Walk<'_, 'a> {
                     }
                     base = uri_part.to_string();
                     resource = place.clone();
-                    self.index
-                        .resources
-                        .entry(base.clone())
-                        .or_insert_with(|| place.clone());
+                    match self.index.resources.get(&base) {
+                        // Two subschemas of one document with one identifier: a `$ref`
+                        // to it would pick one silently.
+                        Some(first) if first.doc == place.doc && *first != place => {
+                            let message = format!(
+                                "`$id` {id:?} identifies {base}, which the subschema at \
+                                 #{} already declares; an identifier may name one resource",
+                                first.pointer
+                            );
+                            self.error(
+                                CompileErrorKind::InvalidIdentifier,
+                                &place,
+                                id_keyword,
+                                message,
+                            )
+                        }
+                        Some(_) => {}
+                        None => {
+                            self.index.resources.insert(base.clone(), place.clone());
+                        }
+                    }
                     if legacy && !fragment.is_empty() {
                         self.anchor(&place, &base, fragment, false, id_keyword);
                     }

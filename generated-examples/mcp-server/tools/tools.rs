@@ -11,6 +11,7 @@ pub mod get_weather_input {
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 256u32,
+        max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
     #[derive(Debug, Clone, Copy, Default)]
@@ -348,6 +349,7 @@ pub mod get_weather_output {
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 256u32,
+        max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
     #[derive(Debug, Clone, Copy, Default)]
@@ -1114,6 +1116,7 @@ pub mod search_docs_input {
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 256u32,
+        max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
     #[derive(Debug, Clone, Copy, Default)]
@@ -1907,6 +1910,7 @@ pub mod search_docs_output {
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 256u32,
+        max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
     #[derive(Debug, Clone, Copy, Default)]
@@ -2381,6 +2385,7 @@ pub mod convert_currency_input {
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 256u32,
+        max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
     #[derive(Debug, Clone, Copy, Default)]
@@ -2702,6 +2707,7 @@ pub mod convert_currency_output {
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 256u32,
+        max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
     #[derive(Debug, Clone, Copy, Default)]
