@@ -116,6 +116,16 @@ impl State {
         }
     }
 
+    /// Whether `regex` matches anywhere in `text`, its work charged to the budget
+    /// ([`crate::regex::Regex::is_match_budgeted`]); `Err(Stop)` when the budget runs out.
+    #[inline]
+    pub fn is_match(&mut self, regex: &crate::regex::Regex<'_>, text: &str) -> Res {
+        match regex.is_match_budgeted(text, &mut self.budget) {
+            Ok(answer) => Ok(answer),
+            Err(reason) => self.stop(reason).map(|()| false),
+        }
+    }
+
     /// Enters resource `r` in the dynamic scope; `true` when it was pushed (it differed
     /// from the innermost one), to be given back to [`State::pop_scope`].
     #[inline]

@@ -73,6 +73,15 @@ impl Ctx {
         Err(Stop)
     }
 
+    /// Whether `regex` matches anywhere in `text`, its work charged to the budget
+    /// ([`schemac_runtime::regex::Regex::is_match_budgeted`]).
+    fn is_match(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Eval {
+        match regex.as_runtime().is_match_budgeted(text, &mut self.budget) {
+            Ok(answer) => Ok(answer),
+            Err(reason) => self.stop(reason),
+        }
+    }
+
     fn take_annotations(&mut self) -> Annotations {
         self.pool.pop().unwrap_or_default()
     }
@@ -423,7 +432,7 @@ impl Interpreter {
                 CheckKind::Pattern(id) => {
                     let entry = self.program.regexes.get(id.0);
                     let ok = match (inst.as_str(), entry.and_then(|e| e.compiled.as_ref())) {
-                        (Some(s), Some(regex)) => regex.is_match(s),
+                        (Some(s), Some(regex)) => cx.is_match(regex, s)?,
                         _ => true,
                     };
                     if !ok && cx.report {
@@ -629,13 +638,13 @@ impl Interpreter {
         }
     }
 
-    /// Whether the pattern `id` matches `key` (an ignored pattern matches nothing).
-    fn pattern_matches(&self, id: RegexId, key: &str) -> bool {
-        self.program
-            .regexes
-            .get(id.0)
-            .and_then(|e| e.compiled.as_ref())
-            .is_some_and(|regex| regex.is_match(key))
+    /// Whether the pattern `id` matches `key` (an ignored pattern matches nothing), its
+    /// work charged to the budget.
+    fn pattern_matches(&self, cx: &mut Ctx, id: RegexId, key: &str) -> Eval {
+        match self.program.regexes.get(id.0).and_then(|e| e.compiled.as_ref()) {
+            Some(regex) => cx.is_match(regex, key),
+            None => Ok(false),
+        }
     }
 
     /// The node a `$dynamicRef` evaluates: the outermost resource in the dynamic scope
@@ -889,7 +898,7 @@ impl Interpreter {
             }
             if let Some(patterns) = pass.patterns {
                 for (id, edge) in patterns {
-                    if self.pattern_matches(*id, key) {
+                    if self.pattern_matches(cx, *id, key)? {
                         covered = true;
                         evaluated = true;
                         if !self.apply_at_key(cx, edge, key, value)? {
@@ -903,8 +912,13 @@ impl Interpreter {
             }
             if let Some((edge, known, patterns)) = pass.additional {
                 if !pass.fused {
-                    covered = known.iter().any(|k| k == key)
-                        || patterns.iter().any(|id| self.pattern_matches(*id, key));
+                    covered = known.iter().any(|k| k == key);
+                    for id in patterns {
+                        if covered {
+                            break;
+                        }
+                        covered = self.pattern_matches(cx, *id, key)?;
+                    }
                 }
                 if !covered {
                     evaluated = true;
