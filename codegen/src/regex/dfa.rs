@@ -100,6 +100,9 @@ fn alphabet(nfa: &Nfa) -> Alphabet {
 }
 
 
+/// Most steps Moore's refinement may take; past it the DFA is kept as constructed.
+const MAX_REFINE_WORK: usize = 500_000;
+
 /// Most transition-table entries (states × classes) a DFA may have.
 const MAX_TABLE_ENTRIES: usize = 1 << 20;
 
@@ -294,7 +297,16 @@ fn construct(
         .enumerate()
         .map(|(i, (initial, set))| u8::from(i >= 2 && accepts_at_end(set, *initial)))
         .collect();
-    let (trans, accept_end, start) = match minimize(&trans, &accept_end, start, nclasses, budget, work) {
+    // Refinement gets its own, smaller share: a chain of `n` states takes `n` rounds.
+    let refine_budget = work.get().saturating_add(MAX_REFINE_WORK).min(budget);
+    let (trans, accept_end, start) = match minimize(
+        &trans,
+        &accept_end,
+        start,
+        nclasses,
+        refine_budget,
+        work,
+    ) {
         Some(min) => min,
         // Refinement would take too long: the DFA as constructed (correct, larger).
         None => (trans, accept_end, start),

@@ -66,8 +66,8 @@ impl Default for RegexOptions {
             max_program_size: 100_000,
             max_dfa_states: 10_000,
             max_total_size: RegexOptions::DEFAULT_MAX_TOTAL_SIZE,
-            max_dfa_work: 5_000_000,
-            max_total_dfa_work: 50_000_000,
+            max_dfa_work: 2_000_000,
+            max_total_dfa_work: 20_000_000,
         }
     }
 }
