@@ -221,61 +221,58 @@ impl Lower<'_> {
             return None;
         }
         let location = self.index.location(place, Some(keyword));
-        let compiled = match regex::compile_with_work(
-            source,
-            &self.options.regex,
-            &mut self.regex_dfa_work,
-        ) {
-            Ok(compiled) => {
-                let limit = self.options.regex.max_total_size;
-                self.regex_size = self.regex_size.saturating_add(compiled.size());
-                if self.regex_size > limit {
-                    self.regex_size_exceeded = true;
-                    self.errors.push(CompileError::new(
-                        CompileErrorKind::RegexTooLarge,
-                        location,
-                        format!(
-                            "pattern {source:?} ({} bytes compiled) brings the schema's \
+        let compiled =
+            match regex::compile_with_work(source, &self.options.regex, &mut self.regex_dfa_work) {
+                Ok(compiled) => {
+                    let limit = self.options.regex.max_total_size;
+                    self.regex_size = self.regex_size.saturating_add(compiled.size());
+                    if self.regex_size > limit {
+                        self.regex_size_exceeded = true;
+                        self.errors.push(CompileError::new(
+                            CompileErrorKind::RegexTooLarge,
+                            location,
+                            format!(
+                                "pattern {source:?} ({} bytes compiled) brings the schema's \
                              compiled regexes to {} bytes, over the limit of {limit} \
                              (option regex.max_total_size); later patterns are not compiled",
-                            compiled.size(),
-                            self.regex_size
+                                compiled.size(),
+                                self.regex_size
+                            ),
+                        ));
+                        return None;
+                    }
+                    Some(compiled)
+                }
+                Err(RegexError::Unsupported { construct, .. })
+                    if self.options.unsupported_regex == UnsupportedRegexPolicy::Ignore =>
+                {
+                    self.warnings.push(CompileWarning {
+                        location,
+                        message: format!(
+                            "pattern {source:?} uses {construct}, which the linear-time engine \
+                         refuses; it is ignored (unsupported-regex policy)"
                         ),
+                    });
+                    None
+                }
+                Err(error) => {
+                    let kind = match error {
+                        RegexError::Invalid { .. } => CompileErrorKind::InvalidRegex,
+                        RegexError::Unsupported { .. } => CompileErrorKind::UnsupportedRegex,
+                        RegexError::TooLarge { .. } => CompileErrorKind::RegexTooLarge,
+                    };
+                    let caret = error
+                        .offset()
+                        .map(|at| regex::caret(source, at))
+                        .unwrap_or_default();
+                    self.errors.push(CompileError::new(
+                        kind,
+                        location,
+                        format!("pattern {source:?}: {error}{caret}"),
                     ));
                     return None;
                 }
-                Some(compiled)
-            }
-            Err(RegexError::Unsupported { construct, .. })
-                if self.options.unsupported_regex == UnsupportedRegexPolicy::Ignore =>
-            {
-                self.warnings.push(CompileWarning {
-                    location,
-                    message: format!(
-                        "pattern {source:?} uses {construct}, which the linear-time engine \
-                         refuses; it is ignored (unsupported-regex policy)"
-                    ),
-                });
-                None
-            }
-            Err(error) => {
-                let kind = match error {
-                    RegexError::Invalid { .. } => CompileErrorKind::InvalidRegex,
-                    RegexError::Unsupported { .. } => CompileErrorKind::UnsupportedRegex,
-                    RegexError::TooLarge { .. } => CompileErrorKind::RegexTooLarge,
-                };
-                let caret = error
-                    .offset()
-                    .map(|at| regex::caret(source, at))
-                    .unwrap_or_default();
-                self.errors.push(CompileError::new(
-                    kind,
-                    location,
-                    format!("pattern {source:?}: {error}{caret}"),
-                ));
-                return None;
-            }
-        };
+            };
         let id = RegexId(self.regexes.len());
         self.regexes.push(RegexEntry {
             source: source.to_string(),

@@ -11,6 +11,7 @@ use super::annotations::Annotations;
 use super::plan::{NodePlan, PropertyIndex};
 use super::Interpreter;
 use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
+use crate::regex::PatternSet;
 use schemac_runtime::error::{ErrorKind, IncompleteReason, ValidationError};
 use schemac_runtime::{json, Budget};
 use serde_json::{Map, Number, Value};
@@ -79,6 +80,14 @@ impl Ctx {
         match regex.as_runtime().is_match_budgeted(text, &mut self.budget) {
             Ok(answer) => Ok(answer),
             Err(reason) => self.stop(reason),
+        }
+    }
+
+    /// The patterns of `set` that may match `key`, the lookup charged to the budget.
+    fn candidates(&mut self, set: &PatternSet, key: &str) -> Result<Vec<u32>, Stop> {
+        match set.candidates(key, &mut self.budget) {
+            Ok(candidates) => Ok(candidates),
+            Err(reason) => self.stop(reason).map(|_| Vec::new()),
         }
     }
 
@@ -249,8 +258,12 @@ struct ObjectPass<'p> {
     properties: Option<PropertiesRef<'p>>,
     /// `patternProperties`.
     patterns: Option<&'p [(RegexId, Edge)]>,
+    /// `patternProperties`' prefilter, when it has one.
+    pattern_set: Option<&'p PatternSet>,
     /// `additionalProperties`: its schema, names and patterns.
     additional: Option<(&'p Edge, &'p [String], &'p [RegexId])>,
+    /// The prefilter of `additionalProperties`' patterns, when it has one.
+    additional_set: Option<&'p PatternSet>,
     /// Whether `additional`'s names and patterns are exactly the sibling ones above, so
     /// that "covered by a sibling" is already known.
     fused: bool,
@@ -641,7 +654,12 @@ impl Interpreter {
     /// Whether the pattern `id` matches `key` (an ignored pattern matches nothing), its
     /// work charged to the budget.
     fn pattern_matches(&self, cx: &mut Ctx, id: RegexId, key: &str) -> Eval {
-        match self.program.regexes.get(id.0).and_then(|e| e.compiled.as_ref()) {
+        match self
+            .program
+            .regexes
+            .get(id.0)
+            .and_then(|e| e.compiled.as_ref())
+        {
             Some(regex) => cx.is_match(regex, key),
             None => Ok(false),
         }
@@ -829,7 +847,9 @@ impl Interpreter {
             let pass = ObjectPass {
                 properties: fused.properties.and_then(properties_at),
                 patterns: fused.patterns.and_then(patterns_at),
+                pattern_set: fused.patterns.and_then(|i| plan.pattern_set(i)),
                 additional: fused.additional.and_then(additional_at),
+                additional_set: fused.additional.and_then(|i| plan.pattern_set(i)),
                 fused: true,
             };
             return self.object_pass(cx, pass, object, ann);
@@ -837,7 +857,9 @@ impl Interpreter {
         let mut pass = ObjectPass {
             properties: None,
             patterns: None,
+            pattern_set: None,
             additional: None,
+            additional_set: None,
             fused: false,
         };
         match &node.checks[index].kind {
@@ -845,8 +867,14 @@ impl Interpreter {
                 return self.properties_by_name(cx, entries, object);
             }
             CheckKind::Properties(_) => pass.properties = properties_at(index),
-            CheckKind::PatternProperties(_) => pass.patterns = patterns_at(index),
-            _ => pass.additional = additional_at(index),
+            CheckKind::PatternProperties(_) => {
+                pass.patterns = patterns_at(index);
+                pass.pattern_set = plan.pattern_set(index);
+            }
+            _ => {
+                pass.additional = additional_at(index);
+                pass.additional_set = plan.pattern_set(index);
+            }
         }
         self.object_pass(cx, pass, object, ann)
     }
@@ -897,7 +925,16 @@ impl Interpreter {
                 }
             }
             if let Some(patterns) = pass.patterns {
-                for (id, edge) in patterns {
+                let candidates = match pass.pattern_set {
+                    Some(set) => Some(cx.candidates(set, key)?),
+                    None => None,
+                };
+                let count = candidates.as_ref().map_or(patterns.len(), Vec::len);
+                for n in 0..count {
+                    let i = candidates.as_ref().map_or(n, |c| c[n] as usize);
+                    let Some((id, edge)) = patterns.get(i) else {
+                        continue;
+                    };
                     if self.pattern_matches(cx, *id, key)? {
                         covered = true;
                         evaluated = true;
@@ -913,11 +950,21 @@ impl Interpreter {
             if let Some((edge, known, patterns)) = pass.additional {
                 if !pass.fused {
                     covered = known.iter().any(|k| k == key);
-                    for id in patterns {
-                        if covered {
-                            break;
+                    if !covered {
+                        let candidates = match pass.additional_set {
+                            Some(set) => Some(cx.candidates(set, key)?),
+                            None => None,
+                        };
+                        let count = candidates.as_ref().map_or(patterns.len(), Vec::len);
+                        for n in 0..count {
+                            let i = candidates.as_ref().map_or(n, |c| c[n] as usize);
+                            if let Some(id) = patterns.get(i) {
+                                if self.pattern_matches(cx, *id, key)? {
+                                    covered = true;
+                                    break;
+                                }
+                            }
                         }
-                        covered = self.pattern_matches(cx, *id, key)?;
                     }
                 }
                 if !covered {

@@ -99,7 +99,6 @@ fn alphabet(nfa: &Nfa) -> Alphabet {
     Alphabet { segments, reps }
 }
 
-
 /// Most steps Moore's refinement may take; past it the DFA is kept as constructed.
 const MAX_REFINE_WORK: usize = 500_000;
 
@@ -299,18 +298,12 @@ fn construct(
         .collect();
     // Refinement gets its own, smaller share: a chain of `n` states takes `n` rounds.
     let refine_budget = work.get().saturating_add(MAX_REFINE_WORK).min(budget);
-    let (trans, accept_end, start) = match minimize(
-        &trans,
-        &accept_end,
-        start,
-        nclasses,
-        refine_budget,
-        work,
-    ) {
-        Some(min) => min,
-        // Refinement would take too long: the DFA as constructed (correct, larger).
-        None => (trans, accept_end, start),
-    };
+    let (trans, accept_end, start) =
+        match minimize(&trans, &accept_end, start, nclasses, refine_budget, work) {
+            Some(min) => min,
+            // Refinement would take too long: the DFA as constructed (correct, larger).
+            None => (trans, accept_end, start),
+        };
 
     let class_of = |c: u32| -> u16 {
         let i = alpha.segments.partition_point(|&(s, _)| s <= c);

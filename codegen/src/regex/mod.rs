@@ -22,10 +22,13 @@
 mod dfa;
 mod fast;
 mod nfa;
+mod set;
 mod trim;
 mod unicode;
 
 use std::fmt;
+
+pub use set::PatternSet;
 
 use schemac_runtime::regex::syntax::{self, Node, SyntaxErrorKind};
 use schemac_runtime::regex::words::encode;

@@ -76,7 +76,11 @@ mod tests {
     }
 
     fn same(a: &str, b: &str) {
-        assert_eq!(trimmed(a), format!("{:?}", parse(b, 128).expect("valid")), "{a} vs {b}");
+        assert_eq!(
+            trimmed(a),
+            format!("{:?}", parse(b, 128).expect("valid")),
+            "{a} vs {b}"
+        );
     }
 
     #[test]

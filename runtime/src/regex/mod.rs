@@ -28,6 +28,7 @@ pub mod dfa;
 pub mod fast;
 mod names;
 pub mod pikevm;
+pub mod prefilter;
 pub mod syntax;
 pub mod words;
 
@@ -37,6 +38,7 @@ use crate::limits::Budget;
 pub use dfa::Dfa;
 pub use fast::{ClassRun, FastPath};
 pub use pikevm::Program;
+pub use prefilter::PrefixSet;
 pub use words::Words;
 
 /// Nesting limit used by [`is_valid_syntax`] (deeper patterns are reported invalid, so that

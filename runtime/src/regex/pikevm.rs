@@ -473,12 +473,7 @@ impl<'a> Program<'a> {
         self.run(haystack, &mut Scratch::new(&mut buf, n), fuel)
     }
 
-    fn run(
-        &self,
-        haystack: &str,
-        sc: &mut Scratch<'_>,
-        fuel: &mut u64,
-    ) -> Result<bool, OutOfFuel> {
+    fn run(&self, haystack: &str, sc: &mut Scratch<'_>, fuel: &mut u64) -> Result<bool, OutOfFuel> {
         let nlooks = self.lookarounds();
         if nlooks == 0 {
             return self.main_pass(haystack, &[], 0, sc, fuel);

@@ -117,7 +117,12 @@ mod tests {
 
     #[test]
     fn round_trips_at_each_width() {
-        for words in [&[0u32, 7, 255][..], &[1, 256, 65535], &[0, 65536, u32::MAX], &[]] {
+        for words in [
+            &[0u32, 7, 255][..],
+            &[1, 256, 65535],
+            &[0, 65536, u32::MAX],
+            &[],
+        ] {
             let (bytes, width) = encode(words);
             let t = Words::new(&bytes, width);
             assert_eq!(t.len(), words.len());
