@@ -367,3 +367,27 @@ fn many_pattern_properties_use_the_prefilter() {
     bad.insert("p7_x".into(), json!("s"));
     assert_eq!(v.check(&Value::Object(bad)), Verdict::Invalid);
 }
+
+#[cfg(feature = "emit")]
+#[test]
+fn pattern_set_tokens_form_a_prefix_set() {
+    let compiled: Vec<CompiledRegex> = ["^ab", "^x-", "b$", "^ab[0-9]"]
+        .iter()
+        .map(|p| re(p))
+        .collect();
+    let set = PatternSet::new(compiled.iter());
+    let ts = set.to_tokens(&quote::quote!(::schemac_runtime));
+    let text = ts.to_string();
+    assert!(
+        text.contains(":: schemac_runtime :: regex :: PrefixSet :: new"),
+        "{text}"
+    );
+    syn::parse2::<syn::Expr>(ts).expect("an expression");
+    assert_eq!(set.as_runtime().candidates("abc"), vec![0, 2, 3]);
+    assert_eq!(set.as_runtime().candidates("x-"), vec![1, 2]);
+    assert_eq!(set.as_runtime().candidates("zz"), vec![2]);
+    let mut st = State::new(&Limits::DEFAULT);
+    assert_eq!(st.candidates(&set.as_runtime(), "x-1"), Ok(vec![1, 2]));
+    let mut st = State::new(&limits(0));
+    assert_eq!(st.candidates(&set.as_runtime(), "x-1"), Err(Stop));
+}

@@ -126,6 +126,21 @@ impl State {
         }
     }
 
+    /// The patterns of `set` that may match `key` (ascending indices into the list the set
+    /// was built from), the lookup charged to the budget
+    /// ([`crate::regex::PrefixSet::candidates_budgeted`]).
+    #[inline]
+    pub fn candidates(
+        &mut self,
+        set: &crate::regex::PrefixSet<'_>,
+        key: &str,
+    ) -> Result<Vec<u32>, Stop> {
+        match set.candidates_budgeted(key, &mut self.budget) {
+            Ok(candidates) => Ok(candidates),
+            Err(reason) => self.stop(reason).map(|()| Vec::new()),
+        }
+    }
+
     /// Enters resource `r` in the dynamic scope; `true` when it was pushed (it differed
     /// from the innermost one), to be given back to [`State::pop_scope`].
     #[inline]

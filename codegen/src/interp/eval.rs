@@ -83,11 +83,18 @@ impl Ctx {
         }
     }
 
-    /// The patterns of `set` that may match `key`, the lookup charged to the budget.
-    fn candidates(&mut self, set: &PatternSet, key: &str) -> Result<Vec<u32>, Stop> {
-        match set.candidates(key, &mut self.budget) {
-            Ok(candidates) => Ok(candidates),
-            Err(reason) => self.stop(reason).map(|_| Vec::new()),
+    /// The indices of a list of `len` patterns to try on `key`: all of them, or those
+    /// the list's prefilter leaves (the lookup charged to the budget), ascending.
+    fn pattern_indices(
+        &mut self,
+        set: Option<&PatternSet>,
+        len: usize,
+        key: &str,
+    ) -> Result<PatternIndices, Stop> {
+        match set.map(|set| set.candidates(key, &mut self.budget)) {
+            None => Ok(PatternIndices::All(0..len)),
+            Some(Ok(candidates)) => Ok(PatternIndices::Some(candidates.into_iter())),
+            Some(Err(reason)) => self.stop(reason).map(|_| PatternIndices::All(0..0)),
         }
     }
 
@@ -118,6 +125,23 @@ impl Ctx {
             absolute_keyword_location,
             kind,
         });
+    }
+}
+
+/// The patterns of a list to try on a key ([`Ctx::pattern_indices`]).
+enum PatternIndices {
+    All(std::ops::Range<usize>),
+    Some(std::vec::IntoIter<u32>),
+}
+
+impl Iterator for PatternIndices {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            PatternIndices::All(range) => range.next(),
+            PatternIndices::Some(list) => list.next().map(|i| i as usize),
+        }
     }
 }
 
@@ -925,13 +949,7 @@ impl Interpreter {
                 }
             }
             if let Some(patterns) = pass.patterns {
-                let candidates = match pass.pattern_set {
-                    Some(set) => Some(cx.candidates(set, key)?),
-                    None => None,
-                };
-                let count = candidates.as_ref().map_or(patterns.len(), Vec::len);
-                for n in 0..count {
-                    let i = candidates.as_ref().map_or(n, |c| c[n] as usize);
+                for i in cx.pattern_indices(pass.pattern_set, patterns.len(), key)? {
                     let Some((id, edge)) = patterns.get(i) else {
                         continue;
                     };
@@ -951,13 +969,7 @@ impl Interpreter {
                 if !pass.fused {
                     covered = known.iter().any(|k| k == key);
                     if !covered {
-                        let candidates = match pass.additional_set {
-                            Some(set) => Some(cx.candidates(set, key)?),
-                            None => None,
-                        };
-                        let count = candidates.as_ref().map_or(patterns.len(), Vec::len);
-                        for n in 0..count {
-                            let i = candidates.as_ref().map_or(n, |c| c[n] as usize);
+                        for i in cx.pattern_indices(pass.additional_set, patterns.len(), key)? {
                             if let Some(id) = patterns.get(i) {
                                 if self.pattern_matches(cx, *id, key)? {
                                     covered = true;
