@@ -8,13 +8,13 @@
 //! for the last `i` with `bounds[i] <= c` (`bounds[0]` is `0x80`). States are numbered
 //! `0, 1, 2, ...` and stored premultiplied: state `s` is the row offset `s * classes`, and
 //! on class `k` goes to `trans[s * classes + k]`, itself a row offset. `trans` is a
-//! [`Words`] table (1, 2 or 4 bytes per entry, the narrowest that holds the largest
+//! [`Words`] table (1 to 4 bytes per entry, the narrowest that holds the largest
 //! offset), which generated code embeds as a byte string. State 0 is dead (no
 //! match can follow) and state 1 is a match (the search is over): both are absorbing.
 //! `accept_end[s]` is 1 when the input may end in state `s` (a pattern ending in `$`
 //! reaches its match only there); `start` is the initial state's number.
 
-use super::words::{Width, Words, W1, W2, W4};
+use super::words::{Width, Words, W1, W2, W3, W4};
 
 /// The dead state.
 pub const DEAD: u16 = 0;
@@ -87,6 +87,7 @@ impl<'a> Dfa<'a> {
         match self.trans.width() {
             1 => self.run::<W1>(haystack),
             2 => self.run::<W2>(haystack),
+            3 => self.run::<W3>(haystack),
             _ => self.run::<W4>(haystack),
         }
     }

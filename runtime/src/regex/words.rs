@@ -1,10 +1,10 @@
 //! Tables of unsigned words held as bytes: what generated code embeds as byte strings
 //! (`b"..."`), a few characters per byte, instead of one integer literal per entry.
 //!
-//! A [`Words`] is `len × width` bytes, each word little-endian, `width` 1, 2 or 4 (the
+//! A [`Words`] is `len × width` bytes, each word little-endian, `width` 1, 2, 3 or 4 (the
 //! compiler picks the narrowest that holds the table's largest value).
 
-/// A table of little-endian words of 1, 2 or 4 bytes.
+/// A table of little-endian words of 1, 2, 3 or 4 bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Words<'a> {
     bytes: &'a [u8],
@@ -12,11 +12,11 @@ pub struct Words<'a> {
 }
 
 impl<'a> Words<'a> {
-    /// Words of `width` bytes (1, 2 or 4; any other width reads as 4) in `bytes`; a partial
-    /// word at the end is ignored.
+    /// Words of `width` bytes (1, 2, 3 or 4; any other width reads as 4) in `bytes`; a
+    /// partial word at the end is ignored.
     pub const fn new(bytes: &'a [u8], width: u8) -> Self {
         let width = match width {
-            1 | 2 => width,
+            1..=3 => width,
             _ => 4,
         };
         Words { bytes, width }
@@ -48,6 +48,7 @@ impl<'a> Words<'a> {
         match self.width {
             1 => W1::read(self.bytes, i),
             2 => W2::read(self.bytes, i),
+            3 => W3::read(self.bytes, i),
             _ => W4::read(self.bytes, i),
         }
     }
@@ -63,6 +64,8 @@ pub(crate) trait Width {
 pub(crate) struct W1;
 /// Two-byte words.
 pub(crate) struct W2;
+/// Three-byte words.
+pub(crate) struct W3;
 /// Four-byte words.
 pub(crate) struct W4;
 
@@ -78,6 +81,16 @@ impl Width for W2 {
     fn read(bytes: &[u8], i: usize) -> Option<u32> {
         match bytes.get(2 * i..2 * i + 2) {
             Some(&[a, b]) => Some(u32::from(u16::from_le_bytes([a, b]))),
+            _ => None,
+        }
+    }
+}
+
+impl Width for W3 {
+    #[inline(always)]
+    fn read(bytes: &[u8], i: usize) -> Option<u32> {
+        match bytes.get(3 * i..3 * i + 3) {
+            Some(&[a, b, c]) => Some(u32::from_le_bytes([a, b, c, 0])),
             _ => None,
         }
     }
@@ -101,6 +114,8 @@ pub fn encode(words: &[u32]) -> (alloc::vec::Vec<u8>, u8) {
         1
     } else if max <= 0xFFFF {
         2
+    } else if max <= 0xFF_FFFF {
+        3
     } else {
         4
     };
@@ -132,5 +147,7 @@ mod tests {
         }
         assert_eq!(encode(&[300]).1, 2);
         assert_eq!(encode(&[3]).1, 1);
+        assert_eq!(encode(&[0x10_FFFF]).1, 3);
+        assert_eq!(encode(&[1 << 24]).1, 4);
     }
 }
