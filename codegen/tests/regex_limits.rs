@@ -173,6 +173,31 @@ fn counted_repetitions_get_a_dfa() {
     ] {
         let r = re(p);
         assert!(r.has_dfa(), "{p}: no DFA");
+        // The DFA (minimized or, past the refinement budget, as constructed) agrees
+        // with the Pike VM.
+        let rt = r.as_runtime();
+        for hay in [
+            String::new(),
+            "xy".into(),
+            format!("x{}y", "ab".repeat(1000)),
+            format!("x{}y", "ab".repeat(1001)),
+            "ab".repeat(1000),
+            "ab".repeat(1001),
+            format!("abc-{}", "1".repeat(50)),
+            format!("{}-1", "a".repeat(200)),
+            "QUJD".repeat(100),
+            "QUJD".repeat(101),
+            format!("c{}d", "ab".repeat(500)),
+            format!("c{}d", "a".repeat(1001)),
+        ] {
+            let dfa = rt.dfa().map(|d| d.is_match(&hay));
+            assert_eq!(
+                dfa,
+                Some(rt.program().is_match(&hay)),
+                "{p} on {} bytes",
+                hay.len()
+            );
+        }
     }
     let r = re("^(ab){1,1000}$");
     let hay = "ab".repeat(1000);
