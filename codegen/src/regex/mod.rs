@@ -160,8 +160,10 @@ impl fmt::Display for RegexError {
 pub struct CompiledRegex {
     source: String,
     fast: Option<fast::Fast>,
+    /// The Pike VM's op bytes.
+    ops: Vec<u8>,
     /// [`Words`] tables as (bytes, width).
-    insts: (Vec<u8>, u8),
+    args: (Vec<u8>, u8),
     /// Number of NFA instructions.
     program_size: usize,
     class_offsets: (Vec<u8>, u8),
@@ -203,7 +205,8 @@ impl CompiledRegex {
                 } => FastPath::ClassRun(ClassRun::new(*ascii, ranges, *min, *max, *start, *end)),
             }),
             Program::new(
-                words(&self.insts),
+                &self.ops,
+                words(&self.args),
                 words(&self.class_offsets),
                 words(&self.ranges),
                 &self.looks,
@@ -252,7 +255,8 @@ impl CompiledRegex {
             Some(fast::Fast::Literal { text, .. }) | Some(fast::Fast::Prefix(text)) => text.len(),
             Some(fast::Fast::ClassRun { ranges, .. }) => 16 + 4 * ranges.len(),
         };
-        fast + self.insts.0.len()
+        fast + self.ops.len()
+            + self.args.0.len()
             + self.class_offsets.0.len()
             + self.ranges.0.len()
             + 4 * self.looks.len()
@@ -314,7 +318,8 @@ impl CompiledRegex {
             let width = Literal::u8_unsuffixed(*width);
             quote!(#runtime::regex::Words::new(#bytes, #width))
         };
-        let insts = table(&self.insts);
+        let ops = Literal::byte_string(&self.ops);
+        let args = table(&self.args);
         let offsets = table(&self.class_offsets);
         let ranges = table(&self.ranges);
         let looks = words(&self.looks);
@@ -338,7 +343,9 @@ impl CompiledRegex {
         quote! {
             #runtime::regex::Regex::new(
                 #fast,
-                #runtime::regex::Program::new(#insts, #offsets, #ranges, #looks, #start, #anchored),
+                #runtime::regex::Program::new(
+                    #ops, #args, #offsets, #ranges, #looks, #start, #anchored
+                ),
                 #dfa
             )
         }
@@ -386,6 +393,7 @@ pub fn compile_with_work(
         },
         e => e,
     })?;
+    let (ops, args) = nfa.encode();
     let (class_offsets, ranges) = nfa.encode_classes();
     let (class_offsets, ranges) = (encode(&class_offsets), encode(&ranges));
     let looks = nfa
@@ -400,7 +408,8 @@ pub fn compile_with_work(
     Ok(CompiledRegex {
         source: pattern.to_string(),
         fast: fast::analyze(&ast),
-        insts: encode(&nfa.encode()),
+        ops,
+        args: encode(&args),
         program_size: nfa.insts.len(),
         class_offsets,
         ranges,

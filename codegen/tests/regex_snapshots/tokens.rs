@@ -16,10 +16,8 @@ pub static RE_0: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::r
         ),
     ),
     ::schemac_runtime::regex::Program::new(
-        ::schemac_runtime::regex::Words::new(
-            b"\x05\0\0\x04\x01\0\x02\x03\x01\x01\0\x02\x01\0\x02\x04\0\x04",
-            1,
-        ),
+        b"\x05\x04\x02\x01\x01\x04",
+        ::schemac_runtime::regex::Words::new(b"\0\0\x01\0\x03\x01\0\x02\0\x02\0\x04", 1),
         ::schemac_runtime::regex::Words::new(b"\0\x02", 1),
         ::schemac_runtime::regex::Words::new(b"__az", 1),
         &[],
@@ -42,8 +40,9 @@ pub static RE_0: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::r
 pub static RE_1: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
     ::core::option::Option::Some(::schemac_runtime::regex::FastPath::Prefix("id-")),
     ::schemac_runtime::regex::Program::new(
+        b"\x05\x05\x01\x04\0\0\0\x04",
         ::schemac_runtime::regex::Words::new(
-            b"\x05\0\0\x05\0\0\x01\0\x01\x04\x04\0\0-\x03\0d\x04\0i\x05\x04\0\x06",
+            b"\0\0\0\0\0\x01\x04\0-\x03d\x04i\x05\0\x06",
             1,
         ),
         ::schemac_runtime::regex::Words::new(b"\0\x01", 1),
@@ -58,8 +57,9 @@ pub static RE_1: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::r
 pub static RE_2: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
     ::core::option::Option::None,
     ::schemac_runtime::regex::Program::new(
+        b"\x05\x01\x01\0\x04\0\x02",
         ::schemac_runtime::regex::Words::new(
-            b"\x05\0\0\x01\0\0\x01\0\x01\0a\x02\x04\x01\0\0b\x04\x02\x03\x05",
+            b"\0\0\0\0\0\x01a\x02\x01\0b\x04\x03\x05",
             1,
         ),
         ::schemac_runtime::regex::Words::new(b"\0\x01", 1),

@@ -167,7 +167,8 @@ mod tests {
     static A: Regex<'static> = Regex::new(
         None,
         Program::new(
-            super::Words::new(b"\x00\x61\x01\x05\x00\x00", 1),
+            b"\x00\x05",
+            super::Words::new(b"\x61\x01\x00\x00", 1),
             super::Words::new(&[0], 1),
             super::Words::new(&[], 1),
             &[],
@@ -188,7 +189,8 @@ mod tests {
     static A_DFA: Regex<'static> = Regex::new(
         None,
         Program::new(
-            super::Words::new(b"\x00\x61\x01\x05\x00\x00", 1),
+            b"\x00\x05",
+            super::Words::new(b"\x61\x01\x00\x00", 1),
             super::Words::new(&[0], 1),
             super::Words::new(&[], 1),
             &[],
@@ -243,7 +245,8 @@ mod tests {
         ))),
         // The program is never reached: the class run decides.
         Program::new(
-            super::Words::new(b"\x05\x00\x00", 1),
+            b"\x05",
+            super::Words::new(b"\x00\x00", 1),
             super::Words::new(&[0], 1),
             super::Words::new(&[], 1),
             &[],

@@ -3,8 +3,9 @@
 //!
 //! # Table format
 //!
-//! `insts` holds three words per instruction, `[op, a, b]` (a [`Words`] table: little-endian
-//! bytes, so that generated code embeds it as a byte string):
+//! Instruction `pc` is `[op, a, b]`: `ops[pc]` (one byte) and the two words
+//! `args[2 pc], args[2 pc + 1]` (a [`Words`] table: little-endian bytes, so that generated
+//! code embeds both as byte strings):
 //!
 //! | op | meaning |
 //! |---|---|
@@ -16,8 +17,8 @@
 //! | [`OP_MATCH`] | a match |
 //!
 //! Class `i` is the sorted inclusive ranges `ranges[2k], ranges[2k + 1]` for
-//! `k` in `class_offsets[i] .. class_offsets[i + 1]` (both [`Words`] tables too). Lookaround `k` is the sub-program
-//! starting at `looks[2k]`, run backwards when bit 0 of `looks[2k + 1]` is set (a lookahead)
+//! `k` in `class_offsets[i] .. class_offsets[i + 1]` (both [`Words`] tables too).
+//! Lookaround `k` is the sub-program starting at `looks[2k]`, run backwards when bit 0 of `looks[2k + 1]` is set (a lookahead)
 //! and forwards otherwise (a lookbehind); assertion `ASSERT_LOOK + 2k` holds where it
 //! matches and `ASSERT_LOOK + 2k + 1` where it does not. A lookaround's body may only refer
 //! to lookarounds with smaller numbers.
@@ -54,7 +55,8 @@ pub const ASSERT_LOOK: u32 = 4;
 /// A Pike VM program over borrowed tables (see the module doc for the format).
 #[derive(Debug, Clone, Copy)]
 pub struct Program<'a> {
-    insts: Words<'a>,
+    ops: &'a [u8],
+    args: Words<'a>,
     class_offsets: Words<'a>,
     ranges: Words<'a>,
     looks: &'a [u32],
@@ -172,7 +174,8 @@ impl<'a> Program<'a> {
     /// Assembles a program. `anchored` promises that every match starts at offset 0 (the
     /// pattern begins with `^`), which lets the search stop as soon as no thread is left.
     pub const fn new(
-        insts: Words<'a>,
+        ops: &'a [u8],
+        args: Words<'a>,
         class_offsets: Words<'a>,
         ranges: Words<'a>,
         looks: &'a [u32],
@@ -180,7 +183,8 @@ impl<'a> Program<'a> {
         anchored: bool,
     ) -> Self {
         Program {
-            insts,
+            ops,
+            args,
             class_offsets,
             ranges,
             looks,
@@ -191,12 +195,12 @@ impl<'a> Program<'a> {
 
     /// Number of instructions.
     pub fn len(&self) -> usize {
-        self.insts.len() / 3
+        self.ops.len()
     }
 
     /// Whether the program has no instructions.
     pub fn is_empty(&self) -> bool {
-        self.insts.is_empty()
+        self.ops.is_empty()
     }
 
     /// Number of lookaround sub-programs.
@@ -206,13 +210,13 @@ impl<'a> Program<'a> {
 
     #[inline(always)]
     fn inst(&self, pc: u32) -> (u32, u32, u32) {
-        let i = pc as usize * 3;
+        let i = pc as usize;
         match (
-            self.insts.get(i),
-            self.insts.get(i + 1),
-            self.insts.get(i + 2),
+            self.ops.get(i),
+            self.args.get(2 * i),
+            self.args.get(2 * i + 1),
         ) {
-            (Some(op), Some(a), Some(b)) => (op, a, b),
+            (Some(&op), Some(a), Some(b)) => (u32::from(op), a, b),
             // Out-of-range pcs (only from corrupt tables) are dead ends.
             _ => (u32::MAX, 0, 0),
         }
