@@ -43,7 +43,7 @@ fn pike_vm_work_is_charged_and_stops_at_the_budget() {
         "{HEAVY} must run on the Pike VM"
     );
     let hay = "ca".repeat(20_000);
-    // Within a budget: the answer, and a charge of one unit per 64 steps.
+    // Within a budget: the answer, and a charge of one unit per 16 steps.
     let mut budget = Budget::new(&limits(u64::MAX / 128));
     let before = budget.remaining();
     assert_eq!(
@@ -136,7 +136,7 @@ fn the_issue_pattern_is_trimmed_to_a_literal() {
         r.as_runtime().is_match_budgeted(&hay, &mut budget),
         Ok(false)
     );
-    // One unit per 64 bytes.
+    // One unit per 16 bytes.
     assert_eq!(
         Limits::DEFAULT.budget - budget.remaining(),
         1_000_000u64.div_ceil(STEPS_PER_UNIT)
@@ -203,13 +203,13 @@ fn counted_repetitions_get_a_dfa() {
     let hay = "ab".repeat(1000);
     assert!(r.is_match(&hay));
     assert!(!r.is_match(&(hay.clone() + "ab")));
-    // The DFA is charged per byte, up front: 2000 bytes → 32 units.
+    // The DFA is charged per byte, up front: 2000 bytes → 125 units.
     let mut budget = Budget::new(&Limits::DEFAULT);
     assert_eq!(
         r.as_runtime().is_match_budgeted(&hay, &mut budget),
         Ok(true)
     );
-    assert_eq!(Limits::DEFAULT.budget - budget.remaining(), 32);
+    assert_eq!(Limits::DEFAULT.budget - budget.remaining(), 125);
 }
 
 /// `^a{0,N}b`-like patterns: anchored, so nothing is trimmed, and each compiles to a

@@ -2,7 +2,7 @@
 //!
 //! Both backends count alike: one unit of budget per subschema (IR node) evaluation, one
 //! more per 64 instance locations recorded in an evaluated-location set
-//! (`unevaluatedProperties` / `unevaluatedItems` bookkeeping), and one per 64 steps of
+//! (`unevaluatedProperties` / `unevaluatedItems` bookkeeping), and one per 16 steps of
 //! regex work, at least one per match ([`crate::regex::STEPS_PER_UNIT`]: a step is an
 //! input byte for a fast path or the DFA, a thread step for the Pike VM). Depth counts nested node
 //! evaluations, which bounds both instance nesting and reference chains, so no input can

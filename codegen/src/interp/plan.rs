@@ -20,7 +20,7 @@ pub(super) struct NodePlan {
     /// The check index of the node's `properties` check and a lookup index over its names.
     pub(super) property_index: Option<(usize, PropertyIndex)>,
     /// Prefilters for the `patternProperties` / `additionalProperties` checks with at
-    /// least [`PATTERN_SET_MIN`] patterns, by check index.
+    /// least [`PatternSet::MIN_PATTERNS`] patterns, by check index.
     pub(super) pattern_sets: Vec<(usize, PatternSet)>,
 }
 
@@ -34,16 +34,12 @@ impl NodePlan {
     }
 }
 
-/// From this many patterns on, a key is first looked up in a [`PatternSet`] (below it,
-/// trying each pattern costs about as much).
-pub(super) const PATTERN_SET_MIN: usize = 8;
-
 /// The prefilter over `ids`, when there are enough of them.
 fn pattern_set(
     program: &Program,
     ids: impl ExactSizeIterator<Item = RegexId>,
 ) -> Option<PatternSet> {
-    if ids.len() < PATTERN_SET_MIN {
+    if ids.len() < PatternSet::MIN_PATTERNS {
         return None;
     }
     Some(PatternSet::new(ids.map(|id| {

@@ -21,6 +21,11 @@ pub struct PatternSet {
 }
 
 impl PatternSet {
+    /// From this many patterns on, a backend looks a key up in the set first (below it,
+    /// trying each pattern costs about as much). Both backends use this threshold, so
+    /// that they charge the budget alike.
+    pub const MIN_PATTERNS: usize = 8;
+
     /// The set over `regexes`, numbered in order from 0.
     pub fn new<'r, R: Into<Option<&'r CompiledRegex>>>(
         regexes: impl IntoIterator<Item = R>,

@@ -54,7 +54,7 @@ pub fn is_valid_syntax(pattern: &str) -> bool {
 
 /// Regex work per unit of the evaluation budget ([`Budget`]): a call costs
 /// `max(1, ceil(steps / STEPS_PER_UNIT))` units (see [`Regex::is_match_budgeted`]).
-pub const STEPS_PER_UNIT: u64 = 64;
+pub const STEPS_PER_UNIT: u64 = 16;
 
 /// Budget units for `steps` steps of regex work: at least one.
 #[inline]
