@@ -1,8 +1,10 @@
 //! Run-time limits: the evaluation budget and the evaluation depth bound.
 //!
-//! Both backends count alike: one unit of budget per subschema (IR node) evaluation, and
-//! one more per 64 instance locations recorded in an evaluated-location set
-//! (`unevaluatedProperties` / `unevaluatedItems` bookkeeping). Depth counts nested node
+//! Both backends count alike: one unit of budget per subschema (IR node) evaluation, one
+//! more per 64 instance locations recorded in an evaluated-location set
+//! (`unevaluatedProperties` / `unevaluatedItems` bookkeeping), and one per 16 steps of
+//! regex work, at least one per match ([`crate::regex::STEPS_PER_UNIT`]: a step is an
+//! input byte for a fast path or the DFA, a thread step for the Pike VM). Depth counts nested node
 //! evaluations, which bounds both instance nesting and reference chains, so no input can
 //! overflow the stack.
 //!
@@ -116,7 +118,13 @@ impl Budget {
     /// one unit per 64 (rounded up).
     #[inline]
     pub fn charge_locations(&mut self, locations: usize) -> Result<(), IncompleteReason> {
-        let units = (locations as u64).div_ceil(64);
+        self.charge((locations as u64).div_ceil(64))
+    }
+
+    /// Charges `units` of work (see [`crate::regex::STEPS_PER_UNIT`] for regex work). Past
+    /// the budget, nothing is left and the validation stops.
+    #[inline]
+    pub fn charge(&mut self, units: u64) -> Result<(), IncompleteReason> {
         if units > self.remaining {
             self.remaining = 0;
             return Err(IncompleteReason::BudgetExceeded);

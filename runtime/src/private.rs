@@ -141,6 +141,31 @@ impl State {
         }
     }
 
+    /// Whether `regex` matches anywhere in `text`, its work charged to the budget
+    /// ([`crate::regex::Regex::is_match_budgeted`]); `Err(Stop)` when the budget runs out.
+    #[inline]
+    pub fn is_match(&mut self, regex: &crate::regex::Regex<'_>, text: &str) -> Res {
+        match regex.is_match_budgeted(text, &mut self.budget) {
+            Ok(answer) => Ok(answer),
+            Err(reason) => self.stop(reason).map(|()| false),
+        }
+    }
+
+    /// The patterns of `set` that may match `key` (ascending indices into the list the set
+    /// was built from), the lookup charged to the budget
+    /// ([`crate::regex::PrefixSet::candidates_budgeted`]).
+    #[inline]
+    pub fn candidates(
+        &mut self,
+        set: &crate::regex::PrefixSet<'_>,
+        key: &str,
+    ) -> Result<Vec<u32>, Stop> {
+        match set.candidates_budgeted(key, &mut self.budget) {
+            Ok(candidates) => Ok(candidates),
+            Err(reason) => self.stop(reason).map(|()| Vec::new()),
+        }
+    }
+
     /// Enters resource `r` in the dynamic scope; `true` when it was pushed (it differed
     /// from the innermost one), to be given back to [`State::pop_scope`].
     #[inline]

@@ -39,6 +39,9 @@ pub(crate) fn lower(
         queue: Vec::new(),
         regexes: Vec::new(),
         regex_memo: HashMap::new(),
+        regex_size: 0,
+        regex_dfa_work: options.regex.max_total_dfa_work,
+        regex_size_exceeded: false,
         resources: Vec::new(),
         resource_memo: HashMap::new(),
         errors: Vec::new(),
@@ -76,6 +79,13 @@ struct Lower<'a> {
     queue: Vec<(Place, NodeId)>,
     regexes: Vec<RegexEntry>,
     regex_memo: HashMap<String, RegexId>,
+    /// Total [`regex::CompiledRegex::size`] of the patterns so far.
+    regex_size: usize,
+    /// DFA-construction steps left for the remaining patterns.
+    regex_dfa_work: usize,
+    /// The total regex size crossed its limit (reported once; no pattern is compiled
+    /// after that).
+    regex_size_exceeded: bool,
     resources: Vec<Resource>,
     resource_memo: HashMap<Place, ResourceId>,
     errors: Vec<CompileError>,
@@ -258,35 +268,62 @@ impl Lower<'_> {
         if let Some(id) = self.regex_memo.get(source) {
             return Some(*id);
         }
+        if self.regex_size_exceeded {
+            return None;
+        }
         let location = self.index.location(place, Some(keyword));
-        let compiled = match regex::compile(source, &self.options.regex) {
-            Ok(compiled) => Some(compiled),
-            Err(RegexError::Unsupported { construct, .. })
-                if self.options.unsupported_regex == UnsupportedRegexPolicy::Ignore =>
-            {
-                self.warnings.push(CompileWarning {
-                    location,
-                    message: format!(
-                        "pattern {source:?} uses {construct}, which the linear-time engine \
+        let compiled =
+            match regex::compile_with_work(source, &self.options.regex, &mut self.regex_dfa_work) {
+                Ok(compiled) => {
+                    let limit = self.options.regex.max_total_size;
+                    self.regex_size = self.regex_size.saturating_add(compiled.size());
+                    if self.regex_size > limit {
+                        self.regex_size_exceeded = true;
+                        self.errors.push(CompileError::new(
+                            CompileErrorKind::RegexTooLarge,
+                            location,
+                            format!(
+                                "pattern {source:?} ({} bytes compiled) brings the schema's \
+                             compiled regexes to {} bytes, over the limit of {limit} \
+                             (option regex.max_total_size); later patterns are not compiled",
+                                compiled.size(),
+                                self.regex_size
+                            ),
+                        ));
+                        return None;
+                    }
+                    Some(compiled)
+                }
+                Err(RegexError::Unsupported { construct, .. })
+                    if self.options.unsupported_regex == UnsupportedRegexPolicy::Ignore =>
+                {
+                    self.warnings.push(CompileWarning {
+                        location,
+                        message: format!(
+                            "pattern {source:?} uses {construct}, which the linear-time engine \
                          refuses; it is ignored (unsupported-regex policy)"
-                    ),
-                });
-                None
-            }
-            Err(error) => {
-                let kind = match error {
-                    RegexError::Invalid { .. } => CompileErrorKind::InvalidRegex,
-                    RegexError::Unsupported { .. } => CompileErrorKind::UnsupportedRegex,
-                    RegexError::TooLarge { .. } => CompileErrorKind::RegexTooLarge,
-                };
-                self.errors.push(CompileError::new(
-                    kind,
-                    location,
-                    format!("pattern {source:?}: {error}"),
-                ));
-                return None;
-            }
-        };
+                        ),
+                    });
+                    None
+                }
+                Err(error) => {
+                    let kind = match error {
+                        RegexError::Invalid { .. } => CompileErrorKind::InvalidRegex,
+                        RegexError::Unsupported { .. } => CompileErrorKind::UnsupportedRegex,
+                        RegexError::TooLarge { .. } => CompileErrorKind::RegexTooLarge,
+                    };
+                    let caret = error
+                        .offset()
+                        .map(|at| regex::caret(source, at))
+                        .unwrap_or_default();
+                    self.errors.push(CompileError::new(
+                        kind,
+                        location,
+                        format!("pattern {source:?}: {error}{caret}"),
+                    ));
+                    return None;
+                }
+            };
         let id = RegexId(self.regexes.len());
         self.regexes.push(RegexEntry {
             source: source.to_string(),

@@ -924,7 +924,8 @@ impl<'a> Gen<'a> {
                 let fail = fail(quote!(__rt::ErrorKind::Pattern {
                     pattern: __rt::Cow::Borrowed(#source)
                 }));
-                quote!(if !#re.is_match(text) { #fail })
+                let st = state(f.mode);
+                quote!(if !#st.is_match(&#re, text)? { #fail })
             }
             (CheckKind::Format(name), Variant::String) => {
                 if !self.formats.contains_key(name)
@@ -1442,7 +1443,8 @@ impl<'a> Gen<'a> {
                     .map(|id| {
                         self.used_regexes.borrow_mut().insert(*id);
                         let re = regex_name(*id);
-                        quote!(#re.is_match(k))
+                        let st = state(f.mode);
+                        quote!(#st.is_match(&#re, k)?)
                     })
                     .collect();
                 let none_match = if matches.len() == 1 {
@@ -1534,7 +1536,8 @@ impl<'a> Gen<'a> {
                 self.used_regexes.borrow_mut().insert(*id);
                 let re = regex_name(*id);
                 let test = child_test(edge, &Inst::Key);
-                guarded_if(quote!(#re.is_match(k)), quote!(#test #mark_i))
+                let st = state(f.mode);
+                guarded_if(quote!(#st.is_match(&#re, k)?), quote!(#test #mark_i))
             })
             .collect();
         let names_code = names_edge.map(|e| child_test(e, &Inst::KeyAsValue));

@@ -11,6 +11,7 @@ use super::annotations::Annotations;
 use super::plan::{NodePlan, PropertyIndex};
 use super::Interpreter;
 use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
+use crate::regex::PatternSet;
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, ValidationError};
 use schemac_runtime::{content, json, Budget};
 use serde_json::{Map, Number, Value};
@@ -74,6 +75,30 @@ impl Ctx {
         Err(Stop)
     }
 
+    /// Whether `regex` matches anywhere in `text`, its work charged to the budget
+    /// ([`schemac_runtime::regex::Regex::is_match_budgeted`]).
+    fn is_match(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Eval {
+        match regex.as_runtime().is_match_budgeted(text, &mut self.budget) {
+            Ok(answer) => Ok(answer),
+            Err(reason) => self.stop(reason),
+        }
+    }
+
+    /// The indices of a list of `len` patterns to try on `key`: all of them, or those
+    /// the list's prefilter leaves (the lookup charged to the budget), ascending.
+    fn pattern_indices(
+        &mut self,
+        set: Option<&PatternSet>,
+        len: usize,
+        key: &str,
+    ) -> Result<PatternIndices, Stop> {
+        match set.map(|set| set.candidates(key, &mut self.budget)) {
+            None => Ok(PatternIndices::All(0..len)),
+            Some(Ok(candidates)) => Ok(PatternIndices::Some(candidates.into_iter())),
+            Some(Err(reason)) => self.stop(reason).map(|_| PatternIndices::All(0..0)),
+        }
+    }
+
     fn take_annotations(&mut self) -> Annotations {
         self.pool.pop().unwrap_or_default()
     }
@@ -104,6 +129,23 @@ impl Ctx {
                 kind,
             }
         });
+    }
+}
+
+/// The patterns of a list to try on a key ([`Ctx::pattern_indices`]).
+enum PatternIndices {
+    All(std::ops::Range<usize>),
+    Some(std::vec::IntoIter<u32>),
+}
+
+impl Iterator for PatternIndices {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            PatternIndices::All(range) => range.next(),
+            PatternIndices::Some(list) => list.next().map(|i| i as usize),
+        }
     }
 }
 
@@ -244,8 +286,12 @@ struct ObjectPass<'p> {
     properties: Option<PropertiesRef<'p>>,
     /// `patternProperties`.
     patterns: Option<&'p [(RegexId, Edge)]>,
+    /// `patternProperties`' prefilter, when it has one.
+    pattern_set: Option<&'p PatternSet>,
     /// `additionalProperties`: its schema, names and patterns.
     additional: Option<(&'p Edge, &'p [String], &'p [RegexId])>,
+    /// The prefilter of `additionalProperties`' patterns, when it has one.
+    additional_set: Option<&'p PatternSet>,
     /// Whether `additional`'s names and patterns are exactly the sibling ones above, so
     /// that "covered by a sibling" is already known.
     fused: bool,
@@ -458,7 +504,7 @@ impl Interpreter {
                 CheckKind::Pattern(id) => {
                     let entry = self.program.regexes.get(id.0);
                     let ok = match (inst.as_str(), entry.and_then(|e| e.compiled.as_ref())) {
-                        (Some(s), Some(regex)) => regex.is_match(s),
+                        (Some(s), Some(regex)) => cx.is_match(regex, s)?,
                         _ => true,
                     };
                     if !ok && cx.report {
@@ -680,13 +726,18 @@ impl Interpreter {
         }
     }
 
-    /// Whether the pattern `id` matches `key` (an ignored pattern matches nothing).
-    fn pattern_matches(&self, id: RegexId, key: &str) -> bool {
-        self.program
+    /// Whether the pattern `id` matches `key` (an ignored pattern matches nothing), its
+    /// work charged to the budget.
+    fn pattern_matches(&self, cx: &mut Ctx, id: RegexId, key: &str) -> Eval {
+        match self
+            .program
             .regexes
             .get(id.0)
             .and_then(|e| e.compiled.as_ref())
-            .is_some_and(|regex| regex.is_match(key))
+        {
+            Some(regex) => cx.is_match(regex, key),
+            None => Ok(false),
+        }
     }
 
     /// The node a `$dynamicRef` evaluates: the outermost resource in the dynamic scope
@@ -871,7 +922,9 @@ impl Interpreter {
             let pass = ObjectPass {
                 properties: fused.properties.and_then(properties_at),
                 patterns: fused.patterns.and_then(patterns_at),
+                pattern_set: fused.patterns.and_then(|i| plan.pattern_set(i)),
                 additional: fused.additional.and_then(additional_at),
+                additional_set: fused.additional.and_then(|i| plan.pattern_set(i)),
                 fused: true,
             };
             return self.object_pass(cx, pass, object, ann);
@@ -879,7 +932,9 @@ impl Interpreter {
         let mut pass = ObjectPass {
             properties: None,
             patterns: None,
+            pattern_set: None,
             additional: None,
+            additional_set: None,
             fused: false,
         };
         match &node.checks[index].kind {
@@ -887,8 +942,14 @@ impl Interpreter {
                 return self.properties_by_name(cx, entries, object);
             }
             CheckKind::Properties(_) => pass.properties = properties_at(index),
-            CheckKind::PatternProperties(_) => pass.patterns = patterns_at(index),
-            _ => pass.additional = additional_at(index),
+            CheckKind::PatternProperties(_) => {
+                pass.patterns = patterns_at(index);
+                pass.pattern_set = plan.pattern_set(index);
+            }
+            _ => {
+                pass.additional = additional_at(index);
+                pass.additional_set = plan.pattern_set(index);
+            }
         }
         self.object_pass(cx, pass, object, ann)
     }
@@ -951,8 +1012,11 @@ impl Interpreter {
                 }
             }
             if let Some(patterns) = pass.patterns {
-                for (id, edge) in patterns {
-                    if self.pattern_matches(*id, key) {
+                for i in cx.pattern_indices(pass.pattern_set, patterns.len(), key)? {
+                    let Some((id, edge)) = patterns.get(i) else {
+                        continue;
+                    };
+                    if self.pattern_matches(cx, *id, key)? {
                         covered = true;
                         evaluated = true;
                         if !self.apply_at_key(cx, edge, key, value)? {
@@ -966,8 +1030,17 @@ impl Interpreter {
             }
             if let Some((edge, known, patterns)) = pass.additional {
                 if !pass.fused {
-                    covered = known.iter().any(|k| k == key)
-                        || patterns.iter().any(|id| self.pattern_matches(*id, key));
+                    covered = known.iter().any(|k| k == key);
+                    if !covered {
+                        for i in cx.pattern_indices(pass.additional_set, patterns.len(), key)? {
+                            if let Some(id) = patterns.get(i) {
+                                if self.pattern_matches(cx, *id, key)? {
+                                    covered = true;
+                                    break;
+                                }
+                            }
+                        }
+                    }
                 }
                 if !covered {
                     evaluated = true;

@@ -2,7 +2,8 @@
 //! are fused into one pass over an object's properties, and a sorted index of the
 //! `properties` names for lookups by instance key.
 
-use crate::ir::{CheckKind, Edge, Node, Program};
+use crate::ir::{CheckKind, Edge, Node, Program, RegexId};
+use crate::regex::PatternSet;
 
 /// What the interpreter precomputes about one node.
 #[derive(Debug, Default)]
@@ -18,6 +19,32 @@ pub(super) struct NodePlan {
     pub(super) object: Option<ObjectPlan>,
     /// The check index of the node's `properties` check and a lookup index over its names.
     pub(super) property_index: Option<(usize, PropertyIndex)>,
+    /// Prefilters for the `patternProperties` / `additionalProperties` checks with at
+    /// least [`PatternSet::MIN_PATTERNS`] patterns, by check index.
+    pub(super) pattern_sets: Vec<(usize, PatternSet)>,
+}
+
+impl NodePlan {
+    /// The prefilter of check `index`, if it has one.
+    pub(super) fn pattern_set(&self, index: usize) -> Option<&PatternSet> {
+        self.pattern_sets
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, set)| set)
+    }
+}
+
+/// The prefilter over `ids`, when there are enough of them.
+fn pattern_set(
+    program: &Program,
+    ids: impl ExactSizeIterator<Item = RegexId>,
+) -> Option<PatternSet> {
+    if ids.len() < PatternSet::MIN_PATTERNS {
+        return None;
+    }
+    Some(PatternSet::new(ids.map(|id| {
+        program.regexes.get(id.0).and_then(|e| e.compiled.as_ref())
+    })))
 }
 
 /// Finds a `properties` entry by instance key: a scan of name lengths for a few names,
@@ -86,15 +113,33 @@ pub(super) struct ObjectPlan {
 
 /// Plans every node of `program`.
 pub(super) fn plan(program: &Program) -> Vec<NodePlan> {
-    program.nodes.iter().map(plan_node).collect()
+    program
+        .nodes
+        .iter()
+        .map(|node| plan_node(program, node))
+        .collect()
 }
 
-fn plan_node(node: &Node) -> NodePlan {
+fn plan_node(program: &Program, node: &Node) -> NodePlan {
     let mut out = NodePlan {
         collect_properties: node.collect.properties,
         collect_items: node.collect.items,
         ..NodePlan::default()
     };
+    for (i, check) in node.checks.iter().enumerate() {
+        let set = match &check.kind {
+            CheckKind::PatternProperties(entries) => {
+                pattern_set(program, entries.iter().map(|(id, _)| *id))
+            }
+            CheckKind::AdditionalProperties { patterns, .. } => {
+                pattern_set(program, patterns.iter().copied())
+            }
+            _ => None,
+        };
+        if let Some(set) = set {
+            out.pattern_sets.push((i, set));
+        }
+    }
     let mut properties = Vec::new();
     let mut patterns = Vec::new();
     let mut additional = Vec::new();

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use schemac_runtime::regex::dfa::{DEAD, MATCH};
 use schemac_runtime::regex::pikevm::{ASSERT_END, ASSERT_START};
+use schemac_runtime::regex::words::encode;
 
 use super::nfa::{Inst, Nfa};
 use super::unicode::MAX_CP;
@@ -18,14 +19,26 @@ use super::unicode::MAX_CP;
 /// Owned DFA tables in the runtime's format (see `schemac_runtime::regex::dfa`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct DfaTables {
-    pub ascii: Box<[u16; 128]>,
-    pub bounds: Vec<u32>,
-    pub bound_classes: Vec<u16>,
+    pub ascii: Box<[u8; 128]>,
+    /// [`Words`](schemac_runtime::regex::Words) tables: (bytes, width).
+    pub bounds: (Vec<u8>, u8),
+    pub bound_classes: (Vec<u8>, u8),
     pub classes: u32,
     /// Premultiplied: each entry is the target state's row offset.
-    pub trans: Vec<u32>,
+    pub trans: (Vec<u8>, u8),
     pub accept_end: Vec<u8>,
     pub start: u16,
+}
+
+impl DfaTables {
+    /// Bytes of table data.
+    pub fn size(&self) -> usize {
+        self.ascii.len()
+            + self.bounds.0.len()
+            + self.bound_classes.0.len()
+            + self.trans.0.len()
+            + self.accept_end.len()
+    }
 }
 
 /// The alphabet: code-point segments grouped into classes that no instruction tells apart.
@@ -86,23 +99,43 @@ fn alphabet(nfa: &Nfa) -> Alphabet {
     Alphabet { segments, reps }
 }
 
-/// Steps (closure visits, instruction × class tests) the construction may take before it
-/// gives up and leaves the pattern to the Pike VM.
-const WORK_BUDGET: usize = 50_000_000;
+/// Most steps Moore's refinement may take; past it the DFA is kept as constructed.
+const MAX_REFINE_WORK: usize = 500_000;
 
-/// Builds the minimized DFA, or `None` past `max_states` (then the Pike VM runs).
-pub(crate) fn build(nfa: &Nfa, max_states: usize) -> Option<DfaTables> {
+/// Most transition-table entries (states × classes) a DFA may have.
+const MAX_TABLE_ENTRIES: usize = 1 << 20;
+
+/// Builds the DFA, minimized when that fits in the work left, or `None` when it has more
+/// than `max_states` states or [`MAX_TABLE_ENTRIES`] entries, or its construction would
+/// take more than `*work` steps (closure visits, instruction × class tests, refinement
+/// steps): then the Pike VM runs. The steps taken are subtracted from `*work`.
+pub(crate) fn build(nfa: &Nfa, max_states: usize, work_left: &mut usize) -> Option<DfaTables> {
+    let budget = *work_left;
+    let work = std::cell::Cell::new(0usize);
+    let result = construct(nfa, max_states, budget, &work);
+    *work_left = budget.saturating_sub(work.get());
+    result
+}
+
+fn construct(
+    nfa: &Nfa,
+    max_states: usize,
+    budget: usize,
+    work: &std::cell::Cell<usize>,
+) -> Option<DfaTables> {
     if !nfa.looks.is_empty() || nfa.word_boundary {
         return None;
     }
     let max_states = max_states.min(u16::MAX as usize);
+    let max_explored = max_states;
     let alpha = alphabet(nfa);
     if alpha.reps.len() > u16::MAX as usize {
         return None;
     }
     let nclasses = alpha.reps.len();
     // Which classes each consuming instruction accepts (a table, kept within bounds).
-    if nfa.insts.len().saturating_mul(nclasses) > 16_000_000 {
+    work.set(work.get() + nfa.insts.len().saturating_mul(nclasses));
+    if work.get() > budget {
         return None;
     }
     let table: Vec<Vec<bool>> = nfa
@@ -129,8 +162,6 @@ pub(crate) fn build(nfa: &Nfa, max_states: usize) -> Option<DfaTables> {
 
     // Visited marks stamped with a generation, so a closure costs what it visits.
     let seen = std::cell::RefCell::new((vec![0u32; nfa.insts.len()], 0u32));
-    // Work done, against a budget: past it the Pike VM runs instead.
-    let work = std::cell::Cell::new(0usize);
     let first_visit = |pc: u32| -> bool {
         let mut guard = seen.borrow_mut();
         let (marks, gen) = &mut *guard;
@@ -211,7 +242,7 @@ pub(crate) fn build(nfa: &Nfa, max_states: usize) -> Option<DfaTables> {
     while let Some(s) = queue.pop_front() {
         let set = sets[s as usize].1.clone();
         work.set(work.get() + set.len() * nclasses);
-        if work.get() > WORK_BUDGET {
+        if work.get() > budget {
             return None;
         }
         let row_at = trans.len();
@@ -242,7 +273,9 @@ pub(crate) fn build(nfa: &Nfa, max_states: usize) -> Option<DfaTables> {
                     } else if let Some(&id) = ids.get(&(false, closed.clone())) {
                         id
                     } else {
-                        if sets.len() >= max_states {
+                        if sets.len() >= max_explored
+                            || sets.len().saturating_mul(nclasses) > 4 * MAX_TABLE_ENTRIES
+                        {
                             return None;
                         }
                         let id = sets.len() as u16;
@@ -263,34 +296,46 @@ pub(crate) fn build(nfa: &Nfa, max_states: usize) -> Option<DfaTables> {
         .enumerate()
         .map(|(i, (initial, set))| u8::from(i >= 2 && accepts_at_end(set, *initial)))
         .collect();
-    let (trans, accept_end, start) = minimize(trans, accept_end, start, nclasses);
+    // Refinement gets its own, smaller share: a chain of `n` states takes `n` rounds.
+    let refine_budget = work.get().saturating_add(MAX_REFINE_WORK).min(budget);
+    let (trans, accept_end, start) =
+        match minimize(&trans, &accept_end, start, nclasses, refine_budget, work) {
+            Some(min) => min,
+            // Refinement would take too long: the DFA as constructed (correct, larger).
+            None => (trans, accept_end, start),
+        };
 
     let class_of = |c: u32| -> u16 {
         let i = alpha.segments.partition_point(|&(s, _)| s <= c);
         alpha.segments[i - 1].1
     };
-    let mut ascii = Box::new([0u16; 128]);
+    let mut ascii = Box::new([0u8; 128]);
     for (c, slot) in ascii.iter_mut().enumerate() {
-        *slot = class_of(c as u32);
+        // Classes are numbered in code-point order, so ASCII's are below 129.
+        *slot = u8::try_from(class_of(c as u32)).ok()?;
     }
-    let trans = trans
+    let states = accept_end.len();
+    if states > max_states || states.saturating_mul(nclasses) > MAX_TABLE_ENTRIES {
+        return None;
+    }
+    let trans: Vec<u32> = trans
         .into_iter()
         .map(|t| u32::from(t) * nclasses as u32)
         .collect();
     let mut bounds = Vec::new();
-    let mut bound_classes: Vec<u16> = Vec::new();
+    let mut bound_classes: Vec<u32> = Vec::new();
     for &(s, class) in alpha.segments.iter().filter(|(s, _)| *s >= 0x80) {
-        if bound_classes.last() != Some(&class) {
+        if bound_classes.last() != Some(&u32::from(class)) {
             bounds.push(s);
-            bound_classes.push(class);
+            bound_classes.push(u32::from(class));
         }
     }
     Some(DfaTables {
         ascii,
-        bounds,
-        bound_classes,
+        bounds: encode(&bounds),
+        bound_classes: encode(&bound_classes),
         classes: nclasses as u32,
-        trans,
+        trans: encode(&trans),
         accept_end,
         start,
     })
@@ -299,11 +344,13 @@ pub(crate) fn build(nfa: &Nfa, max_states: usize) -> Option<DfaTables> {
 /// Moore's partition refinement; keeps 0 dead and 1 match, numbers the rest in order of
 /// first appearance (deterministic output).
 fn minimize(
-    trans: Vec<u16>,
-    accept_end: Vec<u8>,
+    trans: &[u16],
+    accept_end: &[u8],
     start: u16,
     nclasses: usize,
-) -> (Vec<u16>, Vec<u8>, u16) {
+    budget: usize,
+    work: &std::cell::Cell<usize>,
+) -> Option<(Vec<u16>, Vec<u8>, u16)> {
     let n = accept_end.len();
     let initial_block = |s: usize| -> u32 {
         match s {
@@ -314,6 +361,11 @@ fn minimize(
     let mut block: Vec<u32> = (0..n).map(initial_block).collect();
     let mut count = 0;
     loop {
+        // Each round costs a key per state; a long chain takes a round per state.
+        work.set(work.get() + n * (nclasses + 1));
+        if work.get() > budget {
+            return None;
+        }
         let mut ids: BTreeMap<Vec<u32>, u32> = BTreeMap::new();
         let mut next = Vec::with_capacity(n);
         for s in 0..n {
@@ -355,5 +407,5 @@ fn minimize(
         );
         out_accept.push(accept_end[s]);
     }
-    (out_trans, out_accept, renum[&block[start as usize]])
+    Some((out_trans, out_accept, renum[&block[start as usize]]))
 }

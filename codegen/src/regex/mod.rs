@@ -22,12 +22,17 @@
 mod dfa;
 mod fast;
 mod nfa;
+mod set;
+mod trim;
 mod unicode;
 
 use std::fmt;
 
+pub use set::PatternSet;
+
 use schemac_runtime::regex::syntax::{self, Node, SyntaxErrorKind};
-use schemac_runtime::regex::{ClassRun, Dfa, FastPath, Program, Regex};
+use schemac_runtime::regex::words::encode;
+use schemac_runtime::regex::{ClassRun, Dfa, FastPath, Program, Regex, Words};
 
 /// Groups nested deeper than this are [`RegexError::TooLarge`].
 pub const MAX_GROUP_DEPTH: usize = 128;
@@ -37,15 +42,35 @@ pub const MAX_GROUP_DEPTH: usize = 128;
 pub struct RegexOptions {
     /// Largest program, in NFA instructions (a counted repetition multiplies its operand).
     pub max_program_size: usize,
-    /// Most DFA states before falling back to the Pike VM.
+    /// Most DFA states (after minimization) before falling back to the Pike VM.
     pub max_dfa_states: usize,
+    /// Largest total [`CompiledRegex::size`] of the distinct patterns of one compiled
+    /// program, in bytes of tables (what generated code holds as `static` data); the
+    /// pattern that crosses it is a `RegexTooLarge` error. Default:
+    /// [`RegexOptions::DEFAULT_MAX_TOTAL_SIZE`].
+    pub max_total_size: usize,
+    /// Most steps one pattern's DFA construction may take (closure visits, instruction ×
+    /// class tests, minimization); past it the pattern runs on the Pike VM.
+    pub max_dfa_work: usize,
+    /// Most DFA-construction steps over all the patterns of one compiled program; past it
+    /// the remaining patterns run on the Pike VM (so that many patterns cannot multiply
+    /// the compile time).
+    pub max_total_dfa_work: usize,
+}
+
+impl RegexOptions {
+    /// Default [`RegexOptions::max_total_size`]: 4 MiB.
+    pub const DEFAULT_MAX_TOTAL_SIZE: usize = 4 << 20;
 }
 
 impl Default for RegexOptions {
     fn default() -> Self {
         RegexOptions {
             max_program_size: 100_000,
-            max_dfa_states: 1_000,
+            max_dfa_states: 10_000,
+            max_total_size: RegexOptions::DEFAULT_MAX_TOTAL_SIZE,
+            max_dfa_work: 2_000_000,
+            max_total_dfa_work: 20_000_000,
         }
     }
 }
@@ -72,6 +97,37 @@ pub enum RegexError {
         /// What is too large.
         message: String,
     },
+}
+
+impl RegexError {
+    /// The byte offset in the pattern the error points at, when it has one.
+    pub fn offset(&self) -> Option<usize> {
+        match self {
+            RegexError::Invalid { offset, .. } | RegexError::Unsupported { offset, .. } => {
+                Some(*offset)
+            }
+            RegexError::TooLarge { .. } => None,
+        }
+    }
+}
+
+/// Two lines to append to a message about `pattern`: the pattern as a quoted, escaped
+/// string and a caret under the character at byte `offset`:
+///
+/// ```text
+///
+///     "[\\p{L}--\\p{Lu}]"
+///              ^
+/// ```
+pub fn caret(pattern: &str, offset: usize) -> String {
+    let offset = (0..=offset.min(pattern.len()))
+        .rev()
+        .find(|&i| pattern.is_char_boundary(i))
+        .unwrap_or(0);
+    let quoted = format!("{pattern:?}");
+    // The width of the quote and the escaped text before the offset.
+    let before = format!("{:?}", &pattern[..offset]).chars().count() - 1;
+    format!("\n    {quoted}\n    {}^", " ".repeat(before))
 }
 
 impl fmt::Display for RegexError {
@@ -104,9 +160,14 @@ impl fmt::Display for RegexError {
 pub struct CompiledRegex {
     source: String,
     fast: Option<fast::Fast>,
-    insts: Vec<u32>,
-    class_offsets: Vec<u32>,
-    ranges: Vec<u32>,
+    /// The Pike VM's op bytes.
+    ops: Vec<u8>,
+    /// [`Words`] tables as (bytes, width).
+    args: (Vec<u8>, u8),
+    /// Number of NFA instructions.
+    program_size: usize,
+    class_offsets: (Vec<u8>, u8),
+    ranges: (Vec<u8>, u8),
     looks: Vec<u32>,
     start: u32,
     anchored: bool,
@@ -144,9 +205,10 @@ impl CompiledRegex {
                 } => FastPath::ClassRun(ClassRun::new(*ascii, ranges, *min, *max, *start, *end)),
             }),
             Program::new(
-                &self.insts,
-                &self.class_offsets,
-                &self.ranges,
+                &self.ops,
+                words(&self.args),
+                words(&self.class_offsets),
+                words(&self.ranges),
                 &self.looks,
                 self.start,
                 self.anchored,
@@ -154,10 +216,10 @@ impl CompiledRegex {
             self.dfa.as_ref().map(|d| {
                 Dfa::new(
                     &d.ascii,
-                    &d.bounds,
-                    &d.bound_classes,
+                    words(&d.bounds),
+                    words(&d.bound_classes),
                     d.classes,
-                    &d.trans,
+                    words(&d.trans),
                     &d.accept_end,
                     d.start,
                 )
@@ -181,7 +243,24 @@ impl CompiledRegex {
 
     /// Number of NFA instructions (Pike VM program, lookaround sub-programs included).
     pub fn program_size(&self) -> usize {
-        self.insts.len() / 3
+        self.program_size
+    }
+
+    /// The compiled size: bytes of all its tables (program, classes, DFA, fast path), what
+    /// generated code holds as `static` data. [`RegexOptions::max_total_size`] bounds
+    /// their sum over a schema.
+    pub fn size(&self) -> usize {
+        let fast = match &self.fast {
+            None => 0,
+            Some(fast::Fast::Literal { text, .. }) | Some(fast::Fast::Prefix(text)) => text.len(),
+            Some(fast::Fast::ClassRun { ranges, .. }) => 16 + 4 * ranges.len(),
+        };
+        fast + self.ops.len()
+            + self.args.0.len()
+            + self.class_offsets.0.len()
+            + self.ranges.0.len()
+            + 4 * self.looks.len()
+            + self.dfa.as_ref().map_or(0, |d| d.size())
     }
 
     /// Number of DFA states (dead and match states included), if there is a DFA.
@@ -234,20 +313,26 @@ impl CompiledRegex {
                 )))
             }
         };
-        let insts = words(&self.insts);
-        let offsets = words(&self.class_offsets);
-        let ranges = words(&self.ranges);
+        let table = |(bytes, width): &(Vec<u8>, u8)| {
+            let bytes = Literal::byte_string(bytes);
+            let width = Literal::u8_unsuffixed(*width);
+            quote!(#runtime::regex::Words::new(#bytes, #width))
+        };
+        let ops = Literal::byte_string(&self.ops);
+        let args = table(&self.args);
+        let offsets = table(&self.class_offsets);
+        let ranges = table(&self.ranges);
         let looks = words(&self.looks);
         let start = Literal::u32_unsuffixed(self.start);
         let anchored = self.anchored;
         let dfa = match &self.dfa {
             Some(d) => {
-                let ascii = words(&d.ascii[..]);
-                let bounds = words(&d.bounds);
-                let bound_classes = words(&d.bound_classes);
+                let ascii = Literal::byte_string(&d.ascii[..]);
+                let bounds = table(&d.bounds);
+                let bound_classes = table(&d.bound_classes);
                 let classes = Literal::u32_unsuffixed(d.classes);
-                let trans = words(&d.trans);
-                let accept_end = words(&d.accept_end);
+                let trans = table(&d.trans);
+                let accept_end = Literal::byte_string(&d.accept_end);
                 let dstart = Literal::u16_unsuffixed(d.start);
                 quote!(::core::option::Option::Some(#runtime::regex::Dfa::new(
                     #ascii, #bounds, #bound_classes, #classes, #trans, #accept_end, #dstart
@@ -258,7 +343,9 @@ impl CompiledRegex {
         quote! {
             #runtime::regex::Regex::new(
                 #fast,
-                #runtime::regex::Program::new(#insts, #offsets, #ranges, #looks, #start, #anchored),
+                #runtime::regex::Program::new(
+                    #ops, #args, #offsets, #ranges, #looks, #start, #anchored
+                ),
                 #dfa
             )
         }
@@ -267,6 +354,19 @@ impl CompiledRegex {
 
 /// Compiles an ECMA-262 pattern (u-mode plus the Annex B forms schemac accepts).
 pub fn compile(pattern: &str, options: &RegexOptions) -> Result<CompiledRegex, RegexError> {
+    let mut work = options.max_dfa_work;
+    compile_with_work(pattern, options, &mut work)
+}
+
+/// [`compile`], its DFA construction taking at most `*dfa_work` steps (and at most
+/// [`RegexOptions::max_dfa_work`]); the steps taken are subtracted. A program compiles
+/// its patterns through this with one counter starting at
+/// [`RegexOptions::max_total_dfa_work`].
+pub fn compile_with_work(
+    pattern: &str,
+    options: &RegexOptions,
+    dfa_work: &mut usize,
+) -> Result<CompiledRegex, RegexError> {
     let ast = syntax::parse(pattern, MAX_GROUP_DEPTH).map_err(|e| match e.kind {
         SyntaxErrorKind::Invalid => RegexError::Invalid {
             message: e.message.to_string(),
@@ -285,6 +385,7 @@ pub fn compile(pattern: &str, options: &RegexOptions) -> Result<CompiledRegex, R
             offset,
         });
     }
+    let ast = trim::for_search(ast);
     let nfa = nfa::compile(&ast, options.max_program_size).map_err(|e| match e {
         RegexError::Unsupported { construct, .. } => RegexError::Unsupported {
             offset: property_offset(pattern),
@@ -292,17 +393,24 @@ pub fn compile(pattern: &str, options: &RegexOptions) -> Result<CompiledRegex, R
         },
         e => e,
     })?;
+    let (ops, args) = nfa.encode();
     let (class_offsets, ranges) = nfa.encode_classes();
+    let (class_offsets, ranges) = (encode(&class_offsets), encode(&ranges));
     let looks = nfa
         .looks
         .iter()
         .flat_map(|&(entry, reverse)| [entry, u32::from(reverse)])
         .collect();
-    let dfa = dfa::build(&nfa, options.max_dfa_states);
+    let mut work = options.max_dfa_work.min(*dfa_work);
+    let allowed = work;
+    let dfa = dfa::build(&nfa, options.max_dfa_states, &mut work);
+    *dfa_work -= allowed - work;
     Ok(CompiledRegex {
         source: pattern.to_string(),
         fast: fast::analyze(&ast),
-        insts: nfa.encode(),
+        ops,
+        args: encode(&args),
+        program_size: nfa.insts.len(),
         class_offsets,
         ranges,
         looks,
@@ -310,6 +418,11 @@ pub fn compile(pattern: &str, options: &RegexOptions) -> Result<CompiledRegex, R
         anchored: nfa.anchored,
         dfa,
     })
+}
+
+/// The runtime's view of an owned (bytes, width) table.
+fn words((bytes, width): &(Vec<u8>, u8)) -> Words<'_> {
+    Words::new(bytes, *width)
 }
 
 /// Where the first `\p{...}` / `\P{...}` without a Unicode table is (the only refusal the

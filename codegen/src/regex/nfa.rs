@@ -225,21 +225,23 @@ impl Builder {
 }
 
 impl Nfa {
-    /// The instructions as the runtime's `[op, a, b]` words.
-    pub(crate) fn encode(&self) -> Vec<u32> {
+    /// The instructions as the runtime's op bytes and `[a, b]` argument words.
+    pub(crate) fn encode(&self) -> (Vec<u8>, Vec<u32>) {
         use schemac_runtime::regex::pikevm::{OP_ASSERT, OP_CHAR, OP_CLASS, OP_MATCH, OP_SPLIT};
-        let mut out = Vec::with_capacity(self.insts.len() * 3);
+        let mut ops = Vec::with_capacity(self.insts.len());
+        let mut args = Vec::with_capacity(self.insts.len() * 2);
         for inst in &self.insts {
-            let w = match *inst {
-                Inst::Char(c, n) => [OP_CHAR, c, n],
-                Inst::Class(k, n) => [OP_CLASS, k, n],
-                Inst::Split(a, b) => [OP_SPLIT, a, b],
-                Inst::Assert(k, n) => [OP_ASSERT, k, n],
-                Inst::Match => [OP_MATCH, 0, 0],
+            let (op, a, b) = match *inst {
+                Inst::Char(c, n) => (OP_CHAR, c, n),
+                Inst::Class(k, n) => (OP_CLASS, k, n),
+                Inst::Split(a, b) => (OP_SPLIT, a, b),
+                Inst::Assert(k, n) => (OP_ASSERT, k, n),
+                Inst::Match => (OP_MATCH, 0, 0),
             };
-            out.extend_from_slice(&w);
+            ops.push(op as u8);
+            args.extend_from_slice(&[a, b]);
         }
-        out
+        (ops, args)
     }
 
     /// The classes as the runtime's (offsets, flattened ranges).

@@ -28,11 +28,18 @@ pub mod dfa;
 pub mod fast;
 mod names;
 pub mod pikevm;
+pub mod prefilter;
 pub mod syntax;
+pub mod words;
+
+use crate::error::IncompleteReason;
+use crate::limits::Budget;
 
 pub use dfa::Dfa;
 pub use fast::{ClassRun, FastPath};
 pub use pikevm::Program;
+pub use prefilter::PrefixSet;
+pub use words::Words;
 
 /// Nesting limit used by [`is_valid_syntax`] (deeper patterns are reported invalid, so that
 /// no input can overflow the stack of the recursive parser).
@@ -43,6 +50,16 @@ pub const SYNTAX_CHECK_MAX_DEPTH: usize = 256;
 /// backreferences. Groups nested deeper than [`SYNTAX_CHECK_MAX_DEPTH`] count as invalid.
 pub fn is_valid_syntax(pattern: &str) -> bool {
     syntax::parse(pattern, SYNTAX_CHECK_MAX_DEPTH).is_ok()
+}
+
+/// Regex work per unit of the evaluation budget ([`Budget`]): a call costs
+/// `max(1, ceil(steps / STEPS_PER_UNIT))` units (see [`Regex::is_match_budgeted`]).
+pub const STEPS_PER_UNIT: u64 = 16;
+
+/// Budget units for `steps` steps of regex work: at least one.
+#[inline]
+fn units(steps: u64) -> u64 {
+    steps.div_ceil(STEPS_PER_UNIT).max(1)
 }
 
 /// A compiled pattern over borrowed tables (`'static` in generated code).
@@ -74,6 +91,47 @@ impl<'a> Regex<'a> {
             }
         }
         self.is_match_automaton(haystack)
+    }
+
+    /// [`Regex::is_match`], with its work charged to `budget`: one unit per
+    /// [`STEPS_PER_UNIT`] steps, rounded up (so at least one per call). A fast path or the
+    /// DFA is charged one step per input byte, up front; the Pike VM one step per input
+    /// position, per instruction an ε-closure visits and per thread tested against a
+    /// character, and it stops as soon as the budget left cannot pay for its next
+    /// position: `Err(BudgetExceeded)`, never a guess.
+    pub fn is_match_budgeted(
+        &self,
+        haystack: &str,
+        budget: &mut Budget,
+    ) -> Result<bool, IncompleteReason> {
+        let bytes = haystack.len() as u64;
+        if let Some(fast) = &self.fast {
+            if let Some(answer) = fast.decide(haystack) {
+                budget.charge(units(bytes))?;
+                return Ok(answer);
+            }
+        }
+        match &self.dfa {
+            Some(dfa) => {
+                budget.charge(units(bytes))?;
+                Ok(dfa.is_match(haystack))
+            }
+            None => {
+                let allowed = budget.remaining().saturating_mul(STEPS_PER_UNIT);
+                let mut fuel = allowed;
+                match self.program.is_match_with_fuel(haystack, &mut fuel) {
+                    Some(answer) => {
+                        budget.charge(units(allowed - fuel))?;
+                        Ok(answer)
+                    }
+                    None => {
+                        // All of it was spent, and more was needed.
+                        budget.charge(budget.remaining())?;
+                        Err(IncompleteReason::BudgetExceeded)
+                    }
+                }
+            }
+        }
     }
 
     /// Whether the pattern matches, by the DFA when there is one, else the Pike VM —
@@ -109,9 +167,10 @@ mod tests {
     static A: Regex<'static> = Regex::new(
         None,
         Program::new(
-            &[super::pikevm::OP_CHAR, 97, 1, super::pikevm::OP_MATCH, 0, 0],
-            &[0],
-            &[],
+            b"\x00\x05",
+            super::Words::new(b"\x61\x01\x00\x00", 1),
+            super::Words::new(&[0], 1),
+            super::Words::new(&[], 1),
             &[],
             0,
             false,
@@ -119,8 +178,8 @@ mod tests {
         None,
     );
 
-    const ASCII_A: [u16; 128] = {
-        let mut t = [0u16; 128];
+    const ASCII_A: [u8; 128] = {
+        let mut t = [0u8; 128];
         t[b'a' as usize] = 1;
         t
     };
@@ -130,19 +189,20 @@ mod tests {
     static A_DFA: Regex<'static> = Regex::new(
         None,
         Program::new(
-            &[super::pikevm::OP_CHAR, 97, 1, super::pikevm::OP_MATCH, 0, 0],
-            &[0],
-            &[],
+            b"\x00\x05",
+            super::Words::new(b"\x61\x01\x00\x00", 1),
+            super::Words::new(&[0], 1),
+            super::Words::new(&[], 1),
             &[],
             0,
             false,
         ),
         Some(super::Dfa::new(
             &ASCII_A,
-            &[0x80],
-            &[0],
+            super::Words::new(&[0x80], 1),
+            super::Words::new(&[0], 1),
             2,
-            &[0, 0, 2, 2, 4, 2],
+            super::Words::new(&[0, 0, 2, 2, 4, 2], 1),
             &[0, 0, 0],
             2,
         )),
@@ -184,7 +244,15 @@ mod tests {
             true,
         ))),
         // The program is never reached: the class run decides.
-        Program::new(&[super::pikevm::OP_MATCH, 0, 0], &[0], &[], &[], 0, false),
+        Program::new(
+            b"\x05",
+            super::Words::new(b"\x00\x00", 1),
+            super::Words::new(&[0], 1),
+            super::Words::new(&[], 1),
+            &[],
+            0,
+            false,
+        ),
         None,
     );
 

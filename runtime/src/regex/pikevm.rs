@@ -3,7 +3,9 @@
 //!
 //! # Table format
 //!
-//! `insts` holds three `u32` words per instruction, `[op, a, b]`:
+//! Instruction `pc` is `[op, a, b]`: `ops[pc]` (one byte) and the two words
+//! `args[2 pc], args[2 pc + 1]` (a [`Words`] table: little-endian bytes, so that generated
+//! code embeds both as byte strings):
 //!
 //! | op | meaning |
 //! |---|---|
@@ -15,8 +17,8 @@
 //! | [`OP_MATCH`] | a match |
 //!
 //! Class `i` is the sorted inclusive ranges `ranges[2k], ranges[2k + 1]` for
-//! `k` in `class_offsets[i] .. class_offsets[i + 1]`. Lookaround `k` is the sub-program
-//! starting at `looks[2k]`, run backwards when bit 0 of `looks[2k + 1]` is set (a lookahead)
+//! `k` in `class_offsets[i] .. class_offsets[i + 1]` (both [`Words`] tables too).
+//! Lookaround `k` is the sub-program starting at `looks[2k]`, run backwards when bit 0 of `looks[2k + 1]` is set (a lookahead)
 //! and forwards otherwise (a lookbehind); assertion `ASSERT_LOOK + 2k` holds where it
 //! matches and `ASSERT_LOOK + 2k + 1` where it does not. A lookaround's body may only refer
 //! to lookarounds with smaller numbers.
@@ -24,6 +26,7 @@
 use alloc::vec;
 
 use super::syntax::is_word_char;
+use super::words::Words;
 
 /// Consume one given code point.
 pub const OP_CHAR: u32 = 0;
@@ -52,9 +55,10 @@ pub const ASSERT_LOOK: u32 = 4;
 /// A Pike VM program over borrowed tables (see the module doc for the format).
 #[derive(Debug, Clone, Copy)]
 pub struct Program<'a> {
-    insts: &'a [u32],
-    class_offsets: &'a [u32],
-    ranges: &'a [u32],
+    ops: &'a [u8],
+    args: Words<'a>,
+    class_offsets: Words<'a>,
+    ranges: Words<'a>,
     looks: &'a [u32],
     start: u32,
     anchored: bool,
@@ -170,15 +174,17 @@ impl<'a> Program<'a> {
     /// Assembles a program. `anchored` promises that every match starts at offset 0 (the
     /// pattern begins with `^`), which lets the search stop as soon as no thread is left.
     pub const fn new(
-        insts: &'a [u32],
-        class_offsets: &'a [u32],
-        ranges: &'a [u32],
+        ops: &'a [u8],
+        args: Words<'a>,
+        class_offsets: Words<'a>,
+        ranges: Words<'a>,
         looks: &'a [u32],
         start: u32,
         anchored: bool,
     ) -> Self {
         Program {
-            insts,
+            ops,
+            args,
             class_offsets,
             ranges,
             looks,
@@ -189,12 +195,12 @@ impl<'a> Program<'a> {
 
     /// Number of instructions.
     pub fn len(&self) -> usize {
-        self.insts.len() / 3
+        self.ops.len()
     }
 
     /// Whether the program has no instructions.
     pub fn is_empty(&self) -> bool {
-        self.insts.is_empty()
+        self.ops.is_empty()
     }
 
     /// Number of lookaround sub-programs.
@@ -204,26 +210,27 @@ impl<'a> Program<'a> {
 
     #[inline(always)]
     fn inst(&self, pc: u32) -> (u32, u32, u32) {
-        let i = pc as usize * 3;
-        match self.insts.get(i..i + 3) {
-            Some(w) => (w[0], w[1], w[2]),
+        let i = pc as usize;
+        match (
+            self.ops.get(i),
+            self.args.get(2 * i),
+            self.args.get(2 * i + 1),
+        ) {
+            (Some(&op), Some(a), Some(b)) => (u32::from(op), a, b),
             // Out-of-range pcs (only from corrupt tables) are dead ends.
-            None => (u32::MAX, 0, 0),
+            _ => (u32::MAX, 0, 0),
         }
     }
 
     #[inline]
     fn class_contains(&self, class: u32, c: u32) -> bool {
-        let (Some(&lo), Some(&hi)) = (
+        let (Some(lo), Some(hi)) = (
             self.class_offsets.get(class as usize),
             self.class_offsets.get(class as usize + 1),
         ) else {
             return false;
         };
-        let Some(ranges) = self.ranges.get(lo as usize * 2..hi as usize * 2) else {
-            return false;
-        };
-        ranges_contain(ranges, c)
+        words_ranges_contain(&self.ranges, lo as usize, hi as usize, c)
     }
 
     #[inline]
@@ -258,12 +265,15 @@ impl<'a> Program<'a> {
         mut sp: usize,
         ctx: &Ctx<'_>,
         deps: &mut Depends,
+        steps: &mut u64,
     ) -> bool {
         let mut matched = false;
         let gen = sc.gen;
         let mut nrun = 0;
+        let mut visited = 0u64;
         while sp > 0 {
             sp -= 1;
+            visited += 1;
             let pc = sc.stack[sp];
             let (op, a, b) = self.inst(pc);
             match op {
@@ -293,12 +303,17 @@ impl<'a> Program<'a> {
             }
         }
         sc.nrun = nrun;
+        *steps += visited;
         matched
     }
 
     /// One pass of the sub-program at `start` over `hay`, forwards or backwards, with
     /// unanchored starts unless `anchored`. `report(pos, matched)` is called at each position
     /// in scan order and stops the pass by returning `true`.
+    ///
+    /// Each position costs one step plus one per instruction its ε-closure visits and one
+    /// per thread tested against the next character; the steps are taken from `fuel`, and
+    /// the pass stops with `Err(OutOfFuel)` before a position it cannot pay for.
     #[allow(clippy::too_many_arguments)]
     fn pass(
         &self,
@@ -309,8 +324,9 @@ impl<'a> Program<'a> {
         marks: &[u64],
         stride: usize,
         sc: &mut Scratch<'_>,
+        fuel: &mut u64,
         mut report: impl FnMut(usize, bool) -> bool,
-    ) {
+    ) -> Result<(), OutOfFuel> {
         let len = hay.len();
         let mut chars = hay.chars();
         let (origin, mut before, mut after) = if reverse {
@@ -324,6 +340,9 @@ impl<'a> Program<'a> {
         // thread was among its seeds, what it depended on and whether it matched.
         let mut memo: Option<(usize, bool, Depends, bool)> = None;
         loop {
+            // The steps of this position: itself, its closure (when computed) and the
+            // threads tested against the next character.
+            let mut steps = 1u64;
             let with_start = !anchored || pos == origin;
             let reuse = memo.and_then(|(at, started, deps, matched)| {
                 let same = started == with_start
@@ -358,18 +377,26 @@ impl<'a> Program<'a> {
                         stride,
                     };
                     let mut deps = Depends::default();
-                    let matched = self.close(sc, sp, &ctx, &mut deps);
+                    let matched = self.close(sc, sp, &ctx, &mut deps, &mut steps);
                     core::mem::swap(&mut sc.seeds, &mut sc.cached);
                     sc.ncached = sc.nseeds;
                     memo = Some((pos, with_start, deps, matched));
                     matched
                 }
             };
+            steps += sc.nrun as u64;
+            *fuel = match fuel.checked_sub(steps) {
+                Some(left) => left,
+                None => {
+                    *fuel = 0;
+                    return Err(OutOfFuel);
+                }
+            };
             if report(pos, matched) {
-                return;
+                return Ok(());
             }
             let next = if reverse { before } else { after };
-            let Some(c) = next else { return };
+            let Some(c) = next else { return Ok(()) };
             let cp = c as u32;
             let mut nt = 0;
             for i in 0..sc.nrun {
@@ -389,7 +416,7 @@ impl<'a> Program<'a> {
             }
             sc.nseeds = nt;
             if anchored && nt == 0 {
-                return;
+                return Ok(());
             }
             if reverse {
                 pos -= c.len_utf8();
@@ -410,42 +437,59 @@ impl<'a> Program<'a> {
     /// per instruction) and the marks (one bit per input byte and lookaround) are allocated
     /// once for the call. Time is O(input length × program size).
     pub fn is_match(&self, haystack: &str) -> bool {
+        let mut fuel = u64::MAX;
+        self.is_match_with_fuel(haystack, &mut fuel)
+            .unwrap_or(false)
+    }
+
+    /// [`Program::is_match`] on a step allowance: `None` when the match would take more
+    /// than `*fuel` steps, which are then all spent. A step is one input position of a
+    /// pass, one instruction visited by an ε-closure, or one thread tested against a
+    /// character; every lookaround pass counts. The steps taken are subtracted from
+    /// `*fuel`.
+    pub fn is_match_with_fuel(&self, haystack: &str, fuel: &mut u64) -> Option<bool> {
         let n = self.len();
-        if n <= SMALL_PROGRAM {
-            self.run_on_stack::<{ SCRATCH_WORDS * SMALL_PROGRAM }>(haystack, n)
+        let result = if n <= SMALL_PROGRAM {
+            self.run_on_stack::<{ SCRATCH_WORDS * SMALL_PROGRAM }>(haystack, n, fuel)
         } else if n <= MEDIUM_PROGRAM / 2 {
             // A middle tier, so that a program of 65 instructions does not zero the
             // scratch of 512.
-            self.run_on_stack::<{ SCRATCH_WORDS * MEDIUM_PROGRAM / 2 }>(haystack, n)
+            self.run_on_stack::<{ SCRATCH_WORDS * MEDIUM_PROGRAM / 2 }>(haystack, n, fuel)
         } else if n <= MEDIUM_PROGRAM {
-            self.run_on_stack::<{ SCRATCH_WORDS * MEDIUM_PROGRAM }>(haystack, n)
+            self.run_on_stack::<{ SCRATCH_WORDS * MEDIUM_PROGRAM }>(haystack, n, fuel)
         } else {
             let mut buf = vec![0u32; SCRATCH_WORDS * n];
-            self.run(haystack, &mut Scratch::new(&mut buf, n))
-        }
+            self.run(haystack, &mut Scratch::new(&mut buf, n), fuel)
+        };
+        result.ok()
     }
 
     /// Runs on `W` words of scratch on the stack (`W >= SCRATCH_WORDS * n`). Not inlined,
     /// so that each tier's frame holds only its own array.
     #[inline(never)]
-    fn run_on_stack<const W: usize>(&self, haystack: &str, n: usize) -> bool {
+    fn run_on_stack<const W: usize>(
+        &self,
+        haystack: &str,
+        n: usize,
+        fuel: &mut u64,
+    ) -> Result<bool, OutOfFuel> {
         let mut buf = [0u32; W];
-        self.run(haystack, &mut Scratch::new(&mut buf, n))
+        self.run(haystack, &mut Scratch::new(&mut buf, n), fuel)
     }
 
-    fn run(&self, haystack: &str, sc: &mut Scratch<'_>) -> bool {
+    fn run(&self, haystack: &str, sc: &mut Scratch<'_>, fuel: &mut u64) -> Result<bool, OutOfFuel> {
         let nlooks = self.lookarounds();
         if nlooks == 0 {
-            return self.main_pass(haystack, &[], 0, sc);
+            return self.main_pass(haystack, &[], 0, sc, fuel);
         }
         let stride = haystack.len() / 64 + 1;
         let words = nlooks.saturating_mul(stride);
         if words <= STACK_MARK_WORDS {
             let mut marks = [0u64; STACK_MARK_WORDS];
-            self.with_marks(haystack, &mut marks[..words], stride, sc)
+            self.with_marks(haystack, &mut marks[..words], stride, sc, fuel)
         } else {
             let mut marks = vec![0u64; words];
-            self.with_marks(haystack, &mut marks, stride, sc)
+            self.with_marks(haystack, &mut marks, stride, sc, fuel)
         }
     }
 
@@ -457,7 +501,8 @@ impl<'a> Program<'a> {
         marks: &mut [u64],
         stride: usize,
         sc: &mut Scratch<'_>,
-    ) -> bool {
+        fuel: &mut u64,
+    ) -> Result<bool, OutOfFuel> {
         for k in 0..self.lookarounds() {
             let start = self.looks[2 * k];
             let reverse = self.looks[2 * k + 1] & 1 == 1;
@@ -471,15 +516,16 @@ impl<'a> Program<'a> {
                 done,
                 stride,
                 sc,
+                fuel,
                 |pos, m| {
                     if m {
                         mine[pos / 64] |= 1 << (pos % 64);
                     }
                     false
                 },
-            );
+            )?;
         }
-        self.main_pass(haystack, marks, stride, sc)
+        self.main_pass(haystack, marks, stride, sc, fuel)
     }
 
     fn main_pass(
@@ -488,7 +534,8 @@ impl<'a> Program<'a> {
         marks: &[u64],
         stride: usize,
         sc: &mut Scratch<'_>,
-    ) -> bool {
+        fuel: &mut u64,
+    ) -> Result<bool, OutOfFuel> {
         let mut found = false;
         self.pass(
             haystack,
@@ -498,13 +545,39 @@ impl<'a> Program<'a> {
             marks,
             stride,
             sc,
+            fuel,
             |_, m| {
                 found = m;
                 m
             },
-        );
-        found
+        )?;
+        Ok(found)
     }
+}
+
+/// A pass ran out of its step allowance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct OutOfFuel;
+
+/// Whether the sorted inclusive pairs `ranges[2k], ranges[2k + 1]`, `k` in `lo..hi`,
+/// contain `c` (pairs missing from a short table contain nothing).
+#[inline]
+pub(crate) fn words_ranges_contain(ranges: &Words<'_>, lo: usize, hi: usize, c: u32) -> bool {
+    let (mut a, mut b) = (lo, hi);
+    while a < b {
+        let m = a + (b - a) / 2;
+        let (Some(x), Some(y)) = (ranges.get(2 * m), ranges.get(2 * m + 1)) else {
+            return false;
+        };
+        if c < x {
+            b = m;
+        } else if c > y {
+            a = m + 1;
+        } else {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether the sorted inclusive pairs `ranges[2k], ranges[2k + 1]` contain `c`.

@@ -758,8 +758,10 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 break;
             }
+            self.no_set_syntax()?;
             let a_at = self.pos;
             let a = self.class_atom()?;
+            self.no_set_syntax()?;
             // A range?
             if self.peek() == Some('-') && self.peek_at(1).is_some_and(|c| c != ']') {
                 self.pos += 1;
@@ -774,6 +776,18 @@ impl<'a> Parser<'a> {
                             return Err(self.err_at("range out of order in character class", a_at));
                         }
                         items.push(ClassItem::Range(x, y));
+                    }
+                    (ClassAtom::Item(ClassItem::Property(..)), _) => {
+                        return Err(self.err_at(
+                            "a property escape cannot be a range end (u-mode); write the hyphen as `\\-`",
+                            a_at,
+                        ));
+                    }
+                    (_, ClassAtom::Item(ClassItem::Property(..))) => {
+                        return Err(self.err_at(
+                            "a property escape cannot be a range end (u-mode); write the hyphen as `\\-`",
+                            b_at,
+                        ));
                     }
                     (a, b) => {
                         // Annex B: `[\w-.]` — the `-` is a literal.
@@ -802,6 +816,22 @@ impl<'a> Parser<'a> {
             });
         }
         Ok(Node::Class(Class { negated, items }))
+    }
+
+    /// Refuses v-mode set syntax where the class goes on: `--` (difference), `&&`
+    /// (intersection) and a nested `[` have another meaning in v-mode than in u-mode, so a
+    /// pattern using them has two readings; escape the character (`\-`, `\&`, `\[`).
+    fn no_set_syntax(&self) -> Result<(), SyntaxError> {
+        let rest = self.rest();
+        if rest.starts_with("--") {
+            Err(self.err("`--` in a class (set difference in v-mode, a range in u-mode); escape the hyphen as `\\-`"))
+        } else if rest.starts_with("&&") {
+            Err(self.err("`&&` in a class (set intersection in v-mode); escape it as `\\&`"))
+        } else if rest.starts_with('[') {
+            Err(self.err("`[` in a class (a nested class in v-mode); escape it as `\\[`"))
+        } else {
+            Ok(())
+        }
     }
 
     fn class_atom(&mut self) -> Result<ClassAtom, SyntaxError> {
