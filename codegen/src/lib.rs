@@ -1,5 +1,27 @@
 //! schemac: a staged compiler for JSON Schema 2020-12 and draft-07.
 //!
+//! Validate at run time in one line, as with `jsonschema`:
+//!
+//! ```
+//! use schemac::Validate;
+//! use serde_json::json;
+//!
+//! let schema = json!({"type": "object", "required": ["query"]});
+//! let validator = schemac::validator_for(&schema)?; // every compile error at once
+//! assert!(validator.is_valid(&json!({"query": "rust"})));
+//! assert!(!validator.is_valid(&json!({})));
+//!
+//! assert!(schemac::is_valid(&schema, &json!({"query": "rust"}))?);
+//!
+//! let mcp = schemac::options().mcp().assert_format(true).build(&schema)?;
+//! let report = mcp.validate(&json!({"q": 1}));
+//! assert_eq!(report.errors[0].instance_location, "");
+//! # Ok::<(), schemac::CompileErrors>(())
+//! ```
+//!
+//! The validator is the [`interp::Interpreter`], behind the runtime's [`Validate`] trait,
+//! which the code generated at build time (`schemac-build`) implements too.
+//!
 //! The pipeline, one module per stage:
 //!
 //! 1. [`load`] — documents, resources, base URIs and the offline [`load::Registry`];
@@ -8,6 +30,8 @@
 //! 4. [`regex`] — ECMA-262 patterns compiled to DFA / Pike VM tables;
 //! 5. [`interp`] — the interpreter backend over the IR (run time);
 //! 6. [`emit`] — the Rust backend (build time, feature `emit`).
+//!
+//! The same steps by hand:
 //!
 //! ```
 //! use schemac::{Compiler, Options};
@@ -21,6 +45,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod api;
 pub mod check;
 #[cfg(feature = "emit")]
 pub mod emit;
@@ -33,6 +58,8 @@ pub mod names;
 mod options;
 pub mod regex;
 
+pub use api::{is_valid, options, validator_for, CompileErrors, ValidatorOptions};
 pub use check::Compiler;
 pub use error::{CompileError, CompileErrorKind, CompileWarning, Location};
 pub use options::{Dialect, Options, RefPolicy, UnsupportedRegexPolicy};
+pub use schemac_runtime::Validate;
