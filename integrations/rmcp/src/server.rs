@@ -98,6 +98,40 @@ fn check_result(
         .map_err(|report| report_text(&heading, &report))
 }
 
+impl<S: Service<RoleServer>> ValidatedServer<S> {
+    /// The error rmcp's request handling gives a `tools/call` before any handler runs
+    /// (a protocol version the server does not support; the 2026-07-28 per-request
+    /// `_meta` missing), so that invalid arguments do not hide it: rmcp only checks
+    /// these when the request reaches the inner service, which a refused call does not.
+    fn lifecycle_error(&self, context: &RequestContext<RoleServer>) -> Option<McpError> {
+        let requested = context.meta.protocol_version();
+        if let Some(version) = &requested {
+            let supported = self.inner.supported_protocol_versions();
+            if !supported.contains(version) {
+                return Some(McpError::unsupported_protocol_version(
+                    version.clone(),
+                    &supported,
+                ));
+            }
+        }
+        // No `initialize` handshake: the session uses the inline lifecycle.
+        let inline =
+            context.peer.peer_info().is_none() || requested.is_some_and(|v| !is_legacy(Some(&v)));
+        let missing = context
+            .meta
+            .missing_required_keys(&ProtocolVersion::V_2026_07_28);
+        (inline && !missing.is_empty()).then(|| {
+            McpError::invalid_params(
+                format!(
+                    "request _meta is missing or has malformed required fields: {}",
+                    missing.join(", ")
+                ),
+                None,
+            )
+        })
+    }
+}
+
 impl<S: Service<RoleServer>> Service<RoleServer> for ValidatedServer<S> {
     async fn handle_request(
         &self,
@@ -115,6 +149,9 @@ impl<S: Service<RoleServer>> Service<RoleServer> for ValidatedServer<S> {
         let (arguments, checked) = tool.check_arguments(call.params.arguments.take());
         call.params.arguments = arguments;
         if let Err(report) = checked {
+            if let Some(error) = self.lifecycle_error(&context) {
+                return Err(error);
+            }
             return Ok(tool_error(
                 report_text(&format!("invalid arguments for tool {name:?}:"), &report),
                 legacy,
