@@ -49,6 +49,8 @@ pub struct ToolCache {
 struct CacheState {
     /// Set when the tools were listed and nothing changed since.
     fresh: bool,
+    /// Counts invalidations, so that a listing that raced with one is not taken as fresh.
+    generation: u64,
     tools: BTreeMap<String, Result<ToolValidator, ToolError>>,
 }
 
@@ -60,7 +62,9 @@ impl ToolCache {
 
     /// Marks the cache stale: the next call or listing lists the tools again.
     pub fn invalidate(&self) {
-        self.lock().fresh = false;
+        let mut state = self.lock();
+        state.fresh = false;
+        state.generation += 1;
     }
 
     /// Whether the tools were listed and no `tools/list_changed` arrived since.
@@ -246,13 +250,16 @@ impl ValidatedPeer {
     }
 
     /// Lists every tool, compiles each, and replaces the cache with the result.
+    /// A `tools/list_changed` that arrives while the listing is under way leaves the cache
+    /// stale, so the next call lists again.
     pub async fn list_all_tools(&self) -> Result<ToolList, ClientError> {
+        let generation = self.cache.lock().generation;
         let tools = self.peer.list_all_tools().await?;
         let compiled = self.compile(tools);
         let mut state = self.cache.lock();
         state.tools.clear();
         let list = Self::record(&mut state, compiled);
-        state.fresh = true;
+        state.fresh = state.generation == generation;
         Ok(list)
     }
 

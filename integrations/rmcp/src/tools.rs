@@ -275,3 +275,60 @@ pub fn report_text(heading: &str, report: &Report) -> String {
     let body = serde_json::to_string_pretty(&basic).unwrap_or_else(|_| basic.to_string());
     format!("{heading}\n{body}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn forecast() -> ToolValidator {
+        let tool: Tool = serde_json::from_value(json!({"name": "forecast",
+            "inputSchema": {"type": "object", "required": ["city"],
+                "properties": {"city": {"type": "string"}}},
+            "outputSchema": {"oneOf": [{"type": "array"}, {"type": "string"}]}}))
+        .unwrap();
+        ToolValidator::compile(&tool, &ValidatorOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn arguments_come_back_as_they_went_in() {
+        let tool = forecast();
+        let map = json!({"city": "Oslo", "x": [1, 2]}).as_object().cloned();
+        let (back, outcome) = tool.check_arguments(map.clone());
+        assert_eq!(back, map);
+        assert!(outcome.is_ok());
+
+        let (back, outcome) = tool.check_arguments(None);
+        assert_eq!(back, None, "absent arguments stay absent");
+        let report = outcome.unwrap_err();
+        assert_eq!(report.errors[0].keyword_location, "/required");
+
+        let (back, outcome) = tool.check_arguments(Some(Map::new()));
+        assert_eq!(back, Some(Map::new()));
+        assert!(outcome.is_err());
+    }
+
+    #[test]
+    fn output_schemas_may_be_any_schema() {
+        let tool = forecast();
+        assert!(tool.has_output());
+        assert!(!tool.output_object_root());
+        assert!(tool.check_output(&json!([1])).is_ok());
+        assert!(tool.check_output(&json!({"a": 1})).is_err());
+        let plain = ToolValidator::new(schemac::validator_for(&json!(true)).unwrap());
+        assert!(plain.check_output(&json!({"anything": 1})).is_ok());
+    }
+
+    #[test]
+    fn report_text_names_locations_not_values() {
+        let validator = schemac::validator_for(&json!({"maxLength": 3})).unwrap();
+        let report = validator.validate(&json!("secret-value"));
+        let text = report_text("heading:", &report);
+        assert!(text.starts_with("heading:\n{"), "{text}");
+        assert!(
+            text.contains("\"keywordLocation\": \"/maxLength\""),
+            "{text}"
+        );
+        assert!(!text.contains("secret-value"), "{text}");
+    }
+}

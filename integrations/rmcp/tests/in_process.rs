@@ -133,6 +133,39 @@ async fn server_does_not_send_output_that_breaks_the_output_schema() {
 }
 
 #[tokio::test]
+async fn server_checks_non_object_output_that_rmcp_moves_to_text_for_legacy_peers() {
+    let numbers = vec![tool(json!({"name": "numbers",
+        "inputSchema": {"type": "object", "properties": {"bad": {"type": "boolean"}}},
+        "outputSchema": {"type": "array", "items": {"type": "integer"}}}))];
+    let validators = ToolValidators::compile(&numbers).unwrap();
+    // The plain client negotiates 2025-11-25 through `initialize`.
+    let client = connect(ValidatedServer::new(Scripted::new(numbers), validators), ()).await;
+    let good = client
+        .peer()
+        .call_tool(call("numbers", None))
+        .await
+        .unwrap();
+    assert_eq!(good.is_error, Some(false), "{}", text(&good));
+    assert_eq!(
+        good.structured_content, None,
+        "rmcp strips non-object output for legacy peers"
+    );
+    assert_eq!(text(&good), "[1,2]");
+    let bad = client
+        .peer()
+        .call_tool(call("numbers", Some(json!({"bad": true}))))
+        .await
+        .unwrap();
+    assert_eq!(bad.is_error, Some(true));
+    assert!(
+        text(&bad).contains("\"instanceLocation\": \"/1\""),
+        "{}",
+        text(&bad)
+    );
+    assert!(!text(&bad).contains("two"), "{}", text(&bad));
+}
+
+#[tokio::test]
 async fn server_refuses_a_tool_it_has_no_validators_for() {
     let scripted = Scripted::new(weather_tools());
     let only_ping = ToolValidators::compile(&weather_tools()[1..2]).unwrap();

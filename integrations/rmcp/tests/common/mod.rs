@@ -112,6 +112,10 @@ impl ServerHandler for Scripted {
                 CallToolResult::structured(json!({"pong": true}))
             }
             "liar" => CallToolResult::structured(json!({"count": "three"})),
+            "numbers" => match args.get("bad") {
+                Some(Value::Bool(true)) => CallToolResult::structured(json!([1, "two"])),
+                _ => CallToolResult::structured(json!([1, 2])),
+            },
             "failing" => CallToolResult::structured_error(json!({"count": "n/a"})),
             _ => return Err(ErrorData::invalid_params("tool not found", None)),
         };
