@@ -20,16 +20,43 @@
 //!
 //! A server whose schemas come from `schemars` via `#[tool_router]`:
 //!
-//! ```ignore
-//! use rmcp::{ServiceExt, transport::stdio};
+//! ```no_run
+//! use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+//! use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router, transport::stdio};
 //! use schemac_rmcp::{ToolValidators, ValidatedServer};
 //!
-//! let validators = ToolValidators::from_router(&Calculator::tool_router())?; // compile errors stop here
-//! let server = ValidatedServer::new(Calculator::new(), validators)
-//!     .serve(stdio())
-//!     .await?;
-//! server.waiting().await?;
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Add { a: i64, b: i64 }
+//!
+//! #[derive(Clone)]
+//! struct Calculator { tool_router: ToolRouter<Self> }
+//!
+//! #[tool_router]
+//! impl Calculator {
+//!     #[tool(description = "Adds two numbers")]
+//!     async fn add(&self, Parameters(Add { a, b }): Parameters<Add>) -> String {
+//!         a.saturating_add(b).to_string()
+//!     }
+//! }
+//!
+//! #[tool_handler(router = self.tool_router)]
+//! impl ServerHandler for Calculator {}
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // Compiled once, at start-up: a schema that does not compile stops here.
+//! let validators = ToolValidators::from_router(&Calculator::tool_router())?;
+//! let calculator = Calculator { tool_router: Calculator::tool_router() };
+//! let running = ValidatedServer::new(calculator, validators).serve(stdio()).await?;
+//! running.waiting().await?;
+//! # Ok(())
+//! # }
 //! ```
+//!
+//! With validators generated at build time (`schemac_build::Builder::mcp_tools` over the
+//! server's `tools.json`), build the table from the generated types instead:
+//! `ToolValidators::new().tool("add", ToolValidator::new(validators::add_input::Validator))`
+//! (see `generated-examples/mcp-server`).
 //!
 //! Arguments are validated as rmcp holds them, a `serde_json::Map`: the map is moved into
 //! a `Value::Object` and back, never cloned ([`ToolValidator::check_arguments`]).

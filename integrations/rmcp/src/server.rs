@@ -15,12 +15,8 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-/// A server whose tool calls are checked: see the [module docs](self).
-///
-/// ```ignore
-/// let validators = ToolValidators::from_router(&Counter::tool_router())?; // start-up
-/// ValidatedServer::new(Counter::new(), validators).serve(stdio()).await?;
-/// ```
+/// A server whose tool calls are checked: see the [module docs](self), and the crate docs
+/// for an example.
 #[derive(Debug, Clone)]
 pub struct ValidatedServer<S> {
     inner: S,
