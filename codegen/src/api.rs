@@ -223,7 +223,10 @@ mod tests {
         let schema = json!({"properties": {"a": {"type": 3}, "b": {"minimum": "x"}}});
         let errors = validator_for(&schema).unwrap_err();
         assert_eq!(errors.errors().len(), 2, "{errors}");
-        assert!(errors.to_string().starts_with("2 compile errors:"), "{errors}");
+        assert!(
+            errors.to_string().starts_with("2 compile errors:"),
+            "{errors}"
+        );
         assert!(is_valid(&schema, &json!({})).is_err());
     }
 
@@ -231,7 +234,10 @@ mod tests {
     fn options_narrow_dialects_and_register_documents() {
         let custom = json!({"$schema": "https://example.com/custom", "type": "object"});
         let errors = options().mcp().build(&custom).unwrap_err();
-        assert!(errors.has_kind(&CompileErrorKind::UnsupportedDialect), "{errors}");
+        assert!(
+            errors.has_kind(&CompileErrorKind::UnsupportedDialect),
+            "{errors}"
+        );
 
         let remote = json!({"$ref": "https://example.com/common.json#/$defs/id"});
         let errors = validator_for(&remote).unwrap_err();
