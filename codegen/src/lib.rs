@@ -1,6 +1,28 @@
 //! schemac: a staged compiler for JSON Schema 2020-12, 2019-09, draft-07, draft-06 and
 //! draft-04.
 //!
+//! Validate at run time in one line, as with `jsonschema`:
+//!
+//! ```
+//! use schemac::Validate;
+//! use serde_json::json;
+//!
+//! let schema = json!({"type": "object", "required": ["query"]});
+//! let validator = schemac::validator_for(&schema)?; // every compile error at once
+//! assert!(validator.is_valid(&json!({"query": "rust"})));
+//! assert!(!validator.is_valid(&json!({})));
+//!
+//! assert!(schemac::is_valid(&schema, &json!({"query": "rust"}))?);
+//!
+//! let mcp = schemac::options().mcp().assert_format(true).build(&schema)?;
+//! let report = mcp.validate(&json!({"q": 1}));
+//! assert_eq!(report.errors[0].instance_location, "");
+//! # Ok::<(), schemac::CompileErrors>(())
+//! ```
+//!
+//! The validator is the [`interp::Interpreter`], behind the runtime's [`Validate`] trait,
+//! which the code generated at build time (`schemac-build`) implements too.
+//!
 //! The pipeline, one module per stage:
 //!
 //! 1. [`load`] — documents, resources, base URIs and the offline [`load::Registry`];
@@ -11,6 +33,8 @@
 //! 5. [`regex`] — ECMA-262 patterns compiled to DFA / Pike VM tables;
 //! 6. [`interp`] — the interpreter backend over the IR (run time);
 //! 7. [`emit`] — the Rust backend (build time, feature `emit`).
+//!
+//! The same steps by hand:
 //!
 //! ```
 //! use schemac::{Compiler, Options};
@@ -24,6 +48,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod api;
 pub mod check;
 #[cfg(feature = "emit")]
 pub mod emit;
@@ -37,6 +62,8 @@ mod options;
 pub mod plan;
 pub mod regex;
 
+pub use api::{is_valid, options, validator_for, CompileErrors, ValidatorOptions};
 pub use check::Compiler;
 pub use error::{CompileError, CompileErrorKind, CompileWarning, Location};
 pub use options::{Dialect, Options, RefPolicy, UnsupportedRegexPolicy};
+pub use schemac_runtime::Validate;

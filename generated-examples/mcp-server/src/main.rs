@@ -1,22 +1,19 @@
-//! `mcp-server`: the example MCP server over stdio (one JSON-RPC message per line).
+//! `mcp-server`: the example MCP server over stdio, on rmcp.
+//!
+//! Every `tools/call` is checked by the validators generated at build time; with
+//! `--interpreted`, by the same schemas compiled at start-up by schemac's interpreter.
 
-use schemac_example_mcp_server::protocol::Server;
-use schemac_example_mcp_server::TOOLS;
-use std::io::{BufRead, Write};
+use rmcp::ServiceExt;
+use schemac_example_mcp_server::{server, Validators};
 
-fn main() -> std::io::Result<()> {
-    let mut server = Server::new(TOOLS);
-    let stdin = std::io::stdin();
-    let mut stdout = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        if let Some(answer) = server.handle_line(&line) {
-            writeln!(stdout, "{answer}")?;
-            stdout.flush()?;
-        }
-    }
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let source = if std::env::args().skip(1).any(|a| a == "--interpreted") {
+        Validators::Interpreted
+    } else {
+        Validators::Generated
+    };
+    let running = server(source)?.serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
     Ok(())
 }
