@@ -599,7 +599,7 @@ pub mod get_weather_output {
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/date`
     #[inline(always)]
-    fn c8(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
+    fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -1320,7 +1320,7 @@ pub mod search_docs_input {
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/tags/items`
     #[inline(always)]
-    fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
+    fn c9(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -1369,7 +1369,7 @@ pub mod search_docs_input {
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination/properties/cursor`
     #[inline(always)]
-    fn c11(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
+    fn c11(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -1971,7 +1971,7 @@ pub mod search_docs_output {
     }
     /// `https://schemac.invalid/root.json#/items/properties/path`
     #[inline(always)]
-    fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
+    fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -2430,7 +2430,7 @@ pub mod convert_currency_input {
     }
     /// `https://schemac.invalid/root.json#/definitions/currency`
     #[inline(always)]
-    fn c5(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
+    fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -2763,7 +2763,7 @@ pub mod convert_currency_output {
     }
     /// `https://schemac.invalid/root.json#/definitions/currency`
     #[inline(always)]
-    fn c7(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
+    fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
                 Value::Object(_)
