@@ -1400,10 +1400,11 @@ impl<'a> Gen<'a> {
                 .collect()
         };
         properties.retain(|(_, e)| mark || !self.plan.is_deferred(e.target));
-        let per_key: Vec<NodeId> = patterns
-            .iter()
-            .map(|(_, e)| e.target)
-            .chain(additional.map(|(e, _, _)| e.target))
+        // Every key pays for `additionalProperties` and `propertyNames`; a
+        // `patternProperties` child is paid for when its pattern matches.
+        let per_key: Vec<NodeId> = additional
+            .map(|(e, _, _)| e.target)
+            .into_iter()
             .chain(names_edge.map(|e| e.target))
             .collect();
         let charge = self.loop_charge(f, quote!(obj.len()), &per_key);
@@ -1537,7 +1538,11 @@ impl<'a> Gen<'a> {
                 let re = regex_name(*id);
                 let test = child_test(edge, &Inst::Key);
                 let st = state(f.mode);
-                guarded_if(quote!(#st.is_match(&#re, k)?), quote!(#test #mark_i))
+                let charge = self.loop_charge(f, quote!(1), &[edge.target]);
+                guarded_if(
+                    quote!(#st.is_match(&#re, k)?),
+                    quote!(#charge #test #mark_i),
+                )
             })
             .collect();
         let names_code = names_edge.map(|e| child_test(e, &Inst::KeyAsValue));
@@ -1771,6 +1776,9 @@ fn has_top_level_or(cond: &TokenStream) -> bool {
 
 /// `if cond { body }`, merged into one condition when `body` is itself a lone `if`.
 fn guarded_if(cond: TokenStream, body: TokenStream) -> TokenStream {
+    if body.is_empty() {
+        return body;
+    }
     match split_single_if(&body) {
         Some((inner, inner_body)) => {
             let inner = if has_top_level_or(&inner) {

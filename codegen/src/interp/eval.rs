@@ -983,12 +983,12 @@ impl Interpreter {
         object: &Map<String, Value>,
         mut ann: Option<&mut Annotations>,
     ) -> Eval {
+        // Every key pays for `additionalProperties`; a `patternProperties` child is paid
+        // for when its pattern matches.
         let per_key: Vec<NodeId> = pass
-            .patterns
+            .additional
+            .map(|(e, _, _)| e.target)
             .into_iter()
-            .flatten()
-            .map(|(_, e)| e.target)
-            .chain(pass.additional.map(|(e, _, _)| e.target))
             .collect();
         self.charge_loop(cx, object.len(), &per_key)?;
         // Recursive or heavy properties run after the loop, by name (the plan's order),
@@ -1019,6 +1019,7 @@ impl Interpreter {
                     if self.pattern_matches(cx, *id, key)? {
                         covered = true;
                         evaluated = true;
+                        self.charge_loop(cx, 1, &[edge.target])?;
                         if !self.apply_at_key(cx, edge, key, value)? {
                             ok = false;
                             if !cx.report {

@@ -33,8 +33,9 @@
 //!   at most once per evaluation (in-place applicators, `properties`, `prefixItems`),
 //!   recursively. A loop over an object's properties or an array's items charges, before
 //!   it starts, the element count times the [`Plan::loop_cost`] of the children it
-//!   applies per element (inline ones; out-of-line children charge on their own entry).
-//!   So every node evaluation is paid for, at most once per loop element, and no input
+//!   applies per element (inline ones; out-of-line children charge on their own entry);
+//!   a `patternProperties` child is charged when its pattern matches a key, since a key
+//!   usually matches few of many patterns. So every node evaluation is paid for, at most once per loop element, and no input
 //!   can run longer than the budget allows — exponential `anyOf` / `$ref` fan-out
 //!   included, since every cycle passes through an out-of-line node.
 
