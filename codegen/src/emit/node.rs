@@ -1521,6 +1521,8 @@ impl<'a> Gen<'a> {
                 .collect();
             if arms.is_empty() {
                 default
+            } else if let ([(names, code)], true) = (groups.as_slice(), empty_default) {
+                guarded_if(quote!(matches!(k.as_str(), #(#names)|*)), code.clone())
             } else {
                 quote! {
                     match k.as_str() {
