@@ -105,6 +105,13 @@ fn main() {
         return;
     }
     println!("\n{}", report::render(&rows));
+    if let Some(path) = std::env::var_os("SCHEMAC_BENCH_JSON").filter(|p| !p.is_empty()) {
+        let text = report::json(&rows).to_string();
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("cannot write {}: {e}", Path::new(&path).display());
+            std::process::exit(2);
+        }
+    }
     for note in notes {
         println!("note: {note}");
     }

@@ -109,6 +109,24 @@ fn ratio_table(out: &mut String, rows: &[&Row], base: &str, means: &[(Group, &st
     }
 }
 
+/// The measurements as JSON, for `SCHEMAC_BENCH_JSON`: `{"workloads": [{"name",
+/// "instances", "ns": {validator: median ns per instance}, "wrong": {validator: instances
+/// with another verdict than schemac's}}]}`; a figure not measured is absent.
+pub fn json(rows: &[Row]) -> serde_json::Value {
+    let workloads: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|row| {
+            serde_json::json!({
+                "name": row.workload,
+                "instances": row.instances,
+                "ns": row.ns,
+                "wrong": row.wrong.iter().filter(|(_, n)| **n > 0).collect::<BTreeMap<_, _>>(),
+            })
+        })
+        .collect();
+    serde_json::json!({ "workloads": workloads })
+}
+
 /// Renders the three tables (Markdown) and the targets' verdicts.
 pub fn render(rows: &[Row]) -> String {
     let mut out = String::new();

@@ -90,3 +90,21 @@ fn ratios_geomeans_and_targets() {
         "{text}"
     );
 }
+
+#[test]
+fn json_table_has_every_measured_figure_and_wrong_counts() {
+    let mut rows = vec![row(
+        "w1-valid",
+        Group::Mcp,
+        &[(HANDWRITTEN, 10.0), (GENERATED, 12.0)],
+    )];
+    rows[0].wrong.insert("boon".to_string(), 2);
+    rows[0].wrong.insert("jsonschema".to_string(), 0);
+    let value = schemac_benches::report::json(&rows);
+    let w = &value["workloads"][0];
+    assert_eq!(w["name"], "w1-valid");
+    assert_eq!(w["ns"][GENERATED], 12.0);
+    assert_eq!(w["ns"][HANDWRITTEN], 10.0);
+    assert!(w["ns"].get("boon").is_none(), "not measured: absent");
+    assert_eq!(w["wrong"], serde_json::json!({"boon": 2}));
+}
