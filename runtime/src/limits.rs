@@ -69,42 +69,18 @@ impl Budget {
     /// Pair every successful call with [`Budget::leave`].
     #[inline]
     pub fn enter(&mut self) -> Result<(), IncompleteReason> {
-        if self.remaining == 0 {
-            return Err(IncompleteReason::BudgetExceeded);
-        }
-        if self.depth >= self.max_depth {
-            return Err(IncompleteReason::DepthExceeded);
-        }
-        self.remaining -= 1;
-        self.depth += 1;
-        Ok(())
+        self.enter_region(1)
     }
 
     /// Charges `cost` units for a region of node evaluations and enters it (depth + 1).
     /// Pair every successful call with [`Budget::leave`].
     #[inline]
     pub fn enter_region(&mut self, cost: u64) -> Result<(), IncompleteReason> {
-        if self.remaining < cost {
-            self.remaining = 0;
-            return Err(IncompleteReason::BudgetExceeded);
-        }
+        self.charge(cost)?;
         if self.depth >= self.max_depth {
             return Err(IncompleteReason::DepthExceeded);
         }
-        self.remaining -= cost;
         self.depth += 1;
-        Ok(())
-    }
-
-    /// Charges `units` node evaluations in bulk (a loop's elements times its per-element
-    /// cost), without entering anything.
-    #[inline]
-    pub fn spend(&mut self, units: u64) -> Result<(), IncompleteReason> {
-        if self.remaining < units {
-            self.remaining = 0;
-            return Err(IncompleteReason::BudgetExceeded);
-        }
-        self.remaining -= units;
         Ok(())
     }
 
@@ -121,7 +97,8 @@ impl Budget {
         self.charge((locations as u64).div_ceil(64))
     }
 
-    /// Charges `units` of work (see [`crate::regex::STEPS_PER_UNIT`] for regex work). Past
+    /// Charges `units` of work: node evaluations in bulk (a loop's elements times its
+    /// per-element cost), or regex work (see [`crate::regex::STEPS_PER_UNIT`]). Past
     /// the budget, nothing is left and the validation stops.
     #[inline]
     pub fn charge(&mut self, units: u64) -> Result<(), IncompleteReason> {

@@ -87,15 +87,6 @@ impl State {
         }
     }
 
-    /// Charges and enters one node evaluation.
-    #[inline(always)]
-    pub fn enter(&mut self) -> Result<(), Stop> {
-        match self.budget.enter() {
-            Ok(()) => Ok(()),
-            Err(reason) => self.stop(reason),
-        }
-    }
-
     /// Charges `cost` units for an out-of-line node and the inline nodes it evaluates at
     /// most once, and enters it (one level of depth).
     #[inline(always)]
@@ -111,7 +102,7 @@ impl State {
     pub fn spend(&mut self, elements: usize, per_element: u64) -> Result<(), Stop> {
         match self
             .budget
-            .spend((elements as u64).saturating_mul(per_element))
+            .charge((elements as u64).saturating_mul(per_element))
         {
             Ok(()) => Ok(()),
             Err(reason) => self.stop(reason),
@@ -634,8 +625,8 @@ mod tests {
             max_depth: 8,
             ..Limits::DEFAULT
         });
-        assert_eq!(s.enter(), Ok(()));
-        assert_eq!(s.enter(), Err(Stop));
+        assert_eq!(s.enter_region(1), Ok(()));
+        assert_eq!(s.enter_region(1), Err(Stop));
         assert_eq!(
             s.verdict(Err(Stop)),
             Verdict::Incomplete(IncompleteReason::BudgetExceeded)

@@ -152,16 +152,6 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// `(resource, target)` for every resource that declares dynamic anchor `name`.
-    fn dynamic_targets(&self, name: &str) -> Vec<(usize, NodeId)> {
-        self.program
-            .resources
-            .iter()
-            .enumerate()
-            .filter_map(|(r, res)| res.dynamic_anchors.get(name).map(|&t| (r, t)))
-            .collect()
-    }
-
     fn collects(&self, id: NodeId) -> bool {
         let c: Collect = self.program.node(id).collect;
         c.properties || c.items
@@ -434,10 +424,7 @@ impl<'a> Gen<'a> {
     /// The bulk budget charge before a loop over `count` elements that applies `targets`
     /// to each (see [`Plan::loop_cost`]); nothing when they all charge on their own.
     fn loop_charge(&self, f: &Fun<'_>, count: TokenStream, targets: &[NodeId]) -> TokenStream {
-        let per_element: u64 = targets
-            .iter()
-            .map(|&t| self.plan.loop_cost(t))
-            .fold(0, u64::saturating_add);
+        let per_element = self.plan.loop_cost(targets);
         if per_element == 0 {
             return quote!();
         }
@@ -498,7 +485,7 @@ impl<'a> Gen<'a> {
     }
 
     fn dynamic_ref(&self, f: &Fun<'_>, fallback: &Edge, name: &str) -> TokenStream {
-        let targets = self.dynamic_targets(name);
+        let targets = self.program.dynamic_targets(name);
         let st = state(f.mode);
         let merge_any = self.node_collects(f);
         let call_for = |target: NodeId| -> TokenStream {
@@ -689,8 +676,11 @@ impl<'a> Gen<'a> {
         } else {
             (quote!(), quote!())
         };
-        let then_code = then.map(|e| self.in_place_child(f, e, e.target));
-        let else_code = otherwise.map(|e| self.in_place_child(f, e, e.target));
+        let branch = |edge: Option<&Edge>| {
+            edge.map(|e| self.in_place_child(f, e, e.target))
+                .filter(|code| !code.is_empty())
+        };
+        let (then_code, else_code) = (branch(then), branch(otherwise));
         let branches = match (merge_cond, then_code, else_code) {
             (false, None, None) => quote!(let _ = holds;),
             (false, Some(t), None) => guarded_if(quote!(holds), t),
@@ -1560,7 +1550,9 @@ impl<'a> Gen<'a> {
             (false, true, true) => quote!(for (k, x) in obj),
             (false, true, false) => quote!(for k in obj.keys()),
             (false, false, true) => quote!(for x in obj.values()),
-            (false, false, false) => quote!(for _ in obj.values()),
+            // The same action for every key (`additionalProperties: false` alone): once,
+            // if there is a key.
+            (false, false, false) => quote!(if !obj.is_empty()),
         };
         // Nothing to do per key (e.g. `properties` whose subschemas are all `true`): no loop.
         let key_loop = if body.is_empty() {

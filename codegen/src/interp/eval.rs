@@ -300,7 +300,7 @@ struct ObjectPass<'p> {
 impl Interpreter {
     /// Evaluates the root node.
     pub(super) fn eval_root(&self, cx: &mut Ctx, instance: &Value) -> Eval {
-        self.node(cx, self.program.root, Inst::Value(instance), None)
+        self.node(cx, self.shared.program.root, Inst::Value(instance), None)
     }
 
     /// Evaluates node `id` against `inst`. When `out` is given and the node collects
@@ -318,9 +318,10 @@ impl Interpreter {
                 return cx.stop(reason);
             }
         }
-        let node = &self.program.nodes[id.0];
+        let node = &self.shared.program.nodes[id.0];
         let plan = &self.plans[id.0];
-        let pushed = self.program.uses_dynamic_scope && cx.scope.last() != Some(&node.resource);
+        let pushed =
+            self.shared.program.uses_dynamic_scope && cx.scope.last() != Some(&node.resource);
         if pushed {
             cx.scope.push(node.resource);
         }
@@ -350,16 +351,13 @@ impl Interpreter {
     /// Charges a loop in bulk before it starts: `elements` times the per-element cost of
     /// the inline nodes among `targets` (see [`crate::plan`]).
     fn charge_loop(&self, cx: &mut Ctx, elements: usize, targets: &[NodeId]) -> Result<(), Stop> {
-        let per_element = targets
-            .iter()
-            .map(|&t| self.shared.loop_cost(t))
-            .fold(0u64, u64::saturating_add);
+        let per_element = self.shared.loop_cost(targets);
         if per_element == 0 {
             return Ok(());
         }
         match cx
             .budget
-            .spend((elements as u64).saturating_mul(per_element))
+            .charge((elements as u64).saturating_mul(per_element))
         {
             Ok(()) => Ok(()),
             Err(reason) => cx.stop(reason).map(|_| ()),
@@ -502,7 +500,7 @@ impl Interpreter {
                     ok
                 }
                 CheckKind::Pattern(id) => {
-                    let entry = self.program.regexes.get(id.0);
+                    let entry = self.shared.program.regexes.get(id.0);
                     let ok = match (inst.as_str(), entry.and_then(|e| e.compiled.as_ref())) {
                         (Some(s), Some(regex)) => cx.is_match(regex, s)?,
                         _ => true,
@@ -730,6 +728,7 @@ impl Interpreter {
     /// work charged to the budget.
     fn pattern_matches(&self, cx: &mut Ctx, id: RegexId, key: &str) -> Eval {
         match self
+            .shared
             .program
             .regexes
             .get(id.0)
@@ -746,13 +745,14 @@ impl Interpreter {
         let Some(name) = anchor else {
             return fallback.target;
         };
-        if !self.program.uses_dynamic_scope {
+        if !self.shared.program.uses_dynamic_scope {
             return fallback.target;
         }
         cx.scope
             .iter()
             .find_map(|r| {
-                self.program
+                self.shared
+                    .program
                     .resources
                     .get(r.0)
                     .and_then(|resource| resource.dynamic_anchors.get(name))

@@ -83,8 +83,7 @@ type FormatCheck = Box<dyn Fn(&str) -> bool + Send + Sync + 'static>;
 /// assert_eq!(report.errors[0].keyword_location, "/type");
 /// ```
 pub struct Interpreter {
-    program: Program,
-    /// What both backends follow: order, budget charge points, deferred properties.
+    /// The program as planned: what both backends follow: order, budget charge points, deferred properties.
     shared: crate::plan::Plan,
     plans: Vec<plan::NodePlan>,
     limits: Limits,
@@ -98,11 +97,9 @@ impl Interpreter {
     /// compiler runs): the `collect` flags decide where evaluated locations are tracked.
     pub fn new(program: Program) -> Interpreter {
         let shared = crate::plan::Plan::new(&program);
-        let program = shared.program.clone();
-        let plans = plan::plan(&program);
-        let limits = program.limits;
+        let plans = plan::plan(&shared.program);
+        let limits = shared.program.limits;
         Interpreter {
-            program,
             shared,
             plans,
             limits,
@@ -131,7 +128,7 @@ impl Interpreter {
 
     /// The program interpreted.
     pub fn program(&self) -> &Program {
-        &self.program
+        &self.shared.program
     }
 
     /// The limits validations run under.
@@ -143,7 +140,7 @@ impl Interpreter {
 impl fmt::Debug for Interpreter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Interpreter")
-            .field("nodes", &self.program.nodes.len())
+            .field("nodes", &self.shared.program.nodes.len())
             .field("limits", &self.limits)
             .field("custom_formats", &self.formats.keys().collect::<Vec<_>>())
             .finish()

@@ -1440,8 +1440,9 @@ fn dynamic_ref_resolves_to_the_outermost_anchor() {
     );
 
     // Entered at tree itself, the reference stays in tree: no unevaluatedProperties.
-    let mut tree_only = strict_tree();
-    tree_only.program.root = NodeId(1);
+    let mut program = strict_tree().program().clone();
+    program.root = NodeId(1);
+    let tree_only = Interpreter::new(program);
     assert_valid(&tree_only, &json!({"children": [{"daat": 1}]}));
 }
 

@@ -63,12 +63,7 @@ fn in_place_targets(program: &Program, id: NodeId) -> Vec<NodeId> {
             CheckKind::DynamicRef { fallback, anchor } => {
                 out.push(fallback.target);
                 if let Some(name) = anchor {
-                    out.extend(
-                        program
-                            .resources
-                            .iter()
-                            .filter_map(|r| r.dynamic_anchors.get(name).copied()),
-                    );
+                    out.extend(program.dynamic_targets(name).into_iter().map(|(_, t)| t));
                 }
             }
             kind if kind.is_in_place() => out.extend(kind.edges().iter().map(|e| e.target)),

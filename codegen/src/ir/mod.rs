@@ -102,6 +102,16 @@ impl Program {
     pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id.0]
     }
+
+    /// `(resource index, node)` for every resource declaring dynamic anchor `name`, in
+    /// resource order: where a `$dynamicRef` to `name` may land.
+    pub fn dynamic_targets(&self, name: &str) -> Vec<(usize, NodeId)> {
+        self.resources
+            .iter()
+            .enumerate()
+            .filter_map(|(r, res)| res.dynamic_anchors.get(name).map(|&t| (r, t)))
+            .collect()
+    }
 }
 
 /// A schema resource: a subschema with `$id`, or a document root.

@@ -88,10 +88,12 @@ impl Plan {
         let mut program = program.clone();
         resolve_static_dynamic_refs(&mut program);
         collapse_reference_wrappers(&mut program);
-        let weights = weights(&program);
+        // Reordering checks keeps every edge, so the cycles found here stay true.
+        let recursive = recursive_nodes(&program);
+        let weights = weights(&program, &recursive);
         order_checks(&mut program, &weights);
         let canonical = share(&program);
-        let nodes = decide(&program, &canonical, &weights);
+        let nodes = decide(&program, &canonical, &weights, &recursive);
         Plan { program, nodes }
     }
 
@@ -100,15 +102,15 @@ impl Plan {
         &self.nodes[self.nodes[id.0].canonical.0]
     }
 
-    /// The budget units a loop charges per element for applying `target`: its region
-    /// cost when it is inline, nothing when it is out of line (it charges on entry).
-    pub fn loop_cost(&self, target: NodeId) -> u64 {
-        let plan = self.node(target);
-        if plan.out_of_line {
-            0
-        } else {
-            plan.entry_cost
-        }
+    /// The budget units a loop charges per element for applying `targets` to it: the
+    /// region cost of each inline target; an out-of-line one charges on its own entry.
+    pub fn loop_cost(&self, targets: &[NodeId]) -> u64 {
+        targets
+            .iter()
+            .map(|&t| self.node(t))
+            .filter(|plan| !plan.out_of_line)
+            .map(|plan| plan.entry_cost)
+            .fold(0, u64::saturating_add)
     }
 
     /// Whether a `properties` entry applying `target` is evaluated after the object's
@@ -206,8 +208,7 @@ fn applies_once(kind: &CheckKind) -> bool {
 
 /// Every node's estimated weight: its own checks plus its children's (ten times over for
 /// children applied per element); [`HEAVY`] for nodes on a cycle.
-fn weights(program: &Program) -> Vec<u32> {
-    let recursive = recursive_nodes(program);
+fn weights(program: &Program, recursive: &[bool]) -> Vec<u32> {
     let n = program.nodes.len();
     let mut weight: Vec<Option<u32>> = vec![None; n];
     for id in 0..n {
@@ -322,19 +323,10 @@ fn successors(program: &Program, id: NodeId) -> Vec<usize> {
             anchor: Some(name), ..
         } = &check.kind
         {
-            out.extend(dynamic_targets(program, name).iter().map(|t| t.0));
+            out.extend(program.dynamic_targets(name).iter().map(|(_, t)| t.0));
         }
     }
     out
-}
-
-/// Every node declaring dynamic anchor `name`, in resource order.
-pub fn dynamic_targets(program: &Program, name: &str) -> Vec<NodeId> {
-    program
-        .resources
-        .iter()
-        .filter_map(|r| r.dynamic_anchors.get(name).copied())
-        .collect()
 }
 
 /// Rewrite 3: each node's checks, and each `properties` check's entries, in plan order.
@@ -416,9 +408,13 @@ fn constant(program: &Program, id: NodeId) -> Option<bool> {
 }
 
 /// The out-of-line decisions and entry costs, over the shared (canonical) graph.
-fn decide(program: &Program, canonical: &[NodeId], weights: &[u32]) -> Vec<NodePlan> {
+fn decide(
+    program: &Program,
+    canonical: &[NodeId],
+    weights: &[u32],
+    recursive: &[bool],
+) -> Vec<NodePlan> {
     let n = program.nodes.len();
-    let recursive = recursive_nodes(program);
     let canon = |id: NodeId| canonical[id.0];
     // Referrers of each canonical node, from canonical nodes reachable from the root.
     let mut referrers = vec![0u32; n];
@@ -445,7 +441,7 @@ fn decide(program: &Program, canonical: &[NodeId], weights: &[u32]) -> Vec<NodeP
                 anchor: Some(name), ..
             } = &check.kind
             {
-                for t in dynamic_targets(program, name) {
+                for (_, t) in program.dynamic_targets(name) {
                     let t = canon(t);
                     forced[t.0] = true;
                     work.push(t);
@@ -461,7 +457,6 @@ fn decide(program: &Program, canonical: &[NodeId], weights: &[u32]) -> Vec<NodeP
         .map(|i| forced[i] || (referrers[i] > 1 && !tiny(NodeId(i))))
         .collect();
     // Bound inline nesting: walk from each out-of-line node through inline children.
-    let mut nesting = vec![0u32; n];
     let mut order: Vec<usize> = (0..n).filter(|&i| seen[i] && out_of_line[i]).collect();
     while let Some(start) = order.pop() {
         let mut stack = vec![(NodeId(start), 0u32)];
@@ -477,7 +472,6 @@ fn decide(program: &Program, canonical: &[NodeId], weights: &[u32]) -> Vec<NodeP
                         order.push(t.0);
                         continue;
                     }
-                    nesting[t.0] = nesting[t.0].max(depth + 1);
                     stack.push((t, depth + 1));
                 }
             }
