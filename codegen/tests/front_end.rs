@@ -530,3 +530,33 @@ fn a_schema_far_past_the_nesting_limit_is_one_error() {
     // serde_json's drop recurses: take the value apart without recursion.
     schemac_runtime::json::drop_deep(schema);
 }
+
+#[test]
+fn draft4_ids_count_alike() {
+    let draft4 = Compiler::new(Options {
+        default_dialect: Dialect::Draft4,
+        ..Options::default()
+    });
+    let errors = draft4
+        .compile(&json!({
+            "definitions": {
+                "a": {"id": "http://example.com/x.json"},
+                "b": {"id": "http://example.com/x.json"}
+            }
+        }))
+        .expect_err("duplicate id");
+    assert_eq!(errors[0].kind, CompileErrorKind::InvalidIdentifier);
+    assert_eq!(errors[0].location.keyword.as_deref(), Some("id"));
+    assert!(errors[0].message.contains("`id`"), "{}", errors[0].message);
+    // A fragment-only `id` is an anchor; `$id` is not an identifier in draft-04.
+    draft4
+        .compile(&json!({
+            "definitions": {
+                "a": {"id": "#foo"},
+                "b": {"$id": "http://example.com/x.json"},
+                "c": {"$id": "http://example.com/x.json"}
+            },
+            "$ref": "#foo"
+        }))
+        .expect("compiles");
+}

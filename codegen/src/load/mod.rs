@@ -421,8 +421,8 @@ impl<'a> Walk<'_, 'a> {
                         // to it would pick one silently.
                         Some(first) if first.doc == place.doc && *first != place => {
                             let message = format!(
-                                "`$id` {id:?} identifies {base}, which the subschema at \
-                                 #{} already declares; an identifier may name one resource",
+                                "`{id_keyword}` {id:?} identifies {base}, which the subschema \
+                                 at #{} already declares; an identifier may name one resource",
                                 first.pointer
                             );
                             self.error(
