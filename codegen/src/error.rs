@@ -90,6 +90,9 @@ pub struct CompileError {
     pub location: Location,
     /// A human message saying what is wrong and what is allowed.
     pub message: String,
+    /// The regex engine's error, for a pattern that did not compile (also the
+    /// [`std::error::Error::source`]).
+    pub regex: Option<Box<crate::regex::RegexError>>,
 }
 
 impl CompileError {
@@ -99,6 +102,7 @@ impl CompileError {
             kind,
             location,
             message: message.into(),
+            regex: None,
         }
     }
 }
@@ -115,7 +119,13 @@ impl fmt::Display for CompileError {
     }
 }
 
-impl std::error::Error for CompileError {}
+impl std::error::Error for CompileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.regex
+            .as_ref()
+            .map(|e| &**e as &(dyn std::error::Error + 'static))
+    }
+}
 
 /// A compile warning: the schema compiles, but something deserves a look.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -560,3 +560,22 @@ fn draft4_ids_count_alike() {
         }))
         .expect("compiles");
 }
+
+#[test]
+fn a_pattern_error_keeps_the_regex_error_as_its_source() {
+    let error = single_error(json!({"pattern": "a(b"}));
+    assert_eq!(error.kind, CompileErrorKind::InvalidRegex);
+    assert_eq!(error.location.pointer, "/pattern");
+    let source = std::error::Error::source(&error).expect("the regex error is the source");
+    assert!(
+        error.message.contains(&source.to_string()),
+        "{} / {source}",
+        error.message
+    );
+    // The caret line points under the pattern.
+    assert!(error.message.contains("\"a(b\"\n"), "{}", error.message);
+    assert!(matches!(
+        error.regex.as_deref(),
+        Some(schemac::regex::RegexError::Invalid { .. })
+    ));
+}

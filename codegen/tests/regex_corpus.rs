@@ -125,6 +125,7 @@ fn corpus_patterns_through_every_engine() {
                     RegexError::Invalid { .. } => "invalid",
                     RegexError::Unsupported { .. } => "unsupported",
                     RegexError::TooLarge { .. } => "too large",
+                    _ => "refused",
                 };
                 refused.push(format!("{kind}: {p:?}: {e}"));
             }

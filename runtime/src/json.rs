@@ -740,3 +740,33 @@ mod tests {
         assert!(all_unique(&[a, c]));
     }
 }
+
+/// What one property of a value holds, for telling the branches of an `anyOf` / `oneOf`
+/// apart by it (a discriminator): each branch admits some tags, and a branch that does
+/// not admit the value's tag cannot be valid, so it need not be evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tag<'a> {
+    /// The value is not an object: every branch must be evaluated.
+    NotObject,
+    /// An object without the property.
+    Absent,
+    /// An object whose property is this string.
+    Str(&'a str),
+    /// An object whose property is not a string.
+    Other,
+}
+
+impl<'a> Tag<'a> {
+    /// The tag of `value` for the property `name`.
+    #[inline]
+    pub fn of(value: &'a Value, name: &str) -> Tag<'a> {
+        match value {
+            Value::Object(object) => match object.get(name) {
+                None => Tag::Absent,
+                Some(Value::String(s)) => Tag::Str(s),
+                Some(_) => Tag::Other,
+            },
+            _ => Tag::NotObject,
+        }
+    }
+}

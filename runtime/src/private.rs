@@ -16,6 +16,7 @@ pub use crate::error::{
     ErrorKind, ErrorList, IncompleteReason, Report, TypeSet, ValidationError, Verdict,
 };
 pub use crate::json;
+pub use crate::json::Tag;
 pub use crate::limits::Limits;
 pub use crate::{Check, Validate};
 pub use alloc::borrow::Cow;

@@ -316,11 +316,13 @@ impl Lower<'_> {
                         .offset()
                         .map(|at| regex::caret(source, at))
                         .unwrap_or_default();
-                    self.errors.push(CompileError::new(
+                    let mut compile_error = CompileError::new(
                         kind,
                         location,
                         format!("pattern {source:?}: {error}{caret}"),
-                    ));
+                    );
+                    compile_error.regex = Some(Box::new(error));
+                    self.errors.push(compile_error);
                     return None;
                 }
             };

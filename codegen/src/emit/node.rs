@@ -5,7 +5,7 @@
 
 use super::value;
 use crate::ir::{Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexId};
-use crate::plan::Plan;
+use crate::plan::{Discriminator, Plan};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use schemac_runtime::error::TypeSet;
@@ -50,6 +50,7 @@ pub(super) struct Gen<'a> {
 
 /// Per-function state: what the body ended up using.
 struct Fun<'a> {
+    id: NodeId,
     node: &'a Node,
     mode: Mode,
     /// `break 'n false` was emitted.
@@ -72,6 +73,15 @@ enum Inst {
     Index(usize),
     /// Array item `i` (bound as `x`), index bound as `i`.
     IndexVar,
+}
+
+/// The branches of an `anyOf` / `oneOf` as emitted: with a discriminator, `tag` binds the
+/// instance's [`schemac_runtime::json::Tag`] and each branch's guard (`matches!(tag, ..)
+/// &&`, empty where every tag is admitted) comes before its call.
+struct Branches<'e> {
+    edges: &'e [Edge],
+    tag: TokenStream,
+    guards: Vec<TokenStream>,
 }
 
 /// What a child call passes for the child's evaluated-location set.
@@ -161,6 +171,7 @@ impl<'a> Gen<'a> {
     fn function(&self, id: NodeId, mode: Mode) -> TokenStream {
         let node = self.program.node(id);
         let f = Fun {
+            id,
             node,
             mode,
             breaks: Cell::new(false),
@@ -306,7 +317,7 @@ impl<'a> Gen<'a> {
                     return (out, true);
                 }
             } else {
-                let (code, terminal) = self.in_place(f, &checks[i]);
+                let (code, terminal) = self.in_place(f, i, &checks[i]);
                 out.extend(code);
                 i += 1;
                 if terminal {
@@ -436,8 +447,9 @@ impl<'a> Gen<'a> {
         f.node.collect.properties || f.node.collect.items
     }
 
-    /// Code of one non-dispatched check; `true` when nothing after it can run.
-    fn in_place(&self, f: &Fun<'_>, check: &Check) -> (TokenStream, bool) {
+    /// Code of check `index` of the node (not a dispatched one); `true` when nothing
+    /// after it can run.
+    fn in_place(&self, f: &Fun<'_>, index: usize, check: &Check) -> (TokenStream, bool) {
         match &check.kind {
             CheckKind::False => match f.mode {
                 Mode::Check => {
@@ -465,8 +477,14 @@ impl<'a> Gen<'a> {
                 None => (self.in_place_child(f, fallback, fallback.target), false),
                 Some(name) => (self.dynamic_ref(f, fallback, name), false),
             },
-            CheckKind::AnyOf(edges) => (self.any_of(f, check, edges), false),
-            CheckKind::OneOf(edges) => (self.one_of(f, check, edges), false),
+            CheckKind::AnyOf(edges) | CheckKind::OneOf(edges) => {
+                let branches = self.branches(f, edges, self.plan.discriminator(f.id, index));
+                let code = match check.kind {
+                    CheckKind::AnyOf(_) => self.any_of(f, check, &branches),
+                    _ => self.one_of(f, check, &branches),
+                };
+                (code, false)
+            }
             CheckKind::Not(edge) => {
                 let call = self.silent_call(f, edge.target, quote!(v), &EvArg::Throwaway);
                 let fail = self.fail(f, check, quote!(__rt::ErrorKind::Not));
@@ -558,43 +576,96 @@ impl<'a> Gen<'a> {
         }
     }
 
-    fn any_of(&self, f: &Fun<'_>, check: &Check, edges: &[Edge]) -> TokenStream {
+    /// The branches of an `anyOf` / `oneOf`, with the tests of its discriminator.
+    fn branches<'e>(
+        &self,
+        f: &Fun<'_>,
+        edges: &'e [Edge],
+        discriminator: Option<&Discriminator>,
+    ) -> Branches<'e> {
+        let Some(d) = discriminator else {
+            return Branches {
+                edges,
+                tag: quote!(),
+                guards: vec![quote!(); edges.len()],
+            };
+        };
+        f.uses_v.set(true);
+        let property = &d.property;
+        let tag = quote!(let tag = __rt::Tag::of(v, #property););
+        let guards = d
+            .branches
+            .iter()
+            .map(|admits| {
+                if admits.admits_all() {
+                    return quote!();
+                }
+                let mut tags = vec![quote!(__rt::Tag::NotObject)];
+                if !admits.required {
+                    tags.push(quote!(__rt::Tag::Absent));
+                }
+                match &admits.values {
+                    None => tags.push(quote!(__rt::Tag::Str(_) | __rt::Tag::Other)),
+                    Some(values) if values.is_empty() => {}
+                    Some(values) => tags.push(quote!(__rt::Tag::Str(#(#values)|*))),
+                }
+                quote!(matches!(tag, #(#tags)|*) &&)
+            })
+            .collect();
+        Branches { edges, tag, guards }
+    }
+
+    fn any_of(&self, f: &Fun<'_>, check: &Check, branches: &Branches<'_>) -> TokenStream {
+        let Branches { edges, tag, guards } = branches;
         let fail = self.fail(f, check, quote!(__rt::ErrorKind::AnyOf));
         if !self.node_collects(f) {
             let calls: Vec<_> = edges
                 .iter()
-                .map(|e| {
+                .zip(guards)
+                .map(|(e, guard)| {
                     let c = self.silent_call(f, e.target, quote!(v), &EvArg::Throwaway);
-                    quote!(#c?)
+                    if guard.is_empty() {
+                        quote!(#c?)
+                    } else {
+                        quote!((#guard #c?))
+                    }
                 })
                 .collect();
-            return quote!(if !(#(#calls)||*) { #fail });
+            let test = quote!(if !(#(#calls)||*) { #fail });
+            return if tag.is_empty() {
+                test
+            } else {
+                quote!({ #tag #test })
+            };
         }
         // A collecting node evaluates every branch: each valid one contributes annotations.
         let parts: Vec<_> = edges
             .iter()
-            .map(|e| {
+            .zip(guards)
+            .map(|(e, guard)| {
                 if self.collects(e.target) {
                     f.uses_ev.set(true);
                     let call = self.silent_call(f, e.target, quote!(v), &EvArg::Sub);
                     quote! {{
                         let mut sub = __rt::Eval::new();
-                        if #call? { any = true; ev.merge(&sub); }
+                        if #guard #call? { any = true; ev.merge(&sub); }
                     }}
                 } else {
                     let call = self.silent_call(f, e.target, quote!(v), &EvArg::Throwaway);
-                    quote!(if #call? { any = true; })
+                    quote!(if #guard #call? { any = true; })
                 }
             })
             .collect();
         quote! {{
+            #tag
             let mut any = false;
             #(#parts)*
             if !any { #fail }
         }}
     }
 
-    fn one_of(&self, f: &Fun<'_>, check: &Check, edges: &[Edge]) -> TokenStream {
+    fn one_of(&self, f: &Fun<'_>, check: &Check, branches: &Branches<'_>) -> TokenStream {
+        let Branches { edges, tag, guards } = branches;
         let errors = f.mode == Mode::Errors;
         let collecting = self.node_collects(f);
         // Reporting counts every match; a collecting node lets every valid branch
@@ -603,8 +674,9 @@ impl<'a> Gen<'a> {
         let fail = self.fail(f, check, quote!(__rt::ErrorKind::OneOf { matched }));
         let parts: Vec<_> = edges
             .iter()
+            .zip(guards)
             .enumerate()
-            .map(|(idx, e)| {
+            .map(|(idx, (e, guard))| {
                 let merge = collecting && self.collects(e.target);
                 let call = self.silent_call(
                     f,
@@ -625,14 +697,14 @@ impl<'a> Gen<'a> {
                     f.uses_ev.set(true);
                     quote! {{
                         let mut sub = __rt::Eval::new();
-                        if #call? {
+                        if #guard #call? {
                             matched += 1;
                             ev.merge(&sub);
                         }
                     }}
                 } else {
                     quote! {
-                        if #call? {
+                        if #guard #call? {
                             matched += 1;
                             #too_many
                         }
@@ -641,6 +713,7 @@ impl<'a> Gen<'a> {
             })
             .collect();
         quote! {{
+            #tag
             let mut matched: u64 = 0;
             #(#parts)*
             if matched != 1 { #fail }

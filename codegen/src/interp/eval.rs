@@ -11,8 +11,10 @@ use super::annotations::Annotations;
 use super::plan::{NodePlan, PropertyIndex};
 use super::Interpreter;
 use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
+use crate::plan::Discriminator;
 use crate::regex::PatternSet;
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, ValidationError};
+use schemac_runtime::json::Tag;
 use schemac_runtime::{content, json, Budget};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
@@ -192,6 +194,41 @@ impl<'v> Inst<'v> {
             Inst::Value(v) => json::equal(v, other),
             Inst::Key(k) => matches!(other, Value::String(s) if s == k),
         }
+    }
+}
+
+/// The branches of an `anyOf` / `oneOf`, and its discriminator's reading of the instance.
+#[derive(Clone, Copy)]
+struct Branches<'a> {
+    edges: &'a [Edge],
+    discriminator: Option<&'a Discriminator>,
+    tag: Tag<'a>,
+}
+
+impl<'a> Branches<'a> {
+    fn new(
+        edges: &'a [Edge],
+        discriminator: Option<&'a Discriminator>,
+        inst: Inst<'a>,
+    ) -> Branches<'a> {
+        let tag = match (discriminator, inst) {
+            (Some(d), Inst::Value(value)) => Tag::of(value, &d.property),
+            _ => Tag::NotObject,
+        };
+        Branches {
+            edges,
+            discriminator,
+            tag,
+        }
+    }
+
+    /// The branches that may be valid (every other one is invalid for certain), in order.
+    fn admitted(self) -> impl Iterator<Item = &'a Edge> {
+        self.edges.iter().enumerate().filter_map(move |(i, edge)| {
+            self.discriminator
+                .is_none_or(|d| d.branches[i].admits(self.tag))
+                .then_some(edge)
+        })
     }
 }
 
@@ -614,10 +651,12 @@ impl Interpreter {
                     ok
                 }
                 CheckKind::AnyOf(edges) => {
-                    self.any_of(cx, node, keyword, edges, inst, ann.as_deref_mut())?
+                    let branches = Branches::new(edges, plan.discriminator(index), inst);
+                    self.any_of(cx, node, keyword, branches, inst, ann.as_deref_mut())?
                 }
                 CheckKind::OneOf(edges) => {
-                    self.one_of(cx, node, keyword, edges, inst, ann.as_deref_mut())?
+                    let branches = Branches::new(edges, plan.discriminator(index), inst);
+                    self.one_of(cx, node, keyword, branches, inst, ann.as_deref_mut())?
                 }
                 CheckKind::Not(edge) => {
                     let ok = !self.apply_silently(cx, edge.target, inst, None)?;
@@ -829,14 +868,14 @@ impl Interpreter {
         cx: &mut Ctx,
         node: &Node,
         keyword: &str,
-        edges: &[Edge],
+        branches: Branches<'_>,
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
     ) -> Eval {
         // A collecting node evaluates every branch: all valid ones contribute annotations.
         let every = ann.is_some();
         let mut ok = false;
-        for edge in edges {
+        for edge in branches.admitted() {
             if self.apply_silently(cx, edge.target, inst, ann.as_deref_mut())? {
                 ok = true;
                 if !every {
@@ -856,7 +895,7 @@ impl Interpreter {
         cx: &mut Ctx,
         node: &Node,
         keyword: &str,
-        edges: &[Edge],
+        branches: Branches<'_>,
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
     ) -> Eval {
@@ -865,7 +904,7 @@ impl Interpreter {
         // a second match decides: the node fails, its annotations are dropped.
         let every = cx.report;
         let mut matched = 0u64;
-        for edge in edges {
+        for edge in branches.admitted() {
             if self.apply_silently(cx, edge.target, inst, ann.as_deref_mut())? {
                 matched += 1;
                 if matched > 1 && !every {

@@ -97,7 +97,7 @@ impl Interpreter {
     /// compiler runs): the `collect` flags decide where evaluated locations are tracked.
     pub fn new(program: Program) -> Interpreter {
         let shared = crate::plan::Plan::new(&program);
-        let plans = plan::plan(&shared.program);
+        let plans = plan::plan(&shared);
         let limits = shared.program.limits;
         Interpreter {
             shared,

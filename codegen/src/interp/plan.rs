@@ -2,7 +2,8 @@
 //! are fused into one pass over an object's properties, and a sorted index of the
 //! `properties` names for lookups by instance key.
 
-use crate::ir::{CheckKind, Edge, Node, Program, RegexId};
+use crate::ir::{CheckKind, Edge, Node, NodeId, Program, RegexId};
+use crate::plan::{Discriminator, Plan};
 use crate::regex::PatternSet;
 
 /// What the interpreter precomputes about one node.
@@ -22,6 +23,8 @@ pub(super) struct NodePlan {
     /// Prefilters for the `patternProperties` / `additionalProperties` checks with at
     /// least [`PatternSet::MIN_PATTERNS`] patterns, by check index.
     pub(super) pattern_sets: Vec<(usize, PatternSet)>,
+    /// The discriminators of the node's `anyOf` / `oneOf` checks, by check index.
+    pub(super) discriminators: Vec<(usize, Discriminator)>,
 }
 
 impl NodePlan {
@@ -31,6 +34,14 @@ impl NodePlan {
             .iter()
             .find(|(i, _)| *i == index)
             .map(|(_, set)| set)
+    }
+
+    /// The discriminator of check `index`, if it has one.
+    pub(super) fn discriminator(&self, index: usize) -> Option<&Discriminator> {
+        self.discriminators
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, d)| d)
     }
 }
 
@@ -111,19 +122,25 @@ pub(super) struct ObjectPlan {
     pub(super) additional: Option<usize>,
 }
 
-/// Plans every node of `program`.
-pub(super) fn plan(program: &Program) -> Vec<NodePlan> {
+/// Plans every node of the planned program.
+pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
+    let program = &shared.program;
     program
         .nodes
         .iter()
-        .map(|node| plan_node(program, node))
+        .enumerate()
+        .map(|(id, node)| plan_node(shared, NodeId(id), node))
         .collect()
 }
 
-fn plan_node(program: &Program, node: &Node) -> NodePlan {
+fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
+    let program = &shared.program;
     let mut out = NodePlan {
         collect_properties: node.collect.properties,
         collect_items: node.collect.items,
+        discriminators: (0..node.checks.len())
+            .filter_map(|i| shared.discriminator(id, i).map(|d| (i, d.clone())))
+            .collect(),
         ..NodePlan::default()
     };
     for (i, check) in node.checks.iter().enumerate() {

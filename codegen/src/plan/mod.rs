@@ -20,14 +20,17 @@
 //!
 //! The decisions, per node ([`NodePlan`]):
 //!
+//! - **Discriminators.** An `anyOf` / `oneOf` whose branches restrict one property to
+//!   string literals reads that property once and evaluates only the branches that admit
+//!   its value ([`Plan::discriminator`], [`discriminate`]).
 //! - **Sharing.** Structurally identical nodes (same checks, same targets up to sharing)
 //!   form one class; short-circuit evaluation uses the class's [`NodePlan::canonical`]
 //!   node. Error-collecting evaluation keeps every node (their locations differ).
 //! - **Out of line or inline.** A node is evaluated out of line — its own function in
 //!   generated code, a budget charge point and one level of depth — when it is the root,
-//!   recursive, reached from more than one place (unless it is tiny), a possible
+//!   recursive, reached from more than one place (unless its tree is small), a possible
 //!   `$dynamicRef` target, a resource root under a dynamic scope, or nested too deeply
-//!   in inline code. Every other node is inlined into its single user.
+//!   in inline code. Every other node is inlined into its user (or users).
 //! - **Budget, charged in bulk.** Entering an out-of-line node charges its
 //!   [`NodePlan::entry_cost`]: one unit for itself and for every inline node it applies
 //!   at most once per evaluation (in-place applicators, `properties`, `prefixItems`),
@@ -39,6 +42,10 @@
 //!   can run longer than the budget allows — exponential `anyOf` / `$ref` fan-out
 //!   included, since every cycle passes through an out-of-line node.
 
+mod discriminate;
+
+pub use discriminate::{Admits, Discriminator};
+
 use crate::ir::{CheckKind, Edge, NodeId, Program};
 use std::collections::BTreeMap;
 
@@ -48,6 +55,10 @@ pub const HEAVY: u32 = 10_000;
 /// A `properties` entry whose subschema weighs at least this is deferred (see
 /// [`Plan::is_deferred`]).
 pub const DEFERRED_WEIGHT: u32 = 64;
+
+/// A node reached from several places is still inlined into each when its tree has at
+/// most this many checks (see [`inline_size`]): a call would cost more than the copy.
+const SMALL_INLINE: u32 = 6;
 
 /// Nodes nested deeper than this in inline code become out of line (bounds the stack
 /// used between two depth checks).
@@ -60,6 +71,8 @@ pub struct Plan {
     pub program: Program,
     /// Per node, by [`NodeId`].
     pub nodes: Vec<NodePlan>,
+    /// The `anyOf` / `oneOf` checks that have a [`Discriminator`], by (node, check index).
+    discriminators: BTreeMap<(NodeId, usize), Discriminator>,
 }
 
 /// What the plan decided about one node.
@@ -94,7 +107,18 @@ impl Plan {
         order_checks(&mut program, &weights);
         let canonical = share(&program);
         let nodes = decide(&program, &canonical, &weights, &recursive);
-        Plan { program, nodes }
+        let discriminators = discriminate::discriminators(&program);
+        Plan {
+            program,
+            nodes,
+            discriminators,
+        }
+    }
+
+    /// The discriminator of check `index` of node `id` (an `anyOf` / `oneOf`), if it has
+    /// one: only the branches that admit the instance's tag need to be evaluated.
+    pub fn discriminator(&self, id: NodeId, index: usize) -> Option<&Discriminator> {
+        self.discriminators.get(&(id, index))
     }
 
     /// The plan of node `id` (its class's decisions).
@@ -407,6 +431,30 @@ fn constant(program: &Program, id: NodeId) -> Option<bool> {
     }
 }
 
+/// The number of checks in the tree below `id` (children counted as if inlined), or any
+/// number above `limit` once it is known to exceed it (which bounds the walk).
+fn inline_size(
+    program: &Program,
+    canon: &impl Fn(NodeId) -> NodeId,
+    id: NodeId,
+    limit: u32,
+) -> u32 {
+    let mut size = 0u32;
+    for check in &program.node(id).checks {
+        size += 1;
+        for edge in check.kind.edges() {
+            if size > limit {
+                return size;
+            }
+            size += inline_size(program, canon, canon(edge.target), limit - size);
+        }
+        if size > limit {
+            return size;
+        }
+    }
+    size
+}
+
 /// The out-of-line decisions and entry costs, over the shared (canonical) graph.
 fn decide(
     program: &Program,
@@ -449,12 +497,9 @@ fn decide(
             }
         }
     }
-    let tiny = |id: NodeId| {
-        let node = program.node(id);
-        node.checks.len() <= 2 && node.checks.iter().all(|c| c.kind.edges().is_empty())
-    };
+    let small = |id: NodeId| inline_size(program, &canon, id, SMALL_INLINE) <= SMALL_INLINE;
     let mut out_of_line: Vec<bool> = (0..n)
-        .map(|i| forced[i] || (referrers[i] > 1 && !tiny(NodeId(i))))
+        .map(|i| forced[i] || (referrers[i] > 1 && !small(NodeId(i))))
         .collect();
     // Bound inline nesting: walk from each out-of-line node through inline children.
     let mut order: Vec<usize> = (0..n).filter(|&i| seen[i] && out_of_line[i]).collect();

@@ -75,8 +75,9 @@ impl Default for RegexOptions {
     }
 }
 
-/// Why a pattern did not compile.
+/// Why a pattern did not compile. More reasons may be added: match with a `_` arm.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RegexError {
     /// Not valid ECMA-262 syntax.
     Invalid {
@@ -129,6 +130,8 @@ pub fn caret(pattern: &str, offset: usize) -> String {
     let before = format!("{:?}", &pattern[..offset]).chars().count() - 1;
     format!("\n    {quoted}\n    {}^", " ".repeat(before))
 }
+
+impl std::error::Error for RegexError {}
 
 impl fmt::Display for RegexError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
