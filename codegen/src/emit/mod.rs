@@ -278,7 +278,9 @@ fn module_tokens(
 
             /// `true` when `instance` is valid (an incomplete check is never valid).
             pub fn is_valid(instance: &Value) -> bool {
-                check(instance) == __rt::Verdict::Valid
+                let mut cx = __rt::State::new(&LIMITS);
+                let result = #root_check(instance, &mut cx #root_ev);
+                matches!(result, Ok(true))
             }
 
             /// Checks `instance`, stopping at the first failure.

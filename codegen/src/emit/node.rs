@@ -1543,6 +1543,21 @@ impl<'a> Gen<'a> {
         for name in &known {
             arms.entry(name).or_default();
         }
+        // A loop that runs anyway picks up the deferred properties' values on its way, for
+        // after it (a lookup by name costs more than that on small objects).
+        let loops = !arms.is_empty()
+            || additional.is_some()
+            || !patterns.is_empty()
+            || names_edge.is_some();
+        let captured = loops && !deferred.is_empty();
+        if captured {
+            for (j, (name, _)) in deferred.iter().enumerate() {
+                let j = Literal::usize_unsuffixed(j);
+                arms.entry(name.as_str())
+                    .or_default()
+                    .push(quote!(later[#j] = Some(x);));
+            }
+        }
         if let Some(code) = &additional_code {
             for (name, actions) in arms.iter_mut() {
                 if !known.contains(name) && !properties.iter().any(|(n, _)| n.as_str() == *name) {
@@ -1656,18 +1671,32 @@ impl<'a> Gen<'a> {
         };
         let deferred_code: Vec<_> = deferred
             .iter()
-            .map(|(name, edge)| {
+            .enumerate()
+            .map(|(j, (name, edge))| {
                 let test = child_test(edge, &Inst::Key);
                 let key = match f.mode {
                     Mode::Check => quote!(),
                     Mode::Errors => quote!(let k = #name;),
                 };
-                quote!(if let Some(x) = obj.get(#name) { #key #test })
+                let value = if captured {
+                    let j = Literal::usize_unsuffixed(j);
+                    quote!(later[#j])
+                } else {
+                    quote!(obj.get(#name))
+                };
+                quote!(if let Some(x) = #value { #key #test })
             })
             .collect();
+        let later_decl = if captured {
+            let n = Literal::usize_unsuffixed(deferred.len());
+            quote!(let mut later: [Option<&Value>; #n] = [None; #n];)
+        } else {
+            quote!()
+        };
         quote! {
             #charge
             #seen_decl
+            #later_decl
             #key_loop
             #required_check
             #(#deferred_code)*

@@ -26,7 +26,9 @@ pub mod get_weather_input {
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     pub fn is_valid(instance: &Value) -> bool {
-        check(instance) == __rt::Verdict::Valid
+        let mut cx = __rt::State::new(&LIMITS);
+        let result = c0(instance, &mut cx);
+        matches!(result, Ok(true))
     }
     /// Checks `instance`, stopping at the first failure.
     pub fn check(instance: &Value) -> __rt::Verdict {
@@ -364,7 +366,9 @@ pub mod get_weather_output {
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     pub fn is_valid(instance: &Value) -> bool {
-        check(instance) == __rt::Verdict::Valid
+        let mut cx = __rt::State::new(&LIMITS);
+        let result = c0(instance, &mut cx);
+        matches!(result, Ok(true))
     }
     /// Checks `instance`, stopping at the first failure.
     pub fn check(instance: &Value) -> __rt::Verdict {
@@ -386,10 +390,12 @@ pub mod get_weather_output {
                 Value::Object(obj) => {
                     cx.spend(obj.len(), 1u64)?;
                     let mut seen = [false; 3];
+                    let mut later: [Option<&Value>; 1] = [None; 1];
                     for (k, x) in obj {
                         match k.as_str() {
                             "forecast" => {
                                 seen[2] = true;
+                                later[0] = Some(x);
                             }
                             "location" => {
                                 seen[0] = true;
@@ -417,7 +423,7 @@ pub mod get_weather_output {
                     if !seen[2] {
                         break 'n false;
                     }
-                    if let Some(x) = obj.get("forecast") {
+                    if let Some(x) = later[0] {
                         if !c1(x, cx)? {
                             break 'n false;
                         }
@@ -669,10 +675,12 @@ pub mod get_weather_output {
             Value::Object(obj) => {
                 cx.state.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 3];
+                let mut later: [Option<&Value>; 1] = [None; 1];
                 for (k, x) in obj {
                     match k.as_str() {
                         "forecast" => {
                             seen[2] = true;
+                            later[0] = Some(x);
                         }
                         "location" => {
                             seen[0] = true;
@@ -714,7 +722,7 @@ pub mod get_weather_output {
                         },
                     );
                 }
-                if let Some(x) = obj.get("forecast") {
+                if let Some(x) = later[0] {
                     let k = "forecast";
                     cx.child_key("/properties/forecast", k, |cx| e1(x, cx))?;
                 }
@@ -1125,7 +1133,9 @@ pub mod search_docs_input {
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     pub fn is_valid(instance: &Value) -> bool {
-        check(instance) == __rt::Verdict::Valid
+        let mut cx = __rt::State::new(&LIMITS);
+        let result = c0(instance, &mut cx, &mut __rt::Eval::new());
+        matches!(result, Ok(true))
     }
     /// Checks `instance`, stopping at the first failure.
     pub fn check(instance: &Value) -> __rt::Verdict {
@@ -1868,7 +1878,9 @@ pub mod search_docs_output {
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     pub fn is_valid(instance: &Value) -> bool {
-        check(instance) == __rt::Verdict::Valid
+        let mut cx = __rt::State::new(&LIMITS);
+        let result = c0(instance, &mut cx);
+        matches!(result, Ok(true))
     }
     /// Checks `instance`, stopping at the first failure.
     pub fn check(instance: &Value) -> __rt::Verdict {
@@ -2336,7 +2348,9 @@ pub mod convert_currency_input {
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     pub fn is_valid(instance: &Value) -> bool {
-        check(instance) == __rt::Verdict::Valid
+        let mut cx = __rt::State::new(&LIMITS);
+        let result = c0(instance, &mut cx);
+        matches!(result, Ok(true))
     }
     /// Checks `instance`, stopping at the first failure.
     pub fn check(instance: &Value) -> __rt::Verdict {
@@ -2658,7 +2672,9 @@ pub mod convert_currency_output {
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     pub fn is_valid(instance: &Value) -> bool {
-        check(instance) == __rt::Verdict::Valid
+        let mut cx = __rt::State::new(&LIMITS);
+        let result = c0(instance, &mut cx);
+        matches!(result, Ok(true))
     }
     /// Checks `instance`, stopping at the first failure.
     pub fn check(instance: &Value) -> __rt::Verdict {
