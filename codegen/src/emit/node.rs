@@ -1544,12 +1544,13 @@ impl<'a> Gen<'a> {
             arms.entry(name).or_default();
         }
         // A loop that runs anyway picks up the deferred properties' values on its way, for
-        // after it (a lookup by name costs more than that on small objects).
+        // after it (a lookup by name costs more than that on small objects); so does a loop
+        // run only for that, when it replaces two lookups or more.
         let loops = !arms.is_empty()
             || additional.is_some()
             || !patterns.is_empty()
             || names_edge.is_some();
-        let captured = loops && !deferred.is_empty();
+        let captured = !deferred.is_empty() && (loops || deferred.len() > 1);
         if captured {
             for (j, (name, _)) in deferred.iter().enumerate() {
                 let j = Literal::usize_unsuffixed(j);
