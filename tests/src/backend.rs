@@ -8,7 +8,7 @@
 use crate::suite::{File, Group, SetSpec};
 use schemac::interp::Interpreter;
 use schemac::Compiler;
-use schemac_runtime::Validate;
+use schemac_runtime::{Evaluate, Validate};
 
 /// Everything a backend may need to prepare one group.
 #[derive(Clone, Copy)]
@@ -68,16 +68,34 @@ impl Backend for Interpreted {
             .compile_named(&ctx.schema_name(), &ctx.group.schema)
         {
             Ok(program) => Prepared::Ready(Box::new(Interpreter::new(program))),
-            Err(errors) => Prepared::Failed(format!(
-                "compile error: {}",
-                errors
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )),
+            Err(errors) => Prepared::Failed(compile_error_text(&errors)),
         }
     }
+}
+
+/// The interpreter of `schema` (named `name` in errors) as an [`Evaluate`]: the
+/// interpreted backend of the annotation and output tests.
+pub fn interpret(
+    compiler: &Compiler,
+    name: &str,
+    schema: &serde_json::Value,
+) -> Result<Box<dyn Evaluate>, String> {
+    match compiler.compile_named(name, schema) {
+        Ok(program) => Ok(Box::new(Interpreter::new(program))),
+        Err(errors) => Err(compile_error_text(&errors)),
+    }
+}
+
+/// How a case that does not compile fails: `compile error: ` and every error.
+fn compile_error_text(errors: &[schemac::CompileError]) -> String {
+    format!(
+        "compile error: {}",
+        errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    )
 }
 
 /// The Rust backend: the schema was compiled into Rust by `build.rs` and built into this
@@ -124,14 +142,7 @@ impl Backend for Generated {
             Ok(_) => Prepared::Failed(
                 "the schema compiles now but was not generated at build time".to_string(),
             ),
-            Err(errors) => Prepared::Failed(format!(
-                "compile error: {}",
-                errors
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )),
+            Err(errors) => Prepared::Failed(compile_error_text(&errors)),
         }
     }
 }

@@ -60,6 +60,7 @@ impl Builder {
             is_resource_root: pointer.is_empty(),
             checks: Vec::new(),
             collect: Collect::default(),
+            annotations: Vec::new(),
         });
         NodeId(self.program.nodes.len() - 1)
     }

@@ -156,6 +156,10 @@ fn resolve_static_dynamic_refs(program: &mut Program) {
 /// The edge a reference-only node forwards to, if `id` is one.
 fn forwarded(program: &Program, id: NodeId) -> Option<&Edge> {
     let node = program.node(id);
+    if !node.annotations.is_empty() {
+        // Its annotations are located at the wrapper.
+        return None;
+    }
     let edge = match node.checks.as_slice() {
         [check] => match &check.kind {
             CheckKind::Ref(edge)
