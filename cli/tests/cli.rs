@@ -414,12 +414,17 @@ fn validate_output_json_prints_the_basic_format_with_the_instance_path() {
     assert_eq!(units.len(), 2, "{}", run.stdout);
     assert_eq!(
         units[0],
-        serde_json::json!({"valid": true, "instance": "ok.json"})
+        serde_json::json!({
+            "valid": true, "keywordLocation": "", "instanceLocation": "", "instance": "ok.json"
+        })
     );
     assert_eq!(units[1]["valid"], false);
+    assert_eq!(units[1]["keywordLocation"], "");
+    assert_eq!(units[1]["instanceLocation"], "");
     assert_eq!(units[1]["instance"], "bad.json");
     let errors = units[1]["errors"].as_array().unwrap();
     assert_eq!(errors.len(), 1, "{}", run.stdout);
+    assert_eq!(errors[0]["valid"], false);
     assert_eq!(errors[0]["instanceLocation"], "/query");
     assert_eq!(errors[0]["keywordLocation"], "/properties/query/minLength");
     assert!(errors[0]["absoluteKeywordLocation"]
@@ -1067,6 +1072,125 @@ fn text_output_escapes_locations_and_paths_that_could_forge_lines() {
         locations.contains(&"/x\nevil.json: valid\n "),
         "{locations:?}"
     );
+}
+
+/// A schema with annotations and nested applicators, its instances (valid, invalid in two
+/// places), for the output formats.
+const ANNOTATED: &str = r##"{
+    "title": "search",
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "description": "what to find", "readOnly": true},
+        "tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}}
+    },
+    "$defs": {"tag": {"type": "string", "maxLength": 3, "x-note": "short"}}
+}"##;
+
+#[test]
+fn every_output_format_is_valid_against_its_own_output_schema_definition() {
+    let dir = scratch("output_formats");
+    file(&dir, "s.json", ANNOTATED);
+    file(&dir, "ok.json", r#"{"query": "rust", "tags": ["a"]}"#);
+    file(
+        &dir,
+        "bad.json",
+        r#"{"query": 1, "tags": ["a", "zzzz", 2]}"#,
+    );
+    let output_schema =
+        shared_dir().join("json-schema-test-suite/output-tests/draft2020-12/output-schema.json");
+    let document = format!(
+        "https://json-schema.org/draft/2020-12/output/schema={}",
+        output_schema.display()
+    );
+    for format in ["flag", "basic", "json", "detailed", "verbose"] {
+        let run = schemac(
+            &dir,
+            &[
+                "validate", "--output", format, "s.json", "ok.json", "bad.json",
+            ],
+        )
+        .expect(1);
+        let units: Vec<Value> = run
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(units.len(), 2, "{format}: {}", run.stdout);
+        assert_eq!(units[0]["valid"], true, "{format}");
+        assert_eq!(units[1]["valid"], false, "{format}");
+        // Messages never quote instance values.
+        assert!(!run.stdout.contains("zzzz"), "{format}: {}", run.stdout);
+        let defs = if format == "json" { "basic" } else { format };
+        file(
+            &dir,
+            "defs.json",
+            &format!(
+                r##"{{"$ref": "https://json-schema.org/draft/2020-12/output/schema#/$defs/{defs}"}}"##
+            ),
+        );
+        file(&dir, "out.jsonl", &run.stdout);
+        let check = schemac(
+            &dir,
+            &[
+                "validate",
+                "--document",
+                &document,
+                "--jsonl",
+                "defs.json",
+                "out.jsonl",
+            ],
+        );
+        assert_eq!(
+            check.stdout, "out.jsonl:1: valid\nout.jsonl:2: valid\n",
+            "{format}: {}{}",
+            run.stdout, check.stderr
+        );
+        match format {
+            "flag" => assert_eq!(
+                units[0],
+                serde_json::json!({"valid": true, "instance": "ok.json"})
+            ),
+            "basic" | "json" => {
+                let annotations = units[0]["annotations"].as_array().unwrap();
+                let at = |keyword: &str| {
+                    annotations
+                        .iter()
+                        .find(|a| a["keywordLocation"].as_str().unwrap().ends_with(keyword))
+                        .unwrap_or_else(|| panic!("no {keyword} in {annotations:?}"))
+                };
+                assert_eq!(at("/title")["annotation"], "search");
+                assert_eq!(at("/readOnly")["instanceLocation"], "/query");
+                assert_eq!(
+                    at("/x-note")["keywordLocation"],
+                    "/properties/tags/items/$ref/x-note"
+                );
+                assert!(at("/x-note")["absoluteKeywordLocation"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("#/$defs/tag/x-note"));
+                assert_eq!(units[1]["errors"].as_array().map(Vec::len), Some(3));
+                assert!(units[1].get("annotations").is_none());
+            }
+            "detailed" => {
+                // `/properties/query` has one error: collapsed into it.
+                let errors = units[1]["errors"].as_array().unwrap();
+                assert_eq!(errors[0]["keywordLocation"], "/properties/query/type");
+                assert_eq!(errors[1]["keywordLocation"], "/properties/tags");
+                assert_eq!(errors[1]["errors"].as_array().map(Vec::len), Some(2));
+            }
+            _ => {
+                let tags = &units[1]["errors"][1];
+                assert_eq!(tags["keywordLocation"], "/properties/tags");
+                let item = &tags["errors"][0];
+                assert_eq!(item["keywordLocation"], "/properties/tags/items");
+                assert_eq!(item["instanceLocation"], "/tags/1");
+                assert_eq!(
+                    item["errors"][0]["keywordLocation"],
+                    "/properties/tags/items/$ref"
+                );
+            }
+        }
+    }
 }
 
 /// `[` × depth, a leaf, `]` × depth.
