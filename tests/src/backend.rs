@@ -73,16 +73,68 @@ impl Backend for Interpreted {
     }
 }
 
-/// The interpreter of `schema` (named `name` in errors) as an [`Evaluate`]: the
-/// interpreted backend of the annotation and output tests.
-pub fn interpret(
-    compiler: &Compiler,
-    name: &str,
-    schema: &serde_json::Value,
-) -> Result<Box<dyn Evaluate>, String> {
-    match compiler.compile_named(name, schema) {
+/// One schema of the annotation or output tests, to prepare for `evaluate`.
+pub struct ToPrepare<'a> {
+    /// A compiler with the set's options (annotations kept) and the offline documents.
+    pub compiler: &'a Compiler,
+    /// The set's label: `draft2020-12 annotations`, `draft2020-12 output`.
+    pub label: &'a str,
+    /// The file the schema is in.
+    pub file: &'a str,
+    /// Its case's (group's) index in the file.
+    pub index: usize,
+    /// The schema.
+    pub schema: &'a serde_json::Value,
+}
+
+impl ToPrepare<'_> {
+    /// The name the schema goes by in compile errors: `<label>/<file>#<index>`.
+    pub fn name(&self) -> String {
+        format!("{}/{}#{}", self.label, self.file, self.index)
+    }
+}
+
+/// A backend of the annotation and output tests: an [`Evaluate`] for a schema, or why not.
+pub type Prepare<'a> = &'a dyn Fn(&ToPrepare<'_>) -> Result<Box<dyn Evaluate>, String>;
+
+/// The interpreter's [`Prepare`]: compiles the schema and interprets it.
+pub fn interpret(schema: &ToPrepare<'_>) -> Result<Box<dyn Evaluate>, String> {
+    match schema.compiler.compile_named(&schema.name(), schema.schema) {
         Ok(program) => Ok(Box::new(Interpreter::new(program))),
         Err(errors) => Err(compile_error_text(&errors)),
+    }
+}
+
+/// The generated code's [`Prepare`]: the module `build.rs` generated (with `evaluate`)
+/// for the schema.
+pub fn generated(schema: &ToPrepare<'_>) -> Result<Box<dyn Evaluate>, String> {
+    if let Some(evaluator) =
+        crate::generated::lookup_evaluator(schema.label, schema.file, schema.index)
+    {
+        return Ok(Box::new(GeneratedEvaluator(evaluator)));
+    }
+    match schema.compiler.compile_named(&schema.name(), schema.schema) {
+        Ok(_) => Err("the schema compiles now but was not generated at build time".to_string()),
+        Err(errors) => Err(compile_error_text(&errors)),
+    }
+}
+
+/// A generated evaluator, as a boxed [`Evaluate`].
+struct GeneratedEvaluator(&'static (dyn Evaluate + Sync));
+
+impl Validate for GeneratedEvaluator {
+    fn check(&self, instance: &serde_json::Value) -> schemac_runtime::Verdict {
+        self.0.check(instance)
+    }
+
+    fn validate(&self, instance: &serde_json::Value) -> schemac_runtime::Report {
+        self.0.validate(instance)
+    }
+}
+
+impl Evaluate for GeneratedEvaluator {
+    fn evaluate(&self, instance: &serde_json::Value) -> schemac_runtime::Evaluation {
+        self.0.evaluate(instance)
     }
 }
 

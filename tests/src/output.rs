@@ -6,7 +6,8 @@
 //! `verbose`) is valid against its own `#/$defs/<format>` of the draft's
 //! `output-schema.json` — both checked by schemac's interpreter.
 
-use crate::annotations::Prepare;
+use crate::backend::{Prepare, ToPrepare};
+use crate::evaluation_cases::output_groups;
 use crate::panics;
 use crate::runner::{CaseFailure, SetOutcome};
 use crate::suite::SetSpec;
@@ -20,8 +21,8 @@ use std::path::Path;
 
 /// The output tests of one draft and the schemas their outputs are checked against.
 pub struct OutputSet {
-    /// The content tests' groups: (file name, group).
-    pub groups: Vec<(String, Value)>,
+    /// The content tests' groups: (file name, index in the file, group).
+    pub groups: Vec<(String, usize, Value)>,
     /// A compiler for the tests' `output` schemas: the draft's `output-schema.json`
     /// registered under its `$id`.
     pub output_compiler: Compiler,
@@ -48,23 +49,8 @@ impl OutputSet {
             .registry_mut()
             .add(&id, schema)
             .map_err(|e| format!("cannot register {id}: {e}"))?;
-        let mut groups = Vec::new();
-        let content = dir.join("content");
-        for path in crate::paths::json_files(&content)? {
-            let name = path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let Value::Array(file) = crate::paths::read_json(&path)? else {
-                return Err(format!("{}: not an array of groups", path.display()));
-            };
-            groups.extend(file.into_iter().map(|g| (name.clone(), g)));
-        }
-        if groups.is_empty() {
-            return Err(format!("{} has no output tests", content.display()));
-        }
         Ok(OutputSet {
-            groups,
+            groups: output_groups(suite, spec.draft)?,
             output_compiler,
             output_schema_id: id,
         })
@@ -118,6 +104,7 @@ pub fn run(
     backend: &'static str,
     prepare: Prepare<'_>,
 ) -> SetOutcome {
+    let label = spec.label();
     let mut outcome = SetOutcome {
         backend,
         spec,
@@ -126,15 +113,24 @@ pub fn run(
         failed: Vec::new(),
         skipped: Vec::new(),
     };
-    for (file, group) in &set.groups {
+    for (file, index, group) in &set.groups {
         let description = group
             .get("description")
             .and_then(Value::as_str)
             .unwrap_or_default();
         let name = format!("{}/output/{file}", spec.draft);
         let prepared = match group.get("schema") {
-            Some(schema) => panics::catch(|| prepare(compiler, &name, schema))
-                .unwrap_or_else(|panic| Err(format!("preparing the schema {panic}"))),
+            Some(schema) => {
+                let schema = ToPrepare {
+                    compiler,
+                    label: &label,
+                    file,
+                    index: *index,
+                    schema,
+                };
+                panics::catch(|| prepare(&schema))
+                    .unwrap_or_else(|panic| Err(format!("preparing the schema {panic}")))
+            }
             None => Err("the group has no schema".to_string()),
         };
         let tests = group

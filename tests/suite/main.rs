@@ -11,15 +11,15 @@
 //!
 //! Then the annotation tests per dialect (`suite draft2020-12 annotations [interpreted]`)
 //! and the output tests of 2020-12 and 2019-09 (`suite draft2020-12 output
-//! [interpreted]`), through the interpreter's `evaluate` (generated code has no
-//! `evaluate` yet); any failure there fails the run.
+//! [interpreted]`), through `evaluate` of the interpreter and of generated code built with
+//! it; any failure there fails the run.
 
 use schemac::{Dialect, Options};
-use schemac_tests::backend::{interpret, Backend, Generated, Interpreted};
+use schemac_tests::backend::{self, interpret, Backend, Generated, Interpreted, Prepare};
 use schemac_tests::output::OutputSet;
 use schemac_tests::runner::{run_set, ExpectedFailures, SetOutcome};
 use schemac_tests::suite::{Set, SetSpec, SETS};
-use schemac_tests::{annotations, output, paths, registry};
+use schemac_tests::{annotations, evaluation_cases, output, paths, registry};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -101,9 +101,9 @@ fn run() -> Result<Vec<String>, String> {
 }
 
 /// The annotation tests per dialect and the output tests of 2020-12 and 2019-09, through
-/// the interpreter.
+/// the interpreter and generated code.
 fn run_evaluations(suite: &std::path::Path) -> Result<Vec<SetOutcome>, String> {
-    let cases = annotations::load(&suite.join("annotations").join("tests"))?;
+    let cases = evaluation_cases::load(&suite.join("annotations").join("tests"))?;
     let spec = |draft: &'static str, name: &'static str, dialect: Dialect| SetSpec {
         draft,
         name,
@@ -119,17 +119,18 @@ fn run_evaluations(suite: &std::path::Path) -> Result<Vec<SetOutcome>, String> {
             ..Options::default()
         })
     };
+    let backends: [(&'static str, Prepare<'_>); 2] = [
+        ("interpreted", &interpret),
+        ("generated", &backend::generated),
+    ];
     let mut outcomes = Vec::new();
     for set in SETS.iter().filter(|s| s.name == "required") {
         let dialect = set.default_dialect;
         let spec = spec(set.draft, "annotations", dialect);
-        outcomes.push(annotations::run(
-            spec,
-            &cases,
-            &compiler(dialect)?,
-            "interpreted",
-            &interpret,
-        ));
+        let compiler = compiler(dialect)?;
+        for (name, prepare) in backends {
+            outcomes.push(annotations::run(spec, &cases, &compiler, name, prepare));
+        }
     }
     for (draft, dialect) in [
         ("draft2020-12", Dialect::Draft2020_12),
@@ -137,13 +138,10 @@ fn run_evaluations(suite: &std::path::Path) -> Result<Vec<SetOutcome>, String> {
     ] {
         let spec = spec(draft, "output", dialect);
         let set = OutputSet::load(suite, &spec)?;
-        outcomes.push(output::run(
-            spec,
-            &set,
-            &compiler(dialect)?,
-            "interpreted",
-            &interpret,
-        ));
+        let compiler = compiler(dialect)?;
+        for (name, prepare) in backends {
+            outcomes.push(output::run(spec, &set, &compiler, name, prepare));
+        }
     }
     Ok(outcomes)
 }
