@@ -399,7 +399,7 @@ mod tests {
             value: json!("A"),
         };
         assert_eq!(title.keyword(), "title");
-        let out = output(Format::Basic, &report, &[title.clone()]);
+        let out = output(Format::Basic, &report, core::slice::from_ref(&title));
         assert_eq!(out["annotations"][0]["annotation"], "A");
         assert_eq!(out["annotations"][0]["valid"], true);
         assert!(out.get("errors").is_none());

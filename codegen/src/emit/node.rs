@@ -747,7 +747,11 @@ impl<'a> Gen<'a> {
                 .filter(|code| !code.is_empty())
         };
         let (then_code, else_code) = (branch(then), branch(otherwise));
+        let same = then_code.as_ref().map(ToString::to_string)
+            == else_code.as_ref().map(ToString::to_string);
         let branches = match (merge_cond, then_code, else_code) {
+            // `then` and `else` run the same code (identical subschemas): no test.
+            (false, Some(t), Some(_)) if same => quote!(let _ = holds; #t),
             (false, None, None) => quote!(let _ = holds;),
             (false, Some(t), None) => guarded_if(quote!(holds), t),
             (false, None, Some(e)) => guarded_if(quote!(!holds), e),
@@ -1371,25 +1375,26 @@ impl<'a> Gen<'a> {
         } else {
             quote!()
         };
-        let stop_unless_evaluating = |stop: TokenStream| {
-            if evaluates {
-                quote!(if !cx.annotating() { #stop })
-            } else {
-                stop
-            }
+        // `cond && ` when an evaluation must not stop early.
+        let unless_evaluating = if evaluates {
+            quote!(!cx.annotating() &&)
+        } else {
+            quote!()
         };
         let charge = self.loop_charge(f, quote!(arr.len()), &[schema.target]);
         if min == 0 && max.is_none() {
             // Cannot fail: evaluated for annotations (and the budget) only.
-            let stop = if mark {
-                quote!()
+            let body = if mark {
+                quote!(if #call? { #mark_code })
+            } else if evaluates {
+                quote!(if #call? && !cx.annotating() { break; })
             } else {
-                stop_unless_evaluating(quote!(break;))
+                quote!(if #call? { break; })
             };
             return quote! {
                 #charge
                 for #index in #iter {
-                    if #call? { #mark_code #stop }
+                    #body
                 }
             };
         }
@@ -1397,10 +1402,10 @@ impl<'a> Gen<'a> {
         let early = if mark {
             quote!()
         } else {
-            stop_unless_evaluating(match max {
-                None => quote!(if count >= #min { break; }),
-                Some(m) => quote!(if count > #m { break; }),
-            })
+            match max {
+                None => quote!(if #unless_evaluating count >= #min { break; }),
+                Some(m) => quote!(if #unless_evaluating count > #m { break; }),
+            }
         };
         let verdict = match (min, max) {
             (0, Some(m)) => quote!(if count > #m { #fail }),
