@@ -62,22 +62,12 @@ fn run() -> Result<(), String> {
     println!("cargo:rerun-if-env-changed=SCHEMAC_GENERATED_DRAFTS");
     let drafts = drafts();
     let suite_dir = paths::suite_dir()?;
-    println!(
-        "cargo:rerun-if-changed={}",
-        suite_dir.join("tests").display()
-    );
-    println!(
-        "cargo:rerun-if-changed={}",
-        suite_dir.join("remotes").display()
-    );
-    println!(
-        "cargo:rerun-if-changed={}",
-        suite_dir.join("annotations").display()
-    );
-    println!(
-        "cargo:rerun-if-changed={}",
-        suite_dir.join("output-tests").display()
-    );
+    for folder in ["tests", "remotes", "annotations", "output-tests"] {
+        println!(
+            "cargo:rerun-if-changed={}",
+            suite_dir.join(folder).display()
+        );
+    }
     println!(
         "cargo:rerun-if-changed={}",
         paths::metaschemas_dir()?.display()

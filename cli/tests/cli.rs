@@ -72,6 +72,14 @@ fn schemac(dir: &Path, args: &[&str]) -> Run {
     schemac_in(dir, args, "")
 }
 
+/// Each line of `stdout`, as JSON.
+fn json_lines(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 const SEARCH: &str = r#"{
     "type": "object",
     "properties": {
@@ -406,11 +414,7 @@ fn validate_output_json_prints_the_basic_format_with_the_instance_path() {
         ],
     )
     .expect(1);
-    let units: Vec<Value> = run
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let units = json_lines(&run.stdout);
     assert_eq!(units.len(), 2, "{}", run.stdout);
     assert_eq!(
         units[0],
@@ -1110,11 +1114,7 @@ fn every_output_format_is_valid_against_its_own_output_schema_definition() {
             ],
         )
         .expect(1);
-        let units: Vec<Value> = run
-            .stdout
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let units = json_lines(&run.stdout);
         assert_eq!(units.len(), 2, "{format}: {}", run.stdout);
         assert_eq!(units[0]["valid"], true, "{format}");
         assert_eq!(units[1]["valid"], false, "{format}");

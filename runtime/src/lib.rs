@@ -53,6 +53,22 @@ pub trait Evaluate: Validate {
     fn evaluate(&self, instance: &serde_json::Value) -> Evaluation;
 }
 
+impl<T: Validate + ?Sized> Validate for &T {
+    fn check(&self, instance: &serde_json::Value) -> Verdict {
+        (**self).check(instance)
+    }
+
+    fn validate(&self, instance: &serde_json::Value) -> Report {
+        (**self).validate(instance)
+    }
+}
+
+impl<T: Evaluate + ?Sized> Evaluate for &T {
+    fn evaluate(&self, instance: &serde_json::Value) -> Evaluation {
+        (**self).evaluate(instance)
+    }
+}
+
 /// A verdict-only validator: what generated code built without `validate` (the
 /// builder's `validate(false)`, for embedded targets and servers that only need a
 /// verdict) implements. Every [`Validate`] is also a `Check`.

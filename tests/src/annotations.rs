@@ -17,7 +17,6 @@ use crate::suite::SetSpec;
 use schemac::{Compiler, Dialect};
 use schemac_runtime::Evaluation;
 use serde_json::{Map, Value};
-use std::collections::BTreeSet;
 
 /// Why a test's evaluation does not meet `assertions`, if it does not.
 fn judge(
@@ -78,14 +77,7 @@ pub fn run(
 ) -> SetOutcome {
     let label = spec.label();
     let dialect = spec.default_dialect;
-    let mut outcome = SetOutcome {
-        backend,
-        spec,
-        case_ids: BTreeSet::new(),
-        passed: 0,
-        failed: Vec::new(),
-        skipped: Vec::new(),
-    };
+    let mut outcome = SetOutcome::new(backend, spec);
     for case in cases {
         if !compatible(case.compatibility.as_deref(), release(dialect)) {
             continue;

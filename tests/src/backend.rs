@@ -111,30 +111,11 @@ pub fn generated(schema: &ToPrepare<'_>) -> Result<Box<dyn Evaluate>, String> {
     if let Some(evaluator) =
         crate::generated::lookup_evaluator(schema.label, schema.file, schema.index)
     {
-        return Ok(Box::new(GeneratedEvaluator(evaluator)));
+        return Ok(Box::new(evaluator));
     }
     match schema.compiler.compile_named(&schema.name(), schema.schema) {
         Ok(_) => Err("the schema compiles now but was not generated at build time".to_string()),
         Err(errors) => Err(compile_error_text(&errors)),
-    }
-}
-
-/// A generated evaluator, as a boxed [`Evaluate`].
-struct GeneratedEvaluator(&'static (dyn Evaluate + Sync));
-
-impl Validate for GeneratedEvaluator {
-    fn check(&self, instance: &serde_json::Value) -> schemac_runtime::Verdict {
-        self.0.check(instance)
-    }
-
-    fn validate(&self, instance: &serde_json::Value) -> schemac_runtime::Report {
-        self.0.validate(instance)
-    }
-}
-
-impl Evaluate for GeneratedEvaluator {
-    fn evaluate(&self, instance: &serde_json::Value) -> schemac_runtime::Evaluation {
-        self.0.evaluate(instance)
     }
 }
 
@@ -155,19 +136,6 @@ fn compile_error_text(errors: &[schemac::CompileError]) -> String {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Generated;
 
-/// A generated validator, as a boxed [`Validate`].
-struct GeneratedValidator(&'static (dyn Validate + Sync));
-
-impl Validate for GeneratedValidator {
-    fn check(&self, instance: &serde_json::Value) -> schemac_runtime::Verdict {
-        self.0.check(instance)
-    }
-
-    fn validate(&self, instance: &serde_json::Value) -> schemac_runtime::Report {
-        self.0.validate(instance)
-    }
-}
-
 impl Backend for Generated {
     fn name(&self) -> &'static str {
         "generated"
@@ -177,7 +145,7 @@ impl Backend for Generated {
         if let Some(validator) =
             crate::generated::lookup(&ctx.spec.label(), &ctx.file.name, ctx.group.index)
         {
-            return Prepared::Ready(Box::new(GeneratedValidator(validator)));
+            return Prepared::Ready(Box::new(validator));
         }
         if !crate::generated::DRAFTS.contains(&ctx.spec.draft) {
             return Prepared::Skipped(format!(

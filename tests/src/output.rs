@@ -16,7 +16,6 @@ use schemac::{Compiler, Options};
 use schemac_runtime::output::{self, Format};
 use schemac_runtime::{Evaluation, Validate};
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
 use std::path::Path;
 
 /// The output tests of one draft and the schemas their outputs are checked against.
@@ -105,14 +104,7 @@ pub fn run(
     prepare: Prepare<'_>,
 ) -> SetOutcome {
     let label = spec.label();
-    let mut outcome = SetOutcome {
-        backend,
-        spec,
-        case_ids: BTreeSet::new(),
-        passed: 0,
-        failed: Vec::new(),
-        skipped: Vec::new(),
-    };
+    let mut outcome = SetOutcome::new(backend, spec);
     for (file, index, group) in &set.groups {
         let description = group
             .get("description")
