@@ -50,6 +50,11 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
         output: OutputFormat,
     },
+    /// Serve Bowtie (https://bowtie.report): its IHOP protocol, one JSON command per line
+    /// on standard input (`start`, `dialect`, `run`, `stop`), one JSON response per line on
+    /// standard output. Exit 0 at `stop` or the end of the input, 2 on a line that is not
+    /// a command.
+    Bowtie,
     /// Compile schemas into Rust validators: one module per schema, named after its file
     /// (`aws-cdk.json` → `aws_cdk`), written to FILE (`-` for standard output) for
     /// `include!`. Exit 0, or 2 on any schema or I/O error (nothing is written then).

@@ -4,6 +4,7 @@
 //! schemac check SCHEMA...
 //! schemac validate SCHEMA INSTANCE... [--jsonl] [--output text|flag|basic|detailed|verbose]
 //! schemac generate SCHEMA... -o FILE [--runtime-path PATH] [--check-only]
+//! schemac bowtie                     (Bowtie's IHOP protocol on stdin/stdout)
 //! shared: --document URI=PATH  --refs error|warn  --assert-format  --dialect 2020-12|draft7
 //!         --max-input-size BYTES  --max-errors N
 //! ```
@@ -19,13 +20,14 @@
 //! stderr; validation results to stdout.
 
 mod args;
+mod bowtie;
 mod instances;
 
 use args::{Cli, Command, OutputFormat, SharedOptions};
 use clap::Parser;
 use instances::Instance;
 use schemac::interp::Interpreter;
-use schemac::{Compiler, Options};
+use schemac::{Compiler, Dialect, Options};
 use schemac_runtime::error::Escaped;
 use schemac_runtime::json::drop_deep;
 use schemac_runtime::output::{self, Format};
@@ -101,15 +103,17 @@ fn run(cli: &Cli) -> Status {
             runtime_path,
             check_only,
         } => generate(&cli.shared, schemas, output, runtime_path, !check_only),
+        Command::Bowtie => bowtie::serve(&cli.shared),
     }
 }
 
-/// A compiler with the shared options (keeping annotations when `annotations`) and every
-/// `--document` registered; on failure the message has been printed.
-fn compiler(shared: &SharedOptions, annotations: bool) -> Result<Compiler, ()> {
+/// A compiler with the shared options, `dialect` for schemas without `$schema` (keeping
+/// annotations when `annotations`) and every `--document` registered; on failure the
+/// message has been printed.
+fn compiler(shared: &SharedOptions, dialect: Dialect, annotations: bool) -> Result<Compiler, ()> {
     let options = Options {
         annotations,
-        default_dialect: shared.dialect.into(),
+        default_dialect: dialect,
         ref_policy: shared.refs.into(),
         assert_format: shared.assert_format,
         assert_content: shared.assert_content,
@@ -179,7 +183,7 @@ fn compile_value(compiler: &Compiler, path: &Path, schema: &Value) -> Option<sch
 
 /// `schemac check SCHEMA...`: 0 when every schema compiles, else 2.
 fn check(shared: &SharedOptions, schemas: &[std::path::PathBuf]) -> Status {
-    let Ok(compiler) = compiler(shared, false) else {
+    let Ok(compiler) = compiler(shared, shared.dialect.into(), false) else {
         return Status::Error;
     };
     let failed = schemas
@@ -207,7 +211,7 @@ fn generate(
     validate: bool,
 ) -> Status {
     use schemac::emit;
-    let Ok(compiler) = compiler(shared, false) else {
+    let Ok(compiler) = compiler(shared, shared.dialect.into(), false) else {
         return Status::Error;
     };
     let mut failed = false;
@@ -303,7 +307,7 @@ fn validate(
     jsonl: bool,
     output: OutputFormat,
 ) -> Status {
-    let Ok(compiler) = compiler(shared, output.annotates()) else {
+    let Ok(compiler) = compiler(shared, shared.dialect.into(), output.annotates()) else {
         return Status::Error;
     };
     let Some(program) = compile(&compiler, shared, schema) else {

@@ -1263,3 +1263,129 @@ fn messages_on_stderr_escape_file_names_and_schema_names() {
         run.stderr
     );
 }
+
+// ---- bowtie --------------------------------------------------------------------------
+
+/// One line of JSON text.
+fn line(value: Value) -> String {
+    format!("{value}\n")
+}
+
+#[test]
+fn bowtie_runs_suite_cases_over_a_pipe() {
+    let dir = scratch("bowtie");
+    let suite = shared_dir().join("json-schema-test-suite/tests");
+    let mut input = line(serde_json::json!({"cmd": "start", "version": 1}));
+    // (seq, expected validity of each test)
+    let mut expected: Vec<(u64, Vec<bool>)> = Vec::new();
+    for (dialect, file) in [
+        (
+            "https://json-schema.org/draft/2020-12/schema",
+            "draft2020-12/type.json",
+        ),
+        (
+            "http://json-schema.org/draft-07/schema#",
+            "draft7/items.json",
+        ),
+        (
+            "http://json-schema.org/draft-04/schema#",
+            "draft4/required.json",
+        ),
+    ] {
+        input.push_str(&line(
+            serde_json::json!({"cmd": "dialect", "dialect": dialect}),
+        ));
+        let text = std::fs::read_to_string(suite.join(file)).unwrap();
+        let groups: Vec<Value> = serde_json::from_str(&text).unwrap();
+        for group in groups {
+            let seq = expected.len() as u64;
+            let tests: Vec<Value> = group["tests"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(
+                    |t| serde_json::json!({"description": t["description"], "instance": t["data"]}),
+                )
+                .collect();
+            expected.push((
+                seq,
+                group["tests"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t["valid"].as_bool().unwrap())
+                    .collect(),
+            ));
+            let case = serde_json::json!({
+                "description": group["description"], "schema": group["schema"], "tests": tests
+            });
+            input.push_str(&line(
+                serde_json::json!({"cmd": "run", "seq": seq, "case": case}),
+            ));
+        }
+    }
+    input.push_str(&line(serde_json::json!({"cmd": "stop"})));
+    input.push_str("not read after stop\n");
+    let run = schemac_in(&dir, &["bowtie"], &input).expect(0);
+    let responses = json_lines(&run.stdout);
+    // start, then per file a dialect response and its runs.
+    assert_eq!(responses.len(), 1 + 3 + expected.len(), "{}", run.stdout);
+    let start = &responses[0];
+    assert_eq!(start["version"], 1);
+    assert_eq!(start["implementation"]["name"], "schemac");
+    let dialects = start["implementation"]["dialects"].as_array().unwrap();
+    assert!(dialects.contains(&serde_json::json!(
+        "http://json-schema.org/draft-04/schema#"
+    )));
+    let runs: Vec<&Value> = responses[1..]
+        .iter()
+        .filter(|r| r.get("seq").is_some())
+        .collect();
+    assert!(responses[1..]
+        .iter()
+        .filter(|r| r.get("seq").is_none())
+        .all(|r| r == &serde_json::json!({"ok": true})));
+    for ((seq, valid), response) in expected.iter().zip(runs) {
+        assert_eq!(response["seq"], *seq, "{response}");
+        let got: Vec<bool> = response["results"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no results: {response}"))
+            .iter()
+            .map(|r| r["valid"].as_bool().unwrap())
+            .collect();
+        assert_eq!(&got, valid, "case {seq}: {response}");
+    }
+}
+
+#[test]
+fn bowtie_reports_what_it_cannot_run_and_stops_on_what_is_not_a_command() {
+    let dir = scratch("bowtie_errors");
+    let input = [
+        serde_json::json!({"cmd": "start", "version": 1}),
+        serde_json::json!({"cmd": "dialect", "dialect": "https://example.com/other"}),
+        serde_json::json!({"cmd": "run", "seq": "a", "case": {
+            "description": "bad", "schema": {"minimum": "x"}, "tests": [{"instance": 1}]}}),
+        serde_json::json!({"cmd": "run", "seq": 7, "case": {
+            "description": "registry", "schema": {"$ref": "https://x.example/s.json"},
+            "registry": {"https://x.example/s.json": {"type": "string"}},
+            "tests": [{"instance": "a"}, {"instance": 1}]}}),
+        serde_json::json!({"cmd": "dance"}),
+    ]
+    .map(line)
+    .concat();
+    let run = schemac_in(&dir, &["bowtie"], &input).expect(2);
+    let responses = json_lines(&run.stdout);
+    assert_eq!(responses.len(), 4, "{}", run.stdout);
+    assert_eq!(responses[1], serde_json::json!({"ok": false}));
+    assert_eq!(responses[2]["seq"], "a");
+    assert_eq!(responses[2]["errored"], true);
+    assert!(responses[2]["context"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("minimum"));
+    assert_eq!(
+        responses[3],
+        serde_json::json!({"seq": 7, "results": [{"valid": true}, {"valid": false}]})
+    );
+    assert!(run.stderr.contains("not a command"), "{}", run.stderr);
+}
