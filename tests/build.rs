@@ -3,10 +3,15 @@
 //! generated Rust validators, one module per group, plus a table from `(set, file, group
 //! index)` to each module's validator.
 //! The `[generated]` backend of the suite harness and the differential test run them.
+//! The annotation tests' schemas (per dialect) and the output tests' (2020-12, 2019-09)
+//! are compiled with annotations kept and generated with `evaluate`, into a second table.
 //!
 //! A group whose schema does not compile gets no module; the backend then reports the
 //! compile error the same way the interpreter's backend does.
 
+#[path = "src/evaluation_cases.rs"]
+#[allow(dead_code)]
+mod evaluation_cases;
 #[path = "src/paths.rs"]
 #[allow(dead_code)]
 mod paths;
@@ -51,19 +56,18 @@ fn run() -> Result<(), String> {
     println!("cargo:rerun-if-changed=src/paths.rs");
     println!("cargo:rerun-if-changed=src/registry.rs");
     println!("cargo:rerun-if-changed=src/suite.rs");
+    println!("cargo:rerun-if-changed=src/evaluation_cases.rs");
     println!("cargo:rerun-if-env-changed=SCHEMAC_SHARED");
     println!("cargo:rerun-if-env-changed=JSON_SCHEMA_TEST_SUITE");
     println!("cargo:rerun-if-env-changed=SCHEMAC_GENERATED_DRAFTS");
     let drafts = drafts();
     let suite_dir = paths::suite_dir()?;
-    println!(
-        "cargo:rerun-if-changed={}",
-        suite_dir.join("tests").display()
-    );
-    println!(
-        "cargo:rerun-if-changed={}",
-        suite_dir.join("remotes").display()
-    );
+    for folder in ["tests", "remotes", "annotations", "output-tests"] {
+        println!(
+            "cargo:rerun-if-changed={}",
+            suite_dir.join(folder).display()
+        );
+    }
     println!(
         "cargo:rerun-if-changed={}",
         paths::metaschemas_dir()?.display()
@@ -114,26 +118,17 @@ fn run() -> Result<(), String> {
             }
         }
     }
-    let units: Vec<Unit<'_>> = compiled
-        .iter()
-        .map(|(module, _, _, _, program, source)| Unit {
-            module,
-            source,
-            file: source,
-            schema_text: None,
-            program,
-        })
-        .collect();
-    let modules = emit::generate_tokens(&units, &EmitOptions::default())
-        .map_err(|e| format!("generating the suite's validators: {e}"))?;
-    let entries: Vec<_> = compiled
-        .iter()
-        .map(|(module, label, file, index, ..)| {
-            let module = quote::format_ident!("{}", module);
-            quote!((#label, #file, #index, &#module::Validator))
-        })
-        .collect();
+    let evaluated = evaluation_programs(&suite_dir, &drafts)?;
+    let (modules, entries) = generate(&compiled, &EmitOptions::default())?;
+    let (evaluating_modules, evaluators) = generate(
+        &evaluated,
+        &EmitOptions {
+            evaluate: true,
+            ..EmitOptions::default()
+        },
+    )?;
     let count = entries.len();
+    let evaluator_count = evaluators.len();
     let tokens = quote! {
         #modules
 
@@ -144,6 +139,13 @@ fn run() -> Result<(), String> {
         /// in suite order.
         pub static VALIDATORS: [(&str, &str, usize, &(dyn ::schemac_runtime::Validate + Sync)); #count] = [
             #(#entries),*
+        ];
+
+        #evaluating_modules
+
+        /// Every generated evaluator: `(set label, file name, case index, evaluator)`.
+        pub static EVALUATORS: [(&str, &str, usize, &(dyn ::schemac_runtime::Evaluate + Sync)); #evaluator_count] = [
+            #(#evaluators),*
         ];
     };
     let file: syn::File =
@@ -160,4 +162,103 @@ fn run() -> Result<(), String> {
         std::fs::write(&out, &code).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     }
     Ok(())
+}
+
+/// A compiled schema to generate: (module, set label, file, group index, program, name).
+type Compiled = (String, String, String, usize, schemac::ir::Program, String);
+
+/// The modules of `compiled` under `options`, and their table entries
+/// `(label, file, index, &module::Validator)`.
+fn generate(
+    compiled: &[Compiled],
+    options: &EmitOptions,
+) -> Result<(proc_macro2::TokenStream, Vec<proc_macro2::TokenStream>), String> {
+    let units: Vec<Unit<'_>> = compiled
+        .iter()
+        .map(|(module, _, _, _, program, source)| Unit {
+            module,
+            source,
+            file: source,
+            schema_text: None,
+            program,
+        })
+        .collect();
+    let modules = emit::generate_tokens(&units, options)
+        .map_err(|e| format!("generating the suite's validators: {e}"))?;
+    let entries = compiled
+        .iter()
+        .map(|(module, label, file, index, ..)| {
+            let module = quote::format_ident!("{}", module);
+            quote!((#label, #file, #index, &#module::Validator))
+        })
+        .collect();
+    Ok((modules, entries))
+}
+
+/// The annotation tests' schemas under every dialect of `drafts`, and the output tests'
+/// of 2020-12 and 2019-09 when in `drafts`, compiled with annotations kept (a schema that
+/// does not compile gets no module).
+fn evaluation_programs(
+    suite_dir: &std::path::Path,
+    drafts: &[String],
+) -> Result<Vec<Compiled>, String> {
+    let compiler = |dialect| {
+        registry::compiler(schemac::Options {
+            default_dialect: dialect,
+            annotations: true,
+            ..schemac::Options::default()
+        })
+    };
+    let mut out = Vec::new();
+    let mut push = |draft: &str,
+                    set: &str,
+                    file: &str,
+                    index: usize,
+                    compiler: &schemac::Compiler,
+                    schema: &serde_json::Value|
+     -> Result<(), String> {
+        let label = format!("{draft} {set}");
+        let name = format!("{label}/{file}#{index}");
+        if let Ok(program) = compiler.compile_named(&name, schema) {
+            let stem = file.trim_end_matches(".json");
+            let module = emit::module_name(&format!("{draft}_{set}_{stem}_{index}"))
+                .ok_or_else(|| format!("no module name for {name}"))?;
+            out.push((module, label, file.to_string(), index, program, name));
+        }
+        Ok(())
+    };
+    let cases = evaluation_cases::load(&suite_dir.join("annotations").join("tests"))?;
+    for spec in suite::SETS
+        .iter()
+        .filter(|s| s.name == "required" && drafts.iter().any(|d| d == s.draft))
+    {
+        let dialect = spec.default_dialect;
+        let base = compiler(dialect)?;
+        for case in &cases {
+            if evaluation_cases::compatible(
+                case.compatibility.as_deref(),
+                evaluation_cases::release(dialect),
+            ) {
+                push(
+                    spec.draft,
+                    "annotations",
+                    &case.file,
+                    case.index,
+                    &case.compiler(&base)?,
+                    &case.schema,
+                )?;
+            }
+        }
+        if matches!(
+            dialect,
+            schemac::Dialect::Draft2020_12 | schemac::Dialect::Draft2019_09
+        ) {
+            for (file, index, group) in evaluation_cases::output_groups(suite_dir, spec.draft)? {
+                if let Some(schema) = group.get("schema") {
+                    push(spec.draft, "output", &file, index, &base, schema)?;
+                }
+            }
+        }
+    }
+    Ok(out)
 }

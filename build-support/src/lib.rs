@@ -27,7 +27,9 @@
 //!
 //! Each schema becomes a module with `is_valid`, `check`, `validate` and a zero-sized
 //! `Validator` implementing `schemac_runtime::Validate`; with [`Builder::validate`]`(false)`
-//! only `is_valid` and `check` (the `Validator` implements `schemac_runtime::Check`).
+//! only `is_valid` and `check` (the `Validator` implements `schemac_runtime::Check`); with
+//! [`Builder::evaluate`]`(true)` also `evaluate`, which collects annotations (the
+//! `Validator` implements `schemac_runtime::Evaluate`).
 //! `SCHEMA` (the schema text) is there for [`Builder::mcp_tools`] modules, and for every
 //! module with [`Builder::schema_text`]`(true)`.
 //!
@@ -57,6 +59,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     out_file: String,
     validate: bool,
+    evaluate: bool,
     schema_text: bool,
 }
 
@@ -80,6 +83,7 @@ impl Builder {
             out_dir: None,
             out_file: "schemac.rs".to_string(),
             validate: true,
+            evaluate: false,
             schema_text: false,
         }
     }
@@ -225,6 +229,19 @@ impl Builder {
         self
     }
 
+    /// Whether modules get `evaluate` besides `validate` (default `false`): the errors and,
+    /// for a valid instance, the annotations (meta-data, `format`, content and unknown
+    /// keywords of the subschemas that passed), with their locations. Without it the
+    /// generated code holds no annotations and does no annotation bookkeeping. Implies
+    /// [`Builder::validate`]`(true)`.
+    pub fn evaluate(&mut self, evaluate: bool) -> &mut Self {
+        self.evaluate = evaluate;
+        if evaluate {
+            self.validate = true;
+        }
+        self
+    }
+
     /// Whether every module gets a `SCHEMA` constant with the schema's text (default
     /// `false`). Modules of [`Builder::mcp_tools`] always have it (a server lists its
     /// tools with it).
@@ -238,6 +255,7 @@ impl Builder {
         let mut files_read = Vec::new();
         let mut warnings = Vec::new();
         let mut options = self.options.clone();
+        options.annotations |= self.evaluate;
         for name in self.formats.keys() {
             if !options.custom_formats.contains(name) {
                 options.custom_formats.push(name.clone());
@@ -372,6 +390,7 @@ impl Builder {
             runtime_path: self.runtime_path.clone(),
             custom_formats: self.formats.clone(),
             validate: self.validate,
+            evaluate: self.evaluate,
         };
         let code = emit::generate(&units, &emit_options).map_err(Error::Emit)?;
         Ok(Generated {

@@ -43,11 +43,18 @@ pub enum Command {
         /// `PATH:LINE`).
         #[arg(long)]
         jsonl: bool,
-        /// `text`, or `json`: one JSON object per instance in the 2020-12 basic output
-        /// format, plus `"instance": PATH`.
+        /// `text`, or one JSON object per instance in a 2020-12 output format (`flag`,
+        /// `basic` — also called `json` —, `detailed`, `verbose`), plus
+        /// `"instance": PATH`; `basic`, `detailed` and `verbose` list the annotations of a
+        /// valid instance.
         #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
         output: OutputFormat,
     },
+    /// Serve Bowtie (https://bowtie.report): its IHOP protocol, one JSON command per line
+    /// on standard input (`start`, `dialect`, `run`, `stop`), one JSON response per line on
+    /// standard output. Exit 0 at `stop` or the end of the input, 2 on a line that is not
+    /// a command.
+    Bowtie,
     /// Compile schemas into Rust validators: one module per schema, named after its file
     /// (`aws-cdk.json` → `aws_cdk`), written to FILE (`-` for standard output) for
     /// `include!`. Exit 0, or 2 on any schema or I/O error (nothing is written then).
@@ -103,7 +110,7 @@ pub struct SharedOptions {
     )]
     pub max_input_size: u64,
     /// How many errors are listed per instance; past it they are counted ("... and N
-    /// more", `"errorsOmitted": N` under `--output json`).
+    /// more", `"errorsOmitted": N` in JSON output).
     #[arg(
         long,
         value_name = "N",
@@ -118,8 +125,37 @@ pub struct SharedOptions {
 pub enum OutputFormat {
     /// Human-readable lines.
     Text,
-    /// JSON lines in the 2020-12 basic output format.
-    Json,
+    /// JSON lines in the 2020-12 flag output format: the verdict only.
+    Flag,
+    /// JSON lines in the 2020-12 basic output format: a flat list of units.
+    #[value(alias = "json")]
+    Basic,
+    /// JSON lines in the 2020-12 detailed output format: units nested by subschema.
+    Detailed,
+    /// JSON lines in the 2020-12 verbose output format: every unit on the way kept.
+    Verbose,
+}
+
+impl OutputFormat {
+    /// The 2020-12 output format, or `None` for text.
+    pub fn format(self) -> Option<schemac_runtime::output::Format> {
+        use schemac_runtime::output::Format;
+        match self {
+            OutputFormat::Text => None,
+            OutputFormat::Flag => Some(Format::Flag),
+            OutputFormat::Basic => Some(Format::Basic),
+            OutputFormat::Detailed => Some(Format::Detailed),
+            OutputFormat::Verbose => Some(Format::Verbose),
+        }
+    }
+
+    /// Whether the format lists annotations (so that validation collects them).
+    pub fn annotates(self) -> bool {
+        matches!(
+            self,
+            OutputFormat::Basic | OutputFormat::Detailed | OutputFormat::Verbose
+        )
+    }
 }
 
 /// `--refs`.

@@ -2,8 +2,9 @@
 //!
 //! ```text
 //! schemac check SCHEMA...
-//! schemac validate SCHEMA INSTANCE... [--jsonl] [--output text|json]
+//! schemac validate SCHEMA INSTANCE... [--jsonl] [--output text|flag|basic|detailed|verbose]
 //! schemac generate SCHEMA... -o FILE [--runtime-path PATH] [--check-only]
+//! schemac bowtie                     (Bowtie's IHOP protocol on stdin/stdout)
 //! shared: --document URI=PATH  --refs error|warn  --assert-format  --dialect 2020-12|draft7
 //!         --max-input-size BYTES  --max-errors N
 //! ```
@@ -19,15 +20,18 @@
 //! stderr; validation results to stdout.
 
 mod args;
+mod bowtie;
 mod instances;
 
 use args::{Cli, Command, OutputFormat, SharedOptions};
 use clap::Parser;
 use instances::Instance;
 use schemac::interp::Interpreter;
-use schemac::{Compiler, Options};
+use schemac::{Compiler, Dialect, Options};
 use schemac_runtime::error::Escaped;
 use schemac_runtime::json::drop_deep;
+use schemac_runtime::output::{self, Format};
+use schemac_runtime::{Evaluate, Evaluation};
 use schemac_runtime::{Limits, Report, Validate, Verdict};
 use serde_json::Value;
 use std::io::{self, Write};
@@ -99,14 +103,17 @@ fn run(cli: &Cli) -> Status {
             runtime_path,
             check_only,
         } => generate(&cli.shared, schemas, output, runtime_path, !check_only),
+        Command::Bowtie => bowtie::serve(&cli.shared),
     }
 }
 
-/// A compiler with the shared options and every `--document` registered; on failure the
+/// A compiler with the shared options, `dialect` for schemas without `$schema` (keeping
+/// annotations when `annotations`) and every `--document` registered; on failure the
 /// message has been printed.
-fn compiler(shared: &SharedOptions) -> Result<Compiler, ()> {
+fn compiler(shared: &SharedOptions, dialect: Dialect, annotations: bool) -> Result<Compiler, ()> {
     let options = Options {
-        default_dialect: shared.dialect.into(),
+        annotations,
+        default_dialect: dialect,
         ref_policy: shared.refs.into(),
         assert_format: shared.assert_format,
         assert_content: shared.assert_content,
@@ -176,7 +183,7 @@ fn compile_value(compiler: &Compiler, path: &Path, schema: &Value) -> Option<sch
 
 /// `schemac check SCHEMA...`: 0 when every schema compiles, else 2.
 fn check(shared: &SharedOptions, schemas: &[std::path::PathBuf]) -> Status {
-    let Ok(compiler) = compiler(shared) else {
+    let Ok(compiler) = compiler(shared, shared.dialect.into(), false) else {
         return Status::Error;
     };
     let failed = schemas
@@ -204,7 +211,7 @@ fn generate(
     validate: bool,
 ) -> Status {
     use schemac::emit;
-    let Ok(compiler) = compiler(shared) else {
+    let Ok(compiler) = compiler(shared, shared.dialect.into(), false) else {
         return Status::Error;
     };
     let mut failed = false;
@@ -300,7 +307,7 @@ fn validate(
     jsonl: bool,
     output: OutputFormat,
 ) -> Status {
-    let Ok(compiler) = compiler(shared) else {
+    let Ok(compiler) = compiler(shared, shared.dialect.into(), output.annotates()) else {
         return Status::Error;
     };
     let Some(program) = compile(&compiler, shared, schema) else {
@@ -319,15 +326,19 @@ fn validate(
                 return true;
             }
         };
-        let report = validator.validate(&instance.value);
-        status = status.worst(match report.verdict {
+        let evaluation = if output.annotates() {
+            validator.evaluate(&instance.value)
+        } else {
+            Evaluation::new(validator.validate(&instance.value), Vec::new())
+        };
+        status = status.worst(match evaluation.report.verdict {
             Verdict::Valid => Status::Ok,
             Verdict::Invalid => Status::Invalid,
             Verdict::Incomplete(_) => Status::Incomplete,
         });
-        let written = match output {
-            OutputFormat::Text => write_text(&mut stdout, &instance, &report),
-            OutputFormat::Json => write_json(&mut stdout, &instance, &report),
+        let written = match output.format() {
+            None => write_text(&mut stdout, &instance, &evaluation.report),
+            Some(format) => write_json(&mut stdout, &instance, format, &evaluation),
         };
         drop_deep(instance.value);
         // stdout is gone (a closed pipe): nothing more can be reported.
@@ -379,9 +390,14 @@ fn write_text(out: &mut impl Write, instance: &Instance, report: &Report) -> io:
     }
 }
 
-/// One line of JSON: the 2020-12 basic output format plus `"instance": PATH`.
-fn write_json(out: &mut impl Write, instance: &Instance, report: &Report) -> io::Result<()> {
-    let mut unit = schemac_runtime::output::basic(report);
+/// One line of JSON: the 2020-12 output `format` plus `"instance": PATH`.
+fn write_json(
+    out: &mut impl Write,
+    instance: &Instance,
+    format: Format,
+    evaluation: &Evaluation,
+) -> io::Result<()> {
+    let mut unit = output::output(format, &evaluation.report, &evaluation.annotations);
     if let Value::Object(map) = &mut unit {
         map.insert("instance".into(), Value::String(instance.name.clone()));
     }

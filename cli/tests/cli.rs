@@ -72,6 +72,14 @@ fn schemac(dir: &Path, args: &[&str]) -> Run {
     schemac_in(dir, args, "")
 }
 
+/// Each line of `stdout`, as JSON.
+fn json_lines(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 const SEARCH: &str = r#"{
     "type": "object",
     "properties": {
@@ -406,20 +414,21 @@ fn validate_output_json_prints_the_basic_format_with_the_instance_path() {
         ],
     )
     .expect(1);
-    let units: Vec<Value> = run
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let units = json_lines(&run.stdout);
     assert_eq!(units.len(), 2, "{}", run.stdout);
     assert_eq!(
         units[0],
-        serde_json::json!({"valid": true, "instance": "ok.json"})
+        serde_json::json!({
+            "valid": true, "keywordLocation": "", "instanceLocation": "", "instance": "ok.json"
+        })
     );
     assert_eq!(units[1]["valid"], false);
+    assert_eq!(units[1]["keywordLocation"], "");
+    assert_eq!(units[1]["instanceLocation"], "");
     assert_eq!(units[1]["instance"], "bad.json");
     let errors = units[1]["errors"].as_array().unwrap();
     assert_eq!(errors.len(), 1, "{}", run.stdout);
+    assert_eq!(errors[0]["valid"], false);
     assert_eq!(errors[0]["instanceLocation"], "/query");
     assert_eq!(errors[0]["keywordLocation"], "/properties/query/minLength");
     assert!(errors[0]["absoluteKeywordLocation"]
@@ -1069,6 +1078,121 @@ fn text_output_escapes_locations_and_paths_that_could_forge_lines() {
     );
 }
 
+/// A schema with annotations and nested applicators, its instances (valid, invalid in two
+/// places), for the output formats.
+const ANNOTATED: &str = r##"{
+    "title": "search",
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "description": "what to find", "readOnly": true},
+        "tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}}
+    },
+    "$defs": {"tag": {"type": "string", "maxLength": 3, "x-note": "short"}}
+}"##;
+
+#[test]
+fn every_output_format_is_valid_against_its_own_output_schema_definition() {
+    let dir = scratch("output_formats");
+    file(&dir, "s.json", ANNOTATED);
+    file(&dir, "ok.json", r#"{"query": "rust", "tags": ["a"]}"#);
+    file(
+        &dir,
+        "bad.json",
+        r#"{"query": 1, "tags": ["a", "zzzz", 2]}"#,
+    );
+    let output_schema =
+        shared_dir().join("json-schema-test-suite/output-tests/draft2020-12/output-schema.json");
+    let document = format!(
+        "https://json-schema.org/draft/2020-12/output/schema={}",
+        output_schema.display()
+    );
+    for format in ["flag", "basic", "json", "detailed", "verbose"] {
+        let run = schemac(
+            &dir,
+            &[
+                "validate", "--output", format, "s.json", "ok.json", "bad.json",
+            ],
+        )
+        .expect(1);
+        let units = json_lines(&run.stdout);
+        assert_eq!(units.len(), 2, "{format}: {}", run.stdout);
+        assert_eq!(units[0]["valid"], true, "{format}");
+        assert_eq!(units[1]["valid"], false, "{format}");
+        // Messages never quote instance values.
+        assert!(!run.stdout.contains("zzzz"), "{format}: {}", run.stdout);
+        let defs = if format == "json" { "basic" } else { format };
+        file(
+            &dir,
+            "defs.json",
+            &format!(
+                r##"{{"$ref": "https://json-schema.org/draft/2020-12/output/schema#/$defs/{defs}"}}"##
+            ),
+        );
+        file(&dir, "out.jsonl", &run.stdout);
+        let check = schemac(
+            &dir,
+            &[
+                "validate",
+                "--document",
+                &document,
+                "--jsonl",
+                "defs.json",
+                "out.jsonl",
+            ],
+        );
+        assert_eq!(
+            check.stdout, "out.jsonl:1: valid\nout.jsonl:2: valid\n",
+            "{format}: {}{}",
+            run.stdout, check.stderr
+        );
+        match format {
+            "flag" => assert_eq!(
+                units[0],
+                serde_json::json!({"valid": true, "instance": "ok.json"})
+            ),
+            "basic" | "json" => {
+                let annotations = units[0]["annotations"].as_array().unwrap();
+                let at = |keyword: &str| {
+                    annotations
+                        .iter()
+                        .find(|a| a["keywordLocation"].as_str().unwrap().ends_with(keyword))
+                        .unwrap_or_else(|| panic!("no {keyword} in {annotations:?}"))
+                };
+                assert_eq!(at("/title")["annotation"], "search");
+                assert_eq!(at("/readOnly")["instanceLocation"], "/query");
+                assert_eq!(
+                    at("/x-note")["keywordLocation"],
+                    "/properties/tags/items/$ref/x-note"
+                );
+                assert!(at("/x-note")["absoluteKeywordLocation"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("#/$defs/tag/x-note"));
+                assert_eq!(units[1]["errors"].as_array().map(Vec::len), Some(3));
+                assert!(units[1].get("annotations").is_none());
+            }
+            "detailed" => {
+                // `/properties/query` has one error: collapsed into it.
+                let errors = units[1]["errors"].as_array().unwrap();
+                assert_eq!(errors[0]["keywordLocation"], "/properties/query/type");
+                assert_eq!(errors[1]["keywordLocation"], "/properties/tags");
+                assert_eq!(errors[1]["errors"].as_array().map(Vec::len), Some(2));
+            }
+            _ => {
+                let tags = &units[1]["errors"][1];
+                assert_eq!(tags["keywordLocation"], "/properties/tags");
+                let item = &tags["errors"][0];
+                assert_eq!(item["keywordLocation"], "/properties/tags/items");
+                assert_eq!(item["instanceLocation"], "/tags/1");
+                assert_eq!(
+                    item["errors"][0]["keywordLocation"],
+                    "/properties/tags/items/$ref"
+                );
+            }
+        }
+    }
+}
+
 /// `[` × depth, a leaf, `]` × depth.
 fn nested(depth: usize, leaf: &str) -> String {
     format!("{}{leaf}{}", "[".repeat(depth), "]".repeat(depth))
@@ -1138,4 +1262,130 @@ fn messages_on_stderr_escape_file_names_and_schema_names() {
         "{}",
         run.stderr
     );
+}
+
+// ---- bowtie --------------------------------------------------------------------------
+
+/// One line of JSON text.
+fn line(value: Value) -> String {
+    format!("{value}\n")
+}
+
+#[test]
+fn bowtie_runs_suite_cases_over_a_pipe() {
+    let dir = scratch("bowtie");
+    let suite = shared_dir().join("json-schema-test-suite/tests");
+    let mut input = line(serde_json::json!({"cmd": "start", "version": 1}));
+    // (seq, expected validity of each test)
+    let mut expected: Vec<(u64, Vec<bool>)> = Vec::new();
+    for (dialect, file) in [
+        (
+            "https://json-schema.org/draft/2020-12/schema",
+            "draft2020-12/type.json",
+        ),
+        (
+            "http://json-schema.org/draft-07/schema#",
+            "draft7/items.json",
+        ),
+        (
+            "http://json-schema.org/draft-04/schema#",
+            "draft4/required.json",
+        ),
+    ] {
+        input.push_str(&line(
+            serde_json::json!({"cmd": "dialect", "dialect": dialect}),
+        ));
+        let text = std::fs::read_to_string(suite.join(file)).unwrap();
+        let groups: Vec<Value> = serde_json::from_str(&text).unwrap();
+        for group in groups {
+            let seq = expected.len() as u64;
+            let tests: Vec<Value> = group["tests"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(
+                    |t| serde_json::json!({"description": t["description"], "instance": t["data"]}),
+                )
+                .collect();
+            expected.push((
+                seq,
+                group["tests"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t["valid"].as_bool().unwrap())
+                    .collect(),
+            ));
+            let case = serde_json::json!({
+                "description": group["description"], "schema": group["schema"], "tests": tests
+            });
+            input.push_str(&line(
+                serde_json::json!({"cmd": "run", "seq": seq, "case": case}),
+            ));
+        }
+    }
+    input.push_str(&line(serde_json::json!({"cmd": "stop"})));
+    input.push_str("not read after stop\n");
+    let run = schemac_in(&dir, &["bowtie"], &input).expect(0);
+    let responses = json_lines(&run.stdout);
+    // start, then per file a dialect response and its runs.
+    assert_eq!(responses.len(), 1 + 3 + expected.len(), "{}", run.stdout);
+    let start = &responses[0];
+    assert_eq!(start["version"], 1);
+    assert_eq!(start["implementation"]["name"], "schemac");
+    let dialects = start["implementation"]["dialects"].as_array().unwrap();
+    assert!(dialects.contains(&serde_json::json!(
+        "http://json-schema.org/draft-04/schema#"
+    )));
+    let runs: Vec<&Value> = responses[1..]
+        .iter()
+        .filter(|r| r.get("seq").is_some())
+        .collect();
+    assert!(responses[1..]
+        .iter()
+        .filter(|r| r.get("seq").is_none())
+        .all(|r| r == &serde_json::json!({"ok": true})));
+    for ((seq, valid), response) in expected.iter().zip(runs) {
+        assert_eq!(response["seq"], *seq, "{response}");
+        let got: Vec<bool> = response["results"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no results: {response}"))
+            .iter()
+            .map(|r| r["valid"].as_bool().unwrap())
+            .collect();
+        assert_eq!(&got, valid, "case {seq}: {response}");
+    }
+}
+
+#[test]
+fn bowtie_reports_what_it_cannot_run_and_stops_on_what_is_not_a_command() {
+    let dir = scratch("bowtie_errors");
+    let input = [
+        serde_json::json!({"cmd": "start", "version": 1}),
+        serde_json::json!({"cmd": "dialect", "dialect": "https://example.com/other"}),
+        serde_json::json!({"cmd": "run", "seq": "a", "case": {
+            "description": "bad", "schema": {"minimum": "x"}, "tests": [{"instance": 1}]}}),
+        serde_json::json!({"cmd": "run", "seq": 7, "case": {
+            "description": "registry", "schema": {"$ref": "https://x.example/s.json"},
+            "registry": {"https://x.example/s.json": {"type": "string"}},
+            "tests": [{"instance": "a"}, {"instance": 1}]}}),
+        serde_json::json!({"cmd": "dance"}),
+    ]
+    .map(line)
+    .concat();
+    let run = schemac_in(&dir, &["bowtie"], &input).expect(2);
+    let responses = json_lines(&run.stdout);
+    assert_eq!(responses.len(), 4, "{}", run.stdout);
+    assert_eq!(responses[1], serde_json::json!({"ok": false}));
+    assert_eq!(responses[2]["seq"], "a");
+    assert_eq!(responses[2]["errored"], true);
+    assert!(responses[2]["context"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("minimum"));
+    assert_eq!(
+        responses[3],
+        serde_json::json!({"seq": 7, "results": [{"valid": true}, {"valid": false}]})
+    );
+    assert!(run.stderr.contains("not a command"), "{}", run.stderr);
 }

@@ -123,6 +123,13 @@ impl ValidatorOptions {
         self
     }
 
+    /// Keeps the annotating keywords, so that [`schemac_runtime::Evaluate::evaluate`]
+    /// reports them (default: off; see [`Options::annotations`]).
+    pub fn annotations(mut self, annotations: bool) -> Self {
+        self.options.annotations = annotations;
+        self
+    }
+
     /// Refuses unknown keywords.
     pub fn strict(mut self, strict: bool) -> Self {
         self.options.strict = strict;

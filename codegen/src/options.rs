@@ -133,6 +133,10 @@ pub struct Options {
     pub unsupported_regex: UnsupportedRegexPolicy,
     /// Refuse unknown keywords (for schemas the project authors itself).
     pub strict: bool,
+    /// Keep the annotating keywords (meta-data, `format`, content, unknown keywords) in
+    /// the program, for [`crate::interp::Interpreter`]'s `evaluate`. Default: off, and the
+    /// program is then exactly what validation needs.
+    pub annotations: bool,
     /// Deepest nesting of subschemas in a document. Default: 64.
     pub max_schema_depth: usize,
     /// Most subschemas in one compiled program. Default: 10,000.
@@ -155,6 +159,7 @@ impl Default for Options {
             custom_formats: Vec::new(),
             unsupported_regex: UnsupportedRegexPolicy::Error,
             strict: false,
+            annotations: false,
             max_schema_depth: 64,
             max_subschemas: 10_000,
             regex: RegexOptions::default(),

@@ -412,6 +412,14 @@ pub struct Report {
     pub errors_omitted: u64,
 }
 
+/// What [`ErrorList::mute`] saved, for [`ErrorList::unmute`].
+#[derive(Debug, Clone, Copy)]
+#[must_use]
+pub struct Muted {
+    silent: usize,
+    muted: bool,
+}
+
 /// The errors of one validation under the [`Limits::max_errors`](crate::Limits::max_errors)
 /// bound: the first `max` errors in the order they are pushed are kept, the rest only
 /// counted (and never built). Both backends collect through it, so they cut alike.
@@ -420,6 +428,11 @@ pub struct ErrorList {
     kept: Vec<ValidationError>,
     omitted: u64,
     max: usize,
+    /// Errors counted but never built, pushed while [`ErrorList::muted`] was set: those of
+    /// a subschema whose errors are dropped (`anyOf`, `not`, ...).
+    silent: usize,
+    /// Whether errors are only counted (see `silent`).
+    muted: bool,
 }
 
 impl ErrorList {
@@ -429,14 +442,39 @@ impl ErrorList {
             kept: Vec::new(),
             omitted: 0,
             max,
+            silent: 0,
+            muted: false,
         }
+    }
+
+    /// From now on, errors are counted but not kept (nor counted as omitted): those of a
+    /// subschema whose errors are dropped (`anyOf`, `not`, ...), so that its validity still
+    /// reads off [`ErrorList::count`]. [`ErrorList::unmute`] with the returned mark forgets
+    /// them and restores the previous mode.
+    #[inline]
+    pub fn mute(&mut self) -> Muted {
+        let mark = Muted {
+            silent: self.silent,
+            muted: self.muted,
+        };
+        self.muted = true;
+        mark
+    }
+
+    /// Ends what [`ErrorList::mute`] began: the errors counted since are forgotten.
+    #[inline]
+    pub fn unmute(&mut self, mark: Muted) {
+        self.silent = mark.silent;
+        self.muted = mark.muted;
     }
 
     /// Adds the error `make` builds, or only counts it when the list is full (then `make`
     /// is not called: an error past the bound costs no allocation).
     #[inline]
     pub fn push_with(&mut self, make: impl FnOnce() -> ValidationError) {
-        if self.kept.len() < self.max {
+        if self.muted {
+            self.silent += 1;
+        } else if self.kept.len() < self.max {
             self.kept.push(make());
         } else {
             self.omitted += 1;
@@ -446,7 +484,7 @@ impl ErrorList {
     /// How many errors were pushed (kept and omitted): a node is valid when it added none.
     #[inline]
     pub fn count(&self) -> usize {
-        self.kept.len() + self.omitted as usize
+        self.kept.len() + self.omitted as usize + self.silent
     }
 
     /// Whether no error was pushed.

@@ -2,7 +2,8 @@
 //!
 //! Everything that generated validation code calls, and that the interpreter in the
 //! `schemac` crate shares with it: the [`Validate`] trait, the three-way [`Verdict`],
-//! [`ValidationError`]s and the 2020-12 output formats ([`output`]), the evaluation
+//! [`ValidationError`]s, annotations ([`Evaluate`], [`annotation`]) and the 2020-12
+//! output formats ([`output`]), the evaluation
 //! [`Budget`] and depth bound ([`Limits`]), the regex executors ([`regex`]), format checks
 //! ([`format`](mod@format)), content checks ([`content`]) and JSON helpers ([`json`]).
 //!
@@ -12,6 +13,7 @@
 
 extern crate alloc;
 
+pub mod annotation;
 pub mod content;
 pub mod error;
 pub mod format;
@@ -24,6 +26,7 @@ pub mod regex;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use annotation::{Annotation, Evaluation};
 pub use error::{ErrorKind, IncompleteReason, Report, ValidationError, Verdict};
 pub use limits::{Budget, Limits};
 
@@ -39,6 +42,30 @@ pub trait Validate {
     /// (an incomplete check is never valid).
     fn is_valid(&self, instance: &serde_json::Value) -> bool {
         self.check(instance) == Verdict::Valid
+    }
+}
+
+/// A validator that also collects annotations (2020-12 §7.7): the interpreter, and
+/// generated code built with the builder's `evaluate(true)`.
+pub trait Evaluate: Validate {
+    /// Checks `instance`, collects every error and, when it is valid, every annotation of
+    /// the subschemas that passed.
+    fn evaluate(&self, instance: &serde_json::Value) -> Evaluation;
+}
+
+impl<T: Validate + ?Sized> Validate for &T {
+    fn check(&self, instance: &serde_json::Value) -> Verdict {
+        (**self).check(instance)
+    }
+
+    fn validate(&self, instance: &serde_json::Value) -> Report {
+        (**self).validate(instance)
+    }
+}
+
+impl<T: Evaluate + ?Sized> Evaluate for &T {
+    fn evaluate(&self, instance: &serde_json::Value) -> Evaluation {
+        (**self).evaluate(instance)
     }
 }
 

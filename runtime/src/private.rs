@@ -18,7 +18,7 @@ pub use crate::error::{
 pub use crate::json;
 pub use crate::json::Tag;
 pub use crate::limits::Limits;
-pub use crate::{Check, Validate};
+pub use crate::{Annotation, Check, Evaluate, Evaluation, Validate};
 pub use alloc::borrow::Cow;
 pub use serde_json;
 
@@ -214,17 +214,111 @@ pub struct Errors {
     errors: ErrorList,
     keyword_path: String,
     instance: String,
+    /// The annotations given so far by evaluations that passed or are under way
+    /// (`evaluate`); `None` when they are not collected (`validate`).
+    annotations: Option<Vec<Annotation>>,
 }
+
+/// One annotating keyword of a node, as generated code lists it:
+/// `(keyword as a pointer token, absolute location, value as JSON text, strings only)`.
+pub type OwnAnnotation = (&'static str, &'static str, &'static str, bool);
 
 impl Errors {
     /// A fresh state under `limits`.
     pub const fn new(limits: &Limits) -> Errors {
+        Errors::with(limits, None)
+    }
+
+    /// A fresh state under `limits` that also collects annotations.
+    pub const fn evaluating(limits: &Limits) -> Errors {
+        Errors::with(limits, Some(Vec::new()))
+    }
+
+    const fn with(limits: &Limits, annotations: Option<Vec<Annotation>>) -> Errors {
         Errors {
             state: State::new(limits),
             errors: ErrorList::new(limits.max_errors),
             keyword_path: String::new(),
             instance: String::new(),
+            annotations,
         }
+    }
+
+    /// Whether annotations are collected.
+    #[inline]
+    pub fn annotating(&self) -> bool {
+        self.annotations.is_some()
+    }
+
+    /// How many annotations have been given: the mark a node's [`Errors::annotate`] drops
+    /// back to when it fails.
+    #[inline]
+    pub fn annotation_mark(&self) -> usize {
+        self.annotations.as_ref().map_or(0, Vec::len)
+    }
+
+    /// Ends a node's evaluation on `v` (when annotating): if it is `valid`, adds its `own`
+    /// annotations at the current locations (those marked strings-only only on a
+    /// string); else drops every annotation given since `mark`.
+    pub fn annotate(
+        &mut self,
+        valid: bool,
+        mark: usize,
+        v: &serde_json::Value,
+        own: &[OwnAnnotation],
+    ) {
+        let Some(list) = &mut self.annotations else {
+            return;
+        };
+        if !valid {
+            list.truncate(mark);
+            return;
+        }
+        for &(token, absolute, json, strings_only) in own {
+            if strings_only && !v.is_string() {
+                continue;
+            }
+            let mut keyword_location =
+                String::with_capacity(self.keyword_path.len() + 1 + token.len());
+            keyword_location.push_str(&self.keyword_path);
+            keyword_location.push('/');
+            keyword_location.push_str(token);
+            list.push(Annotation {
+                instance_location: self.instance.clone(),
+                keyword_location,
+                absolute_keyword_location: String::from(absolute),
+                value: serde_json::from_str(json).unwrap_or(serde_json::Value::Null),
+            });
+        }
+    }
+
+    /// Evaluates a subschema whose errors are dropped (`anyOf`, `oneOf`, `not`, `if`,
+    /// `contains`), for its annotations: its errors are counted (its validity reads off
+    /// [`Errors::mark`] as usual), then forgotten.
+    #[inline]
+    pub fn silently(&mut self, eval: impl FnOnce(&mut Errors) -> Res) -> Res {
+        let muted = self.errors.mute();
+        let result = eval(self);
+        self.errors.unmute(muted);
+        result
+    }
+
+    /// Evaluates `propertyNames`' subschema on a key reached through `path`: a key has no
+    /// instance location, so what it annotates is dropped.
+    #[inline]
+    pub fn child_name(&mut self, path: &str, eval: impl FnOnce(&mut Errors) -> Res) -> Res {
+        let mark = self.annotation_mark();
+        let result = self.child(path, eval);
+        if let Some(list) = &mut self.annotations {
+            list.truncate(mark);
+        }
+        result
+    }
+
+    /// The evaluation of an instance whose root returned `result`.
+    pub fn finish_evaluation(mut self, result: Res) -> Evaluation {
+        let annotations = self.annotations.take().unwrap_or_default();
+        Evaluation::new(self.finish(result), annotations)
     }
 
     /// How many errors have been found, those past [`Limits::max_errors`] included (a

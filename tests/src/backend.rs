@@ -8,7 +8,7 @@
 use crate::suite::{File, Group, SetSpec};
 use schemac::interp::Interpreter;
 use schemac::Compiler;
-use schemac_runtime::Validate;
+use schemac_runtime::{Evaluate, Validate};
 
 /// Everything a backend may need to prepare one group.
 #[derive(Clone, Copy)]
@@ -68,35 +68,73 @@ impl Backend for Interpreted {
             .compile_named(&ctx.schema_name(), &ctx.group.schema)
         {
             Ok(program) => Prepared::Ready(Box::new(Interpreter::new(program))),
-            Err(errors) => Prepared::Failed(format!(
-                "compile error: {}",
-                errors
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )),
+            Err(errors) => Prepared::Failed(compile_error_text(&errors)),
         }
     }
+}
+
+/// One schema of the annotation or output tests, to prepare for `evaluate`.
+pub struct ToPrepare<'a> {
+    /// A compiler with the set's options (annotations kept) and the offline documents.
+    pub compiler: &'a Compiler,
+    /// The set's label: `draft2020-12 annotations`, `draft2020-12 output`.
+    pub label: &'a str,
+    /// The file the schema is in.
+    pub file: &'a str,
+    /// Its case's (group's) index in the file.
+    pub index: usize,
+    /// The schema.
+    pub schema: &'a serde_json::Value,
+}
+
+impl ToPrepare<'_> {
+    /// The name the schema goes by in compile errors: `<label>/<file>#<index>`.
+    pub fn name(&self) -> String {
+        format!("{}/{}#{}", self.label, self.file, self.index)
+    }
+}
+
+/// A backend of the annotation and output tests: an [`Evaluate`] for a schema, or why not.
+pub type Prepare<'a> = &'a dyn Fn(&ToPrepare<'_>) -> Result<Box<dyn Evaluate>, String>;
+
+/// The interpreter's [`Prepare`]: compiles the schema and interprets it.
+pub fn interpret(schema: &ToPrepare<'_>) -> Result<Box<dyn Evaluate>, String> {
+    match schema.compiler.compile_named(&schema.name(), schema.schema) {
+        Ok(program) => Ok(Box::new(Interpreter::new(program))),
+        Err(errors) => Err(compile_error_text(&errors)),
+    }
+}
+
+/// The generated code's [`Prepare`]: the module `build.rs` generated (with `evaluate`)
+/// for the schema.
+pub fn generated(schema: &ToPrepare<'_>) -> Result<Box<dyn Evaluate>, String> {
+    if let Some(evaluator) =
+        crate::generated::lookup_evaluator(schema.label, schema.file, schema.index)
+    {
+        return Ok(Box::new(evaluator));
+    }
+    match schema.compiler.compile_named(&schema.name(), schema.schema) {
+        Ok(_) => Err("the schema compiles now but was not generated at build time".to_string()),
+        Err(errors) => Err(compile_error_text(&errors)),
+    }
+}
+
+/// How a case that does not compile fails: `compile error: ` and every error.
+fn compile_error_text(errors: &[schemac::CompileError]) -> String {
+    format!(
+        "compile error: {}",
+        errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    )
 }
 
 /// The Rust backend: the schema was compiled into Rust by `build.rs` and built into this
 /// crate ([`crate::generated`]); the group's generated validator runs the cases.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Generated;
-
-/// A generated validator, as a boxed [`Validate`].
-struct GeneratedValidator(&'static (dyn Validate + Sync));
-
-impl Validate for GeneratedValidator {
-    fn check(&self, instance: &serde_json::Value) -> schemac_runtime::Verdict {
-        self.0.check(instance)
-    }
-
-    fn validate(&self, instance: &serde_json::Value) -> schemac_runtime::Report {
-        self.0.validate(instance)
-    }
-}
 
 impl Backend for Generated {
     fn name(&self) -> &'static str {
@@ -107,7 +145,7 @@ impl Backend for Generated {
         if let Some(validator) =
             crate::generated::lookup(&ctx.spec.label(), &ctx.file.name, ctx.group.index)
         {
-            return Prepared::Ready(Box::new(GeneratedValidator(validator)));
+            return Prepared::Ready(Box::new(validator));
         }
         if !crate::generated::DRAFTS.contains(&ctx.spec.draft) {
             return Prepared::Skipped(format!(
@@ -124,14 +162,7 @@ impl Backend for Generated {
             Ok(_) => Prepared::Failed(
                 "the schema compiles now but was not generated at build time".to_string(),
             ),
-            Err(errors) => Prepared::Failed(format!(
-                "compile error: {}",
-                errors
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )),
+            Err(errors) => Prepared::Failed(compile_error_text(&errors)),
         }
     }
 }

@@ -1,6 +1,7 @@
-//! The JSON Schema Test Suite's draft2020-12 schemas, compiled into Rust validators by
-//! `build.rs` (one module per group) and included here, with [`lookup`] to find a group's
-//! validator.
+//! The JSON Schema Test Suite's schemas, compiled into Rust validators by `build.rs` (one
+//! module per group) and included here, with [`lookup`] to find a group's validator; the
+//! annotation and output tests' schemas likewise, built with `evaluate`
+//! ([`lookup_evaluator`]).
 
 /// The generated modules, one per group that compiled.
 #[allow(missing_docs)]
@@ -8,13 +9,27 @@ pub mod suite {
     include!(concat!(env!("OUT_DIR"), "/suite_validators.rs"));
 }
 
-use schemac_runtime::Validate;
-pub use suite::{DRAFTS, VALIDATORS};
+use schemac_runtime::{Evaluate, Validate};
+pub use suite::{DRAFTS, EVALUATORS, VALIDATORS};
 
 /// The generated validator of group `index` of `file` in the set labelled `label`
 /// (`draft2020-12 required`), if its schema compiled at build time.
 pub fn lookup(label: &str, file: &str, index: usize) -> Option<&'static (dyn Validate + Sync)> {
     VALIDATORS
+        .iter()
+        .find(|(l, f, i, _)| *l == label && *f == file && *i == index)
+        .map(|(_, _, _, v)| *v)
+}
+
+/// The generated evaluator (built with `evaluate`) of case or group `index` of `file` in the
+/// annotation or output set labelled `label` (`draft2020-12 annotations`), if its schema
+/// compiled at build time.
+pub fn lookup_evaluator(
+    label: &str,
+    file: &str,
+    index: usize,
+) -> Option<&'static (dyn Evaluate + Sync)> {
+    EVALUATORS
         .iter()
         .find(|(l, f, i, _)| *l == label && *f == file && *i == index)
         .map(|(_, _, _, v)| *v)

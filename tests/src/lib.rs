@@ -6,11 +6,16 @@
 //! - [`suite`]: the suite's sets (`required`, `optional`, `format` per draft), loaded;
 //! - [`backend`]: the pluggable list of backends a case runs through;
 //! - [`generated`]: the suite's schemas compiled into Rust at build time (`build.rs`);
+//! - [`evaluation_cases`], [`annotations`], [`output`]: the suite's annotation and output
+//!   tests, loaded, and run through `evaluate`;
 //! - [`runner`]: running a set through a backend, and the expected-failures list;
 //! - [`panics`]: catching a panic with its message and location, quietly.
 
+pub mod annotations;
 pub mod backend;
+pub mod evaluation_cases;
 pub mod generated;
+pub mod output;
 pub mod panics;
 pub mod paths;
 pub mod registry;

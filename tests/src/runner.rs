@@ -53,6 +53,18 @@ pub struct SetOutcome {
 }
 
 impl SetOutcome {
+    /// An outcome of `spec` through `backend` with no case run yet.
+    pub fn new(backend: &'static str, spec: SetSpec) -> SetOutcome {
+        SetOutcome {
+            backend,
+            spec,
+            case_ids: BTreeSet::new(),
+            passed: 0,
+            failed: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+
     /// The summary line:
     /// `suite draft2020-12 required [interpreted]: 1299 passed, 0 failed, 0 skipped`.
     pub fn summary(&self) -> String {
@@ -111,14 +123,7 @@ fn judge(expected_valid: bool, check: &Verdict, report: &Report) -> Option<Strin
 /// Runs every case of `set` through `backend`, with `compiler` (the set's options and the
 /// offline registry).
 pub fn run_set(set: &Set, backend: &dyn Backend, compiler: &Compiler) -> SetOutcome {
-    let mut outcome = SetOutcome {
-        backend: backend.name(),
-        spec: set.spec,
-        case_ids: BTreeSet::new(),
-        passed: 0,
-        failed: Vec::new(),
-        skipped: Vec::new(),
-    };
+    let mut outcome = SetOutcome::new(backend.name(), set.spec);
     for file in &set.files {
         for group in &file.groups {
             let ctx = GroupContext {

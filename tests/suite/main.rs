@@ -8,11 +8,18 @@
 //! followed by each failure and skip (file, group, test, reason). The run fails on a
 //! missing suite, on a failure not in `expected-failures.txt`, and on a listed case that
 //! passes or does not exist. `SCHEMAC_BLESS=1` rewrites the list from what failed.
+//!
+//! Then the annotation tests per dialect (`suite draft2020-12 annotations [interpreted]`)
+//! and the output tests of 2020-12 and 2019-09 (`suite draft2020-12 output
+//! [interpreted]`), through `evaluate` of the interpreter and of generated code built with
+//! it; any failure there fails the run.
 
-use schemac_tests::backend::{Backend, Generated, Interpreted};
+use schemac::{Dialect, Options};
+use schemac_tests::backend::{self, interpret, Backend, Generated, Interpreted, Prepare};
+use schemac_tests::output::OutputSet;
 use schemac_tests::runner::{run_set, ExpectedFailures, SetOutcome};
-use schemac_tests::suite::{Set, SETS};
-use schemac_tests::{paths, registry};
+use schemac_tests::suite::{Set, SetSpec, SETS};
+use schemac_tests::{annotations, evaluation_cases, output, paths, registry};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -67,6 +74,11 @@ fn run() -> Result<Vec<String>, String> {
         }
     }
 
+    let evaluated = run_evaluations(&suite)?;
+    for outcome in &evaluated {
+        print_outcome(outcome, &expected);
+    }
+
     if std::env::var_os("SCHEMAC_BLESS").is_some_and(|v| !v.is_empty() && v != "0") {
         let blessed = expected.blessed(&outcomes);
         std::fs::write(&list_path, blessed.render())
@@ -78,7 +90,60 @@ fn run() -> Result<Vec<String>, String> {
         );
         return Ok(Vec::new());
     }
-    Ok(expected.problems(&outcomes))
+    let mut problems = expected.problems(&outcomes);
+    problems.extend(
+        evaluated
+            .iter()
+            .flat_map(|o| &o.failed)
+            .map(|f| format!("{}: {}", f.id, f.reason)),
+    );
+    Ok(problems)
+}
+
+/// The annotation tests per dialect and the output tests of 2020-12 and 2019-09, through
+/// the interpreter and generated code.
+fn run_evaluations(suite: &std::path::Path) -> Result<Vec<SetOutcome>, String> {
+    let cases = evaluation_cases::load(&suite.join("annotations").join("tests"))?;
+    let spec = |draft: &'static str, name: &'static str, dialect: Dialect| SetSpec {
+        draft,
+        name,
+        folder: "",
+        default_dialect: dialect,
+        assert_format: false,
+        assert_content: false,
+    };
+    let compiler = |dialect: Dialect| {
+        registry::compiler(Options {
+            default_dialect: dialect,
+            annotations: true,
+            ..Options::default()
+        })
+    };
+    let backends: [(&'static str, Prepare<'_>); 2] = [
+        ("interpreted", &interpret),
+        ("generated", &backend::generated),
+    ];
+    let mut outcomes = Vec::new();
+    for set in SETS.iter().filter(|s| s.name == "required") {
+        let dialect = set.default_dialect;
+        let spec = spec(set.draft, "annotations", dialect);
+        let compiler = compiler(dialect)?;
+        for (name, prepare) in backends {
+            outcomes.push(annotations::run(spec, &cases, &compiler, name, prepare));
+        }
+    }
+    for (draft, dialect) in [
+        ("draft2020-12", Dialect::Draft2020_12),
+        ("draft2019-09", Dialect::Draft2019_09),
+    ] {
+        let spec = spec(draft, "output", dialect);
+        let set = OutputSet::load(suite, &spec)?;
+        let compiler = compiler(dialect)?;
+        for (name, prepare) in backends {
+            outcomes.push(output::run(spec, &set, &compiler, name, prepare));
+        }
+    }
+    Ok(outcomes)
 }
 
 fn main() -> ExitCode {

@@ -151,6 +151,26 @@ pub(crate) fn is_known(dialect: Dialect, name: &str) -> bool {
         }
 }
 
+/// Whether `name` is an annotation in `dialect` (2020-12 §7.7 and the earlier dialects'
+/// equivalents): a meta-data, `format` or content keyword, or a keyword the dialect does
+/// not know. `contentSchema` is one only beside `contentMediaType` (the caller's
+/// check).
+pub(crate) fn is_annotation(dialect: Dialect, name: &str) -> bool {
+    matches!(
+        name,
+        "title"
+            | "description"
+            | "default"
+            | "format"
+            | "examples"
+            | "readOnly"
+            | "writeOnly"
+            | "deprecated"
+            | "contentMediaType"
+            | "contentEncoding"
+    ) || !is_known(dialect, name)
+}
+
 /// Whether `name` is a well-known extension annotation (see [`KNOWN_EXTENSIONS`]), an
 /// `x-*` keyword or an `@` keyword.
 pub(crate) fn is_extension(name: &str) -> bool {

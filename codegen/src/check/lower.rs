@@ -6,8 +6,8 @@
 use super::keywords;
 use crate::error::{CompileError, CompileErrorKind, CompileWarning, Location};
 use crate::ir::{
-    analyse, Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexEntry, RegexId, Resource,
-    ResourceId,
+    analyse, Annotation, Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexEntry,
+    RegexId, Resource, ResourceId,
 };
 use crate::load::{uri, Index, LocateError, Place, SchemaInfo};
 use crate::regex::{self, RegexError};
@@ -156,6 +156,7 @@ impl Lower<'_> {
             is_resource_root: false,
             checks: Vec::new(),
             collect: Collect::default(),
+            annotations: Vec::new(),
         });
         self.memo.insert(place.clone(), id);
         if self.nodes.len() <= self.options.max_subschemas {
@@ -234,12 +235,15 @@ impl Lower<'_> {
             self.resources[resource.0].uri,
             uri::encode_fragment(relative)
         );
-        let checks = match self.index.value_at(&place) {
-            Some(Value::Bool(true)) => Vec::new(),
-            Some(Value::Bool(false)) => vec![Check {
-                keyword: String::new(),
-                kind: CheckKind::False,
-            }],
+        let (checks, annotations) = match self.index.value_at(&place) {
+            Some(Value::Bool(true)) => (Vec::new(), Vec::new()),
+            Some(Value::Bool(false)) => (
+                vec![Check {
+                    keyword: String::new(),
+                    kind: CheckKind::False,
+                }],
+                Vec::new(),
+            ),
             Some(Value::Object(object)) => Keywords {
                 lower: self,
                 place: &place,
@@ -254,7 +258,7 @@ impl Lower<'_> {
                     location,
                     "a schema must be an object or a boolean",
                 ));
-                Vec::new()
+                (Vec::new(), Vec::new())
             }
         };
         let node = &mut self.nodes[id.0];
@@ -262,6 +266,7 @@ impl Lower<'_> {
         node.resource = resource;
         node.is_resource_root = place == info.resource;
         node.checks = checks;
+        node.annotations = annotations;
     }
 
     fn regex(&mut self, place: &Place, keyword: &str, source: &str) -> Option<RegexId> {
@@ -345,14 +350,15 @@ struct Keywords<'l, 'a> {
 }
 
 impl Keywords<'_, '_> {
-    fn lower(mut self, object: &Map<String, Value>) -> Vec<Check> {
+    /// The checks and (under [`Options::annotations`]) the annotations of `object`.
+    fn lower(mut self, object: &Map<String, Value>) -> (Vec<Check>, Vec<Annotation>) {
         let dialect = self.info.dialect;
         let legacy = dialect.dialect.is_legacy();
         if legacy {
             if let Some(reference) = object.get("$ref") {
                 // draft-04/06/07: `$ref` overrides every sibling keyword.
                 self.reference("$ref", reference, false);
-                return self.checks;
+                return (self.checks, Vec::new());
             }
         }
         self.unknown_keywords(object);
@@ -395,7 +401,12 @@ impl Keywords<'_, '_> {
                 }
             }
         }
-        self.checks
+        let annotations = if self.lower.options.annotations {
+            annotations(dialect.dialect, object)
+        } else {
+            Vec::new()
+        };
+        (self.checks, annotations)
     }
 
     fn push(&mut self, keyword: &str, kind: CheckKind) {
@@ -1078,4 +1089,26 @@ impl Keywords<'_, '_> {
 fn dedup(names: &mut Vec<String>) {
     let mut seen = BTreeSet::new();
     names.retain(|n| seen.insert(n.clone()));
+}
+
+/// The annotating keywords of `object` in `dialect`, in schema order: meta-data, `format`,
+/// content (`contentSchema` only beside `contentMediaType`) and unknown keywords.
+fn annotations(dialect: Dialect, object: &Map<String, Value>) -> Vec<Annotation> {
+    object
+        .iter()
+        .filter(|(name, _)| {
+            keywords::is_annotation(dialect, name)
+                || (name.as_str() == "contentSchema"
+                    && keywords::is_known(dialect, name)
+                    && object.contains_key("contentMediaType"))
+        })
+        .map(|(name, value)| Annotation {
+            keyword: name.clone(),
+            value: value.clone(),
+            strings_only: matches!(
+                name.as_str(),
+                "contentMediaType" | "contentEncoding" | "contentSchema"
+            ),
+        })
+        .collect()
 }

@@ -42,6 +42,8 @@ pub(super) struct Gen<'a> {
     formats: &'a BTreeMap<String, syn::Path>,
     /// Whether the error-collecting functions are generated.
     validate: bool,
+    /// Whether they also collect annotations when the state asks (`evaluate`).
+    evaluate: bool,
     /// Functions called by the bodies generated so far and not yet collected.
     called: RefCell<Vec<(Mode, NodeId)>>,
     /// Regexes referenced by generated code.
@@ -98,10 +100,12 @@ impl<'a> Gen<'a> {
         rt: &'a TokenStream,
         formats: &'a BTreeMap<String, syn::Path>,
         validate: bool,
+        evaluate: bool,
     ) -> Gen<'a> {
         Gen {
             plan,
             validate,
+            evaluate,
             program: &plan.program,
             rt,
             formats,
@@ -190,6 +194,7 @@ impl<'a> Gen<'a> {
             }
         }
         f.breaks.set(breaks_to_label(&body));
+        let own = self.own_annotations(&f);
         let rt = self.rt;
         let name = fn_name(id, mode);
         let doc = doc_text(&node.uri);
@@ -264,13 +269,32 @@ impl<'a> Gen<'a> {
                 #leave
                 Ok(true)
             },
-            Mode::Errors if body.is_empty() => quote! {
-                #enter
-                #scope_in
-                #scope_out
-                #leave
-                Ok(true)
-            },
+            Mode::Errors if body.is_empty() => {
+                let annotate = own.map(|own| quote!(cx.annotate(true, 0, v, #own);));
+                quote! {
+                    #enter
+                    #scope_in
+                    #annotate
+                    #scope_out
+                    #leave
+                    Ok(true)
+                }
+            }
+            Mode::Errors if self.evaluate => {
+                let own = own.unwrap_or_else(|| quote!(&[]));
+                quote! {
+                    #enter
+                    #scope_in
+                    let start = cx.mark();
+                    let given = cx.annotation_mark();
+                    #body
+                    #scope_out
+                    #leave
+                    let valid = cx.mark() == start;
+                    cx.annotate(valid, given, v, #own);
+                    Ok(valid)
+                }
+            }
             Mode::Errors => quote! {
                 #enter
                 #scope_in
@@ -298,6 +322,27 @@ impl<'a> Gen<'a> {
                 #inner
             }
         }
+    }
+
+    /// The node's annotations as the runtime's list (`&[(token, absolute, JSON, strings
+    /// only)]`), in an error-collecting function of generated code that evaluates; `None`
+    /// when there is nothing to give.
+    fn own_annotations(&self, f: &Fun<'_>) -> Option<TokenStream> {
+        if !self.evaluate || f.mode != Mode::Errors {
+            return None;
+        }
+        if f.node.annotations.is_empty() && f.node.checks.is_empty() {
+            return None;
+        }
+        f.uses_v.set(true);
+        let entries = f.node.annotations.iter().map(|a| {
+            let token = crate::load::uri::escape_token(&a.keyword);
+            let absolute = format!("{}/{token}", f.node.uri);
+            let json = a.value.to_string();
+            let strings_only = a.strings_only;
+            quote!((#token, #absolute, #json, #strings_only))
+        });
+        Some(quote!(&[#(#entries),*]))
     }
 
     /// The checks of a node, in IR order: runs of type-dependent checks become one `match`
@@ -383,6 +428,9 @@ impl<'a> Gen<'a> {
             Mode::Errors => {
                 let path = &edge.path;
                 match inst {
+                    Inst::KeyAsValue if self.evaluate => {
+                        quote!(cx.child_name(#path, |cx| #name(#value, cx #ev_arg)))
+                    }
                     Inst::Same | Inst::KeyAsValue => {
                         quote!(cx.child(#path, |cx| #name(#value, cx #ev_arg)))
                     }
@@ -486,7 +534,7 @@ impl<'a> Gen<'a> {
                 (code, false)
             }
             CheckKind::Not(edge) => {
-                let call = self.silent_call(f, edge.target, quote!(v), &EvArg::Throwaway);
+                let call = self.silent_call(f, edge, &Inst::Same, &EvArg::Throwaway);
                 let fail = self.fail(f, check, quote!(__rt::ErrorKind::Not));
                 (quote!(if #call? { #fail }), false)
             }
@@ -551,27 +599,36 @@ impl<'a> Gen<'a> {
         }}
     }
 
-    /// An expression of type `Res` evaluating `target` in short-circuit mode on `value`,
-    /// as the children whose errors are dropped (`anyOf`, `oneOf`, `not`, `if`, `contains`)
-    /// always are.
-    fn silent_call(
-        &self,
-        f: &Fun<'_>,
-        target: NodeId,
-        value: TokenStream,
-        ev: &EvArg,
-    ) -> TokenStream {
-        if value.to_string() == "v" {
-            f.uses_v.set(true);
-        }
-        let name = self.call_name(target, Mode::Check);
-        let ev_arg = match (self.collects(target), ev) {
+    /// An expression of type `Res` evaluating `edge`'s target in short-circuit mode on
+    /// `inst` (the current value, or item `i` bound as `x`), as the children whose errors
+    /// are dropped (`anyOf`, `oneOf`, `not`, `if`, `contains`) always are — except in an
+    /// evaluation, where the error-collecting function runs silently, for annotations.
+    fn silent_call(&self, f: &Fun<'_>, edge: &Edge, inst: &Inst, ev: &EvArg) -> TokenStream {
+        let value = match inst {
+            Inst::Same => {
+                f.uses_v.set(true);
+                quote!(v)
+            }
+            _ => quote!(x),
+        };
+        let name = self.call_name(edge.target, Mode::Check);
+        let ev_arg = match (self.collects(edge.target), ev) {
             (false, _) => quote!(),
             (true, EvArg::Sub) => quote!(, &mut sub),
             (true, EvArg::Throwaway) => quote!(, &mut __rt::Eval::new()),
         };
         match f.mode {
             Mode::Check => quote!(#name(#value, cx #ev_arg)),
+            Mode::Errors if self.evaluate => {
+                let annotating = self.child(f, edge, edge.target, inst, ev);
+                quote! {
+                    (if cx.annotating() {
+                        cx.silently(|cx| #annotating)
+                    } else {
+                        #name(#value, &mut cx.state #ev_arg)
+                    })
+                }
+            }
             Mode::Errors => quote!(#name(#value, &mut cx.state #ev_arg)),
         }
     }
@@ -623,7 +680,7 @@ impl<'a> Gen<'a> {
                 .iter()
                 .zip(guards)
                 .map(|(e, guard)| {
-                    let c = self.silent_call(f, e.target, quote!(v), &EvArg::Throwaway);
+                    let c = self.silent_call(f, e, &Inst::Same, &EvArg::Throwaway);
                     if guard.is_empty() {
                         quote!(#c?)
                     } else {
@@ -631,6 +688,16 @@ impl<'a> Gen<'a> {
                     }
                 })
                 .collect();
+            if self.evaluate && f.mode == Mode::Errors {
+                // An evaluation runs every branch: each valid one annotates.
+                return quote! {{
+                    #tag
+                    let every = cx.annotating();
+                    let mut any = false;
+                    #(if (every || !any) && #calls { any = true; })*
+                    if !any { #fail }
+                }};
+            }
             let test = quote!(if !(#(#calls)||*) { #fail });
             return if tag.is_empty() {
                 test
@@ -645,13 +712,13 @@ impl<'a> Gen<'a> {
             .map(|(e, guard)| {
                 if self.collects(e.target) {
                     f.uses_ev.set(true);
-                    let call = self.silent_call(f, e.target, quote!(v), &EvArg::Sub);
+                    let call = self.silent_call(f, e, &Inst::Same, &EvArg::Sub);
                     quote! {{
                         let mut sub = __rt::Eval::new();
                         if #guard #call? { any = true; ev.merge(&sub); }
                     }}
                 } else {
-                    let call = self.silent_call(f, e.target, quote!(v), &EvArg::Throwaway);
+                    let call = self.silent_call(f, e, &Inst::Same, &EvArg::Throwaway);
                     quote!(if #guard #call? { any = true; })
                 }
             })
@@ -680,8 +747,8 @@ impl<'a> Gen<'a> {
                 let merge = collecting && self.collects(e.target);
                 let call = self.silent_call(
                     f,
-                    e.target,
-                    quote!(v),
+                    e,
+                    &Inst::Same,
                     if merge {
                         &EvArg::Sub
                     } else {
@@ -731,8 +798,8 @@ impl<'a> Gen<'a> {
         let merge_cond = collecting && self.collects(condition.target);
         let call = self.silent_call(
             f,
-            condition.target,
-            quote!(v),
+            condition,
+            &Inst::Same,
             if merge_cond {
                 &EvArg::Sub
             } else {
@@ -754,7 +821,11 @@ impl<'a> Gen<'a> {
                 .filter(|code| !code.is_empty())
         };
         let (then_code, else_code) = (branch(then), branch(otherwise));
+        let same = then_code.as_ref().map(ToString::to_string)
+            == else_code.as_ref().map(ToString::to_string);
         let branches = match (merge_cond, then_code, else_code) {
+            // `then` and `else` run the same code (identical subschemas): no test.
+            (false, Some(t), Some(_)) if same => quote!(let _ = holds; #t),
             (false, None, None) => quote!(let _ = holds;),
             (false, Some(t), None) => guarded_if(quote!(holds), t),
             (false, None, Some(e)) => guarded_if(quote!(!holds), e),
@@ -1355,7 +1426,7 @@ impl<'a> Gen<'a> {
         let f = a.f;
         let mark = f.node.collect.items;
         a.uses_binding.set(true);
-        let call = self.silent_call(f, schema.target, quote!(x), &EvArg::Throwaway);
+        let call = self.silent_call(f, schema, &Inst::IndexVar, &EvArg::Throwaway);
         let max_lit = match max {
             Some(m) => quote!(Some(#m)),
             None => quote!(None),
@@ -1365,25 +1436,39 @@ impl<'a> Gen<'a> {
             check,
             quote!(__rt::ErrorKind::Contains { min: #min, max: #max_lit }),
         );
-        let (iter, index) = if mark {
-            f.uses_ev.set(true);
+        // An evaluation locates each item (its annotations) and never stops early.
+        let evaluates = self.evaluate && f.mode == Mode::Errors;
+        let (iter, index) = if mark || evaluates {
             (quote!(arr.iter().enumerate()), quote!((i, x)))
         } else {
             (quote!(arr.iter()), quote!(x))
         };
         let mark_code = if mark {
+            f.uses_ev.set(true);
             quote!(ev.items.set(i);)
+        } else {
+            quote!()
+        };
+        // `cond && ` when an evaluation must not stop early.
+        let unless_evaluating = if evaluates {
+            quote!(!cx.annotating() &&)
         } else {
             quote!()
         };
         let charge = self.loop_charge(f, quote!(arr.len()), &[schema.target]);
         if min == 0 && max.is_none() {
             // Cannot fail: evaluated for annotations (and the budget) only.
-            let stop = if mark { quote!() } else { quote!(break;) };
+            let body = if mark {
+                quote!(if #call? { #mark_code })
+            } else if evaluates {
+                quote!(if #call? && !cx.annotating() { break; })
+            } else {
+                quote!(if #call? { break; })
+            };
             return quote! {
                 #charge
                 for #index in #iter {
-                    if #call? { #mark_code #stop }
+                    #body
                 }
             };
         }
@@ -1392,8 +1477,8 @@ impl<'a> Gen<'a> {
             quote!()
         } else {
             match max {
-                None => quote!(if count >= #min { break; }),
-                Some(m) => quote!(if count > #m { break; }),
+                None => quote!(if #unless_evaluating count >= #min { break; }),
+                Some(m) => quote!(if #unless_evaluating count > #m { break; }),
             }
         };
         let verdict = match (min, max) {

@@ -30,6 +30,7 @@ impl Build {
             is_resource_root: pointer.is_empty(),
             checks,
             collect: Collect::default(),
+            annotations: Vec::new(),
         });
         NodeId(self.nodes.len() - 1)
     }

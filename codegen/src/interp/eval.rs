@@ -15,7 +15,7 @@ use crate::plan::Discriminator;
 use crate::regex::PatternSet;
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, ValidationError};
 use schemac_runtime::json::Tag;
-use schemac_runtime::{content, json, Budget};
+use schemac_runtime::{content, json, Annotation, Budget};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -34,10 +34,17 @@ pub(super) struct Ctx {
     budget: Budget,
     /// Whether errors are collected (validate mode, and not inside a dropped subtree).
     report: bool,
+    /// Whether annotations are collected (evaluate mode, dropped subtrees included: a
+    /// valid branch of `anyOf` annotates).
+    annotate: bool,
     errors: ErrorList,
-    /// JSON pointer of the current instance location (maintained only while reporting).
+    /// The annotations given so far by evaluations that passed or are under way.
+    annotations: Vec<Annotation>,
+    /// JSON pointer of the current instance location (maintained only while reporting or
+    /// annotating).
     instance_path: String,
-    /// Keyword location of the current node (maintained only while reporting).
+    /// Keyword location of the current node (maintained only while reporting or
+    /// annotating).
     keyword_path: String,
     /// The dynamic scope: resources entered, outermost first.
     scope: Vec<ResourceId>,
@@ -53,12 +60,53 @@ impl Ctx {
         Ctx {
             budget,
             report,
+            annotate: false,
             errors: ErrorList::new(max_errors),
+            annotations: Vec::new(),
             instance_path: String::new(),
             keyword_path: String::new(),
             scope: Vec::new(),
             pool: Vec::new(),
             stop: None,
+        }
+    }
+
+    /// The same validation collecting annotations too (evaluate mode).
+    pub(super) fn annotating(mut self) -> Ctx {
+        self.annotate = true;
+        self
+    }
+
+    /// The annotations collected.
+    pub(super) fn take_collected(&mut self) -> Vec<Annotation> {
+        std::mem::take(&mut self.annotations)
+    }
+
+    /// Whether the instance and keyword locations are maintained.
+    fn locates(&self) -> bool {
+        self.report || self.annotate
+    }
+
+    /// Adds the annotations of `node`, which passed on `inst` at the current locations.
+    #[cold]
+    fn annotate_node(&mut self, node: &Node, inst: Inst<'_>) {
+        // A key (`propertyNames`) has no instance location to annotate.
+        let Inst::Value(value) = inst else {
+            return;
+        };
+        for annotation in &node.annotations {
+            if annotation.strings_only && !value.is_string() {
+                continue;
+            }
+            let keyword = &annotation.keyword;
+            let mut token = String::new();
+            push_pointer_token(&mut token, keyword);
+            self.annotations.push(Annotation {
+                instance_location: self.instance_path.clone(),
+                keyword_location: format!("{}{token}", self.keyword_path),
+                absolute_keyword_location: format!("{}{token}", node.uri),
+                value: annotation.value.clone(),
+            });
         }
     }
 
@@ -232,6 +280,14 @@ impl<'a> Branches<'a> {
     }
 }
 
+/// Runs `f` with errors dropped (short-circuit mode).
+fn silently(cx: &mut Ctx, f: impl FnOnce(&mut Ctx) -> Eval) -> Eval {
+    let report = std::mem::replace(&mut cx.report, false);
+    let result = f(cx);
+    cx.report = report;
+    result
+}
+
 /// Appends `/token` to a JSON pointer, escaping `~` and `/`.
 fn push_pointer_token(path: &mut String, token: &str) {
     path.push('/');
@@ -363,6 +419,7 @@ impl Interpreter {
             cx.scope.push(node.resource);
         }
         let collects = plan.collect_properties || plan.collect_items;
+        let mark = cx.annotations.len();
         let result = if (collects && out.is_some()) || plan.has_unevaluated {
             let mut annotations = cx.take_annotations();
             let result = self.checks(cx, node, plan, inst, Some(&mut annotations));
@@ -376,6 +433,12 @@ impl Interpreter {
         } else {
             self.checks(cx, node, plan, inst, None)
         };
+        if cx.annotate {
+            match result {
+                Ok(true) => cx.annotate_node(node, inst),
+                _ => cx.annotations.truncate(mark),
+            }
+        }
         if pushed {
             cx.scope.pop();
         }
@@ -411,7 +474,7 @@ impl Interpreter {
         out: Option<&mut Annotations>,
     ) -> Eval {
         let len = cx.keyword_path.len();
-        if cx.report {
+        if cx.locates() {
             cx.keyword_path.push_str(path);
         }
         let result = self.node(cx, target, inst, out);
@@ -422,7 +485,7 @@ impl Interpreter {
     /// Applies `edge` to the property `key` of the current object.
     fn apply_at_key(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Eval {
         let len = cx.instance_path.len();
-        if cx.report {
+        if cx.locates() {
             push_pointer_token(&mut cx.instance_path, key);
         }
         let result = self.apply(cx, &edge.path, edge.target, Inst::Value(value), None);
@@ -433,7 +496,7 @@ impl Interpreter {
     /// Applies `edge` to the item at `index` of the current array.
     fn apply_at_index(&self, cx: &mut Ctx, edge: &Edge, index: usize, value: &Value) -> Eval {
         let len = cx.instance_path.len();
-        if cx.report {
+        if cx.locates() {
             let _ = write!(cx.instance_path, "/{index}");
         }
         let result = self.apply(cx, &edge.path, edge.target, Inst::Value(value), None);
@@ -441,18 +504,15 @@ impl Interpreter {
         result
     }
 
-    /// Applies `target` in place with errors dropped (short-circuit mode).
+    /// Applies `edge` in place with errors dropped (short-circuit mode).
     fn apply_silently(
         &self,
         cx: &mut Ctx,
-        target: NodeId,
+        edge: &Edge,
         inst: Inst<'_>,
         out: Option<&mut Annotations>,
     ) -> Eval {
-        let report = std::mem::replace(&mut cx.report, false);
-        let result = self.node(cx, target, inst, out);
-        cx.report = report;
-        result
+        silently(cx, |cx| self.apply(cx, &edge.path, edge.target, inst, out))
     }
 
     /// Runs a node's checks in order.
@@ -659,7 +719,10 @@ impl Interpreter {
                     self.one_of(cx, node, keyword, branches, inst, ann.as_deref_mut())?
                 }
                 CheckKind::Not(edge) => {
-                    let ok = !self.apply_silently(cx, edge.target, inst, None)?;
+                    let mark = cx.annotations.len();
+                    let ok = !self.apply_silently(cx, edge, inst, None)?;
+                    // `not` drops what its subschema said.
+                    cx.annotations.truncate(mark);
                     if !ok && cx.report {
                         cx.error(node, keyword, ErrorKind::Not);
                     }
@@ -670,8 +733,7 @@ impl Interpreter {
                     then,
                     otherwise,
                 } => {
-                    let holds =
-                        self.apply_silently(cx, condition.target, inst, ann.as_deref_mut())?;
+                    let holds = self.apply_silently(cx, condition, inst, ann.as_deref_mut())?;
                     match if holds { then } else { otherwise } {
                         Some(edge) => {
                             self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())?
@@ -872,11 +934,12 @@ impl Interpreter {
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
     ) -> Eval {
-        // A collecting node evaluates every branch: all valid ones contribute annotations.
-        let every = ann.is_some();
+        // A collecting or annotating node evaluates every branch: all valid ones contribute
+        // annotations.
+        let every = ann.is_some() || cx.annotate;
         let mut ok = false;
         for edge in branches.admitted() {
-            if self.apply_silently(cx, edge.target, inst, ann.as_deref_mut())? {
+            if self.apply_silently(cx, edge, inst, ann.as_deref_mut())? {
                 ok = true;
                 if !every {
                     break;
@@ -905,7 +968,7 @@ impl Interpreter {
         let every = cx.report;
         let mut matched = 0u64;
         for edge in branches.admitted() {
-            if self.apply_silently(cx, edge.target, inst, ann.as_deref_mut())? {
+            if self.apply_silently(cx, edge, inst, ann.as_deref_mut())? {
                 matched += 1;
                 if matched > 1 && !every {
                     break;
@@ -1193,11 +1256,11 @@ impl Interpreter {
         mut ann: Option<&mut Annotations>,
     ) -> Eval {
         // Without annotations to collect, stop as soon as the count decides.
-        let every = ann.is_some();
+        let every = ann.is_some() || cx.annotate;
         self.charge_loop(cx, items.len(), &[schema.target])?;
         let mut count = 0u64;
         for (index, item) in items.iter().enumerate() {
-            if self.apply_silently(cx, schema.target, Inst::Value(item), None)? {
+            if silently(cx, |cx| self.apply_at_index(cx, schema, index, item))? {
                 count += 1;
                 if let Some(ann) = ann.as_deref_mut() {
                     ann.add_item(index);

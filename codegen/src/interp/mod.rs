@@ -47,7 +47,9 @@ mod plan;
 mod tests;
 
 use crate::ir::Program;
-use schemac_runtime::{Budget, Limits, Report, Validate, Verdict};
+use schemac_runtime::{
+    Annotation, Budget, Evaluate, Evaluation, Limits, Report, Validate, Verdict,
+};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -69,6 +71,7 @@ type FormatCheck = Box<dyn Fn(&str) -> bool + Send + Sync + 'static>;
 ///         is_resource_root: true,
 ///         checks: vec![Check { keyword: "type".into(), kind: CheckKind::Type(TypeSet::STRING) }],
 ///         collect: Collect::default(),
+///         annotations: vec![],
 ///     }],
 ///     regexes: vec![],
 ///     resources: vec![Resource { uri: "https://example.com/s.json".into(), dynamic_anchors: Default::default() }],
@@ -159,7 +162,24 @@ impl Validate for Interpreter {
     }
 
     fn validate(&self, instance: &Value) -> Report {
-        let mut cx = eval::Ctx::new(Budget::new(&self.limits), true, self.limits.max_errors);
+        let cx = eval::Ctx::new(Budget::new(&self.limits), true, self.limits.max_errors);
+        self.report(cx, instance).0
+    }
+}
+
+impl Evaluate for Interpreter {
+    /// Validates and collects the annotations of the subschemas that passed: those the
+    /// program holds, which it does when compiled with [`crate::Options::annotations`].
+    fn evaluate(&self, instance: &Value) -> Evaluation {
+        let cx = eval::Ctx::new(Budget::new(&self.limits), true, self.limits.max_errors);
+        let (report, annotations) = self.report(cx.annotating(), instance);
+        Evaluation::new(report, annotations)
+    }
+}
+
+impl Interpreter {
+    /// Runs `cx` (reporting errors) on `instance`: the report and the annotations given.
+    fn report(&self, mut cx: eval::Ctx, instance: &Value) -> (Report, Vec<Annotation>) {
         let outcome = self.eval_root(&mut cx, instance);
         let reason = match outcome {
             Err(eval::Stop) => Some(cx.take_stop_reason()),
@@ -170,6 +190,6 @@ impl Validate for Interpreter {
             !(errors.is_empty() && outcome == Ok(false)),
             "a failure without an error"
         );
-        Report::new(errors, reason)
+        (Report::new(errors, reason), cx.take_collected())
     }
 }

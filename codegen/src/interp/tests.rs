@@ -60,6 +60,7 @@ impl Builder {
             is_resource_root: pointer.is_empty(),
             checks: Vec::new(),
             collect: Collect::default(),
+            annotations: Vec::new(),
         });
         NodeId(self.program.nodes.len() - 1)
     }
@@ -1984,4 +1985,124 @@ fn max_errors_keeps_the_first_errors_and_counts_the_rest() {
     let output = schemac_runtime::output::basic(&compile(7).validate(&rows));
     assert_eq!(output["errors"].as_array().map(Vec::len), Some(7));
     assert_eq!(output["errorsOmitted"], json!(50_000 - 7));
+}
+
+/// `(instance location, keyword location, value)` of every annotation `schema` gives
+/// `instance` (compiled with annotations on), sorted; `None` when it is not valid.
+fn annotations(schema: Value, instance: Value) -> Option<Vec<(String, String, Value)>> {
+    use schemac_runtime::Evaluate;
+    let validator = crate::options().annotations(true).build(&schema).unwrap();
+    let evaluation = validator.evaluate(&instance);
+    assert_eq!(evaluation.report, validator.validate(&instance));
+    if !evaluation.report.is_valid() {
+        assert!(evaluation.annotations.is_empty());
+        return None;
+    }
+    let mut list: Vec<_> = evaluation
+        .annotations
+        .into_iter()
+        .map(|a| (a.instance_location, a.keyword_location, a.value))
+        .collect();
+    list.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    Some(list)
+}
+
+fn ann(instance: &str, keyword: &str, value: Value) -> (String, String, Value) {
+    (instance.into(), keyword.into(), value)
+}
+
+#[test]
+fn evaluate_keeps_annotations_of_passing_subschemas_only() {
+    let schema = json!({
+        "title": "root",
+        "anyOf": [{"type": "string", "title": "s"}, {"title": "any"}, {"type": "number", "title": "n"}],
+        "not": {"type": "null", "title": "never"},
+        "contains": {"type": "integer", "description": "an int"},
+        "propertyNames": {"title": "key"},
+        "if": {"minLength": 3, "title": "long"}, "then": {"title": "then"}, "else": {"title": "else"},
+        "contentMediaType": "application/json"
+    });
+    // Every valid `anyOf` branch annotates; `not` never does; `if` fails: no `if`, `else`.
+    assert_eq!(
+        annotations(schema.clone(), json!("ab")).unwrap(),
+        vec![
+            ann("", "/anyOf/0/title", json!("s")),
+            ann("", "/anyOf/1/title", json!("any")),
+            ann("", "/contentMediaType", json!("application/json")),
+            ann("", "/else/title", json!("else")),
+            ann("", "/title", json!("root")),
+        ]
+    );
+    // `contains` annotates the items that match, at their locations; content keywords
+    // annotate strings only; `if` holds (`minLength` ignores arrays) and annotates; a key
+    // (`propertyNames`) has no location to annotate.
+    assert_eq!(
+        annotations(schema.clone(), json!([1, "x", 2])).unwrap(),
+        vec![
+            ann("", "/anyOf/1/title", json!("any")),
+            ann("", "/if/title", json!("long")),
+            ann("", "/then/title", json!("then")),
+            ann("", "/title", json!("root")),
+            ann("/0", "/contains/description", json!("an int")),
+            ann("/2", "/contains/description", json!("an int")),
+        ]
+    );
+    assert!(!annotations(schema.clone(), json!({"a": 1}))
+        .unwrap()
+        .iter()
+        .any(|a| a.1.contains("propertyNames")));
+    // An invalid instance has none.
+    assert_eq!(annotations(schema, json!(null)), None);
+}
+
+#[test]
+fn evaluate_locates_annotations_through_references_and_unknown_keywords() {
+    let schema = json!({
+        "$id": "https://example.com/a.json",
+        "properties": {"p": {"$ref": "#/$defs/d", "description": "wrapper"}},
+        "$defs": {"d": {"x-unit": "cm", "default": 3}}
+    });
+    use schemac_runtime::Evaluate;
+    let validator = crate::options().annotations(true).build(&schema).unwrap();
+    let evaluation = validator.evaluate(&json!({"p": 1}));
+    let mut found: Vec<_> = evaluation
+        .annotations
+        .iter()
+        .map(|a| {
+            (
+                a.keyword().into_owned(),
+                a.keyword_location.as_str(),
+                a.absolute_keyword_location.as_str(),
+            )
+        })
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        vec![
+            (
+                "default".to_string(),
+                "/properties/p/$ref/default",
+                "https://example.com/a.json#/$defs/d/default"
+            ),
+            (
+                "description".to_string(),
+                "/properties/p/description",
+                "https://example.com/a.json#/properties/p/description"
+            ),
+            (
+                "x-unit".to_string(),
+                "/properties/p/$ref/x-unit",
+                "https://example.com/a.json#/$defs/d/x-unit"
+            ),
+        ]
+    );
+    // Without the option the program holds no annotations.
+    let plain = crate::validator_for(&schema).unwrap();
+    assert!(plain.evaluate(&json!({"p": 1})).annotations.is_empty());
+    assert!(plain
+        .program()
+        .nodes
+        .iter()
+        .all(|n| n.annotations.is_empty()));
 }

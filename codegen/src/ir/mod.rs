@@ -17,6 +17,11 @@
 //! pointer suffix from the parent node (`/properties/name`, `/allOf/0`, `/$ref`).
 //! Absolute keyword locations are [`Node::uri`] plus `/keyword`.
 //!
+//! Annotations (only lowered under [`crate::Options::annotations`]): a node that passes
+//! gives its [`Node::annotations`] at its instance location, keyword location
+//! `path + "/" + keyword`; an evaluation that fails drops every annotation it and its
+//! children gave, and so do `not` and the subschemas of `contains` that do not match.
+//!
 //! # Evaluation semantics (both backends implement exactly this)
 //!
 //! - **Budget and depth.** Every node evaluation (boolean-schema nodes included) first
@@ -148,6 +153,23 @@ pub struct Node {
     pub checks: Vec<Check>,
     /// Filled by [`analyse`]: which evaluated-location sets this node must produce.
     pub collect: Collect,
+    /// The annotations the subschema gives when it passes, in schema order; lowered only
+    /// under [`crate::Options::annotations`] (else empty, and nothing about the program
+    /// changes).
+    pub annotations: Vec<Annotation>,
+}
+
+/// An annotating keyword of a node (2020-12 §7.7): meta-data, `format`, content and
+/// unknown keywords. Its value is the annotation; its keyword location is the node's
+/// evaluation path plus `/keyword`, as for a check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Annotation {
+    /// The keyword's name.
+    pub keyword: String,
+    /// The keyword's value.
+    pub value: Value,
+    /// Whether it annotates strings only (the content keywords).
+    pub strings_only: bool,
 }
 
 /// Which evaluated-location sets a node must produce for an `unevaluated*` keyword that

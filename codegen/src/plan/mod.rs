@@ -90,7 +90,8 @@ pub struct NodePlan {
     /// weigh [`HEAVY`]).
     pub weight: u32,
     /// The node's verdict when it does not depend on the instance: `Some(true)` for a
-    /// node without checks (`{}`, `true`), `Some(false)` for one with a `false` check.
+    /// node without checks nor annotations (`{}`, `true`), `Some(false)` for one with a
+    /// `false` check.
     /// Short-circuit evaluation need not apply such a node at all.
     pub constant: Option<bool>,
 }
@@ -180,6 +181,10 @@ fn resolve_static_dynamic_refs(program: &mut Program) {
 /// The edge a reference-only node forwards to, if `id` is one.
 fn forwarded(program: &Program, id: NodeId) -> Option<&Edge> {
     let node = program.node(id);
+    if !node.annotations.is_empty() {
+        // Its annotations are located at the wrapper.
+        return None;
+    }
     let edge = match node.checks.as_slice() {
         [check] => match &check.kind {
             CheckKind::Ref(edge)
@@ -390,7 +395,8 @@ fn share(program: &Program) -> Vec<NodeId> {
         let mut ids: BTreeMap<(usize, String), usize> = BTreeMap::new();
         let mut next = vec![0; n];
         for (i, node) in program.nodes.iter().enumerate() {
-            let mut shape = format!("{:?}|", node.collect);
+            // An annotated node is never constant (see `constant`): a class of its own.
+            let mut shape = format!("{:?}|{}|", node.collect, node.annotations.is_empty());
             if program.uses_dynamic_scope {
                 shape.push_str(&format!("{}:{}|", node.resource.0, node.is_resource_root));
             }
@@ -419,10 +425,13 @@ fn share(program: &Program) -> Vec<NodeId> {
     class.iter().map(|c| first[c]).collect()
 }
 
-/// A node's verdict when it does not depend on the instance (see [`NodePlan::constant`]).
+/// A node's verdict when it does not depend on the instance (see [`NodePlan::constant`]);
+/// a node without checks that annotates is not constant, since only evaluating it gives
+/// its annotations.
 fn constant(program: &Program, id: NodeId) -> Option<bool> {
-    let checks = &program.node(id).checks;
-    if checks.is_empty() {
+    let node = program.node(id);
+    let checks = &node.checks;
+    if checks.is_empty() && node.annotations.is_empty() {
         Some(true)
     } else if checks.iter().any(|c| matches!(c.kind, CheckKind::False)) {
         Some(false)

@@ -49,12 +49,18 @@ fn errors(result: &Value) -> Vec<(String, String)> {
         .split_once('\n')
         .expect("a heading, then the report");
     let basic: Value = serde_json::from_str(basic).expect("basic output");
+    // The 2020-12 basic shape: a root unit, then units that failed.
     assert_eq!(basic["valid"], false);
+    assert_eq!(
+        (&basic["keywordLocation"], &basic["instanceLocation"]),
+        (&json!(""), &json!(""))
+    );
     basic["errors"]
         .as_array()
         .expect("basic output errors")
         .iter()
         .map(|e| {
+            assert_eq!(e["valid"], false, "{e}");
             (
                 e["instanceLocation"].as_str().unwrap().to_string(),
                 e["keywordLocation"].as_str().unwrap().to_string(),

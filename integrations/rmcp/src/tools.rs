@@ -329,6 +329,11 @@ mod tests {
             text.contains("\"keywordLocation\": \"/maxLength\""),
             "{text}"
         );
+        // The 2020-12 basic shape: the root unit's locations, each unit's `valid`.
+        let basic: Value = serde_json::from_str(&text["heading:\n".len()..]).unwrap();
+        assert_eq!(basic["keywordLocation"], "");
+        assert_eq!(basic["instanceLocation"], "");
+        assert_eq!(basic["errors"][0]["valid"], false);
         assert!(!text.contains("secret-value"), "{text}");
     }
 }

@@ -1,0 +1,64 @@
+//! Annotations (2020-12 §7.7): what keywords of the subschemas that passed say about the
+//! instance locations they applied to.
+//!
+//! An [`Evaluation`] is a [`Report`] plus the annotations collected on the way; only a valid
+//! instance has annotations (an annotation of a subschema that failed, or of a branch whose
+//! result was dropped, never reaches the list).
+
+use crate::error::Report;
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// One annotation, located as the 2020-12 output formats require.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Annotation {
+    /// JSON pointer to the instance location the annotation applies to (`""` for the root).
+    pub instance_location: String,
+    /// JSON pointer to the keyword, along the evaluation path (through `$ref`s).
+    pub keyword_location: String,
+    /// Absolute URI of the keyword in the schema resource that holds it.
+    pub absolute_keyword_location: String,
+    /// The annotation's value: the keyword's value for `title`, `default` and the other
+    /// meta-data, format, content and unknown keywords.
+    pub value: serde_json::Value,
+}
+
+impl Annotation {
+    /// The annotating keyword: the last token of [`Annotation::keyword_location`],
+    /// unescaped (`~1` is `/`, `~0` is `~`).
+    pub fn keyword(&self) -> Cow<'_, str> {
+        let token = self
+            .keyword_location
+            .rsplit_once('/')
+            .map_or(self.keyword_location.as_str(), |(_, last)| last);
+        if token.contains('~') {
+            Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+        } else {
+            Cow::Borrowed(token)
+        }
+    }
+}
+
+/// The result of [`crate::Evaluate::evaluate`]: the verdict, the errors and, when the
+/// instance is valid, the annotations, in evaluation order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    /// The verdict and the errors, as [`crate::Validate::validate`] gives them.
+    pub report: Report,
+    /// The annotations; empty unless the verdict is valid.
+    pub annotations: Vec<Annotation>,
+}
+
+impl Evaluation {
+    /// An evaluation that found `report`, with `annotations` kept only when it is valid.
+    pub fn new(report: Report, mut annotations: Vec<Annotation>) -> Evaluation {
+        if !report.is_valid() {
+            annotations.clear();
+        }
+        Evaluation {
+            report,
+            annotations,
+        }
+    }
+}
