@@ -88,13 +88,45 @@ impl State {
     }
 
     /// Charges `cost` units for an out-of-line node and the inline nodes it evaluates at
-    /// most once, and enters it (one level of depth).
+    /// most once, and enters it: `levels` levels of nesting ([`Budget::enter_region`]).
     #[inline(always)]
-    pub fn enter_region(&mut self, cost: u64) -> Result<(), Stop> {
-        match self.budget.enter_region(cost) {
+    pub fn enter_region(&mut self, cost: u64, levels: u32) -> Result<(), Stop> {
+        match self.budget.enter_region(cost, levels) {
             Ok(()) => Ok(()),
             Err(reason) => self.stop(reason),
         }
+    }
+
+    /// Steps into a child instance ([`Budget::step_in`]); give the result back to
+    /// [`State::step_out`].
+    #[inline(always)]
+    pub fn step_in(&mut self) -> Result<u32, Stop> {
+        match self.budget.step_in() {
+            Ok(saved) => Ok(saved),
+            Err(reason) => self.stop(reason).map(|()| 0),
+        }
+    }
+
+    /// Steps back out of a child instance.
+    #[inline(always)]
+    pub fn step_out(&mut self, saved: u32) {
+        self.budget.step_out(saved)
+    }
+
+    /// [`State::enter_region`] for a node on a cycle of the schema
+    /// ([`Budget::enter_cycle`]); leave it with [`State::leave_cycle`].
+    #[inline(always)]
+    pub fn enter_cycle(&mut self, cost: u64, levels: u32) -> Result<(), Stop> {
+        match self.budget.enter_cycle(cost, levels) {
+            Ok(()) => Ok(()),
+            Err(reason) => self.stop(reason),
+        }
+    }
+
+    /// Leaves a node entered with [`State::enter_cycle`].
+    #[inline(always)]
+    pub fn leave_cycle(&mut self, levels: u32) {
+        self.budget.leave_cycle(levels)
     }
 
     /// Charges a loop in bulk: `elements` times `per_element` units.
@@ -117,10 +149,10 @@ impl State {
         Err(Stop)
     }
 
-    /// Leaves a node evaluation.
+    /// Leaves a node entered with [`State::enter_region`] (the same `levels`).
     #[inline(always)]
-    pub fn leave(&mut self) {
-        self.budget.leave()
+    pub fn leave(&mut self, levels: u32) {
+        self.budget.leave(levels)
     }
 
     /// Charges for `n` locations recorded by `unevaluatedProperties` / `unevaluatedItems`.
@@ -622,11 +654,10 @@ mod tests {
     fn stops_keep_their_reason() {
         let mut s = State::new(&Limits {
             budget: 1,
-            max_depth: 8,
             ..Limits::DEFAULT
         });
-        assert_eq!(s.enter_region(1), Ok(()));
-        assert_eq!(s.enter_region(1), Err(Stop));
+        assert_eq!(s.enter_region(1, 1), Ok(()));
+        assert_eq!(s.enter_region(1, 1), Err(Stop));
         assert_eq!(
             s.verdict(Err(Stop)),
             Verdict::Incomplete(IncompleteReason::BudgetExceeded)

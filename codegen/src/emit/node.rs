@@ -212,9 +212,17 @@ impl<'a> Gen<'a> {
         };
         let _ = rt;
         let plan = self.plan.node(id);
-        let (enter, leave) = if plan.out_of_line {
-            let cost = plan.entry_cost;
-            (quote!(#st.enter_region(#cost)?;), quote!(#st.leave();))
+        let (cost, levels) = (plan.entry_cost, plan.height);
+        let (enter, leave) = if plan.recursive {
+            (
+                quote!(#st.enter_cycle(#cost, #levels)?;),
+                quote!(#st.leave_cycle(#levels);),
+            )
+        } else if plan.out_of_line {
+            (
+                quote!(#st.enter_region(#cost, #levels)?;),
+                quote!(#st.leave(#levels);),
+            )
         } else {
             (quote!(), quote!())
         };
@@ -367,7 +375,7 @@ impl<'a> Gen<'a> {
             (true, EvArg::Sub) => quote!(, &mut sub),
             (true, EvArg::Throwaway) => quote!(, &mut __rt::Eval::new()),
         };
-        match f.mode {
+        let call = match f.mode {
             Mode::Check => quote!(#name(#value, cx #ev_arg)),
             Mode::Errors => {
                 let path = &edge.path;
@@ -385,7 +393,18 @@ impl<'a> Gen<'a> {
                     }
                 }
             }
+        };
+        // A child instance that may recur is a step into the instance (see `crate::plan`).
+        if matches!(inst, Inst::Same) || !self.plan.node(target).steps {
+            return call;
         }
+        let st = state(f.mode);
+        quote!({
+            let at = #st.step_in()?;
+            let valid = #call;
+            #st.step_out(at);
+            valid
+        })
     }
 
     /// An in-place child whose errors pass up and whose annotations count when it is
