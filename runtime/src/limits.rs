@@ -19,8 +19,9 @@
 //! - [`Limits::max_nesting`]: how many subschema evaluations nest in all — the stack
 //!   guard, so that no input can overflow the stack (the defaults fit a 2 MiB thread
 //!   stack in both backends, generated code at opt-level 0 included; tested). It is
-//!   counted on entering an out-of-line subschema, by the region's height: the subschema
-//!   and the inline subschemas nested below it, which the plan keeps to 13 levels.
+//!   counted on entering an out-of-line subschema, by the stack its region may use: 4
+//!   units per subschema evaluation plus 1 per edge to a child subschema, along the
+//!   longest chain of subschemas evaluated inside the region.
 //!
 //! A third limit bounds what a report holds: [`Limits::max_errors`] errors are kept, the
 //! rest only counted (see [`ErrorList`](crate::error::ErrorList)).
@@ -40,8 +41,10 @@ pub struct Limits {
     /// into the instance (reference cycles that make no progress). Default:
     /// [`Limits::DEFAULT_MAX_IN_PLACE`].
     pub max_in_place: u32,
-    /// How many subschema evaluations may nest in all: the stack guard. Default:
-    /// [`Limits::DEFAULT_MAX_NESTING`]; raise it only with a stack to match.
+    /// How much nested subschema evaluation the stack may hold: the stack guard, in units
+    /// of about 200 bytes (4 per subschema evaluation, 1 per edge to a child subschema;
+    /// see the module documentation). Default: [`Limits::DEFAULT_MAX_NESTING`], which
+    /// fits a 2 MiB thread stack; raise it only with a stack to match.
     pub max_nesting: u32,
     /// How many errors a [`Report`](crate::Report) holds: past it errors are only counted
     /// ([`Report::errors_omitted`](crate::Report::errors_omitted)). The cut keeps the
@@ -57,8 +60,9 @@ impl Limits {
     /// Default bound on nesting without progress: 32 evaluations of subschemas on a cycle
     /// at one instance location.
     pub const DEFAULT_MAX_IN_PLACE: u32 = 32;
-    /// Default stack guard: 2048 nested subschema evaluations.
-    pub const DEFAULT_MAX_NESTING: u32 = 2048;
+    /// Default stack guard: 8192 units (about 2,000 nested subschema evaluations of
+    /// the size of a meta-schema's; see [`Limits::max_nesting`]).
+    pub const DEFAULT_MAX_NESTING: u32 = 8192;
     /// Default error bound: a report holds at most 100 errors.
     pub const DEFAULT_MAX_ERRORS: usize = 100;
     /// The defaults, usable in `const` contexts.
@@ -112,8 +116,8 @@ impl Budget {
     }
 
     /// Charges `cost` units for a region of node evaluations (an out-of-line node and the
-    /// inline nodes it evaluates at most once) and enters it: `levels` more levels of
-    /// nesting (the region's height: its node and the inline nodes nested below it).
+    /// inline nodes it evaluates at most once) and enters it: `levels` more units of
+    /// nesting (the stack its region may use).
     /// Pair every successful call with [`Budget::leave`].
     #[inline]
     pub fn enter_region(&mut self, cost: u64, levels: u32) -> Result<(), IncompleteReason> {

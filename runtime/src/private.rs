@@ -236,6 +236,14 @@ impl State {
     }
 }
 
+/// The keyword and instance locations to return to after a child's evaluation
+/// ([`Errors::at`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Location {
+    keyword: usize,
+    instance: usize,
+}
+
 /// The state of one validation that collects errors: the [`State`], the errors found, and
 /// the current keyword location (evaluation path) and instance location.
 #[derive(Debug)]
@@ -312,45 +320,40 @@ impl Errors {
         self.keyword_path.truncate(mark);
     }
 
-    /// Evaluates an in-place child reached through keyword-location suffix `path`.
+    /// Moves the keyword location to an in-place child reached through suffix `path`;
+    /// give the result to [`Errors::back`] after the child's evaluation.
     #[inline]
-    pub fn child(&mut self, path: &str, eval: impl FnOnce(&mut Errors) -> Res) -> Res {
-        let mark = self.push_keyword(path);
-        let result = eval(self);
-        self.pop_keyword(mark);
-        result
+    pub fn at(&mut self, path: &str) -> Location {
+        Location {
+            keyword: self.push_keyword(path),
+            instance: self.instance.len(),
+        }
     }
 
-    /// Evaluates a child on the value of object entry `key`.
+    /// Moves the locations to a child on the value of object entry `key`.
     #[inline]
-    pub fn child_key(
-        &mut self,
-        path: &str,
-        key: &str,
-        eval: impl FnOnce(&mut Errors) -> Res,
-    ) -> Res {
-        let mark = self.push_keyword(path);
-        let at = self.push_key(key);
-        let result = eval(self);
-        self.pop_instance(at);
-        self.pop_keyword(mark);
-        result
+    pub fn at_key(&mut self, path: &str, key: &str) -> Location {
+        Location {
+            keyword: self.push_keyword(path),
+            instance: self.push_key(key),
+        }
     }
 
-    /// Evaluates a child on array item `index`.
+    /// Moves the locations to a child on array item `index`.
     #[inline]
-    pub fn child_index(
-        &mut self,
-        path: &str,
-        index: usize,
-        eval: impl FnOnce(&mut Errors) -> Res,
-    ) -> Res {
-        let mark = self.push_keyword(path);
-        let at = self.push_index(index);
-        let result = eval(self);
-        self.pop_instance(at);
-        self.pop_keyword(mark);
-        result
+    pub fn at_index(&mut self, path: &str, index: usize) -> Location {
+        Location {
+            keyword: self.push_keyword(path),
+            instance: self.push_index(index),
+        }
+    }
+
+    /// Restores the locations saved by [`Errors::at`], [`Errors::at_key`] or
+    /// [`Errors::at_index`].
+    #[inline]
+    pub fn back(&mut self, saved: Location) {
+        self.pop_instance(saved.instance);
+        self.pop_keyword(saved.keyword);
     }
 
     /// Extends the instance location by an object key (escaped as a JSON pointer token);

@@ -283,10 +283,13 @@ impl<'a> Gen<'a> {
         } else {
             quote!(_cx)
         };
+        // Not `inline(always)`: at opt-level 0 that would give the out-of-line function
+        // one slot per local of its whole region, a frame the stack guard does not count
+        // (optimized builds inline a function called from one place all the same).
         let inline = if plan.out_of_line || mode == Mode::Errors {
             quote!()
         } else {
-            quote!(#[inline(always)])
+            quote!(#[inline])
         };
         quote! {
             #[doc = #doc]
@@ -375,34 +378,45 @@ impl<'a> Gen<'a> {
             (true, EvArg::Sub) => quote!(, &mut sub),
             (true, EvArg::Throwaway) => quote!(, &mut __rt::Eval::new()),
         };
-        let call = match f.mode {
-            Mode::Check => quote!(#name(#value, cx #ev_arg)),
+        let call = quote!(#name(#value, cx #ev_arg));
+        // Error locations are extended and restored around the call (no closure: a chain
+        // of generic instantiations would hit rustc's recursion limit on long chains).
+        let (at, back) = match f.mode {
+            Mode::Check => (quote!(), quote!()),
             Mode::Errors => {
                 let path = &edge.path;
-                match inst {
-                    Inst::Same | Inst::KeyAsValue => {
-                        quote!(cx.child(#path, |cx| #name(#value, cx #ev_arg)))
-                    }
-                    Inst::Key => quote!(cx.child_key(#path, k, |cx| #name(#value, cx #ev_arg))),
+                let at = match inst {
+                    Inst::Same | Inst::KeyAsValue => quote!(cx.at(#path)),
+                    Inst::Key => quote!(cx.at_key(#path, k)),
                     Inst::Index(i) => {
                         let i = Literal::usize_unsuffixed(*i);
-                        quote!(cx.child_index(#path, #i, |cx| #name(#value, cx #ev_arg)))
+                        quote!(cx.at_index(#path, #i))
                     }
-                    Inst::IndexVar => {
-                        quote!(cx.child_index(#path, i, |cx| #name(#value, cx #ev_arg)))
-                    }
-                }
+                    Inst::IndexVar => quote!(cx.at_index(#path, i)),
+                };
+                (quote!(let at = #at;), quote!(cx.back(at);))
             }
         };
         // A child instance that may recur is a step into the instance (see `crate::plan`).
-        if matches!(inst, Inst::Same) || !self.plan.node(target).steps {
+        let (step_in, step_out) = if matches!(inst, Inst::Same) || !self.plan.node(target).steps
+        {
+            (quote!(), quote!())
+        } else {
+            let st = state(f.mode);
+            (
+                quote!(let step = #st.step_in()?;),
+                quote!(#st.step_out(step);),
+            )
+        };
+        if at.is_empty() && step_in.is_empty() {
             return call;
         }
-        let st = state(f.mode);
         quote!({
-            let at = #st.step_in()?;
+            #step_in
+            #at
             let valid = #call;
-            #st.step_out(at);
+            #back
+            #step_out
             valid
         })
     }

@@ -77,9 +77,9 @@ pub struct NodePlan {
     pub canonical: NodeId,
     /// Evaluated out of line: a function, a budget charge point, a depth level.
     pub out_of_line: bool,
-    /// Levels of nesting entering the node counts when it is out of line (against
-    /// [`schemac_runtime::Limits::max_nesting`]): 1 for itself plus the most inline
-    /// nodes nested below it, which evaluate inside its region.
+    /// What entering the node counts against [`schemac_runtime::Limits::max_nesting`]
+    /// when it is out of line: the stack its region may use, as the most [`frame_units`]
+    /// along a chain of inline nodes from it (inline nodes evaluate inside its region).
     pub height: u32,
     /// On a cycle of the schema (always out of line): entering it is also a level of
     /// nesting in place, bounded by [`schemac_runtime::Limits::max_in_place`] until a
@@ -550,7 +550,7 @@ fn decide(
 }
 
 /// Per canonical node, whether its evaluation may enter an out-of-line node (see
-/// [`NodePlan::steps`]), and its inline height (see [`NodePlan::height`]): children first
+/// [`NodePlan::steps`]), and its height (see [`NodePlan::height`]): children first
 /// over the inline nodes, which form no cycle.
 fn steps_and_height(
     program: &Program,
@@ -579,12 +579,12 @@ fn steps_and_height(
                     let (s, h) = if out_of_line[t.0] {
                         (true, 0)
                     } else {
-                        done[t.0].unwrap_or((true, MAX_INLINE_NESTING + 1))
+                        done[t.0].unwrap_or((true, UNKNOWN_HEIGHT))
                     };
                     steps |= s;
                     below = below.max(h);
                 }
-                done[id.0] = Some((steps, below + 1));
+                done[id.0] = Some((steps, below.saturating_add(frame_units(program, id))));
                 continue;
             }
             stack.push((id, true));
@@ -597,6 +597,24 @@ fn steps_and_height(
         }
     }
     done.into_iter()
-        .map(|d| d.unwrap_or((true, MAX_INLINE_NESTING + 1)))
+        .map(|d| d.unwrap_or((true, UNKNOWN_HEIGHT)))
         .unzip()
+}
+
+/// The height assumed for a node the plan could not measure (it cannot happen; see
+/// [`steps_and_height`]): the most a region may count.
+const UNKNOWN_HEIGHT: u32 = schemac_runtime::Limits::DEFAULT_MAX_NESTING;
+
+/// What one node evaluation counts against the stack guard: 4, plus 1 per edge of its
+/// checks. Its stack frame grows with its checks in generated code (at opt-level 0 a
+/// function keeps a slot for every local of every branch) and is about 4 edges' worth in
+/// the interpreter; the defaults are measured in `tests/tests/depth.rs`.
+fn frame_units(program: &Program, id: NodeId) -> u32 {
+    let edges: usize = program
+        .node(id)
+        .checks
+        .iter()
+        .map(|c| c.kind.edges().len())
+        .sum();
+    u32::try_from(edges).map_or(u32::MAX, |e| e.saturating_add(4))
 }
