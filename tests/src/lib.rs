@@ -7,9 +7,11 @@
 //! - [`backend`]: the pluggable list of backends a case runs through;
 //! - [`generated`]: the suite's schemas compiled into Rust at build time (`build.rs`);
 //! - [`runner`]: running a set through a backend, and the expected-failures list;
-//! - [`panics`]: catching a panic with its message and location, quietly.
+//! - [`panics`]: catching a panic with its message and location, quietly;
+//! - [`fuzzing`]: the bodies of the fuzz targets in `fuzz/`, replayed by a plain test.
 
 pub mod backend;
+pub mod fuzzing;
 pub mod generated;
 pub mod panics;
 pub mod paths;
