@@ -267,13 +267,23 @@ pub fn generated_vs_interpreted(data: &[u8]) {
         interp.check(&instance),
         "{what}: check"
     );
+    // The same errors, as a set: their order may differ (the interpreter looks
+    // `properties` names up, generated code iterates the object).
     let locations = |r: &Report| -> Vec<(String, String)> {
-        r.errors
+        let mut all: Vec<_> = r
+            .errors
             .iter()
             .map(|e| (e.instance_location.clone(), e.keyword_location.clone()))
-            .collect()
+            .collect();
+        all.sort();
+        all
     };
     let (ours, theirs) = (generated.validate(&instance), interp.validate(&instance));
     assert_eq!(ours.verdict, theirs.verdict, "{what}: validate");
-    assert_eq!(locations(&ours), locations(&theirs), "{what}: error locations");
+    let total = |r: &Report| r.errors.len() as u64 + r.errors_omitted;
+    assert_eq!(total(&ours), total(&theirs), "{what}: error count");
+    // Past `max_errors` the kept errors may differ with the order.
+    if ours.errors_omitted == 0 {
+        assert_eq!(locations(&ours), locations(&theirs), "{what}: error locations");
+    }
 }
