@@ -10,7 +10,9 @@ pub mod get_weather_input {
     /// The run-time limits compiled into this validator.
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
-        max_depth: 256u32,
+        max_depth: 512u32,
+        max_in_place: 32u32,
+        max_nesting: 8192u32,
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
@@ -42,7 +44,7 @@ pub mod get_weather_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(4u64)?;
+        cx.enter_region(4u64, 12u32)?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
@@ -85,11 +87,11 @@ pub mod get_weather_input {
             }
             true
         };
-        cx.leave();
+        cx.leave(12u32);
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/days`
-    #[inline(always)]
+    #[inline]
     fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -117,7 +119,7 @@ pub mod get_weather_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/location`
-    #[inline(always)]
+    #[inline]
     fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -142,7 +144,7 @@ pub mod get_weather_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/units`
-    #[inline(always)]
+    #[inline]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -165,7 +167,7 @@ pub mod get_weather_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter_region(4u64)?;
+        cx.state.enter_region(4u64, 12u32)?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
@@ -174,17 +176,37 @@ pub mod get_weather_input {
                 for (k, x) in obj {
                     match k.as_str() {
                         "days" => {
-                            cx.child_key("/properties/days", k, |cx| e1(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/days", k);
+                                let valid = e1(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "location" => {
                             seen[0] = true;
-                            cx.child_key("/properties/location", k, |cx| e2(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/location", k);
+                                let valid = e2(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "units" => {
-                            cx.child_key("/properties/units", k, |cx| e3(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/units", k);
+                                let valid = e3(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         _ => {
-                            cx.child_key("/additionalProperties", k, |cx| e4(x, cx))?;
+                            {
+                                let at = cx.at_key("/additionalProperties", k);
+                                let valid = e4(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                     }
                 }
@@ -212,7 +234,7 @@ pub mod get_weather_input {
                 );
             }
         }
-        cx.state.leave();
+        cx.state.leave(12u32);
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/properties/days`
@@ -348,7 +370,9 @@ pub mod get_weather_output {
     /// The run-time limits compiled into this validator.
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
-        max_depth: 256u32,
+        max_depth: 512u32,
+        max_in_place: 32u32,
+        max_nesting: 8192u32,
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
@@ -380,7 +404,7 @@ pub mod get_weather_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(4u64)?;
+        cx.enter_region(4u64, 27u32)?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
@@ -433,11 +457,11 @@ pub mod get_weather_output {
             }
             true
         };
-        cx.leave();
+        cx.leave(27u32);
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/forecast`
-    #[inline(always)]
+    #[inline]
     fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -465,7 +489,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/location`
-    #[inline(always)]
+    #[inline]
     fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             if matches!(
@@ -479,7 +503,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/units`
-    #[inline(always)]
+    #[inline]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -501,7 +525,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day`
-    #[inline(always)]
+    #[inline]
     fn c6(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -574,7 +598,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/conditions`
-    #[inline(always)]
+    #[inline]
     fn c7(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -598,7 +622,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/date`
-    #[inline(always)]
+    #[inline]
     fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -620,7 +644,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/high`
-    #[inline(always)]
+    #[inline]
     fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             if matches!(
@@ -634,7 +658,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/humidity`
-    #[inline(always)]
+    #[inline]
     fn c10(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -663,7 +687,7 @@ pub mod get_weather_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter_region(4u64)?;
+        cx.state.enter_region(4u64, 27u32)?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
@@ -676,14 +700,29 @@ pub mod get_weather_output {
                         }
                         "location" => {
                             seen[0] = true;
-                            cx.child_key("/properties/location", k, |cx| e2(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/location", k);
+                                let valid = e2(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "units" => {
                             seen[1] = true;
-                            cx.child_key("/properties/units", k, |cx| e3(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/units", k);
+                                let valid = e3(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         _ => {
-                            cx.child_key("/additionalProperties", k, |cx| e4(x, cx))?;
+                            {
+                                let at = cx.at_key("/additionalProperties", k);
+                                let valid = e4(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                     }
                 }
@@ -716,7 +755,12 @@ pub mod get_weather_output {
                 }
                 if let Some(x) = obj.get("forecast") {
                     let k = "forecast";
-                    cx.child_key("/properties/forecast", k, |cx| e1(x, cx))?;
+                    {
+                        let at = cx.at_key("/properties/forecast", k);
+                        let valid = e1(x, cx);
+                        cx.back(at);
+                        valid
+                    }?;
                 }
             }
             Value::String(_)
@@ -733,7 +777,7 @@ pub mod get_weather_output {
                 );
             }
         }
-        cx.state.leave();
+        cx.state.leave(27u32);
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/properties/forecast`
@@ -765,7 +809,12 @@ pub mod get_weather_output {
                 }
                 cx.state.spend(arr.len(), 6u64)?;
                 for (i, x) in arr.iter().enumerate() {
-                    cx.child_index("/items/$ref", i, |cx| e6(x, cx))?;
+                    {
+                        let at = cx.at_index("/items/$ref", i);
+                        let valid = e6(x, cx);
+                        cx.back(at);
+                        valid
+                    }?;
                 }
             }
         }
@@ -832,26 +881,56 @@ pub mod get_weather_output {
                     match k.as_str() {
                         "conditions" => {
                             seen[3] = true;
-                            cx.child_key("/properties/conditions", k, |cx| e7(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/conditions", k);
+                                let valid = e7(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "date" => {
                             seen[0] = true;
-                            cx.child_key("/properties/date", k, |cx| e8(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/date", k);
+                                let valid = e8(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "high" => {
                             seen[1] = true;
-                            cx.child_key("/properties/high", k, |cx| e9(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/high", k);
+                                let valid = e9(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "humidity" => {
                             seen[4] = true;
-                            cx.child_key("/properties/humidity", k, |cx| e10(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/humidity", k);
+                                let valid = e10(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "low" => {
                             seen[2] = true;
-                            cx.child_key("/properties/low", k, |cx| e11(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/low", k);
+                                let valid = e11(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         _ => {
-                            cx.child_key("/additionalProperties", k, |cx| e12(x, cx))?;
+                            {
+                                let at = cx.at_key("/additionalProperties", k);
+                                let valid = e12(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                     }
                 }
@@ -1109,7 +1188,9 @@ pub mod search_docs_input {
     /// The run-time limits compiled into this validator.
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
-        max_depth: 256u32,
+        max_depth: 512u32,
+        max_in_place: 32u32,
+        max_nesting: 8192u32,
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
@@ -1141,7 +1222,7 @@ pub mod search_docs_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State, ev: &mut __rt::Eval) -> __rt::Res {
-        cx.enter_region(8u64)?;
+        cx.enter_region(8u64, 24u32)?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
@@ -1195,11 +1276,11 @@ pub mod search_docs_input {
             }
             true
         };
-        cx.leave();
+        cx.leave(24u32);
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/query`
-    #[inline(always)]
+    #[inline]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1224,12 +1305,12 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/unevaluatedProperties`
-    #[inline(always)]
+    #[inline]
     fn c4(_v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         Ok(false)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters`
-    #[inline(always)]
+    #[inline]
     fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1266,7 +1347,7 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/section`
-    #[inline(always)]
+    #[inline]
     fn c6(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1288,7 +1369,7 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/tags`
-    #[inline(always)]
+    #[inline]
     fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1319,7 +1400,7 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/tags/items`
-    #[inline(always)]
+    #[inline]
     fn c9(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1341,7 +1422,7 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination`
-    #[inline(always)]
+    #[inline]
     fn c10(v: &Value, cx: &mut __rt::State, ev: &mut __rt::Eval) -> __rt::Res {
         let ok = 'n: {
             if let Value::Object(obj) = v {
@@ -1368,7 +1449,7 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination/properties/cursor`
-    #[inline(always)]
+    #[inline]
     fn c11(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1390,7 +1471,7 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination/properties/limit`
-    #[inline(always)]
+    #[inline]
     fn c12(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1419,7 +1500,7 @@ pub mod search_docs_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors, ev: &mut __rt::Eval) -> __rt::Res {
-        cx.state.enter_region(8u64)?;
+        cx.state.enter_region(8u64, 24u32)?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
@@ -1449,7 +1530,12 @@ pub mod search_docs_input {
         }
         {
             let mut sub = __rt::Eval::new();
-            let valid = cx.child("/allOf/0/$ref", |cx| e10(v, cx, &mut sub))?;
+            let valid = {
+                let at = cx.at("/allOf/0/$ref");
+                let valid = e10(v, cx, &mut sub);
+                cx.back(at);
+                valid
+            }?;
             if valid {
                 ev.merge(&sub);
             }
@@ -1458,11 +1544,21 @@ pub mod search_docs_input {
             for (i, (k, x)) in obj.iter().enumerate() {
                 match k.as_str() {
                     "filters" => {
-                        cx.child_key("/properties/filters/$ref", k, |cx| e5(x, cx))?;
+                        {
+                            let at = cx.at_key("/properties/filters/$ref", k);
+                            let valid = e5(x, cx);
+                            cx.back(at);
+                            valid
+                        }?;
                         ev.props.set(i);
                     }
                     "query" => {
-                        cx.child_key("/properties/query", k, |cx| e3(x, cx))?;
+                        {
+                            let at = cx.at_key("/properties/query", k);
+                            let valid = e3(x, cx);
+                            cx.back(at);
+                            valid
+                        }?;
                         ev.props.set(i);
                     }
                     _ => {}
@@ -1472,12 +1568,17 @@ pub mod search_docs_input {
             cx.state.spend(obj.len(), 1u64)?;
             for (i, (k, x)) in obj.iter().enumerate() {
                 if !ev.props.get(i) {
-                    cx.child_key("/unevaluatedProperties", k, |cx| e4(x, cx))?;
+                    {
+                        let at = cx.at_key("/unevaluatedProperties", k);
+                        let valid = e4(x, cx);
+                        cx.back(at);
+                        valid
+                    }?;
                 }
             }
             ev.props.set_range(0, obj.len());
         }
-        cx.state.leave();
+        cx.state.leave(24u32);
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/properties/query`
@@ -1535,13 +1636,28 @@ pub mod search_docs_input {
                 for (k, x) in obj {
                     match k.as_str() {
                         "section" => {
-                            cx.child_key("/properties/section", k, |cx| e6(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/section", k);
+                                let valid = e6(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "tags" => {
-                            cx.child_key("/properties/tags", k, |cx| e7(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/tags", k);
+                                let valid = e7(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         _ => {
-                            cx.child_key("/additionalProperties", k, |cx| e8(x, cx))?;
+                            {
+                                let at = cx.at_key("/additionalProperties", k);
+                                let valid = e8(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                     }
                 }
@@ -1625,7 +1741,12 @@ pub mod search_docs_input {
                 }
                 cx.state.spend(arr.len(), 1u64)?;
                 for (i, x) in arr.iter().enumerate() {
-                    cx.child_index("/items", i, |cx| e9(x, cx))?;
+                    {
+                        let at = cx.at_index("/items", i);
+                        let valid = e9(x, cx);
+                        cx.back(at);
+                        valid
+                    }?;
                 }
             }
         }
@@ -1677,11 +1798,21 @@ pub mod search_docs_input {
             for (i, (k, x)) in obj.iter().enumerate() {
                 match k.as_str() {
                     "cursor" => {
-                        cx.child_key("/properties/cursor", k, |cx| e11(x, cx))?;
+                        {
+                            let at = cx.at_key("/properties/cursor", k);
+                            let valid = e11(x, cx);
+                            cx.back(at);
+                            valid
+                        }?;
                         ev.props.set(i);
                     }
                     "limit" => {
-                        cx.child_key("/properties/limit", k, |cx| e12(x, cx))?;
+                        {
+                            let at = cx.at_key("/properties/limit", k);
+                            let valid = e12(x, cx);
+                            cx.back(at);
+                            valid
+                        }?;
                         ev.props.set(i);
                     }
                     _ => {}
@@ -1852,7 +1983,9 @@ pub mod search_docs_output {
     /// The run-time limits compiled into this validator.
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
-        max_depth: 256u32,
+        max_depth: 512u32,
+        max_in_place: 32u32,
+        max_nesting: 8192u32,
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
@@ -1884,7 +2017,7 @@ pub mod search_docs_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(1u64)?;
+        cx.enter_region(1u64, 17u32)?;
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -1905,11 +2038,11 @@ pub mod search_docs_output {
             }
             true
         };
-        cx.leave();
+        cx.leave(17u32);
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items`
-    #[inline(always)]
+    #[inline]
     fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1970,7 +2103,7 @@ pub mod search_docs_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items/properties/path`
-    #[inline(always)]
+    #[inline]
     fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1992,7 +2125,7 @@ pub mod search_docs_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items/properties/score`
-    #[inline(always)]
+    #[inline]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2017,7 +2150,7 @@ pub mod search_docs_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items/properties/section`
-    #[inline(always)]
+    #[inline]
     fn c4(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2039,7 +2172,7 @@ pub mod search_docs_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items/properties/title`
-    #[inline(always)]
+    #[inline]
     fn c5(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             if matches!(
@@ -2054,7 +2187,7 @@ pub mod search_docs_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter_region(1u64)?;
+        cx.state.enter_region(1u64, 17u32)?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -2073,11 +2206,16 @@ pub mod search_docs_output {
             Value::Array(arr) => {
                 cx.state.spend(arr.len(), 5u64)?;
                 for (i, x) in arr.iter().enumerate() {
-                    cx.child_index("/items", i, |cx| e1(x, cx))?;
+                    {
+                        let at = cx.at_index("/items", i);
+                        let valid = e1(x, cx);
+                        cx.back(at);
+                        valid
+                    }?;
                 }
             }
         }
-        cx.state.leave();
+        cx.state.leave(17u32);
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/items`
@@ -2090,19 +2228,39 @@ pub mod search_docs_output {
                     match k.as_str() {
                         "path" => {
                             seen[1] = true;
-                            cx.child_key("/properties/path", k, |cx| e2(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/path", k);
+                                let valid = e2(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "score" => {
                             seen[3] = true;
-                            cx.child_key("/properties/score", k, |cx| e3(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/score", k);
+                                let valid = e3(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "section" => {
                             seen[2] = true;
-                            cx.child_key("/properties/section", k, |cx| e4(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/section", k);
+                                let valid = e4(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "title" => {
                             seen[0] = true;
-                            cx.child_key("/properties/title", k, |cx| e5(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/title", k);
+                                let valid = e5(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         _ => {}
                     }
@@ -2320,7 +2478,9 @@ pub mod convert_currency_input {
     /// The run-time limits compiled into this validator.
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
-        max_depth: 256u32,
+        max_depth: 512u32,
+        max_in_place: 32u32,
+        max_nesting: 8192u32,
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
@@ -2352,7 +2512,7 @@ pub mod convert_currency_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(4u64)?;
+        cx.enter_region(4u64, 12u32)?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
@@ -2403,11 +2563,11 @@ pub mod convert_currency_input {
             }
             true
         };
-        cx.leave();
+        cx.leave(12u32);
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/amount`
-    #[inline(always)]
+    #[inline]
     fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2429,7 +2589,7 @@ pub mod convert_currency_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/currency`
-    #[inline(always)]
+    #[inline]
     fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2452,7 +2612,7 @@ pub mod convert_currency_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter_region(4u64)?;
+        cx.state.enter_region(4u64, 12u32)?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
@@ -2462,18 +2622,38 @@ pub mod convert_currency_input {
                     match k.as_str() {
                         "amount" => {
                             seen[0] = true;
-                            cx.child_key("/properties/amount", k, |cx| e1(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/amount", k);
+                                let valid = e1(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "from" => {
                             seen[1] = true;
-                            cx.child_key("/properties/from/$ref", k, |cx| e5(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/from/$ref", k);
+                                let valid = e5(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "to" => {
                             seen[2] = true;
-                            cx.child_key("/properties/to/$ref", k, |cx| e5(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/to/$ref", k);
+                                let valid = e5(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         _ => {
-                            cx.child_key("/additionalProperties", k, |cx| e4(x, cx))?;
+                            {
+                                let at = cx.at_key("/additionalProperties", k);
+                                let valid = e4(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                     }
                 }
@@ -2519,7 +2699,7 @@ pub mod convert_currency_input {
                 );
             }
         }
-        cx.state.leave();
+        cx.state.leave(12u32);
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/properties/amount`
@@ -2642,7 +2822,9 @@ pub mod convert_currency_output {
     /// The run-time limits compiled into this validator.
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
-        max_depth: 256u32,
+        max_depth: 512u32,
+        max_in_place: 32u32,
+        max_nesting: 8192u32,
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
@@ -2674,7 +2856,7 @@ pub mod convert_currency_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(8u64)?;
+        cx.enter_region(8u64, 21u32)?;
         let ok = 'n: {
             {
                 let mut matched: u64 = 0;
@@ -2693,11 +2875,11 @@ pub mod convert_currency_output {
             }
             true
         };
-        cx.leave();
+        cx.leave(21u32);
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/unsupported`
-    #[inline(always)]
+    #[inline]
     fn c3(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2734,7 +2916,7 @@ pub mod convert_currency_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/unsupported/properties/unsupported`
-    #[inline(always)]
+    #[inline]
     fn c4(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2762,7 +2944,7 @@ pub mod convert_currency_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/currency`
-    #[inline(always)]
+    #[inline]
     fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2784,7 +2966,7 @@ pub mod convert_currency_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/quote`
-    #[inline(always)]
+    #[inline]
     fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2848,7 +3030,7 @@ pub mod convert_currency_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/quote/properties/amount`
-    #[inline(always)]
+    #[inline]
     fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             if matches!(
@@ -2862,7 +3044,7 @@ pub mod convert_currency_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/quote/properties/rate`
-    #[inline(always)]
+    #[inline]
     fn c11(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2885,7 +3067,7 @@ pub mod convert_currency_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter_region(8u64)?;
+        cx.state.enter_region(8u64, 21u32)?;
         let start = cx.mark();
         {
             let mut matched: u64 = 0;
@@ -2903,7 +3085,7 @@ pub mod convert_currency_output {
                 );
             }
         }
-        cx.state.leave();
+        cx.state.leave(21u32);
         Ok(cx.mark() == start)
     }
     /// `^[A-Z]{3}$`
