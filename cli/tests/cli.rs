@@ -1102,7 +1102,11 @@ fn deep_instances_parse_and_get_verdicts() {
         run.stderr
     );
     // Every level the parser reads gets a verdict from a recursive schema.
-    file(&dir, "arrays.json", r##"{"type": "array", "items": {"$ref": "#"}}"##);
+    file(
+        &dir,
+        "arrays.json",
+        r##"{"type": "array", "items": {"$ref": "#"}}"##,
+    );
     file(&dir, "d2048-arrays.json", &nested(2048, ""));
     schemac(&dir, &["validate", "arrays.json", "d2048-arrays.json"]).expect(0);
     schemac(&dir, &["validate", "arrays.json", "d2048.json"]).expect(1);
@@ -1124,14 +1128,27 @@ fn deep_schemas_get_verdicts_against_the_meta_schema() {
     let meta = shared_dir().join("metaschemas/draft2020-12");
     let mut args = vec!["validate".to_string()];
     for name in [
-        "schema", "meta/core", "meta/applicator", "meta/unevaluated", "meta/validation",
-        "meta/meta-data", "meta/format-annotation", "meta/content",
+        "schema",
+        "meta/core",
+        "meta/applicator",
+        "meta/unevaluated",
+        "meta/validation",
+        "meta/meta-data",
+        "meta/format-annotation",
+        "meta/content",
     ] {
         let uri = format!("https://json-schema.org/draft/2020-12/{name}");
         args.push("--document".into());
-        args.push(format!("{uri}={}", meta.join(format!("{name}.json")).display()));
+        args.push(format!(
+            "{uri}={}",
+            meta.join(format!("{name}.json")).display()
+        ));
     }
-    file(&dir, "meta.json", r#"{"$ref": "https://json-schema.org/draft/2020-12/schema"}"#);
+    file(
+        &dir,
+        "meta.json",
+        r#"{"$ref": "https://json-schema.org/draft/2020-12/schema"}"#,
+    );
     let deep = |leaf: &str| {
         let open = r#"{"properties": {"a": "#.repeat(300);
         format!("{open}{leaf}{}", "}}".repeat(300))

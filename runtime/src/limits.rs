@@ -216,7 +216,11 @@ mod tests {
     fn nesting_in_place_is_bounded_and_a_step_resets_it() {
         let mut b = budget(8, 2, 100);
         assert_eq!(b.enter_cycle(1, 1), Ok(()));
-        assert_eq!(b.enter_region(1, 1), Ok(()), "not on a cycle: not counted in place");
+        assert_eq!(
+            b.enter_region(1, 1),
+            Ok(()),
+            "not on a cycle: not counted in place"
+        );
         assert_eq!(b.enter_cycle(1, 1), Ok(()));
         assert_eq!(b.enter_cycle(1, 1), Err(IncompleteReason::DepthExceeded));
         let saved = b.step_in().expect("depth 1 of 8");

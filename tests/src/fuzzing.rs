@@ -77,7 +77,10 @@ fn values(bytes: &[u8], n: usize) -> Vec<Value> {
 fn assert_consistent(what: &str, check: &Verdict, report: &Report) {
     let complete = |v: &Verdict| matches!(v, Verdict::Valid | Verdict::Invalid);
     if complete(check) && complete(&report.verdict) {
-        assert_eq!(*check, report.verdict, "{what}: check and validate disagree");
+        assert_eq!(
+            *check, report.verdict,
+            "{what}: check and validate disagree"
+        );
     }
     let errors = report.errors.len() as u64 + report.errors_omitted;
     match report.verdict {
@@ -120,7 +123,11 @@ pub fn compile_schema(data: &[u8]) {
         schema,
     ];
     for instance in &instances {
-        assert_consistent("interpreter", &interp.check(instance), &interp.validate(instance));
+        assert_consistent(
+            "interpreter",
+            &interp.check(instance),
+            &interp.validate(instance),
+        );
     }
 }
 
@@ -145,16 +152,26 @@ pub fn regex(data: &[u8]) {
     let rt = compiled.as_runtime();
     let chosen = rt.is_match(&subject);
     let pike = rt.program().is_match(&subject);
-    assert_eq!(chosen, pike, "{pattern:?} on {subject:?}: chosen engine vs Pike VM");
+    assert_eq!(
+        chosen, pike,
+        "{pattern:?} on {subject:?}: chosen engine vs Pike VM"
+    );
     if let Some(dfa) = rt.dfa() {
-        assert_eq!(dfa.is_match(&subject), pike, "{pattern:?} on {subject:?}: DFA vs Pike VM");
+        assert_eq!(
+            dfa.is_match(&subject),
+            pike,
+            "{pattern:?} on {subject:?}: DFA vs Pike VM"
+        );
     }
     let mut budget = schemac_runtime::Budget::new(&Limits {
         budget: BUDGET,
         ..Limits::DEFAULT
     });
     if let Ok(budgeted) = rt.is_match_budgeted(&subject, &mut budget) {
-        assert_eq!(budgeted, pike, "{pattern:?} on {subject:?}: budgeted vs Pike VM");
+        assert_eq!(
+            budgeted, pike,
+            "{pattern:?} on {subject:?}: budgeted vs Pike VM"
+        );
     }
 }
 
@@ -173,7 +190,11 @@ pub fn validate(data: &[u8]) {
         return;
     };
     let interp = Interpreter::new(program);
-    assert_consistent("interpreter", &interp.check(&instance), &interp.validate(&instance));
+    assert_consistent(
+        "interpreter",
+        &interp.check(&instance),
+        &interp.validate(&instance),
+    );
 }
 
 /// Target `regex_vs_regress`: a pattern, a NUL, a subject, each at most 24 bytes. When
@@ -284,6 +305,10 @@ pub fn generated_vs_interpreted(data: &[u8]) {
     assert_eq!(total(&ours), total(&theirs), "{what}: error count");
     // Past `max_errors` the kept errors may differ with the order.
     if ours.errors_omitted == 0 {
-        assert_eq!(locations(&ours), locations(&theirs), "{what}: error locations");
+        assert_eq!(
+            locations(&ours),
+            locations(&theirs),
+            "{what}: error locations"
+        );
     }
 }

@@ -30,8 +30,8 @@ fn validators(index: usize) -> [Arc<dyn Validate + Send + Sync>; 2] {
     let program = compiler
         .compile_named("depth.json", &group.schema)
         .unwrap_or_else(|e| panic!("{e:?}"));
-    let generated = generated::lookup(&FIXTURES.label(), "depth.json", index)
-        .expect("generated at build time");
+    let generated =
+        generated::lookup(&FIXTURES.label(), "depth.json", index).expect("generated at build time");
     [
         Arc::new(schemac::interp::Interpreter::new(program)),
         Arc::new(Static(generated)),
@@ -92,9 +92,17 @@ fn deep_schemas_get_verdicts_against_the_meta_schema() {
     for levels in [64, 150] {
         let items = |s| json!({"items": s});
         let schema = nest(levels, json!({"type": "string"}), items);
-        assert_eq!(verdicts(META, schema), all(Verdict::Valid), "items x{levels}");
+        assert_eq!(
+            verdicts(META, schema),
+            all(Verdict::Valid),
+            "items x{levels}"
+        );
         let schema = nest(levels, json!({"type": 5}), items);
-        assert_eq!(verdicts(META, schema), all(Verdict::Invalid), "items x{levels}");
+        assert_eq!(
+            verdicts(META, schema),
+            all(Verdict::Invalid),
+            "items x{levels}"
+        );
     }
     // `properties` is two levels of instance per level of schema.
     let properties = |s| json!({"properties": {"a": s}, "required": ["a"]});

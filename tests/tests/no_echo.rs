@@ -113,8 +113,8 @@ fn no_message_quotes_an_instance_value() {
             .compile_named("no_echo.json", schema)
             .unwrap_or_else(|e| panic!("{e:?}")),
     );
-    let generated = generated::lookup(&FIXTURES.label(), "no_echo.json", 0)
-        .expect("generated at build time");
+    let generated =
+        generated::lookup(&FIXTURES.label(), "no_echo.json", 0).expect("generated at build time");
     let properties = schema["properties"].as_object().expect("properties").len();
     let marked = marked_instance();
     let flipped = flipped(&marked, &mut 0);
@@ -148,8 +148,21 @@ fn format_and_content_errors_quote_no_instance_value() {
         ..Options::default()
     };
     let formats = [
-        "email", "date-time", "date", "time", "duration", "ipv4", "ipv6", "hostname",
-        "idn-hostname", "uri", "uri-reference", "iri", "uuid", "json-pointer", "regex",
+        "email",
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "ipv4",
+        "ipv6",
+        "hostname",
+        "idn-hostname",
+        "uri",
+        "uri-reference",
+        "iri",
+        "uuid",
+        "json-pointer",
+        "regex",
     ];
     let schema = json!({
         "properties": formats

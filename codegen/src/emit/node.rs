@@ -398,8 +398,7 @@ impl<'a> Gen<'a> {
             }
         };
         // A child instance that may recur is a step into the instance (see `crate::plan`).
-        let (step_in, step_out) = if matches!(inst, Inst::Same) || !self.plan.node(target).steps
-        {
+        let (step_in, step_out) = if matches!(inst, Inst::Same) || !self.plan.node(target).steps {
             (quote!(), quote!())
         } else {
             let st = state(f.mode);

@@ -374,12 +374,7 @@ impl Interpreter {
 
     /// Evaluates `eval` on a child instance to which `target` applies: a step into the
     /// instance when the plan says `target` may recur ([`crate::plan::NodePlan::steps`]).
-    fn in_child(
-        &self,
-        cx: &mut Ctx,
-        target: NodeId,
-        eval: impl FnOnce(&mut Ctx) -> Eval,
-    ) -> Eval {
+    fn in_child(&self, cx: &mut Ctx, target: NodeId, eval: impl FnOnce(&mut Ctx) -> Eval) -> Eval {
         if !self.shared.node(target).steps {
             return eval(cx);
         }
