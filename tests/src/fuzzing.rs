@@ -20,8 +20,11 @@ use schemac_runtime::{Limits, Report, Validate, Verdict};
 use serde_json::Value;
 use std::sync::OnceLock;
 
+/// A fuzz target's body: takes any bytes, panics only on a finding.
+pub type Target = fn(&[u8]);
+
 /// The targets, by the name of their `fuzz/fuzz_targets/<name>.rs` and corpus folder.
-pub const TARGETS: [(&str, fn(&[u8])); 5] = [
+pub const TARGETS: [(&str, Target); 5] = [
     ("compile", compile_schema),
     ("regex", regex),
     ("validate", validate),

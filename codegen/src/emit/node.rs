@@ -1778,8 +1778,11 @@ fn split_single_if(code: &TokenStream) -> Option<(TokenStream, TokenStream)> {
     if body.delimiter() != Delimiter::Brace || cond.is_empty() {
         return None;
     }
-    let cond_ok = cond.iter().all(|t| match t {
-        TokenTree::Group(g) => g.delimiter() != Delimiter::Brace,
+    // A brace group in the condition may only be the operand of `!` (a child evaluated
+    // in a block, see `Gen::child`).
+    let negated = |i: usize| matches!(i.checked_sub(1).map(|j| &cond[j]), Some(TokenTree::Punct(p)) if p.as_char() == '!');
+    let cond_ok = cond.iter().enumerate().all(|(i, t)| match t {
+        TokenTree::Group(g) => g.delimiter() != Delimiter::Brace || negated(i),
         TokenTree::Ident(i) => i != "if" && i != "else",
         TokenTree::Punct(p) => p.as_char() != ';',
         TokenTree::Literal(_) => true,
