@@ -39,8 +39,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 /// The stack of the thread the CLI works on: parsing and dropping values
-/// [`instances::MAX_NESTING`] deep, and validation under the default depth bound, use a
-/// fraction of it.
+/// [`instances::MAX_NESTING`] deep use a fraction of it, and validation runs with an
+/// instance depth bound of [`instances::MAX_NESTING`] and a stack guard 32 times the
+/// default (which fits 2 MiB).
 pub const STACK_SIZE: usize = 64 * 1024 * 1024;
 
 /// The exit statuses of the contract.
@@ -119,6 +120,10 @@ fn compiler(shared: &SharedOptions, dialect: Dialect, annotations: bool) -> Resu
         assert_content: shared.assert_content,
         limits: Limits {
             max_errors: shared.max_errors,
+            // As deep as an instance may be read, with a stack guard for this thread's
+            // stack (the default fits 2 MiB).
+            max_depth: instances::MAX_NESTING as u32,
+            max_nesting: Limits::DEFAULT_MAX_NESTING * (STACK_SIZE / (2 * 1024 * 1024)) as u32,
             ..Limits::DEFAULT
         },
         ..Options::default()

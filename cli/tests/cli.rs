@@ -1225,6 +1225,15 @@ fn deep_instances_parse_and_get_verdicts() {
         "{}",
         run.stderr
     );
+    // Every level the parser reads gets a verdict from a recursive schema.
+    file(
+        &dir,
+        "arrays.json",
+        r##"{"type": "array", "items": {"$ref": "#"}}"##,
+    );
+    file(&dir, "d2048-arrays.json", &nested(2048, ""));
+    schemac(&dir, &["validate", "arrays.json", "d2048-arrays.json"]).expect(0);
+    schemac(&dir, &["validate", "arrays.json", "d2048.json"]).expect(1);
     // Beyond the parser's nesting bound: an error naming it.
     let run = schemac(&dir, &["validate", "any.json", "d2049.json"]).expect(2);
     assert!(
@@ -1233,6 +1242,48 @@ fn deep_instances_parse_and_get_verdicts() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn deep_schemas_get_verdicts_against_the_meta_schema() {
+    // Issue 9: real schemas nested about 115 deep were `incomplete` against the 2020-12
+    // meta-schema; here 300 levels of `properties` (600 levels of instance).
+    let dir = scratch("deep_schemas");
+    let meta = shared_dir().join("metaschemas/draft2020-12");
+    let mut args = vec!["validate".to_string()];
+    for name in [
+        "schema",
+        "meta/core",
+        "meta/applicator",
+        "meta/unevaluated",
+        "meta/validation",
+        "meta/meta-data",
+        "meta/format-annotation",
+        "meta/content",
+    ] {
+        let uri = format!("https://json-schema.org/draft/2020-12/{name}");
+        args.push("--document".into());
+        args.push(format!(
+            "{uri}={}",
+            meta.join(format!("{name}.json")).display()
+        ));
+    }
+    file(
+        &dir,
+        "meta.json",
+        r#"{"$ref": "https://json-schema.org/draft/2020-12/schema"}"#,
+    );
+    let deep = |leaf: &str| {
+        let open = r#"{"properties": {"a": "#.repeat(300);
+        format!("{open}{leaf}{}", "}}".repeat(300))
+    };
+    file(&dir, "good.json", &deep(r#"{"type": "string"}"#));
+    file(&dir, "bad.json", &deep(r#"{"type": 5}"#));
+    args.extend(["meta.json", "good.json", "bad.json"].map(String::from));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = schemac(&dir, &args).expect(1);
+    assert!(run.stdout.contains("good.json: valid"), "{}", run.stdout);
+    assert!(run.stdout.contains("bad.json: invalid"), "{}", run.stdout);
 }
 
 #[test]

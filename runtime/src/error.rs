@@ -27,7 +27,9 @@ pub enum Verdict {
 pub enum IncompleteReason {
     /// The evaluation budget ([`crate::Limits::budget`]) ran out.
     BudgetExceeded,
-    /// The evaluation nested deeper than [`crate::Limits::max_depth`].
+    /// The evaluation went deeper than [`crate::Limits::max_depth`] into the instance, or
+    /// nested more than [`crate::Limits::max_in_place`] subschema evaluations without a
+    /// step into the instance, or more than [`crate::Limits::max_nesting`] in all.
     DepthExceeded,
     /// Evaluation reached a reference to a document that was not available at compile
     /// time (compiled under the `warn` reference policy). Holds the reference's URI.

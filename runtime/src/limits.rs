@@ -1,12 +1,27 @@
-//! Run-time limits: the evaluation budget and the evaluation depth bound.
+//! Run-time limits: the evaluation budget and the evaluation depth bounds.
 //!
 //! Both backends count alike: one unit of budget per subschema (IR node) evaluation, one
 //! more per 64 instance locations recorded in an evaluated-location set
 //! (`unevaluatedProperties` / `unevaluatedItems` bookkeeping), and one per 16 steps of
 //! regex work, at least one per match ([`crate::regex::STEPS_PER_UNIT`]: a step is an
-//! input byte for a fast path or the DFA, a thread step for the Pike VM). Depth counts nested node
-//! evaluations, which bounds both instance nesting and reference chains, so no input can
-//! overflow the stack.
+//! input byte for a fast path or the DFA, a thread step for the Pike VM).
+//!
+//! Depth is counted three ways, at the points the plan chooses (out-of-line subschemas,
+//! through which every cycle of the schema passes, and steps into a child instance
+//! towards one of them):
+//!
+//! - [`Limits::max_depth`]: how deep into the instance evaluation goes — a deep but
+//!   legitimate instance (a schema checked against its meta-schema) gets a verdict as long
+//!   as it is no deeper than this;
+//! - [`Limits::max_in_place`]: how many evaluations of subschemas on a cycle of the schema
+//!   nest without a step into the instance — a reference cycle that makes no progress
+//!   (`{"$ref": "#"}`) stops here, after a few levels;
+//! - [`Limits::max_nesting`]: how many subschema evaluations nest in all — the stack
+//!   guard, so that no input can overflow the stack (the defaults fit a 2 MiB thread
+//!   stack in both backends, generated code at opt-level 0 included; tested). It is
+//!   counted on entering an out-of-line subschema, by the stack its region may use: 4
+//!   units per subschema evaluation plus 1 per edge to a child subschema, along the
+//!   longest chain of subschemas evaluated inside the region.
 //!
 //! A third limit bounds what a report holds: [`Limits::max_errors`] errors are kept, the
 //! rest only counted (see [`ErrorList`](crate::error::ErrorList)).
@@ -18,8 +33,19 @@ use crate::error::IncompleteReason;
 pub struct Limits {
     /// Units of work one validation may spend. Default: [`Limits::DEFAULT_BUDGET`].
     pub budget: u64,
-    /// How deeply node evaluations may nest. Default: [`Limits::DEFAULT_MAX_DEPTH`].
+    /// How deeply evaluation may step into the instance (array items, property values,
+    /// property names) towards a subschema that may recur. Default:
+    /// [`Limits::DEFAULT_MAX_DEPTH`].
     pub max_depth: u32,
+    /// How many evaluations of subschemas on a cycle of the schema may nest without a step
+    /// into the instance (reference cycles that make no progress). Default:
+    /// [`Limits::DEFAULT_MAX_IN_PLACE`].
+    pub max_in_place: u32,
+    /// How much nested subschema evaluation the stack may hold: the stack guard, in units
+    /// of about 200 bytes (4 per subschema evaluation, 1 per edge to a child subschema;
+    /// see the module documentation). Default: [`Limits::DEFAULT_MAX_NESTING`], which
+    /// fits a 2 MiB thread stack; raise it only with a stack to match.
+    pub max_nesting: u32,
     /// How many errors a [`Report`](crate::Report) holds: past it errors are only counted
     /// ([`Report::errors_omitted`](crate::Report::errors_omitted)). The cut keeps the
     /// first errors in evaluation order. Default: [`Limits::DEFAULT_MAX_ERRORS`].
@@ -29,14 +55,22 @@ pub struct Limits {
 impl Limits {
     /// Default budget: ten million subschema evaluations.
     pub const DEFAULT_BUDGET: u64 = 10_000_000;
-    /// Default depth bound: 256 nested subschema evaluations.
-    pub const DEFAULT_MAX_DEPTH: u32 = 256;
+    /// Default instance depth bound: 512 levels.
+    pub const DEFAULT_MAX_DEPTH: u32 = 512;
+    /// Default bound on nesting without progress: 32 evaluations of subschemas on a cycle
+    /// at one instance location.
+    pub const DEFAULT_MAX_IN_PLACE: u32 = 32;
+    /// Default stack guard: 8192 units (about 2,000 nested subschema evaluations of
+    /// the size of a meta-schema's; see [`Limits::max_nesting`]).
+    pub const DEFAULT_MAX_NESTING: u32 = 8192;
     /// Default error bound: a report holds at most 100 errors.
     pub const DEFAULT_MAX_ERRORS: usize = 100;
     /// The defaults, usable in `const` contexts.
     pub const DEFAULT: Limits = Limits {
         budget: Limits::DEFAULT_BUDGET,
         max_depth: Limits::DEFAULT_MAX_DEPTH,
+        max_in_place: Limits::DEFAULT_MAX_IN_PLACE,
+        max_nesting: Limits::DEFAULT_MAX_NESTING,
         max_errors: Limits::DEFAULT_MAX_ERRORS,
     };
 }
@@ -47,12 +81,22 @@ impl Default for Limits {
     }
 }
 
-/// The running account of one validation: budget left and current depth.
+/// The running account of one validation: budget left and the three depths.
 #[derive(Debug, Clone)]
 pub struct Budget {
     remaining: u64,
     depth: u32,
-    max_depth: u32,
+    in_place: u32,
+    nesting: u32,
+    limits: DepthLimits,
+}
+
+/// The depth bounds of [`Limits`].
+#[derive(Debug, Clone, Copy)]
+struct DepthLimits {
+    depth: u32,
+    in_place: u32,
+    nesting: u32,
 }
 
 impl Budget {
@@ -61,35 +105,74 @@ impl Budget {
         Budget {
             remaining: limits.budget,
             depth: 0,
-            max_depth: limits.max_depth,
+            in_place: 0,
+            nesting: 0,
+            limits: DepthLimits {
+                depth: limits.max_depth,
+                in_place: limits.max_in_place,
+                nesting: limits.max_nesting,
+            },
         }
     }
 
-    /// Charges one node evaluation and enters it (depth + 1).
+    /// Charges `cost` units for a region of node evaluations (an out-of-line node and the
+    /// inline nodes it evaluates at most once) and enters it: `levels` more units of
+    /// nesting (the stack its region may use).
     /// Pair every successful call with [`Budget::leave`].
     #[inline]
-    pub fn enter(&mut self) -> Result<(), IncompleteReason> {
-        self.enter_region(1)
-    }
-
-    /// Charges `cost` units for a region of node evaluations and enters it (depth + 1).
-    /// Pair every successful call with [`Budget::leave`].
-    #[inline]
-    pub fn enter_region(&mut self, cost: u64) -> Result<(), IncompleteReason> {
+    pub fn enter_region(&mut self, cost: u64, levels: u32) -> Result<(), IncompleteReason> {
         self.charge(cost)?;
-        if self.depth >= self.max_depth {
+        if self.nesting.saturating_add(levels) > self.limits.nesting {
             return Err(IncompleteReason::DepthExceeded);
         }
-        self.depth += 1;
+        self.nesting += levels;
         Ok(())
     }
 
-    /// Leaves a node entered with [`Budget::enter`].
+    /// Leaves a region entered with [`Budget::enter_region`] (the same `levels`).
     #[inline]
-    pub fn leave(&mut self) {
-        self.depth -= 1;
+    pub fn leave(&mut self, levels: u32) {
+        self.nesting -= levels;
     }
 
+    /// [`Budget::enter_region`] for a node on a cycle of the schema: also one more level
+    /// in place (without a step into the instance). Pair every successful call with
+    /// [`Budget::leave_cycle`].
+    #[inline]
+    pub fn enter_cycle(&mut self, cost: u64, levels: u32) -> Result<(), IncompleteReason> {
+        if self.in_place >= self.limits.in_place {
+            self.charge(cost)?;
+            return Err(IncompleteReason::DepthExceeded);
+        }
+        self.enter_region(cost, levels)?;
+        self.in_place += 1;
+        Ok(())
+    }
+
+    /// Leaves a region entered with [`Budget::enter_cycle`] (the same `levels`).
+    #[inline]
+    pub fn leave_cycle(&mut self, levels: u32) {
+        self.nesting -= levels;
+        self.in_place -= 1;
+    }
+
+    /// Steps into a child instance (one level deeper in the instance, nothing nested in
+    /// place there yet); returns what [`Budget::step_out`] restores.
+    #[inline]
+    pub fn step_in(&mut self) -> Result<u32, IncompleteReason> {
+        if self.depth >= self.limits.depth {
+            return Err(IncompleteReason::DepthExceeded);
+        }
+        self.depth += 1;
+        Ok(core::mem::replace(&mut self.in_place, 0))
+    }
+
+    /// Steps back out of a child instance entered with [`Budget::step_in`].
+    #[inline]
+    pub fn step_out(&mut self, in_place: u32) {
+        self.depth -= 1;
+        self.in_place = in_place;
+    }
     /// Charges for `locations` instance locations recorded in an evaluated-location set:
     /// one unit per 64 (rounded up).
     #[inline]
@@ -113,5 +196,66 @@ impl Budget {
     /// Units left.
     pub fn remaining(&self) -> u64 {
         self.remaining
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget(max_depth: u32, max_in_place: u32, max_nesting: u32) -> Budget {
+        Budget::new(&Limits {
+            max_depth,
+            max_in_place,
+            max_nesting,
+            ..Limits::DEFAULT
+        })
+    }
+
+    #[test]
+    fn nesting_in_place_is_bounded_and_a_step_resets_it() {
+        let mut b = budget(8, 2, 100);
+        assert_eq!(b.enter_cycle(1, 1), Ok(()));
+        assert_eq!(
+            b.enter_region(1, 1),
+            Ok(()),
+            "not on a cycle: not counted in place"
+        );
+        assert_eq!(b.enter_cycle(1, 1), Ok(()));
+        assert_eq!(b.enter_cycle(1, 1), Err(IncompleteReason::DepthExceeded));
+        let saved = b.step_in().expect("depth 1 of 8");
+        assert_eq!(saved, 2);
+        assert_eq!(b.enter_cycle(1, 1), Ok(()));
+        assert_eq!(b.enter_cycle(1, 1), Ok(()));
+        assert_eq!(b.enter_cycle(1, 1), Err(IncompleteReason::DepthExceeded));
+        b.leave_cycle(1);
+        b.leave_cycle(1);
+        b.step_out(saved);
+        assert_eq!(b.enter_cycle(1, 1), Err(IncompleteReason::DepthExceeded));
+        b.leave_cycle(1);
+        assert_eq!(b.enter_cycle(1, 1), Ok(()));
+        assert_eq!(b.remaining(), Limits::DEFAULT_BUDGET - 9);
+    }
+
+    #[test]
+    fn instance_depth_and_total_nesting_are_bounded() {
+        let mut b = budget(3, 100, 100);
+        let saved: Vec<u32> = (0..3).map(|_| b.step_in().expect("within 3")).collect();
+        assert_eq!(b.step_in(), Err(IncompleteReason::DepthExceeded));
+        for s in saved.into_iter().rev() {
+            b.step_out(s);
+        }
+        assert!(b.step_in().is_ok());
+
+        let mut b = budget(100, 2, 10);
+        assert_eq!(b.enter_region(1, 11), Err(IncompleteReason::DepthExceeded));
+        for _ in 0..5 {
+            assert_eq!(b.enter_region(1, 2), Ok(()));
+            b.leave(2);
+            assert_eq!(b.enter_cycle(1, 2), Ok(()));
+            b.step_in().expect("within 100");
+        }
+        assert_eq!(b.enter_region(1, 1), Err(IncompleteReason::DepthExceeded));
+        assert_eq!(b.enter_cycle(1, 1), Err(IncompleteReason::DepthExceeded));
     }
 }

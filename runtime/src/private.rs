@@ -89,13 +89,45 @@ impl State {
     }
 
     /// Charges `cost` units for an out-of-line node and the inline nodes it evaluates at
-    /// most once, and enters it (one level of depth).
+    /// most once, and enters it: `levels` levels of nesting ([`Budget::enter_region`]).
     #[inline(always)]
-    pub fn enter_region(&mut self, cost: u64) -> Result<(), Stop> {
-        match self.budget.enter_region(cost) {
+    pub fn enter_region(&mut self, cost: u64, levels: u32) -> Result<(), Stop> {
+        match self.budget.enter_region(cost, levels) {
             Ok(()) => Ok(()),
             Err(reason) => self.stop(reason),
         }
+    }
+
+    /// Steps into a child instance ([`Budget::step_in`]); give the result back to
+    /// [`State::step_out`].
+    #[inline(always)]
+    pub fn step_in(&mut self) -> Result<u32, Stop> {
+        match self.budget.step_in() {
+            Ok(saved) => Ok(saved),
+            Err(reason) => self.stop(reason).map(|()| 0),
+        }
+    }
+
+    /// Steps back out of a child instance.
+    #[inline(always)]
+    pub fn step_out(&mut self, saved: u32) {
+        self.budget.step_out(saved)
+    }
+
+    /// [`State::enter_region`] for a node on a cycle of the schema
+    /// ([`Budget::enter_cycle`]); leave it with [`State::leave_cycle`].
+    #[inline(always)]
+    pub fn enter_cycle(&mut self, cost: u64, levels: u32) -> Result<(), Stop> {
+        match self.budget.enter_cycle(cost, levels) {
+            Ok(()) => Ok(()),
+            Err(reason) => self.stop(reason),
+        }
+    }
+
+    /// Leaves a node entered with [`State::enter_cycle`].
+    #[inline(always)]
+    pub fn leave_cycle(&mut self, levels: u32) {
+        self.budget.leave_cycle(levels)
     }
 
     /// Charges a loop in bulk: `elements` times `per_element` units.
@@ -118,10 +150,10 @@ impl State {
         Err(Stop)
     }
 
-    /// Leaves a node evaluation.
+    /// Leaves a node entered with [`State::enter_region`] (the same `levels`).
     #[inline(always)]
-    pub fn leave(&mut self) {
-        self.budget.leave()
+    pub fn leave(&mut self, levels: u32) {
+        self.budget.leave(levels)
     }
 
     /// Charges for `n` locations recorded by `unevaluatedProperties` / `unevaluatedItems`.
@@ -203,6 +235,14 @@ impl State {
     fn reason(self) -> IncompleteReason {
         self.stop.unwrap_or(IncompleteReason::BudgetExceeded)
     }
+}
+
+/// The keyword and instance locations to return to after a child's evaluation
+/// ([`Errors::at`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Location {
+    keyword: usize,
+    instance: usize,
 }
 
 /// The state of one validation that collects errors: the [`State`], the errors found, and
@@ -303,16 +343,13 @@ impl Errors {
         result
     }
 
-    /// Evaluates `propertyNames`' subschema on a key reached through `path`: a key has no
-    /// instance location, so what it annotates is dropped.
+    /// Drops every annotation given since `mark` ([`Errors::annotation_mark`]): what
+    /// `propertyNames`' subschema annotates on a key, which has no instance location.
     #[inline]
-    pub fn child_name(&mut self, path: &str, eval: impl FnOnce(&mut Errors) -> Res) -> Res {
-        let mark = self.annotation_mark();
-        let result = self.child(path, eval);
+    pub fn drop_annotations(&mut self, mark: usize) {
         if let Some(list) = &mut self.annotations {
             list.truncate(mark);
         }
-        result
     }
 
     /// The evaluation of an instance whose root returned `result`.
@@ -375,45 +412,40 @@ impl Errors {
         self.keyword_path.truncate(mark);
     }
 
-    /// Evaluates an in-place child reached through keyword-location suffix `path`.
+    /// Moves the keyword location to an in-place child reached through suffix `path`;
+    /// give the result to [`Errors::back`] after the child's evaluation.
     #[inline]
-    pub fn child(&mut self, path: &str, eval: impl FnOnce(&mut Errors) -> Res) -> Res {
-        let mark = self.push_keyword(path);
-        let result = eval(self);
-        self.pop_keyword(mark);
-        result
+    pub fn at(&mut self, path: &str) -> Location {
+        Location {
+            keyword: self.push_keyword(path),
+            instance: self.instance.len(),
+        }
     }
 
-    /// Evaluates a child on the value of object entry `key`.
+    /// Moves the locations to a child on the value of object entry `key`.
     #[inline]
-    pub fn child_key(
-        &mut self,
-        path: &str,
-        key: &str,
-        eval: impl FnOnce(&mut Errors) -> Res,
-    ) -> Res {
-        let mark = self.push_keyword(path);
-        let at = self.push_key(key);
-        let result = eval(self);
-        self.pop_instance(at);
-        self.pop_keyword(mark);
-        result
+    pub fn at_key(&mut self, path: &str, key: &str) -> Location {
+        Location {
+            keyword: self.push_keyword(path),
+            instance: self.push_key(key),
+        }
     }
 
-    /// Evaluates a child on array item `index`.
+    /// Moves the locations to a child on array item `index`.
     #[inline]
-    pub fn child_index(
-        &mut self,
-        path: &str,
-        index: usize,
-        eval: impl FnOnce(&mut Errors) -> Res,
-    ) -> Res {
-        let mark = self.push_keyword(path);
-        let at = self.push_index(index);
-        let result = eval(self);
-        self.pop_instance(at);
-        self.pop_keyword(mark);
-        result
+    pub fn at_index(&mut self, path: &str, index: usize) -> Location {
+        Location {
+            keyword: self.push_keyword(path),
+            instance: self.push_index(index),
+        }
+    }
+
+    /// Restores the locations saved by [`Errors::at`], [`Errors::at_key`] or
+    /// [`Errors::at_index`].
+    #[inline]
+    pub fn back(&mut self, saved: Location) {
+        self.pop_instance(saved.instance);
+        self.pop_keyword(saved.keyword);
     }
 
     /// Extends the instance location by an object key (escaped as a JSON pointer token);
@@ -717,11 +749,10 @@ mod tests {
     fn stops_keep_their_reason() {
         let mut s = State::new(&Limits {
             budget: 1,
-            max_depth: 8,
             ..Limits::DEFAULT
         });
-        assert_eq!(s.enter_region(1), Ok(()));
-        assert_eq!(s.enter_region(1), Err(Stop));
+        assert_eq!(s.enter_region(1, 1), Ok(()));
+        assert_eq!(s.enter_region(1, 1), Err(Stop));
         assert_eq!(
             s.verdict(Err(Stop)),
             Verdict::Incomplete(IncompleteReason::BudgetExceeded)

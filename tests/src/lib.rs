@@ -9,11 +9,13 @@
 //! - [`evaluation_cases`], [`annotations`], [`output`]: the suite's annotation and output
 //!   tests, loaded, and run through `evaluate`;
 //! - [`runner`]: running a set through a backend, and the expected-failures list;
-//! - [`panics`]: catching a panic with its message and location, quietly.
+//! - [`panics`]: catching a panic with its message and location, quietly;
+//! - [`fuzzing`]: the bodies of the fuzz targets in `fuzz/`, replayed by a plain test.
 
 pub mod annotations;
 pub mod backend;
 pub mod evaluation_cases;
+pub mod fuzzing;
 pub mod generated;
 pub mod output;
 pub mod panics;

@@ -219,6 +219,8 @@ fn module_tokens(
     };
     let budget = program.limits.budget;
     let max_depth = program.limits.max_depth;
+    let max_in_place = program.limits.max_in_place;
+    let max_nesting = program.limits.max_nesting;
     let max_errors = program.limits.max_errors;
     let (evaluate_impl, evaluate_fn) = if evaluate {
         (
@@ -298,6 +300,8 @@ fn module_tokens(
             pub const LIMITS: __rt::Limits = __rt::Limits {
                 budget: #budget,
                 max_depth: #max_depth,
+                max_in_place: #max_in_place,
+                max_nesting: #max_nesting,
                 max_errors: #max_errors,
             };
 

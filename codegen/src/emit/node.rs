@@ -228,9 +228,17 @@ impl<'a> Gen<'a> {
         };
         let _ = rt;
         let plan = self.plan.node(id);
-        let (enter, leave) = if plan.out_of_line {
-            let cost = plan.entry_cost;
-            (quote!(#st.enter_region(#cost)?;), quote!(#st.leave();))
+        let (cost, levels) = (plan.entry_cost, plan.height);
+        let (enter, leave) = if plan.recursive {
+            (
+                quote!(#st.enter_cycle(#cost, #levels)?;),
+                quote!(#st.leave_cycle(#levels);),
+            )
+        } else if plan.out_of_line {
+            (
+                quote!(#st.enter_region(#cost, #levels)?;),
+                quote!(#st.leave(#levels);),
+            )
         } else {
             (quote!(), quote!())
         };
@@ -310,10 +318,13 @@ impl<'a> Gen<'a> {
         } else {
             quote!(_cx)
         };
+        // Not `inline(always)`: at opt-level 0 that would give the out-of-line function
+        // one slot per local of its whole region, a frame the stack guard does not count
+        // (optimized builds inline a function called from one place all the same).
         let inline = if plan.out_of_line || mode == Mode::Errors {
             quote!()
         } else {
-            quote!(#[inline(always)])
+            quote!(#[inline])
         };
         quote! {
             #[doc = #doc]
@@ -423,28 +434,54 @@ impl<'a> Gen<'a> {
             (true, EvArg::Sub) => quote!(, &mut sub),
             (true, EvArg::Throwaway) => quote!(, &mut __rt::Eval::new()),
         };
-        match f.mode {
-            Mode::Check => quote!(#name(#value, cx #ev_arg)),
+        let call = quote!(#name(#value, cx #ev_arg));
+        // Error locations are extended and restored around the call (no closure: a chain
+        // of generic instantiations would hit rustc's recursion limit on long chains).
+        let (at, back) = match f.mode {
+            Mode::Check => (quote!(), quote!()),
             Mode::Errors => {
                 let path = &edge.path;
-                match inst {
-                    Inst::KeyAsValue if self.evaluate => {
-                        quote!(cx.child_name(#path, |cx| #name(#value, cx #ev_arg)))
-                    }
-                    Inst::Same | Inst::KeyAsValue => {
-                        quote!(cx.child(#path, |cx| #name(#value, cx #ev_arg)))
-                    }
-                    Inst::Key => quote!(cx.child_key(#path, k, |cx| #name(#value, cx #ev_arg))),
+                let at = match inst {
+                    Inst::Same | Inst::KeyAsValue => quote!(cx.at(#path)),
+                    Inst::Key => quote!(cx.at_key(#path, k)),
                     Inst::Index(i) => {
                         let i = Literal::usize_unsuffixed(*i);
-                        quote!(cx.child_index(#path, #i, |cx| #name(#value, cx #ev_arg)))
+                        quote!(cx.at_index(#path, #i))
                     }
-                    Inst::IndexVar => {
-                        quote!(cx.child_index(#path, i, |cx| #name(#value, cx #ev_arg)))
-                    }
+                    Inst::IndexVar => quote!(cx.at_index(#path, i)),
+                };
+                if matches!(inst, Inst::KeyAsValue) && self.evaluate {
+                    // A key has no instance location: what it annotates is dropped.
+                    (
+                        quote!(let mark = cx.annotation_mark(); let at = #at;),
+                        quote!(cx.back(at); cx.drop_annotations(mark);),
+                    )
+                } else {
+                    (quote!(let at = #at;), quote!(cx.back(at);))
                 }
             }
+        };
+        // A child instance that may recur is a step into the instance (see `crate::plan`).
+        let (step_in, step_out) = if matches!(inst, Inst::Same) || !self.plan.node(target).steps {
+            (quote!(), quote!())
+        } else {
+            let st = state(f.mode);
+            (
+                quote!(let step = #st.step_in()?;),
+                quote!(#st.step_out(step);),
+            )
+        };
+        if at.is_empty() && step_in.is_empty() {
+            return call;
         }
+        quote!({
+            #step_in
+            #at
+            let valid = #call;
+            #back
+            #step_out
+            valid
+        })
     }
 
     /// An in-place child whose errors pass up and whose annotations count when it is
@@ -1934,8 +1971,11 @@ fn split_single_if(code: &TokenStream) -> Option<(TokenStream, TokenStream)> {
     if body.delimiter() != Delimiter::Brace || cond.is_empty() {
         return None;
     }
-    let cond_ok = cond.iter().all(|t| match t {
-        TokenTree::Group(g) => g.delimiter() != Delimiter::Brace,
+    // A brace group in the condition may only be the operand of `!` (a child evaluated
+    // in a block, see `Gen::child`).
+    let negated = |i: usize| matches!(i.checked_sub(1).map(|j| &cond[j]), Some(TokenTree::Punct(p)) if p.as_char() == '!');
+    let cond_ok = cond.iter().enumerate().all(|(i, t)| match t {
+        TokenTree::Group(g) => g.delimiter() != Delimiter::Brace || negated(i),
         TokenTree::Ident(i) => i != "if" && i != "else",
         TokenTree::Punct(p) => p.as_char() != ';',
         TokenTree::Literal(_) => true,

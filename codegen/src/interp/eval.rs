@@ -1,5 +1,6 @@
 //! Evaluation of IR nodes against an instance: the rules of [`crate::ir`]'s
-//! "Evaluation semantics", one node evaluation per [`Budget::enter`].
+//! "Evaluation semantics", under the budget and depth bounds at the points the plan
+//! chooses ([`Budget::enter_region`], [`Budget::step_in`]).
 //!
 //! One [`Ctx`] holds a validation's state: the budget, whether errors are reported, the
 //! instance and keyword locations (built only while reporting), the dynamic scope (only
@@ -407,7 +408,12 @@ impl Interpreter {
     ) -> Eval {
         let region = self.shared.node(id);
         if region.out_of_line {
-            if let Err(reason) = cx.budget.enter_region(region.entry_cost) {
+            let entered = if region.recursive {
+                cx.budget.enter_cycle(region.entry_cost, region.height)
+            } else {
+                cx.budget.enter_region(region.entry_cost, region.height)
+            };
+            if let Err(reason) = entered {
                 return cx.stop(reason);
             }
         }
@@ -442,8 +448,10 @@ impl Interpreter {
         if pushed {
             cx.scope.pop();
         }
-        if region.out_of_line {
-            cx.budget.leave();
+        if region.recursive {
+            cx.budget.leave_cycle(region.height);
+        } else if region.out_of_line {
+            cx.budget.leave(region.height);
         }
         result
     }
@@ -462,6 +470,21 @@ impl Interpreter {
             Ok(()) => Ok(()),
             Err(reason) => cx.stop(reason).map(|_| ()),
         }
+    }
+
+    /// Evaluates `eval` on a child instance to which `target` applies: a step into the
+    /// instance when the plan says `target` may recur ([`crate::plan::NodePlan::steps`]).
+    fn in_child(&self, cx: &mut Ctx, target: NodeId, eval: impl FnOnce(&mut Ctx) -> Eval) -> Eval {
+        if !self.shared.node(target).steps {
+            return eval(cx);
+        }
+        let saved = match cx.budget.step_in() {
+            Ok(saved) => saved,
+            Err(reason) => return cx.stop(reason),
+        };
+        let result = eval(cx);
+        cx.budget.step_out(saved);
+        result
     }
 
     /// Applies `target` in place (same instance location), reached through `path`.
@@ -488,7 +511,9 @@ impl Interpreter {
         if cx.locates() {
             push_pointer_token(&mut cx.instance_path, key);
         }
-        let result = self.apply(cx, &edge.path, edge.target, Inst::Value(value), None);
+        let result = self.in_child(cx, edge.target, |cx| {
+            self.apply(cx, &edge.path, edge.target, Inst::Value(value), None)
+        });
         cx.instance_path.truncate(len);
         result
     }
@@ -499,7 +524,9 @@ impl Interpreter {
         if cx.locates() {
             let _ = write!(cx.instance_path, "/{index}");
         }
-        let result = self.apply(cx, &edge.path, edge.target, Inst::Value(value), None);
+        let result = self.in_child(cx, edge.target, |cx| {
+            self.apply(cx, &edge.path, edge.target, Inst::Value(value), None)
+        });
         cx.instance_path.truncate(len);
         result
     }
@@ -1185,7 +1212,10 @@ impl Interpreter {
         self.charge_loop(cx, object.len(), &[edge.target])?;
         let mut ok = true;
         for key in object.keys() {
-            if !self.apply(cx, &edge.path, edge.target, Inst::Key(key), None)? {
+            let valid = self.in_child(cx, edge.target, |cx| {
+                self.apply(cx, &edge.path, edge.target, Inst::Key(key), None)
+            })?;
+            if !valid {
                 ok = false;
                 if !cx.report {
                     break;

@@ -12,11 +12,15 @@
 //! - [`Validate::validate`] runs every check and returns a [`Report`] with every error,
 //!   located by instance location, keyword location and absolute keyword location.
 //!
-//! Every node evaluation goes through [`Budget::enter`], which bounds both the work
-//! ([`Limits::budget`]) and the nesting of evaluations ([`Limits::max_depth`]); the
-//! interpreter recurses once per nested node evaluation, so the depth bound is also its
-//! stack bound (a few hundred bytes per level: the default of 256 levels fits easily in a
-//! 2 MiB thread stack; raise `max_depth` only with a stack to match).
+//! Every out-of-line node evaluation goes through [`Budget::enter_region`] and every
+//! evaluation of a child instance that may recur through [`Budget::step_in`] (see
+//! [`crate::plan`]), which bound the work ([`Limits::budget`]), the instance depth
+//! ([`Limits::max_depth`]), nesting without progress into the instance
+//! ([`Limits::max_in_place`]) and nesting in all ([`Limits::max_nesting`]). The
+//! interpreter recurses once per nested node evaluation, and inline nodes nest only a
+//! bounded number of levels between two out-of-line ones, so `max_nesting` is also its
+//! stack bound: the defaults fit a 2 MiB thread stack (tested); raise `max_nesting` only
+//! with a stack to match.
 //!
 //! Before evaluation the interpreter plans each node once: the object applicators
 //! `properties`, `patternProperties` and `additionalProperties` of a node are fused into

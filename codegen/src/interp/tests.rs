@@ -1613,10 +1613,13 @@ fn deep_instance_is_incomplete_not_a_stack_overflow() {
         let report = v.validate(&deep);
         assert_eq!(report.verdict, Verdict::Invalid);
         // The plan forwards `items` straight to the root (its `$ref` wrapper is
-        // collapsed), and only out-of-line nodes take a level of depth: the root runs at
-        // depths 1 to 256, so 256 `const` errors, of which the report keeps the first 100.
+        // collapsed), and each item is a step into the instance: the root runs at instance
+        // depths 0 to 512, so 513 `const` errors, of which the report keeps the first 100.
         assert_eq!(report.errors.len(), 100);
-        assert_eq!(report.errors_omitted, 156);
+        assert_eq!(
+            report.errors_omitted,
+            u64::from(Limits::DEFAULT_MAX_DEPTH) + 1 - 100
+        );
         let twin = Value::Array(vec![nested_arrays(5_000), nested_arrays(5_000)]);
         assert_eq!(
             v.check(&twin),

@@ -24,8 +24,11 @@
 //!
 //! # Evaluation semantics (both backends implement exactly this)
 //!
-//! - **Budget and depth.** Every node evaluation (boolean-schema nodes included) first
-//!   calls [`schemac_runtime::Budget::enter`] and afterwards `leave`. Each
+//! - **Budget and depth.** Every node evaluation (boolean-schema nodes included) is paid
+//!   for, and nesting is bounded, at the points [`crate::plan`] chooses: entering an
+//!   out-of-line node calls [`schemac_runtime::Budget::enter_region`] and afterwards
+//!   `leave`; applying a node that may recur to a child instance is wrapped in
+//!   `step_in` / `step_out`. Each
 //!   `unevaluatedProperties` / `unevaluatedItems` check that runs on an object / array
 //!   additionally calls `charge_locations(len)` with the object's property count / the
 //!   array's length. Running out, or reaching a [`CheckKind::Unresolved`] check, aborts the

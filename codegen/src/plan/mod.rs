@@ -41,6 +41,13 @@
 //!   usually matches few of many patterns. So every node evaluation is paid for, at most once per loop element, and no input
 //!   can run longer than the budget allows — exponential `anyOf` / `$ref` fan-out
 //!   included, since every cycle passes through an out-of-line node.
+//! - **Depth.** Entering an out-of-line node is one level of nesting, and one level in
+//!   place when the node is on a cycle ([`NodePlan::recursive`]); applying
+//!   a node to a child instance (an item, a property value, a property name) is one step
+//!   into the instance when the child's evaluation may enter an out-of-line node
+//!   ([`NodePlan::steps`]), and no step otherwise (it cannot recur). Both backends bound
+//!   the three counts of [`schemac_runtime::Limits`]: instance depth, nesting without a
+//!   step (cycles that make no progress), and nesting in all (the stack guard).
 
 mod discriminate;
 
@@ -83,6 +90,14 @@ pub struct NodePlan {
     pub canonical: NodeId,
     /// Evaluated out of line: a function, a budget charge point, a depth level.
     pub out_of_line: bool,
+    /// What entering the node counts against [`schemac_runtime::Limits::max_nesting`]
+    /// when it is out of line: the stack its region may use, as the most [`frame_units`]
+    /// along a chain of inline nodes from it (inline nodes evaluate inside its region).
+    pub height: u32,
+    /// On a cycle of the schema (always out of line): entering it is also a level of
+    /// nesting in place, bounded by [`schemac_runtime::Limits::max_in_place`] until a
+    /// step into the instance.
+    pub recursive: bool,
     /// Budget units charged on entering the node when it is out of line (see the module
     /// documentation); for an inline node, what it adds to its region.
     pub entry_cost: u64,
@@ -94,6 +109,10 @@ pub struct NodePlan {
     /// `false` check.
     /// Short-circuit evaluation need not apply such a node at all.
     pub constant: Option<bool>,
+    /// Whether evaluating the node may enter an out-of-line node (it is one, or an inline
+    /// node below it is): applying it to a child instance is then a step into the
+    /// instance, counted against [`schemac_runtime::Limits::max_depth`].
+    pub steps: bool,
 }
 
 impl Plan {
@@ -566,16 +585,90 @@ fn decide(
             cost[id.0] = Some(total);
         }
     }
+    let (steps, height) = steps_and_height(program, &canon, &out_of_line);
     (0..n)
         .map(|i| {
             let c = canonical[i];
             NodePlan {
                 canonical: c,
                 out_of_line: out_of_line[c.0],
+                recursive: recursive[c.0] && out_of_line[c.0],
                 entry_cost: cost[c.0].unwrap_or(1),
                 weight: weights[c.0],
                 constant: constant(program, c),
+                steps: steps[c.0],
+                height: height[c.0],
             }
         })
         .collect()
+}
+
+/// Per canonical node, whether its evaluation may enter an out-of-line node (see
+/// [`NodePlan::steps`]), and its height (see [`NodePlan::height`]): children first
+/// over the inline nodes, which form no cycle.
+fn steps_and_height(
+    program: &Program,
+    canon: &impl Fn(NodeId) -> NodeId,
+    out_of_line: &[bool],
+) -> (Vec<bool>, Vec<u32>) {
+    let n = program.nodes.len();
+    // Per node: (steps, height); out-of-line children count as 0 levels, stepping.
+    let mut done: Vec<Option<(bool, u32)>> = vec![None; n];
+    for start in 0..n {
+        let mut stack = vec![(canon(NodeId(start)), false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if done[id.0].is_some() {
+                continue;
+            }
+            let children: Vec<NodeId> = successors(program, id)
+                .into_iter()
+                .map(|t| canon(NodeId(t)))
+                .collect();
+            if expanded {
+                let mut steps = out_of_line[id.0];
+                let mut below = 0;
+                for t in children {
+                    // A child still unknown is on the current path: a cycle, which the
+                    // plan makes out of line, so this only guards against a broken plan.
+                    let (s, h) = if out_of_line[t.0] {
+                        (true, 0)
+                    } else {
+                        done[t.0].unwrap_or((true, UNKNOWN_HEIGHT))
+                    };
+                    steps |= s;
+                    below = below.max(h);
+                }
+                done[id.0] = Some((steps, below.saturating_add(frame_units(program, id))));
+                continue;
+            }
+            stack.push((id, true));
+            stack.extend(
+                children
+                    .into_iter()
+                    .filter(|t| !out_of_line[t.0] && done[t.0].is_none())
+                    .map(|t| (t, false)),
+            );
+        }
+    }
+    done.into_iter()
+        .map(|d| d.unwrap_or((true, UNKNOWN_HEIGHT)))
+        .unzip()
+}
+
+/// The height assumed for a node the plan could not measure (it cannot happen; see
+/// [`steps_and_height`]): the most a region may count.
+const UNKNOWN_HEIGHT: u32 = schemac_runtime::Limits::DEFAULT_MAX_NESTING;
+
+/// What one node evaluation counts against the stack guard: 4, plus 1 per edge of its
+/// checks. Its stack frame grows with its checks in generated code (at opt-level 0 a
+/// function keeps a slot for every local of every branch) and is about 4 edges' worth in
+/// the interpreter; the defaults are measured in `tests/tests/depth.rs`.
+fn frame_units(program: &Program, id: NodeId) -> u32 {
+    let edges: usize = program
+        .node(id)
+        .checks
+        .iter()
+        .map(|c| c.kind.edges().len())
+        .sum();
+    u32::try_from(edges).map_or(u32::MAX, |e| e.saturating_add(4))
 }

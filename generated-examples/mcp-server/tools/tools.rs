@@ -10,7 +10,9 @@ pub mod get_weather_input {
     /// The run-time limits compiled into this validator.
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
-        max_depth: 256u32,
+        max_depth: 512u32,
+        max_in_place: 32u32,
+        max_nesting: 8192u32,
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
@@ -44,7 +46,7 @@ pub mod get_weather_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(4u64)?;
+        cx.enter_region(4u64, 12u32)?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
@@ -87,11 +89,11 @@ pub mod get_weather_input {
             }
             true
         };
-        cx.leave();
+        cx.leave(12u32);
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/days`
-    #[inline(always)]
+    #[inline]
     fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -119,7 +121,7 @@ pub mod get_weather_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/location`
-    #[inline(always)]
+    #[inline]
     fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -144,7 +146,7 @@ pub mod get_weather_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/units`
-    #[inline(always)]
+    #[inline]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -167,7 +169,7 @@ pub mod get_weather_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter_region(4u64)?;
+        cx.state.enter_region(4u64, 12u32)?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
@@ -176,17 +178,37 @@ pub mod get_weather_input {
                 for (k, x) in obj {
                     match k.as_str() {
                         "days" => {
-                            cx.child_key("/properties/days", k, |cx| e1(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/days", k);
+                                let valid = e1(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "location" => {
                             seen[0] = true;
-                            cx.child_key("/properties/location", k, |cx| e2(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/location", k);
+                                let valid = e2(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "units" => {
-                            cx.child_key("/properties/units", k, |cx| e3(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/units", k);
+                                let valid = e3(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         _ => {
-                            cx.child_key("/additionalProperties", k, |cx| e4(x, cx))?;
+                            {
+                                let at = cx.at_key("/additionalProperties", k);
+                                let valid = e4(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                     }
                 }
@@ -214,7 +236,7 @@ pub mod get_weather_input {
                 );
             }
         }
-        cx.state.leave();
+        cx.state.leave(12u32);
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/properties/days`
@@ -350,7 +372,9 @@ pub mod get_weather_output {
     /// The run-time limits compiled into this validator.
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
-        max_depth: 256u32,
+        max_depth: 512u32,
+        max_in_place: 32u32,
+        max_nesting: 8192u32,
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
@@ -384,7 +408,7 @@ pub mod get_weather_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(4u64)?;
+        cx.enter_region(4u64, 27u32)?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
@@ -439,11 +463,11 @@ pub mod get_weather_output {
             }
             true
         };
-        cx.leave();
+        cx.leave(27u32);
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/forecast`
-    #[inline(always)]
+    #[inline]
     fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -471,7 +495,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/location`
-    #[inline(always)]
+    #[inline]
     fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             if matches!(
@@ -485,7 +509,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/units`
-    #[inline(always)]
+    #[inline]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -507,7 +531,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day`
-    #[inline(always)]
+    #[inline]
     fn c6(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -580,7 +604,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/conditions`
-    #[inline(always)]
+    #[inline]
     fn c7(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -604,7 +628,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/date`
-    #[inline(always)]
+    #[inline]
     fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -626,7 +650,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/high`
-    #[inline(always)]
+    #[inline]
     fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             if matches!(
@@ -640,7 +664,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/humidity`
-    #[inline(always)]
+    #[inline]
     fn c10(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -669,7 +693,7 @@ pub mod get_weather_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter_region(4u64)?;
+        cx.state.enter_region(4u64, 27u32)?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
@@ -684,14 +708,29 @@ pub mod get_weather_output {
                         }
                         "location" => {
                             seen[0] = true;
-                            cx.child_key("/properties/location", k, |cx| e2(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/location", k);
+                                let valid = e2(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "units" => {
                             seen[1] = true;
-                            cx.child_key("/properties/units", k, |cx| e3(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/units", k);
+                                let valid = e3(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         _ => {
-                            cx.child_key("/additionalProperties", k, |cx| e4(x, cx))?;
+                            {
+                                let at = cx.at_key("/additionalProperties", k);
+                                let valid = e4(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                     }
                 }
@@ -724,7 +763,12 @@ pub mod get_weather_output {
                 }
                 if let Some(x) = later[0] {
                     let k = "forecast";
-                    cx.child_key("/properties/forecast", k, |cx| e1(x, cx))?;
+                    {
+                        let at = cx.at_key("/properties/forecast", k);
+                        let valid = e1(x, cx);
+                        cx.back(at);
+                        valid
+                    }?;
                 }
             }
             Value::String(_)
@@ -741,7 +785,7 @@ pub mod get_weather_output {
                 );
             }
         }
-        cx.state.leave();
+        cx.state.leave(27u32);
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/properties/forecast`
@@ -773,7 +817,12 @@ pub mod get_weather_output {
                 }
                 cx.state.spend(arr.len(), 6u64)?;
                 for (i, x) in arr.iter().enumerate() {
-                    cx.child_index("/items/$ref", i, |cx| e6(x, cx))?;
+                    {
+                        let at = cx.at_index("/items/$ref", i);
+                        let valid = e6(x, cx);
+                        cx.back(at);
+                        valid
+                    }?;
                 }
             }
         }
@@ -840,26 +889,56 @@ pub mod get_weather_output {
                     match k.as_str() {
                         "conditions" => {
                             seen[3] = true;
-                            cx.child_key("/properties/conditions", k, |cx| e7(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/conditions", k);
+                                let valid = e7(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "date" => {
                             seen[0] = true;
-                            cx.child_key("/properties/date", k, |cx| e8(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/date", k);
+                                let valid = e8(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "high" => {
                             seen[1] = true;
-                            cx.child_key("/properties/high", k, |cx| e9(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/high", k);
+                                let valid = e9(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "humidity" => {
                             seen[4] = true;
-                            cx.child_key("/properties/humidity", k, |cx| e10(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/humidity", k);
+                                let valid = e10(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "low" => {
                             seen[2] = true;
-                            cx.child_key("/properties/low", k, |cx| e11(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/low", k);
+                                let valid = e11(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         _ => {
-                            cx.child_key("/additionalProperties", k, |cx| e12(x, cx))?;
+                            {
+                                let at = cx.at_key("/additionalProperties", k);
+                                let valid = e12(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                     }
                 }
@@ -1117,7 +1196,9 @@ pub mod search_docs_input {
     /// The run-time limits compiled into this validator.
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
-        max_depth: 256u32,
+        max_depth: 512u32,
+        max_in_place: 32u32,
+        max_nesting: 8192u32,
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
@@ -1151,7 +1232,7 @@ pub mod search_docs_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State, ev: &mut __rt::Eval) -> __rt::Res {
-        cx.enter_region(8u64)?;
+        cx.enter_region(8u64, 24u32)?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
@@ -1205,11 +1286,11 @@ pub mod search_docs_input {
             }
             true
         };
-        cx.leave();
+        cx.leave(24u32);
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/query`
-    #[inline(always)]
+    #[inline]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1234,12 +1315,12 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/unevaluatedProperties`
-    #[inline(always)]
+    #[inline]
     fn c4(_v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         Ok(false)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters`
-    #[inline(always)]
+    #[inline]
     fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1276,7 +1357,7 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/section`
-    #[inline(always)]
+    #[inline]
     fn c6(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1298,7 +1379,7 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/tags`
-    #[inline(always)]
+    #[inline]
     fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1329,7 +1410,7 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/tags/items`
-    #[inline(always)]
+    #[inline]
     fn c9(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1351,7 +1432,7 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination`
-    #[inline(always)]
+    #[inline]
     fn c10(v: &Value, cx: &mut __rt::State, ev: &mut __rt::Eval) -> __rt::Res {
         let ok = 'n: {
             if let Value::Object(obj) = v {
@@ -1378,7 +1459,7 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination/properties/cursor`
-    #[inline(always)]
+    #[inline]
     fn c11(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1400,7 +1481,7 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination/properties/limit`
-    #[inline(always)]
+    #[inline]
     fn c12(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1429,7 +1510,7 @@ pub mod search_docs_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors, ev: &mut __rt::Eval) -> __rt::Res {
-        cx.state.enter_region(8u64)?;
+        cx.state.enter_region(8u64, 24u32)?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
@@ -1459,7 +1540,12 @@ pub mod search_docs_input {
         }
         {
             let mut sub = __rt::Eval::new();
-            let valid = cx.child("/allOf/0/$ref", |cx| e10(v, cx, &mut sub))?;
+            let valid = {
+                let at = cx.at("/allOf/0/$ref");
+                let valid = e10(v, cx, &mut sub);
+                cx.back(at);
+                valid
+            }?;
             if valid {
                 ev.merge(&sub);
             }
@@ -1468,11 +1554,21 @@ pub mod search_docs_input {
             for (i, (k, x)) in obj.iter().enumerate() {
                 match k.as_str() {
                     "filters" => {
-                        cx.child_key("/properties/filters/$ref", k, |cx| e5(x, cx))?;
+                        {
+                            let at = cx.at_key("/properties/filters/$ref", k);
+                            let valid = e5(x, cx);
+                            cx.back(at);
+                            valid
+                        }?;
                         ev.props.set(i);
                     }
                     "query" => {
-                        cx.child_key("/properties/query", k, |cx| e3(x, cx))?;
+                        {
+                            let at = cx.at_key("/properties/query", k);
+                            let valid = e3(x, cx);
+                            cx.back(at);
+                            valid
+                        }?;
                         ev.props.set(i);
                     }
                     _ => {}
@@ -1482,12 +1578,17 @@ pub mod search_docs_input {
             cx.state.spend(obj.len(), 1u64)?;
             for (i, (k, x)) in obj.iter().enumerate() {
                 if !ev.props.get(i) {
-                    cx.child_key("/unevaluatedProperties", k, |cx| e4(x, cx))?;
+                    {
+                        let at = cx.at_key("/unevaluatedProperties", k);
+                        let valid = e4(x, cx);
+                        cx.back(at);
+                        valid
+                    }?;
                 }
             }
             ev.props.set_range(0, obj.len());
         }
-        cx.state.leave();
+        cx.state.leave(24u32);
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/properties/query`
@@ -1545,13 +1646,28 @@ pub mod search_docs_input {
                 for (k, x) in obj {
                     match k.as_str() {
                         "section" => {
-                            cx.child_key("/properties/section", k, |cx| e6(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/section", k);
+                                let valid = e6(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "tags" => {
-                            cx.child_key("/properties/tags", k, |cx| e7(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/tags", k);
+                                let valid = e7(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         _ => {
-                            cx.child_key("/additionalProperties", k, |cx| e8(x, cx))?;
+                            {
+                                let at = cx.at_key("/additionalProperties", k);
+                                let valid = e8(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                     }
                 }
@@ -1635,7 +1751,12 @@ pub mod search_docs_input {
                 }
                 cx.state.spend(arr.len(), 1u64)?;
                 for (i, x) in arr.iter().enumerate() {
-                    cx.child_index("/items", i, |cx| e9(x, cx))?;
+                    {
+                        let at = cx.at_index("/items", i);
+                        let valid = e9(x, cx);
+                        cx.back(at);
+                        valid
+                    }?;
                 }
             }
         }
@@ -1687,11 +1808,21 @@ pub mod search_docs_input {
             for (i, (k, x)) in obj.iter().enumerate() {
                 match k.as_str() {
                     "cursor" => {
-                        cx.child_key("/properties/cursor", k, |cx| e11(x, cx))?;
+                        {
+                            let at = cx.at_key("/properties/cursor", k);
+                            let valid = e11(x, cx);
+                            cx.back(at);
+                            valid
+                        }?;
                         ev.props.set(i);
                     }
                     "limit" => {
-                        cx.child_key("/properties/limit", k, |cx| e12(x, cx))?;
+                        {
+                            let at = cx.at_key("/properties/limit", k);
+                            let valid = e12(x, cx);
+                            cx.back(at);
+                            valid
+                        }?;
                         ev.props.set(i);
                     }
                     _ => {}
@@ -1862,7 +1993,9 @@ pub mod search_docs_output {
     /// The run-time limits compiled into this validator.
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
-        max_depth: 256u32,
+        max_depth: 512u32,
+        max_in_place: 32u32,
+        max_nesting: 8192u32,
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
@@ -1896,7 +2029,7 @@ pub mod search_docs_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(1u64)?;
+        cx.enter_region(1u64, 17u32)?;
         let ok = 'n: {
             match v {
                 Value::Object(_)
@@ -1917,11 +2050,11 @@ pub mod search_docs_output {
             }
             true
         };
-        cx.leave();
+        cx.leave(17u32);
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items`
-    #[inline(always)]
+    #[inline]
     fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -1982,7 +2115,7 @@ pub mod search_docs_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items/properties/path`
-    #[inline(always)]
+    #[inline]
     fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2004,7 +2137,7 @@ pub mod search_docs_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items/properties/score`
-    #[inline(always)]
+    #[inline]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2029,7 +2162,7 @@ pub mod search_docs_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items/properties/section`
-    #[inline(always)]
+    #[inline]
     fn c4(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2051,7 +2184,7 @@ pub mod search_docs_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/items/properties/title`
-    #[inline(always)]
+    #[inline]
     fn c5(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             if matches!(
@@ -2066,7 +2199,7 @@ pub mod search_docs_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter_region(1u64)?;
+        cx.state.enter_region(1u64, 17u32)?;
         let start = cx.mark();
         match v {
             Value::Object(_)
@@ -2085,11 +2218,16 @@ pub mod search_docs_output {
             Value::Array(arr) => {
                 cx.state.spend(arr.len(), 5u64)?;
                 for (i, x) in arr.iter().enumerate() {
-                    cx.child_index("/items", i, |cx| e1(x, cx))?;
+                    {
+                        let at = cx.at_index("/items", i);
+                        let valid = e1(x, cx);
+                        cx.back(at);
+                        valid
+                    }?;
                 }
             }
         }
-        cx.state.leave();
+        cx.state.leave(17u32);
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/items`
@@ -2102,19 +2240,39 @@ pub mod search_docs_output {
                     match k.as_str() {
                         "path" => {
                             seen[1] = true;
-                            cx.child_key("/properties/path", k, |cx| e2(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/path", k);
+                                let valid = e2(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "score" => {
                             seen[3] = true;
-                            cx.child_key("/properties/score", k, |cx| e3(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/score", k);
+                                let valid = e3(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "section" => {
                             seen[2] = true;
-                            cx.child_key("/properties/section", k, |cx| e4(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/section", k);
+                                let valid = e4(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "title" => {
                             seen[0] = true;
-                            cx.child_key("/properties/title", k, |cx| e5(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/title", k);
+                                let valid = e5(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         _ => {}
                     }
@@ -2332,7 +2490,9 @@ pub mod convert_currency_input {
     /// The run-time limits compiled into this validator.
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
-        max_depth: 256u32,
+        max_depth: 512u32,
+        max_in_place: 32u32,
+        max_nesting: 8192u32,
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
@@ -2366,7 +2526,7 @@ pub mod convert_currency_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(4u64)?;
+        cx.enter_region(4u64, 12u32)?;
         let ok = 'n: {
             match v {
                 Value::Object(obj) => {
@@ -2417,11 +2577,11 @@ pub mod convert_currency_input {
             }
             true
         };
-        cx.leave();
+        cx.leave(12u32);
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/properties/amount`
-    #[inline(always)]
+    #[inline]
     fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2443,7 +2603,7 @@ pub mod convert_currency_input {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/currency`
-    #[inline(always)]
+    #[inline]
     fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2466,7 +2626,7 @@ pub mod convert_currency_input {
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter_region(4u64)?;
+        cx.state.enter_region(4u64, 12u32)?;
         let start = cx.mark();
         match v {
             Value::Object(obj) => {
@@ -2476,18 +2636,38 @@ pub mod convert_currency_input {
                     match k.as_str() {
                         "amount" => {
                             seen[0] = true;
-                            cx.child_key("/properties/amount", k, |cx| e1(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/amount", k);
+                                let valid = e1(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "from" => {
                             seen[1] = true;
-                            cx.child_key("/properties/from/$ref", k, |cx| e5(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/from/$ref", k);
+                                let valid = e5(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         "to" => {
                             seen[2] = true;
-                            cx.child_key("/properties/to/$ref", k, |cx| e5(x, cx))?;
+                            {
+                                let at = cx.at_key("/properties/to/$ref", k);
+                                let valid = e5(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                         _ => {
-                            cx.child_key("/additionalProperties", k, |cx| e4(x, cx))?;
+                            {
+                                let at = cx.at_key("/additionalProperties", k);
+                                let valid = e4(x, cx);
+                                cx.back(at);
+                                valid
+                            }?;
                         }
                     }
                 }
@@ -2533,7 +2713,7 @@ pub mod convert_currency_input {
                 );
             }
         }
-        cx.state.leave();
+        cx.state.leave(12u32);
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/properties/amount`
@@ -2656,7 +2836,9 @@ pub mod convert_currency_output {
     /// The run-time limits compiled into this validator.
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
-        max_depth: 256u32,
+        max_depth: 512u32,
+        max_in_place: 32u32,
+        max_nesting: 8192u32,
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
@@ -2690,7 +2872,7 @@ pub mod convert_currency_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(8u64)?;
+        cx.enter_region(8u64, 21u32)?;
         let ok = 'n: {
             {
                 let mut matched: u64 = 0;
@@ -2709,11 +2891,11 @@ pub mod convert_currency_output {
             }
             true
         };
-        cx.leave();
+        cx.leave(21u32);
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/unsupported`
-    #[inline(always)]
+    #[inline]
     fn c3(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2750,7 +2932,7 @@ pub mod convert_currency_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/unsupported/properties/unsupported`
-    #[inline(always)]
+    #[inline]
     fn c4(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2778,7 +2960,7 @@ pub mod convert_currency_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/currency`
-    #[inline(always)]
+    #[inline]
     fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2800,7 +2982,7 @@ pub mod convert_currency_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/quote`
-    #[inline(always)]
+    #[inline]
     fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2864,7 +3046,7 @@ pub mod convert_currency_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/quote/properties/amount`
-    #[inline(always)]
+    #[inline]
     fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             if matches!(
@@ -2878,7 +3060,7 @@ pub mod convert_currency_output {
         Ok(ok)
     }
     /// `https://schemac.invalid/root.json#/definitions/quote/properties/rate`
-    #[inline(always)]
+    #[inline]
     fn c11(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
@@ -2901,7 +3083,7 @@ pub mod convert_currency_output {
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        cx.state.enter_region(8u64)?;
+        cx.state.enter_region(8u64, 21u32)?;
         let start = cx.mark();
         {
             let mut matched: u64 = 0;
@@ -2919,7 +3101,7 @@ pub mod convert_currency_output {
                 );
             }
         }
-        cx.state.leave();
+        cx.state.leave(21u32);
         Ok(cx.mark() == start)
     }
     /// `^[A-Z]{3}$`

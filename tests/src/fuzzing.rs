@@ -1,0 +1,317 @@
+//! The bodies of the fuzz targets in `fuzz/` (cargo-fuzz, outside the workspace), here so
+//! that a plain test (`tests/tests/fuzz_replay.rs`) runs the same functions on the
+//! checked-in seed corpus (`fuzz/seeds/`) and on seeded mutations of it, without a fuzzer.
+//!
+//! Each target takes arbitrary bytes, never panics on its own, and panics (a finding)
+//! only when schemac does: a panic inside the compiler or a backend, a compiled schema
+//! the Rust backend cannot emit, a short-circuit and an error-collecting verdict that
+//! disagree, the regex engine and `regress` that disagree on a pattern both accept, or
+//! generated code and the interpreter that disagree. Every validation runs with a small
+//! budget, so that each input costs little.
+
+use crate::generated;
+use crate::registry;
+use crate::suite::{Set, SETS};
+use schemac::emit::{self, EmitOptions, Unit};
+use schemac::interp::Interpreter;
+use schemac::regex::{compile, RegexOptions};
+use schemac::{Compiler, Dialect, Options, RefPolicy};
+use schemac_runtime::{Limits, Report, Validate, Verdict};
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// A fuzz target's body: takes any bytes, panics only on a finding.
+pub type Target = fn(&[u8]);
+
+/// The targets, by the name of their `fuzz/fuzz_targets/<name>.rs` and corpus folder.
+pub const TARGETS: [(&str, Target); 5] = [
+    ("compile", compile_schema),
+    ("regex", regex),
+    ("validate", validate),
+    ("regex_vs_regress", regex_vs_regress),
+    ("generated_vs_interpreted", generated_vs_interpreted),
+];
+
+/// The budget every fuzzed validation runs under: small, so that an input costs little.
+const BUDGET: u64 = 100_000;
+
+/// Patterns and subjects `regress` (a backtracking engine) is given are at most this many
+/// bytes, which keeps its worst case small.
+const REGRESS_MAX: usize = 24;
+
+/// Options chosen by one byte: the dialect, format assertion, and the reference policy.
+fn options(byte: u8) -> Options {
+    let dialects = [
+        Dialect::Draft2020_12,
+        Dialect::Draft2019_09,
+        Dialect::Draft7,
+        Dialect::Draft6,
+        Dialect::Draft4,
+    ];
+    Options {
+        default_dialect: dialects[usize::from(byte) % dialects.len()],
+        assert_format: byte & 0x08 != 0,
+        assert_content: byte & 0x08 != 0,
+        ref_policy: if byte & 0x10 != 0 {
+            RefPolicy::Warn
+        } else {
+            RefPolicy::Error
+        },
+        limits: Limits {
+            budget: BUDGET,
+            ..Limits::DEFAULT
+        },
+        ..Options::default()
+    }
+}
+
+/// The JSON values at the start of `bytes` (at most `n`), parsed with serde_json's
+/// recursion limit (so parsing and dropping them are bounded).
+fn values(bytes: &[u8], n: usize) -> Vec<Value> {
+    serde_json::Deserializer::from_slice(bytes)
+        .into_iter::<Value>()
+        .take(n)
+        .map_while(Result::ok)
+        .collect()
+}
+
+/// Panics unless `check`'s verdict and `report`'s agree when both are complete, and the
+/// report's errors match its verdict.
+fn assert_consistent(what: &str, check: &Verdict, report: &Report) {
+    let complete = |v: &Verdict| matches!(v, Verdict::Valid | Verdict::Invalid);
+    if complete(check) && complete(&report.verdict) {
+        assert_eq!(
+            *check, report.verdict,
+            "{what}: check and validate disagree"
+        );
+    }
+    let errors = report.errors.len() as u64 + report.errors_omitted;
+    match report.verdict {
+        Verdict::Valid => assert_eq!(errors, 0, "{what}: valid with errors"),
+        Verdict::Invalid => assert!(errors > 0, "{what}: invalid without an error"),
+        _ => {}
+    }
+}
+
+/// Target `compile`: byte 0 chooses the options, the rest is a schema. Compiling must
+/// not panic; a schema that compiles must also generate Rust, and validate a few
+/// instances (itself among them) consistently in the interpreter.
+pub fn compile_schema(data: &[u8]) {
+    let Some((&byte, rest)) = data.split_first() else {
+        return;
+    };
+    let Some(schema) = values(rest, 1).pop() else {
+        return;
+    };
+    let Ok(program) = Compiler::new(options(byte)).compile(&schema) else {
+        return;
+    };
+    let unit = Unit {
+        module: "fuzzed",
+        source: "fuzz input",
+        file: "fuzz input",
+        schema_text: None,
+        program: &program,
+    };
+    if let Err(e) = emit::generate(&[unit], &EmitOptions::default()) {
+        panic!("a compiled schema does not generate: {e}");
+    }
+    let interp = Interpreter::new(program);
+    let instances = [
+        Value::Null,
+        serde_json::json!(0),
+        serde_json::json!(""),
+        serde_json::json!([]),
+        serde_json::json!({}),
+        schema,
+    ];
+    for instance in &instances {
+        assert_consistent(
+            "interpreter",
+            &interp.check(instance),
+            &interp.validate(instance),
+        );
+    }
+}
+
+/// Splits `data` at its first NUL byte into a pattern and a subject (both UTF-8, lossily).
+fn pattern_and_subject(data: &[u8]) -> (String, String) {
+    let at = data.iter().position(|&b| b == 0).unwrap_or(data.len());
+    let subject = data.get(at + 1..).unwrap_or_default();
+    (
+        String::from_utf8_lossy(&data[..at]).into_owned(),
+        String::from_utf8_lossy(subject).into_owned(),
+    )
+}
+
+/// Target `regex`: a pattern, a NUL, a subject. Compiling must not panic; a pattern that
+/// compiles must give one answer from its chosen engine, its Pike VM, its DFA (when
+/// built) and the budgeted match (when the budget suffices).
+pub fn regex(data: &[u8]) {
+    let (pattern, subject) = pattern_and_subject(data);
+    let Ok(compiled) = compile(&pattern, &RegexOptions::default()) else {
+        return;
+    };
+    let rt = compiled.as_runtime();
+    let chosen = rt.is_match(&subject);
+    let pike = rt.program().is_match(&subject);
+    assert_eq!(
+        chosen, pike,
+        "{pattern:?} on {subject:?}: chosen engine vs Pike VM"
+    );
+    if let Some(dfa) = rt.dfa() {
+        assert_eq!(
+            dfa.is_match(&subject),
+            pike,
+            "{pattern:?} on {subject:?}: DFA vs Pike VM"
+        );
+    }
+    let mut budget = schemac_runtime::Budget::new(&Limits {
+        budget: BUDGET,
+        ..Limits::DEFAULT
+    });
+    if let Ok(budgeted) = rt.is_match_budgeted(&subject, &mut budget) {
+        assert_eq!(
+            budgeted, pike,
+            "{pattern:?} on {subject:?}: budgeted vs Pike VM"
+        );
+    }
+}
+
+/// Target `validate`: byte 0 chooses the options, then a schema and an instance (two
+/// JSON values). The interpreter, under a small budget, must not panic, and its
+/// short-circuit and error-collecting verdicts must agree.
+pub fn validate(data: &[u8]) {
+    let Some((&byte, rest)) = data.split_first() else {
+        return;
+    };
+    let mut found = values(rest, 2);
+    let (Some(instance), Some(schema)) = (found.pop(), found.pop()) else {
+        return;
+    };
+    let Ok(program) = Compiler::new(options(byte)).compile(&schema) else {
+        return;
+    };
+    let interp = Interpreter::new(program);
+    assert_consistent(
+        "interpreter",
+        &interp.check(&instance),
+        &interp.validate(&instance),
+    );
+}
+
+/// Target `regex_vs_regress`: a pattern, a NUL, a subject, each at most 24 bytes. When
+/// both schemac and `regress` (flag `u`) accept the pattern, they must agree on whether
+/// it matches somewhere in the subject.
+pub fn regex_vs_regress(data: &[u8]) {
+    let (pattern, subject) = pattern_and_subject(data);
+    if pattern.len() > REGRESS_MAX || subject.len() > REGRESS_MAX {
+        return;
+    }
+    let (Ok(ours), Ok(theirs)) = (
+        compile(&pattern, &RegexOptions::default()),
+        regress::Regex::with_flags(&pattern, "u"),
+    ) else {
+        return;
+    };
+    assert_eq!(
+        ours.is_match(&subject),
+        theirs.find(&subject).is_some(),
+        "{pattern:?} on {subject:?}: schemac vs regress"
+    );
+}
+
+/// The interpreter of every suite group compiled into generated code, in the order of
+/// [`generated::VALIDATORS`] (`None` when the group's schema does not compile here).
+fn interpreters() -> &'static [Option<Interpreter>] {
+    static CACHE: OnceLock<Vec<Option<Interpreter>>> = OnceLock::new();
+    CACHE.get_or_init(|| {
+        let suite_dir = crate::paths::suite_dir().unwrap_or_else(|e| panic!("{e}"));
+        let mut schemas: Vec<(String, String, usize, Value, Options)> = Vec::new();
+        let specs = SETS
+            .iter()
+            .filter(|s| generated::DRAFTS.contains(&s.draft))
+            .map(|spec| Set::load(&suite_dir, *spec))
+            .chain(std::iter::once(Set::load_dir(
+                &crate::suite::fixtures_dir(),
+                crate::suite::FIXTURES,
+            )));
+        for set in specs {
+            let set = set.unwrap_or_else(|e| panic!("{e}"));
+            for file in &set.files {
+                for group in &file.groups {
+                    schemas.push((
+                        set.spec.label(),
+                        file.name.clone(),
+                        group.index,
+                        group.schema.clone(),
+                        set.spec.options(),
+                    ));
+                }
+            }
+        }
+        let mut compilers: Vec<(String, Compiler)> = Vec::new();
+        generated::VALIDATORS
+            .iter()
+            .map(|(label, file, index, _)| {
+                let (_, _, _, schema, options) = schemas
+                    .iter()
+                    .find(|(l, f, i, ..)| l == label && f == file && i == index)?;
+                if !compilers.iter().any(|(l, _)| l == label) {
+                    let compiler =
+                        registry::compiler(options.clone()).unwrap_or_else(|e| panic!("{e}"));
+                    compilers.push((label.to_string(), compiler));
+                }
+                let (_, compiler) = compilers.iter().find(|(l, _)| l == label)?;
+                compiler.compile(schema).ok().map(Interpreter::new)
+            })
+            .collect()
+    })
+}
+
+/// Target `generated_vs_interpreted`: bytes 0–1 choose a suite group compiled into
+/// generated code, the rest is an instance. Generated code and the interpreter must give
+/// the same verdicts and the same error locations.
+pub fn generated_vs_interpreted(data: &[u8]) {
+    let [hi, lo, rest @ ..] = data else {
+        return;
+    };
+    let Some(instance) = values(rest, 1).pop() else {
+        return;
+    };
+    let validators = &generated::VALIDATORS;
+    let at = usize::from(u16::from_be_bytes([*hi, *lo])) % validators.len();
+    let (label, file, index, generated) = validators[at];
+    let Some(interp) = &interpreters()[at] else {
+        return;
+    };
+    let what = format!("{label} {file} #{index}");
+    assert_eq!(
+        generated.check(&instance),
+        interp.check(&instance),
+        "{what}: check"
+    );
+    // The same errors, as a set: their order may differ (the interpreter looks
+    // `properties` names up, generated code iterates the object).
+    let locations = |r: &Report| -> Vec<(String, String)> {
+        let mut all: Vec<_> = r
+            .errors
+            .iter()
+            .map(|e| (e.instance_location.clone(), e.keyword_location.clone()))
+            .collect();
+        all.sort();
+        all
+    };
+    let (ours, theirs) = (generated.validate(&instance), interp.validate(&instance));
+    assert_eq!(ours.verdict, theirs.verdict, "{what}: validate");
+    let total = |r: &Report| r.errors.len() as u64 + r.errors_omitted;
+    assert_eq!(total(&ours), total(&theirs), "{what}: error count");
+    // Past `max_errors` the kept errors may differ with the order.
+    if ours.errors_omitted == 0 {
+        assert_eq!(
+            locations(&ours),
+            locations(&theirs),
+            "{what}: error locations"
+        );
+    }
+}

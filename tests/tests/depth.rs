@@ -1,0 +1,147 @@
+//! Deep instances in both backends (issue 9, item 11): depth counts how deep evaluation
+//! goes into the instance and how far a cycle nests without progress, so deep but
+//! legitimate instances — schemas checked against their meta-schema — get verdicts, while
+//! deeper instances, cycles without progress and a schema built to exhaust the stack end
+//! `incomplete`. Every validation runs on a thread with a 2 MiB stack; generated code is
+//! built at opt-level 0 (the test profile of this crate) and the interpreter at the test
+//! profile's opt-level 1.
+//!
+//! The schemas are the groups of `tests/fixtures/depth.json`, so that their generated
+//! validators exist; the fixture test runs their shallow cases.
+
+use schemac_runtime::error::IncompleteReason;
+use schemac_runtime::{json::drop_deep, Limits, Validate, Verdict};
+use schemac_tests::generated;
+use schemac_tests::registry;
+use schemac_tests::suite::{fixtures_dir, Set, FIXTURES};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// A fixture group of `depth.json` in both backends: `[interpreted, generated]`.
+fn validators(index: usize) -> [Arc<dyn Validate + Send + Sync>; 2] {
+    let set = Set::load_dir(&fixtures_dir(), FIXTURES).unwrap_or_else(|e| panic!("{e}"));
+    let group = set
+        .files
+        .iter()
+        .find(|f| f.name == "depth.json")
+        .and_then(|f| f.groups.get(index))
+        .expect("the depth fixtures");
+    let compiler = registry::compiler(FIXTURES.options()).unwrap_or_else(|e| panic!("{e}"));
+    let program = compiler
+        .compile_named("depth.json", &group.schema)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let generated =
+        generated::lookup(&FIXTURES.label(), "depth.json", index).expect("generated at build time");
+    [
+        Arc::new(schemac::interp::Interpreter::new(program)),
+        Arc::new(Static(generated)),
+    ]
+}
+
+/// A generated validator behind an `Arc`.
+struct Static(&'static (dyn Validate + Sync));
+
+impl Validate for Static {
+    fn check(&self, instance: &Value) -> Verdict {
+        self.0.check(instance)
+    }
+    fn validate(&self, instance: &Value) -> schemac_runtime::Report {
+        self.0.validate(instance)
+    }
+}
+
+/// `check` and `validate`'s verdicts of `instance` in both backends, each run on a thread
+/// with a 2 MiB stack; the instance is dropped without recursion.
+fn verdicts(index: usize, instance: Value) -> Vec<Verdict> {
+    let instance = Arc::new(instance);
+    let mut out = Vec::new();
+    for v in validators(index) {
+        let instance = Arc::clone(&instance);
+        let thread = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(move || [v.check(&instance), v.validate(&instance).verdict])
+            .expect("spawn");
+        out.extend(thread.join().expect("no stack overflow"));
+    }
+    if let Ok(instance) = Arc::try_unwrap(instance) {
+        drop_deep(instance);
+    }
+    out
+}
+
+/// `verdict` four times: `check` and `validate` in both backends.
+fn all(verdict: Verdict) -> Vec<Verdict> {
+    vec![verdict; 4]
+}
+
+/// `levels` times `wrap` around `leaf`, built without recursion.
+fn nest(levels: usize, leaf: Value, wrap: impl Fn(Value) -> Value) -> Value {
+    (0..levels).fold(leaf, |v, _| wrap(v))
+}
+
+const META: usize = 0;
+const ARRAYS: usize = 1;
+const LOOP: usize = 2;
+const WORST: usize = 3;
+const CHAIN: usize = 4;
+
+#[test]
+fn deep_schemas_get_verdicts_against_the_meta_schema() {
+    // The 2020-12 meta-schema recurs through `$dynamicRef` and several vocabulary
+    // resources per level of the schema; 64 levels of `items` used to be incomplete.
+    for levels in [64, 150] {
+        let items = |s| json!({"items": s});
+        let schema = nest(levels, json!({"type": "string"}), items);
+        assert_eq!(
+            verdicts(META, schema),
+            all(Verdict::Valid),
+            "items x{levels}"
+        );
+        let schema = nest(levels, json!({"type": 5}), items);
+        assert_eq!(
+            verdicts(META, schema),
+            all(Verdict::Invalid),
+            "items x{levels}"
+        );
+    }
+    // `properties` is two levels of instance per level of schema.
+    let properties = |s| json!({"properties": {"a": s}, "required": ["a"]});
+    let schema = nest(75, json!({"type": "string"}), properties);
+    assert_eq!(verdicts(META, schema), all(Verdict::Valid));
+    let schema = nest(75, json!({"minLength": -1}), properties);
+    assert_eq!(verdicts(META, schema), all(Verdict::Invalid));
+}
+
+#[test]
+fn instance_depth_is_bounded_exactly() {
+    let max = Limits::DEFAULT_MAX_DEPTH as usize;
+    let arrays = |levels| nest(levels, json!([]), |v| Value::Array(vec![v]));
+    assert_eq!(verdicts(ARRAYS, arrays(max)), all(Verdict::Valid));
+    let depth = Verdict::Incomplete(IncompleteReason::DepthExceeded);
+    assert_eq!(verdicts(ARRAYS, arrays(max + 1)), all(depth.clone()));
+    assert_eq!(verdicts(ARRAYS, arrays(100_000)), all(depth));
+    // A failure found before the bound decides.
+    let bad = Value::Array(vec![json!(1), arrays(100_000)]);
+    assert_eq!(verdicts(ARRAYS, bad), all(Verdict::Invalid));
+}
+
+#[test]
+fn cycles_without_progress_are_incomplete() {
+    let depth = Verdict::Incomplete(IncompleteReason::DepthExceeded);
+    assert_eq!(verdicts(LOOP, json!("text")), all(depth.clone()));
+    assert_eq!(verdicts(LOOP, json!([[1]])), all(depth));
+}
+
+#[test]
+fn the_stack_guard_holds_on_a_worst_case_schema() {
+    // 31 subschemas on a cycle per level of the instance, each with 73 inline subschemas
+    // (one frame in generated short-circuit code).
+    let depth = Verdict::Incomplete(IncompleteReason::DepthExceeded);
+    let strings = |levels| nest(levels, json!("leaf"), |v| Value::Array(vec![v]));
+    assert_eq!(verdicts(WORST, strings(3)), all(Verdict::Valid));
+    assert_eq!(verdicts(WORST, strings(100_000)), all(depth.clone()));
+    // 32 subschemas with one edge each on a cycle per level: the most nested
+    // evaluations (the interpreter's frames) the guard allows.
+    assert_eq!(verdicts(CHAIN, strings(3)), all(Verdict::Valid));
+    assert_eq!(verdicts(CHAIN, strings(100_000)), all(depth));
+}
