@@ -12,6 +12,7 @@ use super::plan::{NodePlan, PropertyIndex};
 use super::Interpreter;
 use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use crate::regex::PatternSet;
+use schemac_runtime::__private::{max_length, min_length};
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
 use schemac_runtime::{content, json, Budget};
 use serde_json::{Map, Number, Value};
@@ -219,30 +220,6 @@ fn push_pointer_token(path: &mut String, token: &str) {
             '/' => path.push_str("~1"),
             c => path.push(c),
         }
-    }
-}
-
-/// `minLength`: at least `limit` code points (byte length decides most cases).
-fn min_length(s: &str, limit: u64) -> bool {
-    let bytes = s.len() as u64;
-    if bytes < limit {
-        false
-    } else if bytes.div_ceil(4) >= limit {
-        true
-    } else {
-        json::code_point_len(s) >= limit
-    }
-}
-
-/// `maxLength`: at most `limit` code points.
-fn max_length(s: &str, limit: u64) -> bool {
-    let bytes = s.len() as u64;
-    if bytes <= limit {
-        true
-    } else if bytes.div_ceil(4) > limit {
-        false
-    } else {
-        json::code_point_len(s) <= limit
     }
 }
 
@@ -477,6 +454,7 @@ impl Interpreter {
     }
 
     /// Applies `target` in place (same instance location), reached through `path`.
+    #[inline]
     fn apply(
         &self,
         cx: &mut Ctx,
@@ -496,6 +474,7 @@ impl Interpreter {
     }
 
     /// Applies `edge` to the property `key` of the current object.
+    #[inline]
     fn apply_at_key(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Eval {
         if !cx.report {
             return self.node(cx, edge.target, Inst::Value(value), None);
@@ -508,6 +487,7 @@ impl Interpreter {
     }
 
     /// Applies `edge` to the item at `index` of the current array.
+    #[inline]
     fn apply_at_index(&self, cx: &mut Ctx, edge: &Edge, index: usize, value: &Value) -> Eval {
         if !cx.report {
             return self.node(cx, edge.target, Inst::Value(value), None);
