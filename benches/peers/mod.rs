@@ -1,6 +1,6 @@
 //! Every validator of one workload behind one interface: schemac generated and
-//! interpreted, the hand-written check (MCP workloads), and the peers jsonschema
-//! (interpreted), jsonschema-macros and boon — each with `format` as an annotation, as
+//! interpreted, the hand-written check (MCP workloads), and the peers jsonschema 0.61.2
+//! (interpreted), jsonschema-macros 0.60.2 and boon — each with `format` as an annotation, as
 //! schemac's default.
 //!
 //! Included (with `#[path]`) by the differential test and the benchmark, which have the
@@ -95,8 +95,10 @@ fn boon(schema_path: &Path, schema: &Value) -> Result<Check, String> {
     Ok(Box::new(move |v| schemas.validate(v, index).is_ok()))
 }
 
+/// The `jsonschema` column: jsonschema 0.61.2's interpreter (the dev-dependency renamed
+/// `jsonschema_latest`; 0.60.2 serves only the macro peer).
 fn jsonschema(schema: &Value) -> Result<Check, String> {
-    let validator = jsonschema::options()
+    let validator = jsonschema_latest::options()
         .should_validate_formats(false)
         .build(schema)
         .map_err(|e| e.to_string())?;

@@ -98,6 +98,7 @@ impl TypeSet {
     }
 
     /// Whether `value` has one of the types in the set.
+    #[inline]
     pub fn matches(self, value: &serde_json::Value) -> bool {
         use serde_json::Value;
         match value {

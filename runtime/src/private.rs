@@ -660,6 +660,10 @@ pub fn max_length(s: &str, n: u64) -> bool {
     if (s.len() as u64) <= n {
         return true;
     }
+    // At least one code point per four bytes.
+    if (s.len() as u64).div_ceil(4) > n {
+        return false;
+    }
     json::code_point_len(s) <= n
 }
 

@@ -14,7 +14,8 @@ use super::Interpreter;
 use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use crate::plan::Discriminator;
 use crate::regex::PatternSet;
-use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, ValidationError};
+use schemac_runtime::__private::{max_length, min_length};
+use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
 use schemac_runtime::json::Tag;
 use schemac_runtime::{content, json, Annotation, Budget};
 use serde_json::{Map, Number, Value};
@@ -217,6 +218,15 @@ impl<'v> Inst<'v> {
         }
     }
 
+    /// Whether the instance has one of `types` (a key is a string).
+    #[inline]
+    fn has_type(self, types: TypeSet) -> bool {
+        match self {
+            Inst::Value(v) => types.matches(v),
+            Inst::Key(_) => types.contains(TypeSet::STRING),
+        }
+    }
+
     fn as_number(self) -> Option<&'v Number> {
         match self {
             Inst::Value(Value::Number(n)) => Some(n),
@@ -238,10 +248,16 @@ impl<'v> Inst<'v> {
         }
     }
 
+    /// JSON equality with `other`; strings (the usual `const` / `enum` case) compared
+    /// directly.
+    #[inline]
     fn equals(self, other: &Value) -> bool {
-        match self {
-            Inst::Value(v) => json::equal(v, other),
-            Inst::Key(k) => matches!(other, Value::String(s) if s == k),
+        match (self, other) {
+            (Inst::Value(Value::String(s)), Value::String(t)) => s == t,
+            (Inst::Value(Value::String(_)), _) => false,
+            (Inst::Value(v), _) => json::equal(v, other),
+            (Inst::Key(k), Value::String(t)) => k == t,
+            (Inst::Key(_), _) => false,
         }
     }
 }
@@ -301,30 +317,6 @@ fn push_pointer_token(path: &mut String, token: &str) {
     }
 }
 
-/// `minLength`: at least `limit` code points (byte length decides most cases).
-fn min_length(s: &str, limit: u64) -> bool {
-    let bytes = s.len() as u64;
-    if bytes < limit {
-        false
-    } else if bytes.div_ceil(4) >= limit {
-        true
-    } else {
-        json::code_point_len(s) >= limit
-    }
-}
-
-/// `maxLength`: at most `limit` code points.
-fn max_length(s: &str, limit: u64) -> bool {
-    let bytes = s.len() as u64;
-    if bytes <= limit {
-        true
-    } else if bytes.div_ceil(4) > limit {
-        false
-    } else {
-        json::code_point_len(s) <= limit
-    }
-}
-
 /// A number as an `f64` for error messages.
 fn limit_f64(n: &Number) -> f64 {
     n.as_f64().unwrap_or(f64::NAN)
@@ -339,6 +331,20 @@ enum Bound {
     ExclusiveMaximum,
 }
 
+/// Whether `inst` (a number; anything else passes) is within `limit`.
+#[inline]
+fn in_bound(inst: Inst<'_>, limit: &Number, which: Bound) -> bool {
+    inst.as_number().is_none_or(|n| {
+        let order = json::compare_numbers(n, limit);
+        match which {
+            Bound::Minimum => order != Ordering::Less,
+            Bound::Maximum => order != Ordering::Greater,
+            Bound::ExclusiveMinimum => order == Ordering::Greater,
+            Bound::ExclusiveMaximum => order == Ordering::Less,
+        }
+    })
+}
+
 /// `minimum` and friends.
 fn bound(
     cx: &mut Ctx,
@@ -348,15 +354,7 @@ fn bound(
     limit: &Number,
     which: Bound,
 ) -> bool {
-    let ok = inst.as_number().is_none_or(|n| {
-        let order = json::compare_numbers(n, limit);
-        match which {
-            Bound::Minimum => order != Ordering::Less,
-            Bound::Maximum => order != Ordering::Greater,
-            Bound::ExclusiveMinimum => order == Ordering::Greater,
-            Bound::ExclusiveMaximum => order == Ordering::Less,
-        }
-    });
+    let ok = in_bound(inst, limit, which);
     if !ok && cx.report {
         let limit = limit_f64(limit);
         let kind = match which {
@@ -399,6 +397,7 @@ impl Interpreter {
 
     /// Evaluates node `id` against `inst`. When `out` is given and the node collects
     /// evaluated locations, a valid evaluation adds its locations to `out`.
+    #[inline]
     fn node(
         &self,
         cx: &mut Ctx,
@@ -406,6 +405,20 @@ impl Interpreter {
         inst: Inst<'_>,
         out: Option<&mut Annotations>,
     ) -> Eval {
+        let plan = &self.plans[id.0];
+        // Short-circuit mode without annotations: nodes that only read the instance run
+        // on their own fast paths (inline ones: nothing to enter or charge).
+        if !cx.locates() {
+            if plan.always_valid {
+                return Ok(true);
+            }
+            if let Some(types) = plan.only_type {
+                return Ok(inst.has_type(types));
+            }
+            if plan.leaf {
+                return self.leaf_checks(cx, id, inst);
+            }
+        }
         let region = self.shared.node(id);
         if region.out_of_line {
             let entered = if region.recursive {
@@ -418,7 +431,91 @@ impl Interpreter {
             }
         }
         let node = &self.shared.program.nodes[id.0];
-        let plan = &self.plans[id.0];
+        let result = if plan.collects || self.shared.program.uses_dynamic_scope || cx.annotate {
+            self.node_with_state(cx, node, plan, inst, out)
+        } else {
+            self.checks(cx, node, plan, inst, None)
+        };
+        if region.recursive {
+            cx.budget.leave_cycle(region.height);
+        } else if region.out_of_line {
+            cx.budget.leave(region.height);
+        }
+        result
+    }
+
+    /// The checks of an inline leaf node ([`super::plan::is_leaf`]) in short-circuit mode.
+    #[inline(never)]
+    fn leaf_checks(&self, cx: &mut Ctx, id: NodeId, inst: Inst<'_>) -> Eval {
+        let node = &self.shared.program.nodes[id.0];
+        for check in &node.checks {
+            let ok = match &check.kind {
+                CheckKind::Type(types) => inst.has_type(*types),
+                CheckKind::Enum(values) => values.iter().any(|v| inst.equals(v)),
+                CheckKind::Const(value) => inst.equals(value),
+                CheckKind::MinLength(limit) => inst.as_str().is_none_or(|s| min_length(s, *limit)),
+                CheckKind::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
+                CheckKind::Pattern(id) => {
+                    match (inst.as_str(), self.shared.program.regexes.get(id.0)) {
+                        (Some(s), Some(entry)) => match &entry.compiled {
+                            Some(regex) => cx.is_match(regex, s)?,
+                            None => true,
+                        },
+                        _ => true,
+                    }
+                }
+                CheckKind::Minimum(limit) => in_bound(inst, limit, Bound::Minimum),
+                CheckKind::Maximum(limit) => in_bound(inst, limit, Bound::Maximum),
+                CheckKind::ExclusiveMinimum(limit) => {
+                    in_bound(inst, limit, Bound::ExclusiveMinimum)
+                }
+                CheckKind::ExclusiveMaximum(limit) => {
+                    in_bound(inst, limit, Bound::ExclusiveMaximum)
+                }
+                CheckKind::Required(names) => inst
+                    .as_object()
+                    .is_none_or(|o| names.iter().all(|n| o.contains_key(n))),
+                CheckKind::False => false,
+                CheckKind::IntegerLiteral(_) => {
+                    inst.as_number().is_none_or(|n| !json::is_integral_float(n))
+                }
+                CheckKind::MultipleOf(divisor) => inst
+                    .as_number()
+                    .is_none_or(|n| json::is_multiple_of(n, *divisor)),
+                CheckKind::MinItems(limit) => {
+                    inst.as_array().is_none_or(|a| a.len() as u64 >= *limit)
+                }
+                CheckKind::MaxItems(limit) => {
+                    inst.as_array().is_none_or(|a| a.len() as u64 <= *limit)
+                }
+                CheckKind::UniqueItems => inst.as_array().is_none_or(|a| json::all_unique(a)),
+                CheckKind::MinProperties(limit) => {
+                    inst.as_object().is_none_or(|o| o.len() as u64 >= *limit)
+                }
+                CheckKind::MaxProperties(limit) => {
+                    inst.as_object().is_none_or(|o| o.len() as u64 <= *limit)
+                }
+                // Not a leaf check (the plan keeps such nodes off this path).
+                _ => return self.checks(cx, node, &self.plans[id.0], inst, None),
+            };
+            if !ok {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`Interpreter::node`] for a node that may collect evaluated locations or enter a
+    /// resource of the dynamic scope.
+    #[inline(never)]
+    fn node_with_state(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        plan: &NodePlan,
+        inst: Inst<'_>,
+        out: Option<&mut Annotations>,
+    ) -> Eval {
         let pushed =
             self.shared.program.uses_dynamic_scope && cx.scope.last() != Some(&node.resource);
         if pushed {
@@ -447,11 +544,6 @@ impl Interpreter {
         }
         if pushed {
             cx.scope.pop();
-        }
-        if region.recursive {
-            cx.budget.leave_cycle(region.height);
-        } else if region.out_of_line {
-            cx.budget.leave(region.height);
         }
         result
     }
@@ -488,6 +580,7 @@ impl Interpreter {
     }
 
     /// Applies `target` in place (same instance location), reached through `path`.
+    #[inline]
     fn apply(
         &self,
         cx: &mut Ctx,
@@ -496,21 +589,26 @@ impl Interpreter {
         inst: Inst<'_>,
         out: Option<&mut Annotations>,
     ) -> Eval {
-        let len = cx.keyword_path.len();
-        if cx.locates() {
-            cx.keyword_path.push_str(path);
+        if !cx.locates() {
+            return self.node(cx, target, inst, out);
         }
+        let len = cx.keyword_path.len();
+        cx.keyword_path.push_str(path);
         let result = self.node(cx, target, inst, out);
         cx.keyword_path.truncate(len);
         result
     }
 
     /// Applies `edge` to the property `key` of the current object.
+    #[inline]
     fn apply_at_key(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Eval {
-        let len = cx.instance_path.len();
-        if cx.locates() {
-            push_pointer_token(&mut cx.instance_path, key);
+        if !cx.locates() {
+            return self.in_child(cx, edge.target, |cx| {
+                self.node(cx, edge.target, Inst::Value(value), None)
+            });
         }
+        let len = cx.instance_path.len();
+        push_pointer_token(&mut cx.instance_path, key);
         let result = self.in_child(cx, edge.target, |cx| {
             self.apply(cx, &edge.path, edge.target, Inst::Value(value), None)
         });
@@ -519,11 +617,15 @@ impl Interpreter {
     }
 
     /// Applies `edge` to the item at `index` of the current array.
+    #[inline]
     fn apply_at_index(&self, cx: &mut Ctx, edge: &Edge, index: usize, value: &Value) -> Eval {
-        let len = cx.instance_path.len();
-        if cx.locates() {
-            let _ = write!(cx.instance_path, "/{index}");
+        if !cx.locates() {
+            return self.in_child(cx, edge.target, |cx| {
+                self.node(cx, edge.target, Inst::Value(value), None)
+            });
         }
+        let len = cx.instance_path.len();
+        let _ = write!(cx.instance_path, "/{index}");
         let result = self.in_child(cx, edge.target, |cx| {
             self.apply(cx, &edge.path, edge.target, Inst::Value(value), None)
         });
@@ -562,10 +664,7 @@ impl Interpreter {
                     false
                 }
                 CheckKind::Type(types) => {
-                    let ok = match inst {
-                        Inst::Value(v) => types.matches(v),
-                        Inst::Key(_) => types.contains(schemac_runtime::error::TypeSet::STRING),
-                    };
+                    let ok = inst.has_type(*types);
                     if !ok && cx.report {
                         cx.error(node, keyword, ErrorKind::Type { expected: *types });
                     }
@@ -1068,7 +1167,7 @@ impl Interpreter {
         };
         match &node.checks[index].kind {
             CheckKind::Properties(entries) if ann.is_none() => {
-                return self.properties_by_name(cx, entries, object);
+                return self.properties_alone(cx, entries, order_for(index), object);
             }
             CheckKind::Properties(_) => pass.properties = properties_at(index),
             CheckKind::PatternProperties(_) => {
@@ -1083,15 +1182,92 @@ impl Interpreter {
         self.object_pass(cx, pass, object, ann)
     }
 
-    /// `properties` alone, without annotations: look each name up in the instance.
+    /// `properties` alone, without annotations: one pass over the instance's keys, each
+    /// found in the names' index (the deferred entries after, by name), or a lookup of
+    /// each name in the instance when the instance has many more keys than there are names.
+    fn properties_alone(
+        &self,
+        cx: &mut Ctx,
+        entries: &[(String, Edge)],
+        index: Option<&PropertyIndex>,
+        object: &Map<String, Value>,
+    ) -> Eval {
+        let Some(index) = index.filter(|_| object.len() <= entries.len().saturating_mul(4)) else {
+            return self.properties_by_name(cx, entries, object, false);
+        };
+        let mut ok = true;
+        let mut deferred = Deferred::default();
+        for (key, value) in object {
+            let Some(i) = index.find(entries, key) else {
+                continue;
+            };
+            let Some((_, edge)) = entries.get(i) else {
+                continue;
+            };
+            if self.plans[edge.target.0].deferred {
+                deferred.add(i);
+                continue;
+            }
+            if !self.apply_at_key(cx, edge, key, value)? {
+                ok = false;
+                if !cx.report {
+                    return Ok(false);
+                }
+            }
+        }
+        if !self.deferred_properties(cx, entries, object, deferred)? {
+            ok = false;
+        }
+        Ok(ok)
+    }
+
+    /// Runs the deferred `properties` entries found present, by name in entry order.
+    fn deferred_properties(
+        &self,
+        cx: &mut Ctx,
+        entries: &[(String, Edge)],
+        object: &Map<String, Value>,
+        deferred: Deferred,
+    ) -> Eval {
+        match deferred {
+            Deferred::None => Ok(true),
+            Deferred::Few(mut bits) => {
+                let mut ok = true;
+                while bits != 0 {
+                    let i = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let Some((name, edge)) = entries.get(i) else {
+                        continue;
+                    };
+                    if let Some(value) = object.get(name) {
+                        if !self.apply_at_key(cx, edge, name, value)? {
+                            ok = false;
+                            if !cx.report {
+                                break;
+                            }
+                        }
+                    }
+                }
+                Ok(ok)
+            }
+            Deferred::Many => self.properties_by_name(cx, entries, object, true),
+        }
+    }
+
+    /// `properties` by name: each entry (only the deferred ones when `deferred_only`)
+    /// looked up in the instance, in entry order.
     fn properties_by_name(
         &self,
         cx: &mut Ctx,
         entries: &[(String, Edge)],
         object: &Map<String, Value>,
+        deferred_only: bool,
     ) -> Eval {
         let mut ok = true;
         for (name, edge) in entries {
+            if deferred_only && !self.plans[edge.target.0].deferred {
+                continue;
+            }
             if let Some(value) = object.get(name) {
                 if !self.apply_at_key(cx, edge, name, value)? {
                     ok = false;
@@ -1114,24 +1290,24 @@ impl Interpreter {
     ) -> Eval {
         // Every key pays for `additionalProperties`; a `patternProperties` child is paid
         // for when its pattern matches.
-        let per_key: Vec<NodeId> = pass
-            .additional
-            .map(|(e, _, _)| e.target)
-            .into_iter()
-            .collect();
-        self.charge_loop(cx, object.len(), &per_key)?;
+        let per_key = pass.additional.map(|(e, _, _)| e.target);
+        self.charge_loop(cx, object.len(), per_key.as_slice())?;
         // Recursive or heavy properties run after the loop, by name (the plan's order),
         // unless evaluated properties are recorded by position.
         let defer = ann.is_none();
+        let mut deferred = Deferred::default();
         let mut ok = true;
         for (position, (key, value)) in object.iter().enumerate() {
             let mut covered = false;
             let mut evaluated = false;
             if let Some((entries, order)) = pass.properties {
-                if let Some(edge) = find_property(entries, order, key) {
+                if let Some((at, edge)) = find_property(entries, order, key) {
                     covered = true;
                     evaluated = true;
-                    let later = defer && self.shared.is_deferred(edge.target);
+                    let later = defer && self.plans[edge.target.0].deferred;
+                    if later {
+                        deferred.add(at);
+                    }
                     if !later && !self.apply_at_key(cx, edge, key, value)? {
                         ok = false;
                         if !cx.report {
@@ -1188,19 +1364,9 @@ impl Interpreter {
                 }
             }
         }
-        if let (true, Some((entries, _))) = (defer, pass.properties) {
-            for (name, edge) in entries {
-                if !self.shared.is_deferred(edge.target) {
-                    continue;
-                }
-                if let Some(value) = object.get(name) {
-                    if !self.apply_at_key(cx, edge, name, value)? {
-                        ok = false;
-                        if !cx.report {
-                            return Ok(false);
-                        }
-                    }
-                }
+        if let Some((entries, _)) = pass.properties {
+            if !self.deferred_properties(cx, entries, object, deferred)? {
+                ok = false;
             }
         }
         Ok(ok)
@@ -1368,14 +1534,40 @@ impl Interpreter {
     }
 }
 
-/// The `properties` entry named `key`, through the plan's index when there is one.
+/// The `properties` entry named `key` (its index and edge), through the plan's index when
+/// there is one.
+#[inline]
 fn find_property<'p>(
     entries: &'p [(String, Edge)],
     index: Option<&PropertyIndex>,
     key: &str,
-) -> Option<&'p Edge> {
-    match index {
-        Some(index) => index.find(entries, key),
-        None => entries.iter().find(|(name, _)| name == key).map(|(_, e)| e),
+) -> Option<(usize, &'p Edge)> {
+    let at = match index {
+        Some(index) => index.find(entries, key)?,
+        None => entries.iter().position(|(name, _)| name == key)?,
+    };
+    entries.get(at).map(|(_, e)| (at, e))
+}
+
+/// The deferred `properties` entries an object has, found during a pass over its keys.
+#[derive(Clone, Copy, Default)]
+enum Deferred {
+    /// None.
+    #[default]
+    None,
+    /// The entries whose indices (all below 64) are set.
+    Few(u64),
+    /// Some entry at index 64 or above: every deferred entry is looked up.
+    Many,
+}
+
+impl Deferred {
+    #[inline]
+    fn add(&mut self, index: usize) {
+        *self = match *self {
+            Deferred::None if index < 64 => Deferred::Few(1 << index),
+            Deferred::Few(bits) if index < 64 => Deferred::Few(bits | 1 << index),
+            _ => Deferred::Many,
+        };
     }
 }

@@ -22,11 +22,15 @@
 //! stack bound: the defaults fit a 2 MiB thread stack (tested); raise `max_nesting` only
 //! with a stack to match.
 //!
-//! Before evaluation the interpreter plans each node once: the object applicators
-//! `properties`, `patternProperties` and `additionalProperties` of a node are fused into
-//! one pass over the instance's properties (run where the first of them stands), each
-//! pattern tested once per key; `properties` names are found by a length-prefiltered scan
-//! (binary search above 16 names).
+//! Before evaluation the interpreter plans each node once (`plan.rs`), beside the shared
+//! plan's decisions it copies per node: the object applicators `properties`,
+//! `patternProperties` and `additionalProperties` of a node are fused into one pass over
+//! the instance's properties (run where the first of them stands), each pattern tested
+//! once per key; an instance key is found among the `properties` names by its length and
+//! its first and last eight bytes (a scan for a few names, a hash bucket for many). In
+//! short-circuit mode an inline node without checks is not evaluated, and one whose checks
+//! read only the instance (`type`, `enum`, bounds, `required`, `pattern`, ...) runs them in
+//! a loop of its own.
 //!
 //! # Where evaluation stops early
 //!
@@ -42,7 +46,8 @@
 //! - `contains` stops once the count decides (`minContains` reached without a
 //!   `maxContains`, or `maxContains` exceeded) unless the node collects evaluated items;
 //! - `properties` alone (no `patternProperties` / `additionalProperties`, no collection)
-//!   looks its names up in the instance instead of iterating the instance.
+//!   iterates the instance's keys as generated code does, but looks its names up in the
+//!   instance instead when the instance has more than four keys per name.
 
 mod annotations;
 mod eval;

@@ -5,10 +5,30 @@
 use crate::ir::{CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::{Discriminator, Plan};
 use crate::regex::PatternSet;
+use schemac_runtime::error::TypeSet;
 
 /// What the interpreter precomputes about one node.
 #[derive(Debug, Default)]
 pub(super) struct NodePlan {
+    /// Evaluated out of line (the shared plan's decision, [`crate::plan::NodePlan`]): a
+    /// budget charge point and one level of depth.
+    pub(super) out_of_line: bool,
+    /// The units entering the node charges when it is out of line.
+    pub(super) entry_cost: u64,
+    /// An inline node without checks: valid whatever the instance, with nothing to charge
+    /// (its region paid for it) or record, so it is not evaluated at all.
+    pub(super) always_valid: bool,
+    /// A `properties` entry applying this node runs after the object's other properties
+    /// ([`crate::plan::Plan::is_deferred`]).
+    pub(super) deferred: bool,
+    /// The node may need an evaluated-location set: it collects, or has `unevaluated*`.
+    pub(super) collects: bool,
+    /// An inline node whose only check is `type`: short-circuit evaluation tests the
+    /// type without running the checks.
+    pub(super) only_type: Option<TypeSet>,
+    /// An inline node whose checks all read only the instance ([`is_leaf`]): short-circuit
+    /// evaluation runs them in a loop of its own.
+    pub(super) leaf: bool,
     /// The node has an `unevaluatedProperties` / `unevaluatedItems` check of its own, so
     /// it needs evaluated-location sets even when no parent asks for them.
     pub(super) has_unevaluated: bool,
@@ -58,54 +78,124 @@ fn pattern_set(
     })))
 }
 
-/// Finds a `properties` entry by instance key: a scan of name lengths for a few names,
-/// binary search over the sorted names for many.
+/// A name's byte length with its first and last eight bytes (overlapping, or zero-padded
+/// below eight): two names up to 16 bytes long are equal exactly when their heads are;
+/// longer ones compare their bytes once the heads agree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Head {
+    len: usize,
+    first: u64,
+    last: u64,
+}
+
+impl Head {
+    /// Names up to this many bytes are decided by their heads.
+    const DECIDES: usize = 16;
+
+    #[inline]
+    fn of(name: &str) -> Head {
+        let bytes = name.as_bytes();
+        let len = bytes.len();
+        let word = |b: &[u8]| {
+            let mut w = [0u8; 8];
+            w[..b.len()].copy_from_slice(b);
+            u64::from_le_bytes(w)
+        };
+        let (first, last) = if len >= 8 {
+            (word(&bytes[..8]), word(&bytes[len - 8..]))
+        } else if len >= 4 {
+            (word(&bytes[..4]), word(&bytes[len - 4..]))
+        } else {
+            (word(bytes), 0)
+        };
+        Head { len, first, last }
+    }
+
+    /// A bucket for the head among `1 << (64 - shift)` (multiply-shift hashing).
+    #[inline]
+    fn slot(self, shift: u32) -> usize {
+        let fold = self.first ^ self.last.rotate_left(29) ^ (self.len as u64);
+        (fold.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize
+    }
+}
+
+/// Finds a `properties` entry by instance key: the key's length is tested against the
+/// names' lengths first, then its [`Head`] against the names' heads — all of them for a
+/// few names, one hash bucket's for many.
 #[derive(Debug)]
 pub(super) struct PropertyIndex {
-    /// Byte length of each entry's name, in entry order.
-    lengths: Vec<usize>,
-    /// Entry indices sorted by name (used above [`PropertyIndex::SCAN`] entries).
-    sorted: Vec<u32>,
+    /// One bit per name length (modulo 64): a key whose bit is clear is no name.
+    lengths: u64,
+    /// Each entry's head, in entry order.
+    heads: Vec<Head>,
+    /// Above [`PropertyIndex::SCAN`] entries: bucket `b` holds the entry indices
+    /// `order[starts[b]..starts[b + 1]]`.
+    starts: Vec<u32>,
+    order: Vec<u32>,
+    shift: u32,
 }
 
 impl PropertyIndex {
-    /// Up to this many names, a linear scan (lengths first) beats binary search.
-    const SCAN: usize = 16;
+    /// Up to this many names, a scan of the heads beats hashing the key.
+    const SCAN: usize = 12;
 
-    fn new(entries: &[(String, Edge)]) -> PropertyIndex {
-        let lengths = entries.iter().map(|(name, _)| name.len()).collect();
-        let mut sorted: Vec<u32> = Vec::new();
-        if entries.len() > PropertyIndex::SCAN {
-            sorted = (0..entries.len() as u32).collect();
-            sorted.sort_by(|&a, &b| entries[a as usize].0.cmp(&entries[b as usize].0));
+    pub(super) fn new(entries: &[(String, Edge)]) -> PropertyIndex {
+        let heads: Vec<Head> = entries.iter().map(|(name, _)| Head::of(name)).collect();
+        let lengths = heads.iter().fold(0u64, |bits, h| bits | 1 << (h.len & 63));
+        let mut index = PropertyIndex {
+            lengths,
+            heads,
+            starts: Vec::new(),
+            order: Vec::new(),
+            shift: 64,
+        };
+        let n = entries.len();
+        if n > PropertyIndex::SCAN {
+            let buckets = (2 * n).next_power_of_two();
+            index.shift = 64 - buckets.trailing_zeros();
+            let mut counts = vec![0u32; buckets + 1];
+            for head in &index.heads {
+                counts[head.slot(index.shift) + 1] += 1;
+            }
+            for b in 0..buckets {
+                counts[b + 1] += counts[b];
+            }
+            let mut next = counts.clone();
+            index.order = vec![0; n];
+            for (i, head) in index.heads.iter().enumerate() {
+                let at = &mut next[head.slot(index.shift)];
+                index.order[*at as usize] = i as u32;
+                *at += 1;
+            }
+            index.starts = counts;
         }
-        PropertyIndex { lengths, sorted }
+        index
     }
 
-    /// The entry of `entries` (the ones this index was built from) named `key`.
-    pub(super) fn find<'p>(&self, entries: &'p [(String, Edge)], key: &str) -> Option<&'p Edge> {
-        if self.sorted.is_empty() {
-            let len = key.len();
-            for (i, &l) in self.lengths.iter().enumerate() {
-                if l == len {
-                    if let Some((name, edge)) = entries.get(i) {
-                        if name.as_bytes() == key.as_bytes() {
-                            return Some(edge);
-                        }
-                    }
-                }
-            }
+    /// Whether some name has `len` bytes (or a length equal to it modulo 64).
+    #[inline]
+    pub(super) fn may_have_length(&self, len: usize) -> bool {
+        self.lengths & 1 << (len & 63) != 0
+    }
+
+    /// The index in `entries` (the ones this index was built from) of the one named `key`.
+    #[inline]
+    pub(super) fn find(&self, entries: &[(String, Edge)], key: &str) -> Option<usize> {
+        if !self.may_have_length(key.len()) {
             return None;
         }
-        let at = self
-            .sorted
-            .binary_search_by(|&i| {
-                entries
-                    .get(i as usize)
-                    .map_or(std::cmp::Ordering::Less, |(name, _)| name.as_str().cmp(key))
-            })
-            .ok()?;
-        entries.get(self.sorted[at] as usize).map(|(_, edge)| edge)
+        let head = Head::of(key);
+        let same = |i: usize| {
+            self.heads[i] == head
+                && (head.len <= Head::DECIDES
+                    || entries.get(i).is_some_and(|(name, _)| name.as_str() == key))
+        };
+        if self.starts.is_empty() {
+            return (0..self.heads.len()).find(|&i| same(i));
+        }
+        let slot = head.slot(self.shift);
+        let bucket = &self.order[self.starts[slot] as usize..self.starts[slot + 1] as usize];
+        bucket.iter().map(|&i| i as usize).find(|&i| same(i))
     }
 }
 
@@ -122,15 +212,60 @@ pub(super) struct ObjectPlan {
     pub(super) additional: Option<usize>,
 }
 
-/// Plans every node of the planned program.
+/// Plans every node of `shared`'s program, copying the shared plan's per-node decisions
+/// (read once per node evaluation) beside the interpreter's own.
 pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
     let program = &shared.program;
     program
         .nodes
         .iter()
         .enumerate()
-        .map(|(id, node)| plan_node(shared, NodeId(id), node))
+        .map(|(i, node)| {
+            let decided = shared.node(NodeId(i));
+            let mut out = plan_node(shared, NodeId(i), node);
+            out.out_of_line = decided.out_of_line;
+            out.entry_cost = decided.entry_cost;
+            out.always_valid = node.checks.is_empty() && !decided.out_of_line;
+            out.deferred = shared.is_deferred(NodeId(i));
+            out.collects = out.collect_properties || out.collect_items || out.has_unevaluated;
+            out.leaf = !decided.out_of_line
+                && !out.collects
+                && node.checks.iter().all(|c| is_leaf(&c.kind));
+            if let [check] = node.checks.as_slice() {
+                if let (CheckKind::Type(types), false) = (&check.kind, decided.out_of_line) {
+                    out.only_type = Some(*types);
+                }
+            }
+            out
+        })
         .collect()
+}
+
+/// Whether a check reads only the instance: no subschema, no annotation, no dynamic scope
+/// (what [`super::eval`]'s short-circuit leaf loop runs).
+pub(super) fn is_leaf(kind: &CheckKind) -> bool {
+    matches!(
+        kind,
+        CheckKind::False
+            | CheckKind::Type(_)
+            | CheckKind::IntegerLiteral(_)
+            | CheckKind::Const(_)
+            | CheckKind::Enum(_)
+            | CheckKind::MultipleOf(_)
+            | CheckKind::Minimum(_)
+            | CheckKind::Maximum(_)
+            | CheckKind::ExclusiveMinimum(_)
+            | CheckKind::ExclusiveMaximum(_)
+            | CheckKind::MinLength(_)
+            | CheckKind::MaxLength(_)
+            | CheckKind::Pattern(_)
+            | CheckKind::MinItems(_)
+            | CheckKind::MaxItems(_)
+            | CheckKind::UniqueItems
+            | CheckKind::MinProperties(_)
+            | CheckKind::MaxProperties(_)
+            | CheckKind::Required(_)
+    )
 }
 
 fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
