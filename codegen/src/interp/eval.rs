@@ -11,6 +11,7 @@ use super::annotations::Annotations;
 use super::plan::{NodePlan, PropertyIndex};
 use super::Interpreter;
 use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
+use crate::plan::lookup::EnumTable;
 use crate::regex::PatternSet;
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, ValidationError};
 use schemac_runtime::{content, json, Budget};
@@ -462,7 +463,10 @@ impl Interpreter {
                     ok
                 }
                 CheckKind::Enum(values) => {
-                    let ok = values.iter().any(|v| inst.equals(v));
+                    let ok = match plan.enum_table(index) {
+                        Some(table) => self.enum_lookup(cx, table, values, inst)?,
+                        None => values.iter().any(|v| inst.equals(v)),
+                    };
                     if !ok && cx.report {
                         cx.error(node, keyword, ErrorKind::Enum);
                     }
@@ -721,6 +725,31 @@ impl Interpreter {
         match schemac_runtime::format::lookup(name) {
             Some(check) => check(s),
             None => true,
+        }
+    }
+
+    /// `enum` with member tables: a string or number is looked up in its table when it has
+    /// one (the lookup charged to the budget), anything else compared member by member.
+    fn enum_lookup(
+        &self,
+        cx: &mut Ctx,
+        table: &EnumTable,
+        values: &[Value],
+        inst: Inst<'_>,
+    ) -> Eval {
+        let members = table.as_runtime();
+        let found = match (inst.as_str(), inst.as_number()) {
+            (Some(s), _) if table.has_strings() => {
+                members.is_str_member_budgeted(s, &mut cx.budget)
+            }
+            (_, Some(n)) if table.has_numbers() => {
+                members.is_number_member_budgeted(n, &mut cx.budget)
+            }
+            _ => return Ok(values.iter().any(|v| inst.equals(v))),
+        };
+        match found {
+            Ok(found) => Ok(found),
+            Err(reason) => cx.stop(reason),
         }
     }
 

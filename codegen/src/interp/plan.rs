@@ -2,7 +2,8 @@
 //! are fused into one pass over an object's properties, and a sorted index of the
 //! `properties` names for lookups by instance key.
 
-use crate::ir::{CheckKind, Edge, Node, Program, RegexId};
+use crate::ir::{CheckKind, Edge, Node, Program};
+use crate::plan::lookup::{pattern_set, EnumTable};
 use crate::regex::PatternSet;
 
 /// What the interpreter precomputes about one node.
@@ -22,6 +23,8 @@ pub(super) struct NodePlan {
     /// Prefilters for the `patternProperties` / `additionalProperties` checks with at
     /// least [`PatternSet::MIN_PATTERNS`] patterns, by check index.
     pub(super) pattern_sets: Vec<(usize, PatternSet)>,
+    /// Member tables of the `enum` checks with enough members, by check index.
+    pub(super) enum_tables: Vec<(usize, EnumTable)>,
 }
 
 impl NodePlan {
@@ -32,19 +35,14 @@ impl NodePlan {
             .find(|(i, _)| *i == index)
             .map(|(_, set)| set)
     }
-}
 
-/// The prefilter over `ids`, when there are enough of them.
-fn pattern_set(
-    program: &Program,
-    ids: impl ExactSizeIterator<Item = RegexId>,
-) -> Option<PatternSet> {
-    if ids.len() < PatternSet::MIN_PATTERNS {
-        return None;
+    /// The member tables of check `index`, if it has them.
+    pub(super) fn enum_table(&self, index: usize) -> Option<&EnumTable> {
+        self.enum_tables
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, table)| table)
     }
-    Some(PatternSet::new(ids.map(|id| {
-        program.regexes.get(id.0).and_then(|e| e.compiled.as_ref())
-    })))
 }
 
 /// Finds a `properties` entry by instance key: a scan of name lengths for a few names,
@@ -138,6 +136,11 @@ fn plan_node(program: &Program, node: &Node) -> NodePlan {
         };
         if let Some(set) = set {
             out.pattern_sets.push((i, set));
+        }
+        if let CheckKind::Enum(values) = &check.kind {
+            if let Some(table) = EnumTable::new(values) {
+                out.enum_tables.push((i, table));
+            }
         }
     }
     let mut properties = Vec::new();

@@ -38,6 +38,11 @@
 //!   usually matches few of many patterns. So every node evaluation is paid for, at most once per loop element, and no input
 //!   can run longer than the budget allows — exponential `anyOf` / `$ref` fan-out
 //!   included, since every cycle passes through an out-of-line node.
+//! - **Lookups instead of scans** ([`lookup`]): a large `enum` is looked up in sorted
+//!   tables, a long pattern list goes through a prefilter; both charge the budget, alike
+//!   in both backends.
+
+pub mod lookup;
 
 use crate::ir::{CheckKind, Edge, NodeId, Program};
 use std::collections::BTreeMap;

@@ -56,9 +56,10 @@ pub fn is_valid_syntax(pattern: &str) -> bool {
 /// `max(1, ceil(steps / STEPS_PER_UNIT))` units (see [`Regex::is_match_budgeted`]).
 pub const STEPS_PER_UNIT: u64 = 16;
 
-/// Budget units for `steps` steps of regex work: at least one.
+/// Budget units for `steps` steps of regex work (or of an `enum` lookup,
+/// [`crate::lookup`]): at least one.
 #[inline]
-fn units(steps: u64) -> u64 {
+pub(crate) fn units(steps: u64) -> u64 {
     steps.div_ceil(STEPS_PER_UNIT).max(1)
 }
 
