@@ -6,7 +6,13 @@
 //!
 //! A group whose schema does not compile gets no module; the backend then reports the
 //! compile error the same way the interpreter's backend does.
+//!
+//! The hostile schemas of issue 9 (`src/hostile.rs`) are compiled too, one module each,
+//! listed in `HOSTILE`; each must compile.
 
+#[path = "src/hostile.rs"]
+#[allow(dead_code)]
+mod hostile;
 #[path = "src/paths.rs"]
 #[allow(dead_code)]
 mod paths;
@@ -51,6 +57,7 @@ fn run() -> Result<(), String> {
     println!("cargo:rerun-if-changed=src/paths.rs");
     println!("cargo:rerun-if-changed=src/registry.rs");
     println!("cargo:rerun-if-changed=src/suite.rs");
+    println!("cargo:rerun-if-changed=src/hostile.rs");
     println!("cargo:rerun-if-env-changed=SCHEMAC_SHARED");
     println!("cargo:rerun-if-env-changed=JSON_SCHEMA_TEST_SUITE");
     println!("cargo:rerun-if-env-changed=SCHEMAC_GENERATED_DRAFTS");
@@ -114,6 +121,13 @@ fn run() -> Result<(), String> {
             }
         }
     }
+    let mut hostile_programs = Vec::new();
+    for h in hostile::ALL {
+        let program = registry::compiler(h.options())?
+            .compile_named(h.name, &(h.schema)())
+            .map_err(|e| format!("hostile schema {}: {e:?}", h.name))?;
+        hostile_programs.push((format!("hostile_{}", h.name), h.name, program));
+    }
     let units: Vec<Unit<'_>> = compiled
         .iter()
         .map(|(module, _, _, _, program, source)| Unit {
@@ -123,6 +137,13 @@ fn run() -> Result<(), String> {
             schema_text: None,
             program,
         })
+        .chain(hostile_programs.iter().map(|(module, name, program)| Unit {
+            module,
+            source: name,
+            file: "tests/src/hostile.rs",
+            schema_text: None,
+            program,
+        }))
         .collect();
     let modules = emit::generate_tokens(&units, &EmitOptions::default())
         .map_err(|e| format!("generating the suite's validators: {e}"))?;
@@ -134,6 +155,14 @@ fn run() -> Result<(), String> {
         })
         .collect();
     let count = entries.len();
+    let hostile_entries: Vec<_> = hostile_programs
+        .iter()
+        .map(|(module, name, _)| {
+            let module = quote::format_ident!("{}", module);
+            quote!((#name, &#module::Validator))
+        })
+        .collect();
+    let hostile_count = hostile_entries.len();
     let tokens = quote! {
         #modules
 
@@ -144,6 +173,11 @@ fn run() -> Result<(), String> {
         /// in suite order.
         pub static VALIDATORS: [(&str, &str, usize, &(dyn ::schemac_runtime::Validate + Sync)); #count] = [
             #(#entries),*
+        ];
+
+        /// The generated validators of the hostile schemas: `(name, validator)`.
+        pub static HOSTILE: [(&str, &(dyn ::schemac_runtime::Validate + Sync)); #hostile_count] = [
+            #(#hostile_entries),*
         ];
     };
     let file: syn::File =

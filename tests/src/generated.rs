@@ -1,6 +1,6 @@
 //! The JSON Schema Test Suite's draft2020-12 schemas, compiled into Rust validators by
 //! `build.rs` (one module per group) and included here, with [`lookup`] to find a group's
-//! validator.
+//! validator; and the hostile schemas of [`crate::hostile`], found with [`hostile`].
 
 /// The generated modules, one per group that compiled.
 #[allow(missing_docs)]
@@ -9,7 +9,7 @@ pub mod suite {
 }
 
 use schemac_runtime::Validate;
-pub use suite::{DRAFTS, VALIDATORS};
+pub use suite::{DRAFTS, HOSTILE, VALIDATORS};
 
 /// The generated validator of group `index` of `file` in the set labelled `label`
 /// (`draft2020-12 required`), if its schema compiled at build time.
@@ -18,4 +18,9 @@ pub fn lookup(label: &str, file: &str, index: usize) -> Option<&'static (dyn Val
         .iter()
         .find(|(l, f, i, _)| *l == label && *f == file && *i == index)
         .map(|(_, _, _, v)| *v)
+}
+
+/// The generated validator of the hostile schema `name` ([`crate::hostile`]).
+pub fn hostile(name: &str) -> Option<&'static (dyn Validate + Sync)> {
+    HOSTILE.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
 }

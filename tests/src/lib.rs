@@ -6,11 +6,13 @@
 //! - [`suite`]: the suite's sets (`required`, `optional`, `format` per draft), loaded;
 //! - [`backend`]: the pluggable list of backends a case runs through;
 //! - [`generated`]: the suite's schemas compiled into Rust at build time (`build.rs`);
+//! - [`hostile`]: the hostile schemas of issue 9, compiled into Rust at build time too;
 //! - [`runner`]: running a set through a backend, and the expected-failures list;
 //! - [`panics`]: catching a panic with its message and location, quietly.
 
 pub mod backend;
 pub mod generated;
+pub mod hostile;
 pub mod panics;
 pub mod paths;
 pub mod registry;

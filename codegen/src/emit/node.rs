@@ -203,7 +203,8 @@ impl<'a> Gen<'a> {
             }
             self.used_regexes.borrow_mut().insert(*id);
             let re = regex_name(*id);
-            arms.push((index as u32, quote!(#st.is_match(&#re, k)?), body));
+            let index = Literal::u32_unsuffixed(index as u32);
+            arms.push((index, quote!(#st.is_match(&#re, k)?), body));
         }
         let set = lookup::pattern_set(self.program, patterns.iter().map(|(id, _)| *id));
         match set {
@@ -1598,11 +1599,12 @@ impl<'a> Gen<'a> {
             arms.entry(name).or_default();
         }
         if after_patterns.is_some() {
-            for name in properties
+            let named: BTreeSet<&str> = properties
                 .iter()
                 .map(|(n, _)| n.as_str())
                 .chain(known.iter().copied())
-            {
+                .collect();
+            for name in named {
                 arms.entry(name).or_default().push(covered.clone());
             }
         }

@@ -22,7 +22,8 @@
 //! `properties`, `patternProperties` and `additionalProperties` of a node are fused into
 //! one pass over the instance's properties (run where the first of them stands), each
 //! pattern tested once per key; `properties` names are found by a length-prefiltered scan
-//! (binary search above 16 names).
+//! (binary search above 16 names); large `enum`s get the member tables and long pattern
+//! lists the prefilters that [`crate::plan::lookup`] decides, as in generated code.
 //!
 //! # Where evaluation stops early
 //!
