@@ -144,14 +144,14 @@ impl State {
     /// was built from), the lookup charged to the budget
     /// ([`crate::regex::PrefixSet::candidates_budgeted`]).
     #[inline]
-    pub fn candidates(
+    pub fn candidates<'a>(
         &mut self,
-        set: &crate::regex::PrefixSet<'_>,
+        set: &crate::regex::PrefixSet<'a>,
         key: &str,
-    ) -> Result<Vec<u32>, Stop> {
+    ) -> Result<crate::regex::Candidates<'a>, Stop> {
         match set.candidates_budgeted(key, &mut self.budget) {
             Ok(candidates) => Ok(candidates),
-            Err(reason) => self.stop(reason).map(|()| Vec::new()),
+            Err(reason) => self.stop(reason).and(Err(Stop)),
         }
     }
 

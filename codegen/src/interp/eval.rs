@@ -14,6 +14,7 @@ use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use crate::plan::lookup::EnumTable;
 use crate::regex::PatternSet;
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, ValidationError};
+use schemac_runtime::regex::Candidates;
 use schemac_runtime::{content, json, Budget};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
@@ -87,15 +88,15 @@ impl Ctx {
 
     /// The indices of a list of `len` patterns to try on `key`: all of them, or those
     /// the list's prefilter leaves (the lookup charged to the budget), ascending.
-    fn pattern_indices(
+    fn pattern_indices<'p>(
         &mut self,
-        set: Option<&PatternSet>,
+        set: Option<&'p PatternSet>,
         len: usize,
         key: &str,
-    ) -> Result<PatternIndices, Stop> {
+    ) -> Result<PatternIndices<'p>, Stop> {
         match set.map(|set| set.candidates(key, &mut self.budget)) {
             None => Ok(PatternIndices::All(0..len)),
-            Some(Ok(candidates)) => Ok(PatternIndices::Some(candidates.into_iter())),
+            Some(Ok(candidates)) => Ok(PatternIndices::Some(candidates)),
             Some(Err(reason)) => self.stop(reason).map(|_| PatternIndices::All(0..0)),
         }
     }
@@ -134,12 +135,12 @@ impl Ctx {
 }
 
 /// The patterns of a list to try on a key ([`Ctx::pattern_indices`]).
-enum PatternIndices {
+enum PatternIndices<'p> {
     All(std::ops::Range<usize>),
-    Some(std::vec::IntoIter<u32>),
+    Some(Candidates<'p>),
 }
 
-impl Iterator for PatternIndices {
+impl Iterator for PatternIndices<'_> {
     type Item = usize;
 
     fn next(&mut self) -> Option<usize> {

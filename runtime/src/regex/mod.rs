@@ -38,7 +38,7 @@ use crate::limits::Budget;
 pub use dfa::Dfa;
 pub use fast::{ClassRun, FastPath};
 pub use pikevm::Program;
-pub use prefilter::PrefixSet;
+pub use prefilter::{Candidates, PrefixSet};
 pub use words::Words;
 
 /// Nesting limit used by [`is_valid_syntax`] (deeper patterns are reported invalid, so that
