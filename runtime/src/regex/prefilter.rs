@@ -89,14 +89,15 @@ impl<'a> PrefixSet<'a> {
             spilled: None,
         };
         out.lists[0] = self.always;
-        let mut used = 1;
-        for group in self.lengths.iter().filter_map(|&len| self.group(key, len)) {
-            if used == Candidates::LISTS {
-                let groups = self.lengths.iter().filter_map(|&len| self.group(key, len));
-                return Candidates::spill(core::iter::once(self.always).chain(groups));
+        let groups = self.lengths.iter().filter_map(|&len| self.group(key, len));
+        for (used, group) in (1..).zip(groups) {
+            match out.lists.get_mut(used) {
+                Some(list) => *list = group,
+                None => {
+                    let groups = self.lengths.iter().filter_map(|&len| self.group(key, len));
+                    return Candidates::spill(core::iter::once(self.always).chain(groups));
+                }
             }
-            out.lists[used] = group;
-            used += 1;
         }
         out
     }
