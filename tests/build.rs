@@ -8,10 +8,16 @@
 //!
 //! A group whose schema does not compile gets no module; the backend then reports the
 //! compile error the same way the interpreter's backend does.
+//!
+//! The hostile schemas of issue 9 (`src/hostile.rs`) are compiled too, one module each,
+//! listed in `HOSTILE`; each must compile.
 
 #[path = "src/evaluation_cases.rs"]
 #[allow(dead_code)]
 mod evaluation_cases;
+#[path = "src/hostile.rs"]
+#[allow(dead_code)]
+mod hostile;
 #[path = "src/paths.rs"]
 #[allow(dead_code)]
 mod paths;
@@ -57,6 +63,7 @@ fn run() -> Result<(), String> {
     println!("cargo:rerun-if-changed=src/registry.rs");
     println!("cargo:rerun-if-changed=src/suite.rs");
     println!("cargo:rerun-if-changed=src/evaluation_cases.rs");
+    println!("cargo:rerun-if-changed=src/hostile.rs");
     println!("cargo:rerun-if-env-changed=SCHEMAC_SHARED");
     println!("cargo:rerun-if-env-changed=JSON_SCHEMA_TEST_SUITE");
     println!("cargo:rerun-if-env-changed=SCHEMAC_GENERATED_DRAFTS");
@@ -129,6 +136,29 @@ fn run() -> Result<(), String> {
     )?;
     let count = entries.len();
     let evaluator_count = evaluators.len();
+    let mut hostile_programs: Vec<Compiled> = Vec::new();
+    for h in hostile::ALL {
+        let program = registry::compiler(h.options())?
+            .compile_named(h.name, &(h.schema)())
+            .map_err(|e| format!("hostile schema {}: {e:?}", h.name))?;
+        hostile_programs.push((
+            format!("hostile_{}", h.name),
+            h.name.to_string(),
+            "tests/src/hostile.rs".to_string(),
+            0,
+            program,
+            h.name.to_string(),
+        ));
+    }
+    let (hostile_modules, _) = generate(&hostile_programs, &EmitOptions::default())?;
+    let hostile_entries: Vec<_> = hostile_programs
+        .iter()
+        .map(|(module, name, ..)| {
+            let module = quote::format_ident!("{}", module);
+            quote!((#name, &#module::Validator))
+        })
+        .collect();
+    let hostile_count = hostile_entries.len();
     let tokens = quote! {
         #modules
 
@@ -146,6 +176,13 @@ fn run() -> Result<(), String> {
         /// Every generated evaluator: `(set label, file name, case index, evaluator)`.
         pub static EVALUATORS: [(&str, &str, usize, &(dyn ::schemac_runtime::Evaluate + Sync)); #evaluator_count] = [
             #(#evaluators),*
+        ];
+
+        #hostile_modules
+
+        /// The generated validators of the hostile schemas: `(name, validator)`.
+        pub static HOSTILE: [(&str, &(dyn ::schemac_runtime::Validate + Sync)); #hostile_count] = [
+            #(#hostile_entries),*
         ];
     };
     let file: syn::File =

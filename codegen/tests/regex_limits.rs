@@ -357,7 +357,7 @@ fn pattern_set_prefilter_agrees_and_skips() {
         let mut budget = Budget::new(&Limits::DEFAULT);
         let candidates = set.candidates(key, &mut budget).expect("within budget");
         let mut got = Vec::new();
-        for &i in &candidates {
+        for i in candidates {
             let r = compiled[i as usize].as_runtime();
             if r.is_match_budgeted(key, &mut budget)
                 .expect("within budget")
@@ -369,6 +369,27 @@ fn pattern_set_prefilter_agrees_and_skips() {
         // Tried: the candidates with a matching literal start, and the three others.
         let spent = Limits::DEFAULT.budget - budget.remaining();
         assert!(spent <= 3 + 2 + 1, "{key:?}: {spent}");
+    }
+}
+
+#[test]
+fn candidates_merge_many_literal_groups_in_order() {
+    // Ten literals of ten lengths all start the key: more groups than are merged without
+    // allocating (`Candidates::LISTS`), listed in pattern order all the same.
+    let sources: Vec<String> = (1..=10)
+        .rev()
+        .map(|n| format!("^{}", &"abcdefghijk"[..n]))
+        .chain(["k$".to_string()])
+        .collect();
+    let compiled: Vec<CompiledRegex> = sources.iter().map(|p| re(p)).collect();
+    let set = PatternSet::new(compiled.iter());
+    for (key, want) in [
+        ("abcdefghijk", (0..=10).collect::<Vec<u32>>()),
+        ("abcx", vec![7, 8, 9, 10]),
+        ("abcdefg", vec![3, 4, 5, 6, 7, 8, 9, 10]),
+    ] {
+        let got: Vec<u32> = set.as_runtime().candidates(key).collect();
+        assert_eq!(got, want, "{key}");
     }
 }
 
@@ -408,11 +429,15 @@ fn pattern_set_tokens_form_a_prefix_set() {
         "{text}"
     );
     syn::parse2::<syn::Expr>(ts).expect("an expression");
-    assert_eq!(set.as_runtime().candidates("abc"), vec![0, 2, 3]);
-    assert_eq!(set.as_runtime().candidates("x-"), vec![1, 2]);
-    assert_eq!(set.as_runtime().candidates("zz"), vec![2]);
+    let all = |key| set.as_runtime().candidates(key).collect::<Vec<u32>>();
+    assert_eq!(all("abc"), vec![0, 2, 3]);
+    assert_eq!(all("x-"), vec![1, 2]);
+    assert_eq!(all("zz"), vec![2]);
     let mut st = State::new(&Limits::DEFAULT);
-    assert_eq!(st.candidates(&set.as_runtime(), "x-1"), Ok(vec![1, 2]));
+    let found = st
+        .candidates(&set.as_runtime(), "x-1")
+        .map(Iterator::collect::<Vec<u32>>);
+    assert_eq!(found, Ok(vec![1, 2]));
     let mut st = State::new(&limits(0));
-    assert_eq!(st.candidates(&set.as_runtime(), "x-1"), Err(Stop));
+    assert!(st.candidates(&set.as_runtime(), "x-1").is_err());
 }

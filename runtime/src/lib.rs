@@ -5,7 +5,8 @@
 //! [`ValidationError`]s, annotations ([`Evaluate`], [`annotation`]) and the 2020-12
 //! output formats ([`output`]), the evaluation
 //! [`Budget`] and depth bound ([`Limits`]), the regex executors ([`regex`]), format checks
-//! ([`format`](mod@format)), content checks ([`content`]) and JSON helpers ([`json`]).
+//! ([`format`](mod@format)), content checks ([`content`]), JSON helpers ([`json`]) and the member tables of large
+//! `enum`s ([`lookup`]).
 //!
 //! With the default `std` feature off the crate is `#![no_std]` + `alloc`.
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -19,6 +20,7 @@ pub mod error;
 pub mod format;
 pub mod json;
 pub mod limits;
+pub mod lookup;
 pub mod output;
 pub mod regex;
 

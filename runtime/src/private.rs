@@ -169,24 +169,47 @@ impl State {
     /// ([`crate::regex::Regex::is_match_budgeted`]); `Err(Stop)` when the budget runs out.
     #[inline]
     pub fn is_match(&mut self, regex: &crate::regex::Regex<'_>, text: &str) -> Res {
-        match regex.is_match_budgeted(text, &mut self.budget) {
-            Ok(answer) => Ok(answer),
-            Err(reason) => self.stop(reason).map(|()| false),
-        }
+        let found = regex.is_match_budgeted(text, &mut self.budget);
+        self.answer(found)
     }
 
     /// The patterns of `set` that may match `key` (ascending indices into the list the set
     /// was built from), the lookup charged to the budget
     /// ([`crate::regex::PrefixSet::candidates_budgeted`]).
     #[inline]
-    pub fn candidates(
+    pub fn candidates<'a>(
         &mut self,
-        set: &crate::regex::PrefixSet<'_>,
+        set: &crate::regex::PrefixSet<'a>,
         key: &str,
-    ) -> Result<Vec<u32>, Stop> {
+    ) -> Result<crate::regex::Candidates<'a>, Stop> {
         match set.candidates_budgeted(key, &mut self.budget) {
             Ok(candidates) => Ok(candidates),
-            Err(reason) => self.stop(reason).map(|()| Vec::new()),
+            Err(reason) => self.stop(reason).and(Err(Stop)),
+        }
+    }
+
+    /// Whether `text` is a string member of a large `enum`'s table, the lookup charged to
+    /// the budget ([`crate::lookup::Members::is_str_member_budgeted`]).
+    #[inline]
+    pub fn is_str_member(&mut self, members: &crate::lookup::Members<'_>, text: &str) -> Res {
+        let found = members.is_str_member_budgeted(text, &mut self.budget);
+        self.answer(found)
+    }
+
+    /// Whether `n` is a number member of a large `enum`'s table, compared exactly, the
+    /// lookup charged to the budget ([`crate::lookup::Members::is_number_member_budgeted`]).
+    #[inline]
+    pub fn is_number_member(&mut self, members: &crate::lookup::Members<'_>, n: &Number) -> Res {
+        let found = members.is_number_member_budgeted(n, &mut self.budget);
+        self.answer(found)
+    }
+
+    /// The answer of a budgeted lookup, or `Err(Stop)` with its reason kept.
+    #[inline]
+    fn answer(&mut self, found: Result<bool, IncompleteReason>) -> Res {
+        match found {
+            Ok(answer) => Ok(answer),
+            Err(reason) => self.stop(reason).map(|()| false),
         }
     }
 

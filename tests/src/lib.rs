@@ -8,6 +8,7 @@
 //! - [`generated`]: the suite's schemas compiled into Rust at build time (`build.rs`);
 //! - [`evaluation_cases`], [`annotations`], [`output`]: the suite's annotation and output
 //!   tests, loaded, and run through `evaluate`;
+//! - [`hostile`]: the hostile schemas of issue 9, compiled into Rust at build time too;
 //! - [`runner`]: running a set through a backend, and the expected-failures list;
 //! - [`panics`]: catching a panic with its message and location, quietly;
 //! - [`fuzzing`]: the bodies of the fuzz targets in `fuzz/`, replayed by a plain test.
@@ -17,6 +18,7 @@ pub mod backend;
 pub mod evaluation_cases;
 pub mod fuzzing;
 pub mod generated;
+pub mod hostile;
 pub mod output;
 pub mod panics;
 pub mod paths;

@@ -7,8 +7,10 @@
 //! "Evaluation semantics" of [`crate::ir`] exactly, as the interpreter does. Within a node,
 //! consecutive checks that depend on the instance's JSON type are dispatched by one `match`
 //! on the `Value` variant; `properties`, `patternProperties`, `additionalProperties`,
-//! `propertyNames` and `required` run in one pass over the object with a `match` on the key;
-//! string `enum`s and `const`s are `match`es; regexes are `static` tables; evaluated-location
+//! `propertyNames` and `required` run in one pass over the object with a `match` on the key
+//! (and, for long pattern lists, a `static` prefilter naming the patterns to try); string
+//! `enum`s and `const`s are `match`es, large `enum`s binary searches in `static` sorted
+//! tables ([`crate::plan::lookup`]); regexes are `static` tables; evaluated-location
 //! sets and the dynamic scope appear only where [`crate::ir::analyse`] says they are needed.
 //!
 //! The output is deterministic (it depends only on the programs, in the order given) and

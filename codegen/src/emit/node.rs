@@ -5,7 +5,9 @@
 
 use super::value;
 use crate::ir::{Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexId};
+use crate::plan::lookup::{self, EnumTable};
 use crate::plan::{Discriminator, Plan};
+use crate::regex::PatternSet;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use schemac_runtime::error::TypeSet;
@@ -48,6 +50,9 @@ pub(super) struct Gen<'a> {
     called: RefCell<Vec<(Mode, NodeId)>>,
     /// Regexes referenced by generated code.
     used_regexes: RefCell<BTreeSet<RegexId>>,
+    /// Lookup tables referenced by generated code (`enum` member tables, pattern
+    /// prefilters), by their initializer's text: name and `static` item, in first-use order.
+    tables: RefCell<BTreeMap<String, (proc_macro2::Ident, TokenStream)>>,
 }
 
 /// Per-function state: what the body ended up using.
@@ -111,6 +116,7 @@ impl<'a> Gen<'a> {
             formats,
             called: RefCell::new(Vec::new()),
             used_regexes: RefCell::new(BTreeSet::new()),
+            tables: RefCell::new(BTreeMap::new()),
         }
     }
 
@@ -147,7 +153,94 @@ impl<'a> Gen<'a> {
                 static #name: #ty = #expr;
             });
         }
+        let mut tables: Vec<(proc_macro2::Ident, TokenStream)> =
+            self.tables.borrow().values().cloned().collect();
+        tables.sort_by_key(|(name, _)| table_number(name));
+        out.extend(tables.into_iter().map(|(_, item)| item));
         out
+    }
+
+    /// The name of a `static` lookup table of type `ty` initialized by `expr` (`prefix`
+    /// and a number), declared once however often it is used.
+    fn table(
+        &self,
+        prefix: &str,
+        doc: &str,
+        ty: TokenStream,
+        expr: TokenStream,
+    ) -> proc_macro2::Ident {
+        let key = format!("{prefix}{expr}");
+        let mut tables = self.tables.borrow_mut();
+        let next = tables.len();
+        let (name, _) = tables.entry(key).or_insert_with(|| {
+            let name = format_ident!("{}{}", prefix, next);
+            let item = quote! {
+                #[doc = #doc]
+                static #name: #ty = #expr;
+            };
+            (name, item)
+        });
+        name.clone()
+    }
+
+    /// The `static` member table of a large `enum`.
+    fn enum_table(&self, table: &EnumTable) -> proc_macro2::Ident {
+        let rt = self.rt;
+        self.table(
+            "EN",
+            " The sorted members of a large `enum`, looked up by binary search.",
+            quote!(#rt::lookup::Members<'static>),
+            table.to_tokens(rt),
+        )
+    }
+
+    /// The `static` prefilter of a list of patterns.
+    fn pattern_set(&self, set: &PatternSet) -> proc_macro2::Ident {
+        let rt = self.rt;
+        self.table(
+            "PS",
+            " The literal starts of a list of patterns: which may match a key.",
+            quote!(#rt::regex::PrefixSet<'static>),
+            set.to_tokens(rt),
+        )
+    }
+
+    /// Code that tries `patterns` on the key `k` in order, running each one's `body` when it
+    /// matches (an empty body skips the pattern): one `if` each, or, for a list with a
+    /// prefilter, a loop over the candidates the prefilter leaves.
+    fn try_patterns(&self, f: &Fun<'_>, patterns: &[(RegexId, TokenStream)]) -> TokenStream {
+        let st = state(f.mode);
+        let mut arms = Vec::new();
+        for (index, (id, body)) in patterns.iter().enumerate() {
+            if body.is_empty() || self.program.regexes[id.0].compiled.is_none() {
+                continue;
+            }
+            self.used_regexes.borrow_mut().insert(*id);
+            let re = regex_name(*id);
+            let index = Literal::u32_unsuffixed(index as u32);
+            arms.push((index, quote!(#st.is_match(&#re, k)?), body));
+        }
+        let set = lookup::pattern_set(self.program, patterns.iter().map(|(id, _)| *id));
+        match set {
+            None => arms
+                .into_iter()
+                .map(|(_, test, body)| guarded_if(test, body.clone()))
+                .collect(),
+            Some(_) if arms.is_empty() => quote!(),
+            Some(set) => {
+                let name = self.pattern_set(&set);
+                let body = match arms.as_slice() {
+                    [(index, test, body)] => quote!(if p == #index && #test { #body }),
+                    _ => {
+                        let arms = arms
+                            .iter()
+                            .map(|(index, test, body)| quote!(#index if #test => { #body }));
+                        quote!(match p { #(#arms)* _ => {} })
+                    }
+                };
+                quote!(for p in #st.candidates(&#name, k)? { #body })
+            }
+        }
     }
 
     /// The name of the function a call to `target` in `mode` goes to, recorded as called.
@@ -1395,6 +1488,20 @@ impl<'a> Gen<'a> {
             return self.fail(f, check, kind);
         }
         let fail = self.fail(f, check, kind);
+        let st = state(f.mode);
+        match (a.variant, EnumTable::new(values)) {
+            (Variant::String, Some(table)) if table.has_strings() => {
+                a.uses_binding.set(true);
+                let name = self.enum_table(&table);
+                return quote!(if !#st.is_str_member(&#name, text)? { #fail });
+            }
+            (Variant::Number, Some(table)) if table.has_numbers() => {
+                a.uses_binding.set(true);
+                let name = self.enum_table(&table);
+                return quote!(if !#st.is_number_member(&#name, num)? { #fail });
+            }
+            _ => {}
+        }
         match a.variant {
             Variant::Null => quote!(),
             Variant::Bool => {
@@ -1613,35 +1720,56 @@ impl<'a> Gen<'a> {
         } else {
             quote!()
         };
-        // The additional-properties action for a key not named in `properties`.
-        let additional_code = additional.map(|(edge, _, pats)| {
-            let test = child_test(edge, &Inst::Key);
-            let live: Vec<RegexId> = pats
-                .iter()
-                .copied()
-                .filter(|id| self.program.regexes[id.0].compiled.is_some())
-                .collect();
-            if live.is_empty() {
+        // `additionalProperties` skipping exactly the sibling patterns (the shape the front
+        // end lowers to): the pass over the patterns records whether one matched, and
+        // `additionalProperties` runs after it on keys neither named nor matched — each
+        // pattern tried once per key, in the interpreter's order.
+        let after_patterns = additional
+            .filter(|(_, _, pats)| {
+                !pats.is_empty() && pats.iter().eq(patterns.iter().map(|(id, _)| id))
+            })
+            .map(|(edge, _, _)| {
+                let test = child_test(edge, &Inst::Key);
                 quote!(#test #mark_i)
-            } else {
-                let matches: Vec<_> = live
-                    .iter()
-                    .map(|id| {
-                        self.used_regexes.borrow_mut().insert(*id);
-                        let re = regex_name(*id);
-                        let st = state(f.mode);
-                        quote!(#st.is_match(&#re, k)?)
-                    })
-                    .collect();
-                let none_match = if matches.len() == 1 {
-                    let m = &matches[0];
-                    quote!(!#m)
-                } else {
-                    quote!(!(#(#matches)||*))
-                };
-                guarded_if(none_match, quote!(#test #mark_i))
-            }
-        });
+            })
+            .filter(|code| !code.is_empty());
+        let covered = if after_patterns.is_some() {
+            quote!(covered = true;)
+        } else {
+            quote!()
+        };
+        // Otherwise, the additional-properties action for a key not named in `properties`.
+        let additional_code =
+            additional
+                .filter(|_| after_patterns.is_none())
+                .map(|(edge, _, pats)| {
+                    let test = child_test(edge, &Inst::Key);
+                    let live: Vec<RegexId> = pats
+                        .iter()
+                        .copied()
+                        .filter(|id| self.program.regexes[id.0].compiled.is_some())
+                        .collect();
+                    if live.is_empty() {
+                        quote!(#test #mark_i)
+                    } else {
+                        let matches: Vec<_> = live
+                            .iter()
+                            .map(|id| {
+                                self.used_regexes.borrow_mut().insert(*id);
+                                let re = regex_name(*id);
+                                let st = state(f.mode);
+                                quote!(#st.is_match(&#re, k)?)
+                            })
+                            .collect();
+                        let none_match = if matches.len() == 1 {
+                            let m = &matches[0];
+                            quote!(!#m)
+                        } else {
+                            quote!(!(#(#matches)||*))
+                        };
+                        guarded_if(none_match, quote!(#test #mark_i))
+                    }
+                });
         let known: BTreeSet<&str> = additional
             .map(|(_, known, _)| known.iter().map(String::as_str).collect())
             .unwrap_or_default();
@@ -1664,6 +1792,16 @@ impl<'a> Gen<'a> {
         }
         for name in &known {
             arms.entry(name).or_default();
+        }
+        if after_patterns.is_some() {
+            let named: BTreeSet<&str> = properties
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .chain(known.iter().copied())
+                .collect();
+            for name in named {
+                arms.entry(name).or_default().push(covered.clone());
+            }
         }
         // A loop that runs anyway picks up the deferred properties' values on its way, for
         // after it (a lookup by name costs more than that on small objects); so does a loop
@@ -1733,23 +1871,24 @@ impl<'a> Gen<'a> {
                 }
             }
         };
-        let pattern_code: Vec<_> = patterns
+        let pattern_bodies: Vec<(RegexId, TokenStream)> = patterns
             .iter()
-            .filter(|(id, _)| self.program.regexes[id.0].compiled.is_some())
             .map(|(id, edge)| {
-                self.used_regexes.borrow_mut().insert(*id);
-                let re = regex_name(*id);
                 let test = child_test(edge, &Inst::Key);
-                let st = state(f.mode);
                 let charge = self.loop_charge(f, quote!(1), &[edge.target]);
-                guarded_if(
-                    quote!(#st.is_match(&#re, k)?),
-                    quote!(#charge #test #mark_i),
-                )
+                (*id, quote!(#covered #charge #test #mark_i))
             })
             .collect();
+        let pattern_code = self.try_patterns(f, &pattern_bodies);
+        let (covered_decl, after_code) = match &after_patterns {
+            Some(code) => (
+                quote!(let mut covered = false;),
+                guarded_if(quote!(!covered), code.clone()),
+            ),
+            None => (quote!(), quote!()),
+        };
         let names_code = names_edge.map(|e| child_test(e, &Inst::KeyAsValue));
-        let body = quote!(#key_match #(#pattern_code)* #names_code);
+        let body = quote!(#covered_decl #key_match #pattern_code #after_code #names_code);
         let uses_x = uses_ident(&body, "x");
         let uses_i = uses_ident(&body, "i");
         let uses_k = uses_ident(&body, "k");
@@ -2073,6 +2212,14 @@ pub(super) fn doc_text(text: &str) -> String {
     }
     out.push('`');
     out
+}
+
+/// The number in a lookup table's name (`EN12` → 12), for declaring them in first-use order.
+fn table_number(name: &proc_macro2::Ident) -> usize {
+    let name = name.to_string();
+    name.trim_start_matches(char::is_alphabetic)
+        .parse()
+        .unwrap_or(usize::MAX)
 }
 
 /// The state expression that owns the budget and the dynamic scope.

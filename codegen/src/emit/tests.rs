@@ -310,3 +310,41 @@ fn module_names_are_sanitized_and_checked() {
         Err(EmitError::InvalidPath { .. })
     ));
 }
+
+#[test]
+fn large_enums_and_pattern_lists_become_static_lookups() {
+    let strings: Vec<serde_json::Value> = (0..40).map(|i| json!(format!("s{i}"))).collect();
+    let numbers: Vec<serde_json::Value> = (0..40).map(|i| json!(i * 3)).collect();
+    let patterns: serde_json::Map<String, serde_json::Value> = (0..10)
+        .map(|i| (format!("^p{i}_"), json!({"type": "integer"})))
+        .collect();
+    let schema = json!({
+        "properties": {
+            "s": {"enum": strings},
+            "n": {"enum": numbers},
+            "few": {"enum": ["a", "b", 1]}
+        },
+        "patternProperties": patterns,
+        "additionalProperties": false
+    });
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let out = generate_one("lookups", &program);
+    // One static per table, whichever functions use it.
+    assert_eq!(out.matches("static EN").count(), 2, "{out}");
+    assert_eq!(out.matches("static PS").count(), 1, "{out}");
+    assert!(out.contains("cx.is_str_member(&EN"), "{out}");
+    assert!(out.contains("cx.state.is_number_member(&EN"), "{out}");
+    assert!(out.contains("for p in cx.candidates(&PS"), "{out}");
+    // Small enums keep the comparison; each pattern is tried once per key and function.
+    assert!(out.contains(r#"text.as_str(), "a" | "b""#), "{out}");
+    assert_eq!(out.matches("cx.is_match(&RE3, k)?").count(), 1, "{out}");
+    assert_eq!(
+        out.matches("cx.state.is_match(&RE3, k)?").count(),
+        1,
+        "{out}"
+    );
+    assert!(out.contains("if !covered"), "{out}");
+    assert_eq!(out, generate_one("lookups", &program));
+}

@@ -12,11 +12,13 @@ use super::annotations::Annotations;
 use super::plan::{NodePlan, PropertyIndex};
 use super::Interpreter;
 use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
+use crate::plan::lookup::EnumTable;
 use crate::plan::Discriminator;
 use crate::regex::PatternSet;
 use schemac_runtime::__private::{max_length, min_length};
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
 use schemac_runtime::json::Tag;
+use schemac_runtime::regex::Candidates;
 use schemac_runtime::{content, json, Annotation, Budget};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
@@ -138,15 +140,15 @@ impl Ctx {
 
     /// The indices of a list of `len` patterns to try on `key`: all of them, or those
     /// the list's prefilter leaves (the lookup charged to the budget), ascending.
-    fn pattern_indices(
+    fn pattern_indices<'p>(
         &mut self,
-        set: Option<&PatternSet>,
+        set: Option<&'p PatternSet>,
         len: usize,
         key: &str,
-    ) -> Result<PatternIndices, Stop> {
+    ) -> Result<PatternIndices<'p>, Stop> {
         match set.map(|set| set.candidates(key, &mut self.budget)) {
             None => Ok(PatternIndices::All(0..len)),
-            Some(Ok(candidates)) => Ok(PatternIndices::Some(candidates.into_iter())),
+            Some(Ok(candidates)) => Ok(PatternIndices::Some(candidates)),
             Some(Err(reason)) => self.stop(reason).map(|_| PatternIndices::All(0..0)),
         }
     }
@@ -185,12 +187,12 @@ impl Ctx {
 }
 
 /// The patterns of a list to try on a key ([`Ctx::pattern_indices`]).
-enum PatternIndices {
+enum PatternIndices<'p> {
     All(std::ops::Range<usize>),
-    Some(std::vec::IntoIter<u32>),
+    Some(Candidates<'p>),
 }
 
-impl Iterator for PatternIndices {
+impl Iterator for PatternIndices<'_> {
     type Item = usize;
 
     fn next(&mut self) -> Option<usize> {
@@ -448,10 +450,14 @@ impl Interpreter {
     #[inline(never)]
     fn leaf_checks(&self, cx: &mut Ctx, id: NodeId, inst: Inst<'_>) -> Eval {
         let node = &self.shared.program.nodes[id.0];
-        for check in &node.checks {
+        let plan = &self.plans[id.0];
+        for (index, check) in node.checks.iter().enumerate() {
             let ok = match &check.kind {
                 CheckKind::Type(types) => inst.has_type(*types),
-                CheckKind::Enum(values) => values.iter().any(|v| inst.equals(v)),
+                CheckKind::Enum(values) => match plan.enum_table(index) {
+                    Some(table) => self.enum_lookup(cx, table, values, inst)?,
+                    None => values.iter().any(|v| inst.equals(v)),
+                },
                 CheckKind::Const(value) => inst.equals(value),
                 CheckKind::MinLength(limit) => inst.as_str().is_none_or(|s| min_length(s, *limit)),
                 CheckKind::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
@@ -496,7 +502,7 @@ impl Interpreter {
                     inst.as_object().is_none_or(|o| o.len() as u64 <= *limit)
                 }
                 // Not a leaf check (the plan keeps such nodes off this path).
-                _ => return self.checks(cx, node, &self.plans[id.0], inst, None),
+                _ => return self.checks(cx, node, plan, inst, None),
             };
             if !ok {
                 return Ok(false);
@@ -685,7 +691,10 @@ impl Interpreter {
                     ok
                 }
                 CheckKind::Enum(values) => {
-                    let ok = values.iter().any(|v| inst.equals(v));
+                    let ok = match plan.enum_table(index) {
+                        Some(table) => self.enum_lookup(cx, table, values, inst)?,
+                        None => values.iter().any(|v| inst.equals(v)),
+                    };
                     if !ok && cx.report {
                         cx.error(node, keyword, ErrorKind::Enum);
                     }
@@ -948,6 +957,31 @@ impl Interpreter {
         match schemac_runtime::format::lookup(name) {
             Some(check) => check(s),
             None => true,
+        }
+    }
+
+    /// `enum` with member tables: a string or number is looked up in its table when it has
+    /// one (the lookup charged to the budget), anything else compared member by member.
+    fn enum_lookup(
+        &self,
+        cx: &mut Ctx,
+        table: &EnumTable,
+        values: &[Value],
+        inst: Inst<'_>,
+    ) -> Eval {
+        let members = table.as_runtime();
+        let found = match (inst.as_str(), inst.as_number()) {
+            (Some(s), _) if table.has_strings() => {
+                members.is_str_member_budgeted(s, &mut cx.budget)
+            }
+            (_, Some(n)) if table.has_numbers() => {
+                members.is_number_member_budgeted(n, &mut cx.budget)
+            }
+            _ => return Ok(values.iter().any(|v| inst.equals(v))),
+        };
+        match found {
+            Ok(found) => Ok(found),
+            Err(reason) => cx.stop(reason),
         }
     }
 

@@ -27,10 +27,11 @@
 //! `patternProperties` and `additionalProperties` of a node are fused into one pass over
 //! the instance's properties (run where the first of them stands), each pattern tested
 //! once per key; an instance key is found among the `properties` names by its length and
-//! its first and last eight bytes (a scan for a few names, a hash bucket for many). In
-//! short-circuit mode an inline node without checks is not evaluated, and one whose checks
-//! read only the instance (`type`, `enum`, bounds, `required`, `pattern`, ...) runs them in
-//! a loop of its own.
+//! its first and last eight bytes (a scan for a few names, a hash bucket for many); large
+//! `enum`s get the member tables and long pattern lists the prefilters that
+//! [`crate::plan::lookup`] decides, as in generated code. In short-circuit mode an inline
+//! node without checks is not evaluated, and one whose checks read only the instance
+//! (`type`, `enum`, bounds, `required`, `pattern`, ...) runs them in a loop of its own.
 //!
 //! # Where evaluation stops early
 //!

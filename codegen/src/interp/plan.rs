@@ -2,7 +2,8 @@
 //! are fused into one pass over an object's properties, and a sorted index of the
 //! `properties` names for lookups by instance key.
 
-use crate::ir::{CheckKind, Edge, Node, NodeId, Program, RegexId};
+use crate::ir::{CheckKind, Edge, Node, NodeId};
+use crate::plan::lookup::{pattern_set, EnumTable};
 use crate::plan::{Discriminator, Plan};
 use crate::regex::PatternSet;
 use schemac_runtime::error::TypeSet;
@@ -45,6 +46,8 @@ pub(super) struct NodePlan {
     pub(super) pattern_sets: Vec<(usize, PatternSet)>,
     /// The discriminators of the node's `anyOf` / `oneOf` checks, by check index.
     pub(super) discriminators: Vec<(usize, Discriminator)>,
+    /// Member tables of the `enum` checks with enough members, by check index.
+    pub(super) enum_tables: Vec<(usize, EnumTable)>,
 }
 
 impl NodePlan {
@@ -63,19 +66,14 @@ impl NodePlan {
             .find(|(i, _)| *i == index)
             .map(|(_, d)| d)
     }
-}
 
-/// The prefilter over `ids`, when there are enough of them.
-fn pattern_set(
-    program: &Program,
-    ids: impl ExactSizeIterator<Item = RegexId>,
-) -> Option<PatternSet> {
-    if ids.len() < PatternSet::MIN_PATTERNS {
-        return None;
+    /// The member tables of check `index`, if it has them.
+    pub(super) fn enum_table(&self, index: usize) -> Option<&EnumTable> {
+        self.enum_tables
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, table)| table)
     }
-    Some(PatternSet::new(ids.map(|id| {
-        program.regexes.get(id.0).and_then(|e| e.compiled.as_ref())
-    })))
 }
 
 /// A name's byte length with its first and last eight bytes (overlapping, or zero-padded
@@ -290,6 +288,11 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
         };
         if let Some(set) = set {
             out.pattern_sets.push((i, set));
+        }
+        if let CheckKind::Enum(values) = &check.kind {
+            if let Some(table) = EnumTable::new(values) {
+                out.enum_tables.push((i, table));
+            }
         }
     }
     let mut properties = Vec::new();

@@ -48,10 +48,14 @@
 //!   ([`NodePlan::steps`]), and no step otherwise (it cannot recur). Both backends bound
 //!   the three counts of [`schemac_runtime::Limits`]: instance depth, nesting without a
 //!   step (cycles that make no progress), and nesting in all (the stack guard).
+//! - **Lookups instead of scans** ([`lookup`]): a large `enum` is looked up in sorted
+//!   tables, a long pattern list goes through a prefilter; both charge the budget, alike
+//!   in both backends.
 
 mod discriminate;
 
 pub use discriminate::{Admits, Discriminator};
+pub mod lookup;
 
 use crate::ir::{CheckKind, Edge, NodeId, Program};
 use std::collections::BTreeMap;

@@ -2,7 +2,7 @@
 //! `schemac_runtime::regex::PrefixSet`).
 
 use schemac_runtime::error::IncompleteReason;
-use schemac_runtime::regex::PrefixSet;
+use schemac_runtime::regex::{Candidates, PrefixSet};
 use schemac_runtime::Budget;
 
 use super::{fast::Fast, CompiledRegex};
@@ -112,7 +112,11 @@ impl PatternSet {
     }
 
     /// The patterns that may match `key`, ascending, the lookup charged to `budget`.
-    pub fn candidates(&self, key: &str, budget: &mut Budget) -> Result<Vec<u32>, IncompleteReason> {
+    pub fn candidates(
+        &self,
+        key: &str,
+        budget: &mut Budget,
+    ) -> Result<Candidates<'_>, IncompleteReason> {
         self.as_runtime().candidates_budgeted(key, budget)
     }
 }

@@ -38,7 +38,7 @@ use crate::limits::Budget;
 pub use dfa::Dfa;
 pub use fast::{ClassRun, FastPath};
 pub use pikevm::Program;
-pub use prefilter::PrefixSet;
+pub use prefilter::{Candidates, PrefixSet};
 pub use words::Words;
 
 /// Nesting limit used by [`is_valid_syntax`] (deeper patterns are reported invalid, so that
@@ -56,9 +56,10 @@ pub fn is_valid_syntax(pattern: &str) -> bool {
 /// `max(1, ceil(steps / STEPS_PER_UNIT))` units (see [`Regex::is_match_budgeted`]).
 pub const STEPS_PER_UNIT: u64 = 16;
 
-/// Budget units for `steps` steps of regex work: at least one.
+/// Budget units for `steps` steps of regex work (or of an `enum` lookup,
+/// [`crate::lookup`]): at least one.
 #[inline]
-fn units(steps: u64) -> u64 {
+pub(crate) fn units(steps: u64) -> u64 {
     steps.div_ceil(STEPS_PER_UNIT).max(1)
 }
 

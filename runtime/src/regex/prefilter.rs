@@ -76,45 +76,98 @@ impl<'a> PrefixSet<'a> {
         &self,
         key: &str,
         budget: &mut Budget,
-    ) -> Result<Vec<u32>, IncompleteReason> {
+    ) -> Result<Candidates<'a>, IncompleteReason> {
         budget.charge(super::units(self.steps(key)))?;
         Ok(self.candidates(key))
     }
 
-    /// The patterns that may match `key`, ascending (the others cannot).
-    pub fn candidates(&self, key: &str) -> Vec<u32> {
-        let mut out: Vec<u32> = self.always.to_vec();
-        let n = self.bounds.len().saturating_sub(1);
-        let mut extra = false;
-        for &len in self.lengths {
-            let Some(head) = key.get(..len as usize) else {
-                continue;
-            };
-            // Binary search for `head` among the literals.
-            let (mut a, mut b) = (0, n);
-            while a < b {
-                let m = a + (b - a) / 2;
-                if self.literal(m) < head {
-                    a = m + 1;
-                } else {
-                    b = m;
+    /// The patterns that may match `key`, ascending (the others cannot). Allocates nothing
+    /// unless more than [`Candidates::LISTS`]` - 1` distinct literals start the key.
+    pub fn candidates(&self, key: &str) -> Candidates<'a> {
+        let mut out = Candidates {
+            lists: [&[]; Candidates::LISTS],
+            spilled: None,
+        };
+        out.lists[0] = self.always;
+        let groups = self.lengths.iter().filter_map(|&len| self.group(key, len));
+        for (used, group) in (1..).zip(groups) {
+            match out.lists.get_mut(used) {
+                Some(list) => *list = group,
+                None => {
+                    let groups = self.lengths.iter().filter_map(|&len| self.group(key, len));
+                    return Candidates::spill(core::iter::once(self.always).chain(groups));
                 }
             }
-            if a < n && self.literal(a) == head {
-                let (Some(&from), Some(&to)) = (self.offsets.get(a), self.offsets.get(a + 1))
-                else {
-                    continue;
-                };
-                if let Some(ps) = self.patterns.get(from as usize..to as usize) {
-                    out.extend_from_slice(ps);
-                    extra = true;
-                }
-            }
-        }
-        if extra {
-            out.sort_unstable();
-            out.dedup();
         }
         out
+    }
+
+    /// The patterns whose literal is the first `len` bytes of `key` (ascending).
+    fn group(&self, key: &str, len: u32) -> Option<&'a [u32]> {
+        let head = key.get(..len as usize)?;
+        // Binary search for `head` among the literals.
+        let n = self.bounds.len().saturating_sub(1);
+        let (mut a, mut b) = (0, n);
+        while a < b {
+            let m = a + (b - a) / 2;
+            if self.literal(m) < head {
+                a = m + 1;
+            } else {
+                b = m;
+            }
+        }
+        if a == n || self.literal(a) != head {
+            return None;
+        }
+        let (from, to) = (*self.offsets.get(a)?, *self.offsets.get(a + 1)?);
+        self.patterns.get(from as usize..to as usize)
+    }
+}
+
+/// The candidates of one key ([`PrefixSet::candidates`]), ascending: a merge of the
+/// patterns without a literal start and the group of each literal that starts the key
+/// (disjoint, each ascending).
+#[derive(Debug, Clone)]
+pub struct Candidates<'a> {
+    /// The lists still to merge (empty ones are done).
+    lists: [&'a [u32]; Candidates::LISTS],
+    /// All candidates, sorted, when more lists matched than `lists` holds.
+    spilled: Option<alloc::vec::IntoIter<u32>>,
+}
+
+impl<'a> Candidates<'a> {
+    /// How many lists are merged without allocating: the patterns without a literal
+    /// start, and up to seven literal groups (one per distinct literal length that
+    /// starts the key).
+    pub const LISTS: usize = 8;
+
+    fn spill(lists: impl Iterator<Item = &'a [u32]>) -> Candidates<'a> {
+        let mut all: Vec<u32> = lists.flatten().copied().collect();
+        all.sort_unstable();
+        Candidates {
+            lists: [&[]; Candidates::LISTS],
+            spilled: Some(all.into_iter()),
+        }
+    }
+}
+
+impl Iterator for Candidates<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        if let Some(spilled) = &mut self.spilled {
+            return spilled.next();
+        }
+        let mut best: Option<(usize, u32)> = None;
+        for (i, list) in self.lists.iter().enumerate() {
+            if let Some(&head) = list.first() {
+                if best.is_none_or(|(_, b)| head < b) {
+                    best = Some((i, head));
+                }
+            }
+        }
+        let (i, head) = best?;
+        self.lists[i] = &self.lists[i][1..];
+        Some(head)
     }
 }

@@ -1,0 +1,191 @@
+//! Lookups instead of linear scans, decided here for both backends (their budget charges
+//! must agree): the sorted member tables of large `enum`s ([`EnumTable`], run by
+//! `schemac_runtime::lookup::Members`) and the prefilter of long pattern lists
+//! ([`pattern_set`], run by `schemac_runtime::regex::PrefixSet`).
+//!
+//! Below the thresholds a backend compares members / tries patterns one by one, which
+//! costs about as much as a lookup and charges nothing extra.
+
+use crate::ir::{Program, RegexId};
+use crate::regex::PatternSet;
+use schemac_runtime::lookup::{Key, Members};
+use serde_json::Value;
+
+/// The sorted tables of an `enum`'s strings and numbers (see
+/// `schemac_runtime::lookup`); the strings are filled only when the `enum` has at least
+/// [`EnumTable::MIN_STRINGS`] of them, the numbers likewise ([`EnumTable::MIN_NUMBERS`]);
+/// otherwise the backends compare member by member.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EnumTable {
+    strings: Vec<String>,
+    ints: Vec<i64>,
+    uints: Vec<u64>,
+    floats: Vec<f64>,
+}
+
+impl EnumTable {
+    /// From this many strings on, an `enum` looks a string up instead of comparing it with
+    /// each member. Measured in instructions per test (callgrind, a release build): a
+    /// lookup costs about as much as comparing 8 strings in generated code (`==`: 245
+    /// instructions against 199 at 8 members, 438 against 248 at 16) and beats the
+    /// interpreter's `json::equal` scan from 4 members on.
+    pub const MIN_STRINGS: usize = 8;
+
+    /// From this many numbers on, an `enum` looks a number up: exact comparisons in
+    /// generated code cost about as much as a lookup at 16 members (224 instructions
+    /// against 227), half as much at 8.
+    pub const MIN_NUMBERS: usize = 16;
+
+    /// The tables of an `enum` with members `values`; `None` when it has fewer than
+    /// [`EnumTable::MIN_STRINGS`] strings and fewer than [`EnumTable::MIN_NUMBERS`]
+    /// numbers.
+    pub fn new(values: &[Value]) -> Option<EnumTable> {
+        let mut table = EnumTable::default();
+        let strings = values.iter().filter(|v| v.is_string()).count();
+        let numbers = values.iter().filter(|v| v.is_number()).count();
+        if strings >= Self::MIN_STRINGS {
+            table.strings = values
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect();
+            table.strings.sort_unstable();
+            table.strings.dedup();
+        }
+        if numbers >= Self::MIN_NUMBERS {
+            for n in values.iter().filter_map(Value::as_number) {
+                match Key::of(n) {
+                    Key::Int(i) => table.ints.push(i),
+                    Key::Uint(u) => table.uints.push(u),
+                    Key::Float(f) => table.floats.push(f),
+                }
+            }
+            table.ints.sort_unstable();
+            table.ints.dedup();
+            table.uints.sort_unstable();
+            table.uints.dedup();
+            table.floats.sort_by(f64::total_cmp);
+            table.floats.dedup();
+        }
+        (!table.strings.is_empty() || table.has_numbers()).then_some(table)
+    }
+
+    /// Whether strings are looked up in the table.
+    pub fn has_strings(&self) -> bool {
+        !self.strings.is_empty()
+    }
+
+    /// Whether numbers are looked up in the table.
+    pub fn has_numbers(&self) -> bool {
+        !(self.ints.is_empty() && self.uints.is_empty() && self.floats.is_empty())
+    }
+
+    /// The runtime's view of the tables.
+    pub fn as_runtime(&self) -> Members<'_, String> {
+        Members::new(&self.strings, &self.ints, &self.uints, &self.floats)
+    }
+
+    /// A constant expression of type `#runtime::lookup::Members<'static>` over the same
+    /// tables, for `static TABLE: #runtime::lookup::Members<'static> = <expr>;`.
+    #[cfg(feature = "emit")]
+    pub fn to_tokens(&self, runtime: &proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+        use proc_macro2::Literal;
+        use quote::quote;
+        let strings = self.strings.iter().map(|s| Literal::string(s));
+        let ints = self.ints.iter().map(|&i| Literal::i64_unsuffixed(i));
+        let uints = self.uints.iter().map(|&u| Literal::u64_unsuffixed(u));
+        let floats = self.floats.iter().map(|&f| Literal::f64_suffixed(f));
+        quote!(#runtime::lookup::Members::new(
+            &[#(#strings),*], &[#(#ints),*], &[#(#uints),*], &[#(#floats),*]
+        ))
+    }
+}
+
+/// The prefilter over the patterns `ids` of a `patternProperties` check, or of the
+/// patterns an `additionalProperties` check skips, when there are at least
+/// [`PatternSet::MIN_PATTERNS`] of them (numbered in the order given).
+pub fn pattern_set(
+    program: &Program,
+    ids: impl ExactSizeIterator<Item = RegexId>,
+) -> Option<PatternSet> {
+    if ids.len() < PatternSet::MIN_PATTERNS {
+        return None;
+    }
+    Some(PatternSet::new(ids.map(|id| {
+        program.regexes.get(id.0).and_then(|e| e.compiled.as_ref())
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn small_enums_keep_the_scan() {
+        let few: Vec<Value> = (0..EnumTable::MIN_STRINGS - 1)
+            .map(|i| json!(format!("s{i}")))
+            .chain((0..EnumTable::MIN_NUMBERS - 1).map(|i| json!(i)))
+            .collect();
+        assert_eq!(EnumTable::new(&few), None);
+        let mut enough = few.clone();
+        enough.push(json!("s-last"));
+        let table = EnumTable::new(&enough).expect("enough strings");
+        assert!(table.has_strings() && !table.has_numbers());
+        let mut enough = few;
+        enough.push(json!(-1));
+        let table = EnumTable::new(&enough).expect("enough numbers");
+        assert!(!table.has_strings() && table.has_numbers());
+    }
+
+    #[test]
+    fn tables_are_sorted_deduplicated_and_split_by_representation() {
+        let mut values: Vec<Value> = (0..20).rev().map(|i| json!(format!("s{i}"))).collect();
+        values.push(json!("s3"));
+        values.push(json!(null));
+        let table = EnumTable::new(&values).expect("a string table");
+        assert!(table.has_strings() && !table.has_numbers());
+        assert_eq!(table.strings.len(), 20);
+        assert!(table.strings.windows(2).all(|w| w[0] < w[1]));
+        let numbers: Vec<Value> = (0..16)
+            .map(|i| json!(i - 8))
+            .chain([
+                json!(u64::MAX),
+                json!(2.5),
+                json!(-0.0),
+                json!(0.0),
+                json!(1.0),
+            ])
+            .collect();
+        let table = EnumTable::new(&numbers).expect("a number table");
+        assert!(!table.has_strings() && table.has_numbers());
+        assert_eq!(table.ints, (-8..8).collect::<Vec<i64>>());
+        assert_eq!(table.uints, vec![u64::MAX]);
+        assert_eq!(table.floats, vec![2.5]);
+        let members = table.as_runtime();
+        for (text, found) in [
+            ("1", true),
+            ("1.0", true),
+            ("0", true),
+            ("2.5", true),
+            ("9", false),
+        ] {
+            let n: serde_json::Number = serde_json::from_str(text).unwrap();
+            assert_eq!(members.is_number_member(&n), found, "{text}");
+        }
+    }
+
+    #[cfg(feature = "emit")]
+    #[test]
+    fn tokens_form_a_static_table() {
+        let values: Vec<Value> = (0..16).map(|i| json!(format!("s\"{i}"))).collect();
+        let tokens = EnumTable::new(&values)
+            .unwrap()
+            .to_tokens(&quote::quote!(::schemac_runtime));
+        let text = tokens.to_string();
+        assert!(
+            text.starts_with(":: schemac_runtime :: lookup :: Members :: new"),
+            "{text}"
+        );
+        syn::parse2::<syn::Expr>(tokens).expect("an expression");
+    }
+}

@@ -1,0 +1,260 @@
+//! Sorted member tables for large `enum`s: an instance is looked up by binary search
+//! instead of being compared with every member (issue 9: a 10,000-member `enum` against
+//! 100,000 items).
+//!
+//! The compiler sorts an `enum`'s strings in byte order and its numbers into three lists
+//! by value: integers that fit `i64`, integers above `i64::MAX` that fit `u64`, and every
+//! other number (`f64`s that are not integers, or beyond the `u64` / `i64` range), each
+//! ascending; an integral `f64` member such as `1.0` counts as the integer it equals. An
+//! instance number is normalized the same way and looked up in the one list its value
+//! belongs to, so the comparison is exact, as [`crate::json::compare_numbers`]: `1` finds
+//! `1.0`, `9007199254740993` does not find `9007199254740992.0`. Generated code holds the lists as `static` data; the interpreter
+//! borrows them from its plan. Both charge a lookup to the budget alike
+//! ([`Members::is_str_member_budgeted`], [`Members::is_number_member_budgeted`]).
+
+use core::cmp::Ordering;
+use serde_json::Number;
+
+use crate::error::IncompleteReason;
+use crate::limits::Budget;
+
+/// The members of a large `enum`, sorted (see the module documentation). `S` is how a
+/// string member is held: `&str` in generated code, `String` in the interpreter.
+#[derive(Debug, Clone, Copy)]
+pub struct Members<'a, S = &'a str> {
+    /// String members, sorted by bytes, without duplicates.
+    strings: &'a [S],
+    /// Integer members that fit `i64`, ascending.
+    ints: &'a [i64],
+    /// Integer members above `i64::MAX` that fit `u64`, ascending.
+    uints: &'a [u64],
+    /// The other members: `f64`s that are not integers in the `i64` / `u64` range,
+    /// ascending.
+    floats: &'a [f64],
+}
+
+impl<'a, S> Members<'a, S> {
+    /// A table from its sorted lists (the compiler builds them; unsorted lists give wrong
+    /// answers, never a panic).
+    pub const fn new(
+        strings: &'a [S],
+        ints: &'a [i64],
+        uints: &'a [u64],
+        floats: &'a [f64],
+    ) -> Self {
+        Members {
+            strings,
+            ints,
+            uints,
+            floats,
+        }
+    }
+
+    /// The work of looking a string up, in steps (see [`crate::regex::STEPS_PER_UNIT`]):
+    /// the probes of a binary search over the string list, `⌈log2(len + 1)⌉`.
+    pub fn str_steps(&self) -> u64 {
+        probes(self.strings.len())
+    }
+
+    /// The work of looking `n` up, in steps: the probes of a binary search over the list
+    /// its value belongs to.
+    pub fn number_steps(&self, n: &Number) -> u64 {
+        probes(match Key::of(n) {
+            Key::Int(_) => self.ints.len(),
+            Key::Uint(_) => self.uints.len(),
+            Key::Float(_) => self.floats.len(),
+        })
+    }
+
+    /// Whether `n` equals a number member, compared exactly.
+    pub fn is_number_member(&self, n: &Number) -> bool {
+        match Key::of(n) {
+            Key::Int(i) => search(self.ints, |m| m.cmp(&i)),
+            Key::Uint(u) => search(self.uints, |m| m.cmp(&u)),
+            Key::Float(f) => search(self.floats, |m| m.total_cmp(&f)),
+        }
+    }
+
+    /// [`Members::is_number_member`], charged to `budget`: one unit per
+    /// [`crate::regex::STEPS_PER_UNIT`] of [`Members::number_steps`], at least one.
+    pub fn is_number_member_budgeted(
+        &self,
+        n: &Number,
+        budget: &mut Budget,
+    ) -> Result<bool, IncompleteReason> {
+        budget.charge(crate::regex::units(self.number_steps(n)))?;
+        Ok(self.is_number_member(n))
+    }
+}
+
+impl<S: AsRef<str>> Members<'_, S> {
+    /// Whether `s` is a string member.
+    pub fn is_str_member(&self, s: &str) -> bool {
+        search(self.strings, |m| m.as_ref().cmp(s))
+    }
+
+    /// [`Members::is_str_member`], charged to `budget`: one unit per
+    /// [`crate::regex::STEPS_PER_UNIT`] of [`Members::str_steps`], at least one.
+    pub fn is_str_member_budgeted(
+        &self,
+        s: &str,
+        budget: &mut Budget,
+    ) -> Result<bool, IncompleteReason> {
+        budget.charge(crate::regex::units(self.str_steps()))?;
+        Ok(self.is_str_member(s))
+    }
+}
+
+/// A number by value, as the member lists hold it (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Key {
+    /// An integer that fits `i64`.
+    Int(i64),
+    /// An integer above `i64::MAX` that fits `u64`.
+    Uint(u64),
+    /// Any other number.
+    Float(f64),
+}
+
+impl Key {
+    /// The key of `n`: an integral `f64` inside the `i64` / `u64` range is the integer it
+    /// equals (`-0.0` is `0`).
+    pub fn of(n: &Number) -> Key {
+        if let Some(i) = n.as_i64() {
+            return Key::Int(i);
+        }
+        if let Some(u) = n.as_u64() {
+            return Key::Uint(u);
+        }
+        Key::of_f64(n.as_f64().unwrap_or(f64::NAN))
+    }
+
+    /// The key of the value `f`.
+    pub fn of_f64(f: f64) -> Key {
+        // 2^63 and 2^64, exactly.
+        const I64_END: f64 = 9_223_372_036_854_775_808.0;
+        const U64_END: f64 = 18_446_744_073_709_551_616.0;
+        if f.is_finite() && f % 1.0 == 0.0 {
+            // In these ranges `as` converts integral values exactly.
+            if (-I64_END..I64_END).contains(&f) {
+                return Key::Int(f as i64);
+            }
+            if (I64_END..U64_END).contains(&f) {
+                return Key::Uint(f as u64);
+            }
+        }
+        // `0.0 == -0.0` is impossible here (zero is an `Int`): `total_cmp` is exact.
+        Key::Float(f)
+    }
+}
+
+/// The probes of a binary search over `len` items, at most.
+fn probes(len: usize) -> u64 {
+    u64::from(usize::BITS - len.leading_zeros())
+}
+
+/// Binary search: whether some item of the ascending `list` compares `Equal`
+/// (`order(item)` is the item's order relative to the target).
+fn search<T>(list: &[T], order: impl Fn(&T) -> Ordering) -> bool {
+    let (mut low, mut high) = (0, list.len());
+    while low < high {
+        let mid = low + (high - low) / 2;
+        match order(&list[mid]) {
+            Ordering::Less => low = mid + 1,
+            Ordering::Greater => high = mid,
+            Ordering::Equal => return true,
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+
+    fn parse(text: &str) -> Number {
+        serde_json::from_str(text).unwrap()
+    }
+
+    static STRINGS: Members<'static> = Members::new(&["", "a", "ab", "b", "é"], &[], &[], &[]);
+
+    static NUMBERS: Members<'static> = Members::new(
+        &[],
+        &[-5, 0, 1, 9_007_199_254_740_992, 9_007_199_254_740_993],
+        &[10_000_000_000_000_000_000, 18_446_744_073_709_551_615],
+        &[-1e300, -2.5, 0.5, 1.8446744073709552e19],
+    );
+
+    #[test]
+    fn strings_are_found_by_bytes() {
+        for s in ["", "a", "ab", "b", "é"] {
+            assert!(STRINGS.is_str_member(s), "{s:?}");
+        }
+        for s in ["aa", "c", "e", "A", " a"] {
+            assert!(!STRINGS.is_str_member(s), "{s:?}");
+        }
+        let owned = [String::from("x"), String::from("y")];
+        assert!(Members::new(&owned, &[], &[], &[]).is_str_member("y"));
+    }
+
+    #[test]
+    fn numbers_compare_exactly() {
+        for text in [
+            "-5",
+            "-5.0",
+            "0",
+            "-0.0",
+            "1.0",
+            "9007199254740993",
+            "18446744073709551615",
+            "-2.5",
+            "0.5",
+            "10000000000000000000",
+            "1e19",
+            "9007199254740992",
+            "9007199254740992.0",
+            "18446744073709551616",
+            "-1e300",
+        ] {
+            assert!(NUMBERS.is_number_member(&parse(text)), "{text}");
+        }
+        for text in [
+            "2",
+            "-2.4",
+            "9007199254740994",
+            "18446744073709551614",
+            "10000000000000000001",
+            "1e300",
+            "0.25",
+            "-9223372036854775808",
+        ] {
+            assert!(!NUMBERS.is_number_member(&parse(text)), "{text}");
+        }
+    }
+
+    #[test]
+    fn lookups_charge_their_probes() {
+        assert_eq!(STRINGS.str_steps(), 3);
+        assert_eq!(NUMBERS.number_steps(&parse("1")), 3);
+        assert_eq!(NUMBERS.number_steps(&parse("1e19")), 2);
+        assert_eq!(NUMBERS.number_steps(&parse("0.5")), 3);
+        let big: alloc::vec::Vec<i64> = (0..100_000).collect();
+        let table: Members<'_> = Members::new(&[], &big, &[], &[]);
+        assert_eq!(table.number_steps(&parse("99999.0")), 17);
+        let mut budget = Budget::new(&Limits {
+            budget: 3,
+            ..Limits::DEFAULT
+        });
+        // 17 probes: two units; 3 probes: one.
+        assert_eq!(
+            table.is_number_member_budgeted(&parse("99999"), &mut budget),
+            Ok(true)
+        );
+        assert_eq!(STRINGS.is_str_member_budgeted("z", &mut budget), Ok(false));
+        assert_eq!(
+            STRINGS.is_str_member_budgeted("a", &mut budget),
+            Err(IncompleteReason::BudgetExceeded)
+        );
+    }
+}

@@ -1,0 +1,187 @@
+//! The hostile schemas of issue 9, for both backends: `build.rs` compiles each into a
+//! generated validator (module `hostile_<name>`, listed in [`crate::generated::HOSTILE`]),
+//! and `tests/tests/hostile.rs` runs the same instances through it and through the
+//! interpreter. Large schemas are built here rather than stored.
+
+use schemac::Options;
+use serde_json::{json, Map, Value};
+
+/// One hostile schema and the run-time budget it is compiled under.
+#[derive(Debug, Clone, Copy)]
+pub struct Hostile {
+    /// The module suffix and the name the tests look it up by.
+    pub name: &'static str,
+    /// Builds the schema.
+    pub schema: fn() -> Value,
+    /// The evaluation budget compiled into both backends (`None`: the default).
+    pub budget: Option<u64>,
+}
+
+impl Hostile {
+    /// The compile options (the default ones, with [`Hostile::budget`]).
+    pub fn options(&self) -> Options {
+        let mut options = Options::default();
+        if let Some(budget) = self.budget {
+            options.limits.budget = budget;
+        }
+        options
+    }
+}
+
+/// Members of [`big_string_enum`] and items of its instances.
+pub const ENUM_MEMBERS: usize = 10_000;
+
+/// Items in the instances of the large-`enum` schemas, keys of the pattern schema's.
+pub const INSTANCE_ITEMS: usize = 100_000;
+
+/// Patterns of [`many_pattern_properties`].
+pub const PATTERNS: usize = 5_000;
+
+/// The cost of checking [`INSTANCE_ITEMS`] items against a large `enum` under `items`:
+/// one unit for the root, one per item for the `enum` node (charged before the loop), one
+/// per lookup (a binary search over at most 2^16 members is one unit).
+pub const ENUM_COST: u64 = 1 + 2 * INSTANCE_ITEMS as u64;
+
+/// The cost of checking [`INSTANCE_ITEMS`] keys against [`many_pattern_properties`]: one
+/// unit for the root; per key one for `additionalProperties` (charged before the loop), one
+/// for the prefilter lookup, one for the match of the one candidate, one for its subschema.
+pub const PATTERN_COST: u64 = 1 + 4 * INSTANCE_ITEMS as u64;
+
+/// String member `i` of [`big_string_enum`].
+pub fn member(i: usize) -> String {
+    format!("member-{i:05}")
+}
+
+fn big_string_enum() -> Value {
+    let members: Vec<Value> = (0..ENUM_MEMBERS).map(|i| json!(member(i))).collect();
+    json!({"items": {"enum": members}})
+}
+
+/// Number member `i` of [`big_number_enum`]: integers, with every tenth one a float and
+/// the last above `i64::MAX`.
+pub fn number_member(i: usize) -> Value {
+    match i {
+        i if i + 1 == ENUM_MEMBERS => json!(u64::MAX - 1),
+        i if i % 10 == 3 => json!(i as f64 + 0.5),
+        i => json!(i as i64 * 3 - 5000),
+    }
+}
+
+fn big_number_enum() -> Value {
+    let members: Vec<Value> = (0..ENUM_MEMBERS).map(number_member).collect();
+    json!({"items": {"enum": members}})
+}
+
+/// The key an instance of [`many_pattern_properties`] has for item `i`: it matches pattern
+/// `i % PATTERNS` (`^p<n>_`), and only that one.
+pub fn pattern_key(i: usize) -> String {
+    format!("p{}_{i}", i % PATTERNS)
+}
+
+fn many_pattern_properties() -> Value {
+    // One shared subschema: the generated code has one function for it, not 5,000.
+    let patterns: Map<String, Value> = (0..PATTERNS)
+        .map(|i| (format!("^p{i}_"), json!({"$ref": "#/$defs/int"})))
+        .collect();
+    json!({
+        "patternProperties": patterns,
+        "additionalProperties": false,
+        "$defs": {"int": {"type": "integer"}}
+    })
+}
+
+/// A pattern whose Pike VM keeps thousands of threads alive on `ca` repeated.
+pub const HEAVY_PATTERN: &str = "c[ac]{0,3000}d";
+
+/// Every hostile schema.
+pub const ALL: &[Hostile] = &[
+    // 1. Numbers compare exactly; `multipleOf` has no tolerance.
+    Hostile {
+        name: "multiple_of_one",
+        schema: || json!({"multipleOf": 1}),
+        budget: None,
+    },
+    Hostile {
+        name: "maximum_i64",
+        schema: || json!({"maximum": 9_223_372_036_854_775_807i64}),
+        budget: None,
+    },
+    Hostile {
+        name: "const_beyond_f64",
+        schema: || json!({"const": 9_007_199_254_740_993u64}),
+        budget: None,
+    },
+    Hostile {
+        name: "enum_beyond_f64",
+        schema: || json!({"enum": [9_007_199_254_740_993u64, "x"]}),
+        budget: None,
+    },
+    Hostile {
+        name: "unique_items",
+        schema: || json!({"uniqueItems": true}),
+        budget: None,
+    },
+    // 2. Regex work inside the budget; counted repetitions trimmed or on a DFA.
+    Hostile {
+        name: "counted_repetition",
+        schema: || json!({"type": "string", "maxLength": 1_000_000, "pattern": "a{0,33332}b"}),
+        budget: None,
+    },
+    Hostile {
+        name: "heavy_pattern",
+        schema: || json!({"pattern": HEAVY_PATTERN}),
+        budget: Some(100_000),
+    },
+    // 5. Error amplification: a report keeps at most 100 errors.
+    Hostile {
+        name: "error_amplification",
+        schema: || json!({"items": {"required": ["a", "b", "c", "d", "e"]}}),
+        budget: None,
+    },
+    // 6. Linear scans that multiply, under a budget that only a lookup per item fits.
+    Hostile {
+        name: "big_string_enum",
+        schema: big_string_enum,
+        budget: Some(ENUM_COST),
+    },
+    Hostile {
+        name: "big_number_enum",
+        schema: big_number_enum,
+        budget: Some(ENUM_COST),
+    },
+    Hostile {
+        name: "many_pattern_properties",
+        schema: many_pattern_properties,
+        budget: Some(PATTERN_COST),
+    },
+    // 8. Control characters in every name and pattern position generate code that compiles.
+    Hostile {
+        name: "control_characters",
+        schema: || {
+            json!({
+                "$id": "https://example.com/a\rb\u{1b}.json",
+                "properties": {"p\r\n": {"pattern": "^\r\u{0}$"}},
+                "patternProperties": {"^x\r": {"type": "integer"}},
+                "propertyNames": {"pattern": "^[^\u{7}]*$"},
+                "$defs": {"c\u{85}": {"$anchor": "a"}}
+            })
+        },
+        budget: None,
+    },
+    // 11. Deep instances get a verdict or `incomplete`, never a stack overflow.
+    Hostile {
+        name: "deep_items",
+        schema: || json!({"items": {"$ref": "#"}}),
+        budget: None,
+    },
+    Hostile {
+        name: "meta_schema",
+        schema: || json!({"$ref": "https://json-schema.org/draft/2020-12/schema"}),
+        budget: None,
+    },
+];
+
+/// The hostile schema named `name`.
+pub fn find(name: &str) -> Option<&'static Hostile> {
+    ALL.iter().find(|h| h.name == name)
+}

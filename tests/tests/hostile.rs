@@ -1,0 +1,310 @@
+//! The hostile schemas of issue 9 (`tests/src/hostile.rs`) through both backends: the
+//! interpreter and the code `build.rs` generated for them (compiled at opt-level 0), in
+//! `check` and in `validate`, each on a thread with a 2 MiB stack. Bounded work is shown
+//! by outcomes under budgets that fit exactly the counted cost — a valid instance, and
+//! `incomplete` for one more item — never by timing.
+
+use schemac::interp::Interpreter;
+use schemac_runtime::json::drop_deep;
+use schemac_runtime::{IncompleteReason, Report, Validate, Verdict};
+use schemac_tests::hostile::{self, Hostile};
+use schemac_tests::{generated, registry};
+use serde_json::{json, Map, Value};
+
+/// The two backends of hostile schema `name`.
+fn backends(name: &str) -> [(&'static str, Box<dyn Validate>); 2] {
+    let h: &Hostile = hostile::find(name).unwrap_or_else(|| panic!("no hostile schema {name}"));
+    let program = registry::compiler(h.options())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .compile_named(h.name, &(h.schema)())
+        .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    let generated =
+        generated::hostile(name).unwrap_or_else(|| panic!("no generated validator for {name}"));
+    [
+        ("interpreted", Box::new(Interpreter::new(program))),
+        ("generated", Box::new(Shared(generated))),
+    ]
+}
+
+/// A generated validator (a `&'static` one) as a boxed [`Validate`].
+struct Shared(&'static (dyn Validate + Sync));
+
+impl Validate for Shared {
+    fn check(&self, instance: &Value) -> Verdict {
+        self.0.check(instance)
+    }
+    fn validate(&self, instance: &Value) -> Report {
+        self.0.validate(instance)
+    }
+}
+
+/// Runs `f` on a thread with a 2 MiB stack.
+fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(f)
+        .expect("a thread")
+        .join()
+        .expect("no panic, no stack overflow");
+}
+
+/// Checks that each backend of `name` gives `expected` for `instance` in both modes.
+fn expect(name: &str, cases: Vec<(Value, Verdict)>) {
+    let name = name.to_string();
+    on_small_stack(move || {
+        let backends = backends(&name);
+        for (instance, expected) in cases {
+            for (backend, v) in &backends {
+                let shown = short(&instance);
+                assert_eq!(
+                    v.check(&instance),
+                    expected,
+                    "[{backend}] {name} check {shown}"
+                );
+                assert_eq!(
+                    v.validate(&instance).verdict,
+                    expected,
+                    "[{backend}] {name} validate {shown}"
+                );
+            }
+            drop_deep(instance);
+        }
+    });
+}
+
+/// The start of an instance's text, for failure messages.
+fn short(instance: &Value) -> String {
+    let text = instance.to_string();
+    text.chars().take(60).collect()
+}
+
+fn number(text: &str) -> Value {
+    serde_json::from_str(text).expect("a number")
+}
+
+const VALID: Verdict = Verdict::Valid;
+const INVALID: Verdict = Verdict::Invalid;
+const OVER_BUDGET: Verdict = Verdict::Incomplete(IncompleteReason::BudgetExceeded);
+
+#[test]
+fn numbers_compare_exactly() {
+    expect(
+        "multiple_of_one",
+        vec![
+            (number("1e-17"), INVALID),
+            (number("5e-324"), INVALID),
+            (number("3"), VALID),
+            (number("3.0"), VALID),
+        ],
+    );
+    expect(
+        "maximum_i64",
+        vec![
+            (number("9223372036854775808.0"), INVALID),
+            (number("9223372036854775807"), VALID),
+        ],
+    );
+    for name in ["const_beyond_f64", "enum_beyond_f64"] {
+        expect(
+            name,
+            vec![
+                (number("9007199254740992.0"), INVALID),
+                (number("9007199254740993"), VALID),
+            ],
+        );
+    }
+    expect(
+        "unique_items",
+        vec![
+            (
+                json!([10_000_000_000_000_000_001u64, number("1e19")]),
+                VALID,
+            ),
+            (
+                json!([10_000_000_000_000_000_000u64, number("1e19")]),
+                INVALID,
+            ),
+        ],
+    );
+}
+
+#[test]
+fn regex_work_is_bounded() {
+    let a = "a".repeat(999_999);
+    expect(
+        "counted_repetition",
+        vec![
+            (json!(format!("{a}b")), VALID),
+            (json!(format!("{a}a")), INVALID),
+        ],
+    );
+    expect(
+        "heavy_pattern",
+        vec![
+            (json!("ca".repeat(50_000)), OVER_BUDGET),
+            (json!("xcaad"), VALID),
+        ],
+    );
+}
+
+#[test]
+fn errors_are_bounded_alike() {
+    on_small_stack(|| {
+        let rows = Value::Array(vec![json!({}); 100_000]);
+        for (backend, v) in backends("error_amplification") {
+            assert_eq!(v.check(&rows), INVALID, "[{backend}]");
+            let report = v.validate(&rows);
+            assert_eq!(report.verdict, INVALID, "[{backend}]");
+            assert_eq!(report.errors.len(), 100, "[{backend}]");
+            assert_eq!(report.errors_omitted, 5 * 100_000 - 100, "[{backend}]");
+            assert_eq!(report.errors[0].instance_location, "/0", "[{backend}]");
+        }
+    });
+}
+
+/// `INSTANCE_ITEMS` items (`n` more), item `i` being `item(i)`.
+fn items(extra: usize, item: impl Fn(usize) -> Value) -> Value {
+    Value::Array((0..hostile::INSTANCE_ITEMS + extra).map(item).collect())
+}
+
+#[test]
+fn a_large_string_enum_is_looked_up() {
+    // The budget is the counted cost of 100,000 lookups (`hostile::ENUM_COST`): one unit
+    // each, where comparing with 10,000 members one by one is 37,673 instructions in
+    // generated code against 717 for the lookup (callgrind, release).
+    let member = |i: usize| json!(hostile::member(i % hostile::ENUM_MEMBERS));
+    let mut wrong = items(0, member);
+    wrong[77_777] = json!("member-1000");
+    expect(
+        "big_string_enum",
+        vec![
+            (items(0, member), VALID),
+            (wrong, INVALID),
+            (items(1, member), OVER_BUDGET),
+        ],
+    );
+}
+
+#[test]
+fn a_large_number_enum_is_looked_up_exactly() {
+    // Integer members given as floats (`5.0`) are members; neighbours of the integer
+    // members are not.
+    let member = |i: usize| {
+        let m = hostile::number_member(i % hostile::ENUM_MEMBERS);
+        match m.as_i64() {
+            Some(n) if i % 7 == 1 => json!(n as f64),
+            _ => m,
+        }
+    };
+    let mut wrong = items(0, member);
+    wrong[4_242] = json!(-4999);
+    let mut float = items(0, member);
+    float[10] = json!(-4999.5);
+    expect(
+        "big_number_enum",
+        vec![
+            (items(0, member), VALID),
+            (wrong, INVALID),
+            (float, INVALID),
+            (items(1, member), OVER_BUDGET),
+        ],
+    );
+}
+
+/// An object with `INSTANCE_ITEMS` keys (`extra` more) for `many_pattern_properties`.
+fn keyed(extra: usize) -> Map<String, Value> {
+    (0..hostile::INSTANCE_ITEMS + extra)
+        .map(|i| (hostile::pattern_key(i), json!(i)))
+        .collect()
+}
+
+#[test]
+fn many_pattern_properties_use_the_prefilter() {
+    // 5,000 patterns, 100,000 keys: within `hostile::PATTERN_COST`, four units per key,
+    // where trying every pattern would cost at least 5,000 per key.
+    let mut stranger = keyed(0);
+    stranger.insert("q".into(), json!(1));
+    stranger.remove(&hostile::pattern_key(0));
+    let mut wrong = keyed(0);
+    wrong.insert(hostile::pattern_key(3), json!("s"));
+    expect(
+        "many_pattern_properties",
+        vec![
+            (Value::Object(keyed(0)), VALID),
+            (Value::Object(stranger), INVALID),
+            (Value::Object(wrong), INVALID),
+            (Value::Object(keyed(1)), OVER_BUDGET),
+        ],
+    );
+}
+
+#[test]
+fn control_characters_in_names_and_patterns() {
+    // The generated module compiled (with `\r` in its `$id`, names and patterns), and
+    // agrees with the interpreter.
+    expect(
+        "control_characters",
+        vec![
+            (json!({"p\r\n": "\r\u{0}", "x\rz": 2}), VALID),
+            (json!({"p\r\n": "x"}), INVALID),
+            (json!({"x\r": 1.5}), INVALID),
+            (json!({"\u{7}": 1}), INVALID),
+        ],
+    );
+}
+
+fn nested_arrays(depth: usize) -> Value {
+    let mut v = json!([]);
+    for _ in 0..depth {
+        v = Value::Array(vec![v]);
+    }
+    v
+}
+
+/// A schema of `items` nested `depth` deep, with `leaf` innermost.
+fn nested_items(depth: usize, leaf: Value) -> Value {
+    let mut v = leaf;
+    for _ in 0..depth {
+        let mut map = Map::new();
+        map.insert("items".into(), v);
+        v = Value::Object(map);
+    }
+    v
+}
+
+#[test]
+fn deep_instances_get_verdicts_on_a_small_stack() {
+    expect(
+        "deep_items",
+        vec![
+            (nested_arrays(100), VALID),
+            (
+                nested_arrays(10_000),
+                Verdict::Incomplete(IncompleteReason::DepthExceeded),
+            ),
+        ],
+    );
+    expect(
+        "meta_schema",
+        vec![
+            (nested_items(16, json!({"type": "string"})), VALID),
+            (nested_items(16, json!({"type": 5})), INVALID),
+        ],
+    );
+    // Nested 64 deep against the meta-schema (issue 9, item 11): both backends give the
+    // same answer, and never a wrong one.
+    on_small_stack(|| {
+        let [(_, interpreted), (_, generated)] = backends("meta_schema");
+        for (leaf, wrong) in [
+            (json!({"type": "string"}), INVALID),
+            (json!({"type": 5}), VALID),
+        ] {
+            let schema = nested_items(64, leaf);
+            let verdict = interpreted.check(&schema);
+            assert_ne!(verdict, wrong, "{}", short(&schema));
+            assert_eq!(generated.check(&schema), verdict, "{}", short(&schema));
+            assert_eq!(interpreted.validate(&schema).verdict, verdict);
+            assert_eq!(generated.validate(&schema).verdict, verdict);
+        }
+    });
+}
