@@ -1227,7 +1227,7 @@ impl Interpreter {
         object: &Map<String, Value>,
     ) -> Eval {
         let Some(index) = index.filter(|_| object.len() <= entries.len().saturating_mul(4)) else {
-            return self.properties_by_name(cx, entries, object, false);
+            return self.properties_by_name(cx, entries, object, |_, _| true);
         };
         let mut ok = true;
         let mut deferred = Deferred::default();
@@ -1265,41 +1265,27 @@ impl Interpreter {
     ) -> Eval {
         match deferred {
             Deferred::None => Ok(true),
-            Deferred::Few(mut bits) => {
-                let mut ok = true;
-                while bits != 0 {
-                    let i = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let Some((name, edge)) = entries.get(i) else {
-                        continue;
-                    };
-                    if let Some(value) = object.get(name) {
-                        if !self.apply_at_key(cx, edge, name, value)? {
-                            ok = false;
-                            if !cx.report {
-                                break;
-                            }
-                        }
-                    }
-                }
-                Ok(ok)
+            Deferred::Few(bits) => {
+                self.properties_by_name(cx, entries, object, |i, _| i < 64 && bits & (1 << i) != 0)
             }
-            Deferred::Many => self.properties_by_name(cx, entries, object, true),
+            Deferred::Many => self.properties_by_name(cx, entries, object, |_, edge| {
+                self.plans[edge.target.0].deferred
+            }),
         }
     }
 
-    /// `properties` by name: each entry (only the deferred ones when `deferred_only`)
-    /// looked up in the instance, in entry order.
+    /// `properties` by name: each entry `(index, edge)` that `keep` holds for, looked up
+    /// in the instance, in entry order.
     fn properties_by_name(
         &self,
         cx: &mut Ctx,
         entries: &[(String, Edge)],
         object: &Map<String, Value>,
-        deferred_only: bool,
+        keep: impl Fn(usize, &Edge) -> bool,
     ) -> Eval {
         let mut ok = true;
-        for (name, edge) in entries {
-            if deferred_only && !self.plans[edge.target.0].deferred {
+        for (i, (name, edge)) in entries.iter().enumerate() {
+            if !keep(i, edge) {
                 continue;
             }
             if let Some(value) = object.get(name) {
