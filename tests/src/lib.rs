@@ -10,6 +10,7 @@
 //!   tests, loaded, and run through `evaluate`;
 //! - [`hostile`]: the hostile schemas of issue 9, compiled into Rust at build time too;
 //! - [`runner`]: running a set through a backend, and the expected-failures list;
+//! - [`rng`]: a seeded random number generator for generated cases;
 //! - [`panics`]: catching a panic with its message and location, quietly;
 //! - [`fuzzing`]: the bodies of the fuzz targets in `fuzz/`, replayed by a plain test.
 
@@ -23,5 +24,6 @@ pub mod output;
 pub mod panics;
 pub mod paths;
 pub mod registry;
+pub mod rng;
 pub mod runner;
 pub mod suite;

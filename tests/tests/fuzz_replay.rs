@@ -4,6 +4,7 @@
 //! (`schemac_tests::fuzzing`). Deterministic; a finding panics with its input.
 
 use schemac_tests::fuzzing::TARGETS;
+use schemac_tests::rng::Rng;
 use std::path::Path;
 
 /// Mutated inputs per target.
@@ -56,23 +57,6 @@ const TOKENS: &[&str] = &[
     "é",
     "😀",
 ];
-
-/// SplitMix64: small, seeded, reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// The seed corpus of `target`, sorted by file name.
 fn seeds(target: &str) -> Vec<Vec<u8>> {

@@ -9,36 +9,11 @@
 
 use schemac::{Dialect, Options, RefPolicy};
 use schemac_runtime::{Limits, Validate};
+use schemac_tests::rng::Rng;
 use schemac_tests::suite::{Set, SETS};
 use schemac_tests::{panics, paths, registry};
 use serde_json::{json, Map, Value};
 use std::sync::LazyLock;
-
-/// SplitMix64: small, seedable, good enough to pick mutations.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-}
 
 /// Every keyword schemac knows, in any dialect (the compiler's own list).
 static KEYWORDS: LazyLock<Vec<&'static str>> =
@@ -433,7 +408,7 @@ fn mutated_suite_schemas_give_errors_never_panics() {
     let mut rejections = std::collections::BTreeMap::new();
     for (index, (id, schema, instances)) in schemas.iter().enumerate() {
         for k in 0..per_schema {
-            let seed = Rng(Rng(Rng(base_seed).next() ^ index as u64).next() ^ k).next();
+            let seed = Rng(Rng(Rng(base_seed).next_u64() ^ index as u64).next_u64() ^ k).next_u64();
             let (mutated, options) = mutant(schema, seed, compilers.len());
             if trace {
                 eprintln!("mutant {id} seed {seed:#x}: {mutated}");
