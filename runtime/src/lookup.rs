@@ -93,14 +93,20 @@ impl<S: AsRef<str>> Members<'_, S> {
         search(self.strings, |m| m.as_ref().cmp(s))
     }
 
-    /// [`Members::is_str_member`], charged to `budget`: one unit per
-    /// [`crate::regex::STEPS_PER_UNIT`] of [`Members::str_steps`], at least one.
+    /// The budget units a string lookup costs: one per [`crate::regex::STEPS_PER_UNIT`] of
+    /// [`Members::str_steps`], at least one. Generated code that compares a table's
+    /// strings inline (a `match`) charges the same.
+    pub fn str_units(&self) -> u64 {
+        crate::regex::units(self.str_steps())
+    }
+
+    /// [`Members::is_str_member`], charged to `budget` ([`Members::str_units`]).
     pub fn is_str_member_budgeted(
         &self,
         s: &str,
         budget: &mut Budget,
     ) -> Result<bool, IncompleteReason> {
-        budget.charge(crate::regex::units(self.str_steps()))?;
+        budget.charge(self.str_units())?;
         Ok(self.is_str_member(s))
     }
 }

@@ -142,6 +142,13 @@ impl State {
         }
     }
 
+    /// Charges `units` for work done inline whose cost the compiler knows (an `enum`
+    /// table's strings compared by a `match`, [`crate::lookup::Members::str_units`]).
+    #[inline(always)]
+    pub fn spend_units(&mut self, units: u64) -> Result<(), Stop> {
+        self.spend(1, units)
+    }
+
     /// Records why the validation stops.
     #[cold]
     #[inline(never)]
@@ -579,6 +586,7 @@ impl Bits {
     }
 
     /// Adds every location of `other`.
+    #[inline]
     pub fn merge(&mut self, other: &Bits) {
         self.prefix = self.prefix.max(other.prefix);
         self.head |= other.head;
@@ -618,6 +626,7 @@ impl Eval {
     }
 
     /// Adds the locations of a valid in-place child.
+    #[inline]
     pub fn merge(&mut self, other: &Eval) {
         self.props.merge(&other.props);
         self.items.merge(&other.items);

@@ -97,6 +97,10 @@ enum EvArg {
     Throwaway,
     /// The fresh set bound to `sub`.
     Sub,
+    /// The node's own set `ev`: in short-circuit evaluation, a child whose failure fails
+    /// the node records straight into it (a failed node's set is always dropped) unless
+    /// the child reads its set ([`Gen::reads_evaluated`]).
+    Parent,
 }
 
 impl<'a> Gen<'a> {
@@ -257,6 +261,17 @@ impl<'a> Gen<'a> {
             Mode::Check => self.plan.node(id).canonical,
             Mode::Errors => id,
         }
+    }
+
+    /// Whether node `id` reads its evaluated-location set (`unevaluated*`): it must start
+    /// from an empty one, not from its parent's.
+    fn reads_evaluated(&self, id: NodeId) -> bool {
+        self.program.node(id).checks.iter().any(|c| {
+            matches!(
+                c.kind,
+                CheckKind::UnevaluatedProperties(_) | CheckKind::UnevaluatedItems(_)
+            )
+        })
     }
 
     fn collects(&self, id: NodeId) -> bool {
@@ -504,6 +519,16 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// The evaluated-location argument of a call to `target` (none when it records none).
+    fn ev_arg(&self, target: NodeId, ev: &EvArg) -> TokenStream {
+        match (self.collects(target), ev) {
+            (false, _) => quote!(),
+            (true, EvArg::Sub) => quote!(, &mut sub),
+            (true, EvArg::Parent) => quote!(, ev),
+            (true, EvArg::Throwaway) => quote!(, &mut __rt::Eval::new()),
+        }
+    }
+
     /// An expression of type `Res` evaluating `edge`'s target on the instance `inst`.
     fn child(
         &self,
@@ -522,11 +547,7 @@ impl<'a> Gen<'a> {
             Inst::KeyAsValue => quote!(&Value::String(k.clone())),
             Inst::Key | Inst::Index(_) | Inst::IndexVar => quote!(x),
         };
-        let ev_arg = match (self.collects(target), ev) {
-            (false, _) => quote!(),
-            (true, EvArg::Sub) => quote!(, &mut sub),
-            (true, EvArg::Throwaway) => quote!(, &mut __rt::Eval::new()),
-        };
+        let ev_arg = self.ev_arg(target, ev);
         let call = quote!(#name(#value, cx #ev_arg));
         // Error locations are extended and restored around the call (no closure: a chain
         // of generic instantiations would hit rustc's recursion limit on long chains).
@@ -584,6 +605,12 @@ impl<'a> Gen<'a> {
             return quote!();
         }
         let merge = self.node_collects(f) && self.collects(target);
+        if merge && f.mode == Mode::Check && !self.reads_evaluated(target) {
+            f.uses_ev.set(true);
+            let call = self.child(f, edge, target, &Inst::Same, &EvArg::Parent);
+            let fail = self.fail_silent(f);
+            return quote!(if !#call? { #fail });
+        }
         if merge {
             f.uses_ev.set(true);
             let call = self.child(f, edge, target, &Inst::Same, &EvArg::Sub);
@@ -684,9 +711,19 @@ impl<'a> Gen<'a> {
         let targets = self.program.dynamic_targets(name);
         let st = state(f.mode);
         let merge_any = self.node_collects(f);
+        // Short-circuit evaluation records straight into the node's set (see `EvArg::Parent`).
+        let direct = f.mode == Mode::Check
+            && !self.reads_evaluated(fallback.target)
+            && !targets.iter().any(|(_, t)| self.reads_evaluated(*t));
         let call_for = |target: NodeId| -> TokenStream {
-            let merge = merge_any && self.collects(target);
-            let ev = if merge { EvArg::Sub } else { EvArg::Throwaway };
+            let ev = match (merge_any && self.collects(target), direct) {
+                (false, _) => EvArg::Throwaway,
+                (true, true) => {
+                    f.uses_ev.set(true);
+                    EvArg::Parent
+                }
+                (true, false) => EvArg::Sub,
+            };
             self.child(f, fallback, target, &Inst::Same, &ev)
         };
         let ids: Vec<u32> = targets.iter().map(|(r, _)| *r as u32).collect();
@@ -700,7 +737,8 @@ impl<'a> Gen<'a> {
             })
             .collect();
         let fallback_call = call_for(fallback.target);
-        let merge = merge_any
+        let merge = !direct
+            && merge_any
             && (self.collects(fallback.target) || targets.iter().any(|(_, t)| self.collects(*t)));
         let sub = if merge {
             f.uses_ev.set(true);
@@ -742,11 +780,7 @@ impl<'a> Gen<'a> {
             _ => quote!(x),
         };
         let name = self.call_name(edge.target, Mode::Check);
-        let ev_arg = match (self.collects(edge.target), ev) {
-            (false, _) => quote!(),
-            (true, EvArg::Sub) => quote!(, &mut sub),
-            (true, EvArg::Throwaway) => quote!(, &mut __rt::Eval::new()),
-        };
+        let ev_arg = self.ev_arg(edge.target, ev);
         match f.mode {
             Mode::Check => quote!(#name(#value, cx #ev_arg)),
             Mode::Errors if self.evaluate => {
@@ -1490,6 +1524,15 @@ impl<'a> Gen<'a> {
         let fail = self.fail(f, check, kind);
         let st = state(f.mode);
         match (a.variant, EnumTable::new(values)) {
+            (Variant::String, Some(table)) if table.has_strings() && table.matches_inline() => {
+                a.uses_binding.set(true);
+                let units = table.str_units();
+                let members = table.strings();
+                return quote! {
+                    #st.spend_units(#units)?;
+                    if !matches!(text.as_str(), #(#members)|*) { #fail }
+                };
+            }
             (Variant::String, Some(table)) if table.has_strings() => {
                 a.uses_binding.set(true);
                 let name = self.enum_table(&table);

@@ -314,6 +314,8 @@ fn module_names_are_sanitized_and_checked() {
 #[test]
 fn large_enums_and_pattern_lists_become_static_lookups() {
     let strings: Vec<serde_json::Value> = (0..40).map(|i| json!(format!("s{i}"))).collect();
+    // Tabled but few of each length: compared by a `match`, charged as a lookup.
+    let medium: Vec<serde_json::Value> = (0..12).map(|i| json!("m".repeat(i + 1))).collect();
     let numbers: Vec<serde_json::Value> = (0..40).map(|i| json!(i * 3)).collect();
     let patterns: serde_json::Map<String, serde_json::Value> = (0..10)
         .map(|i| (format!("^p{i}_"), json!({"type": "integer"})))
@@ -322,6 +324,7 @@ fn large_enums_and_pattern_lists_become_static_lookups() {
         "properties": {
             "s": {"enum": strings},
             "n": {"enum": numbers},
+            "m": {"enum": medium},
             "few": {"enum": ["a", "b", 1]}
         },
         "patternProperties": patterns,
@@ -335,6 +338,11 @@ fn large_enums_and_pattern_lists_become_static_lookups() {
     assert_eq!(out.matches("static EN").count(), 2, "{out}");
     assert_eq!(out.matches("static PS").count(), 1, "{out}");
     assert!(out.contains("cx.is_str_member(&EN"), "{out}");
+    assert!(out.contains("cx.spend_units(1u64)?;"), "{out}");
+    assert!(
+        out.contains(r#"text.as_str(), "m" | "mm" | "mmm""#),
+        "{out}"
+    );
     assert!(out.contains("cx.state.is_number_member(&EN"), "{out}");
     assert!(out.contains("for p in cx.candidates(&PS"), "{out}");
     // Small enums keep the comparison; each pattern is tried once per key and function.
@@ -347,4 +355,26 @@ fn large_enums_and_pattern_lists_become_static_lookups() {
     );
     assert!(out.contains("if !covered"), "{out}");
     assert_eq!(out, generate_one("lookups", &program));
+}
+
+#[test]
+fn in_place_children_record_into_the_parents_set_unless_they_read_their_own() {
+    let schema = json!({
+        "properties": {"a": {"type": "integer"}},
+        "allOf": [
+            {"properties": {"b": {"type": "integer"}}},
+            {"properties": {"c": {"type": "integer"}}, "unevaluatedProperties": false}
+        ],
+        "unevaluatedProperties": false
+    });
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let out = generate_one("direct", &program);
+    let check_code = &out[..out.find("fn e0(").expect("an error-collecting root")];
+    // The first member only records: it gets the root's own set.
+    assert_eq!(check_code.matches("(v, cx, ev)?").count(), 1, "{out}");
+    // The second reads its set: it starts from an empty one and merges when valid.
+    assert_eq!(check_code.matches("(v, cx, &mut sub)?").count(), 1, "{out}");
+    assert_eq!(check_code.matches("ev.merge(&sub)").count(), 1, "{out}");
 }

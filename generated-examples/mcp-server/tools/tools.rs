@@ -1248,14 +1248,8 @@ pub mod search_docs_input {
                     break 'n false;
                 }
             }
-            {
-                let mut sub = __rt::Eval::new();
-                let valid = c10(v, cx, &mut sub)?;
-                if valid {
-                    ev.merge(&sub);
-                } else {
-                    break 'n false;
-                }
+            if !c10(v, cx, ev)? {
+                break 'n false;
             }
             if let Value::Object(obj) = v {
                 for (i, (k, x)) in obj.iter().enumerate() {
