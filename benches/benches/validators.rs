@@ -8,6 +8,10 @@
 //! cargo bench -p schemac-benches -- w1_mcp_tool     # criterion's filter
 //! ```
 //!
+//! `SCHEMAC_BENCH_JSON=PATH` also writes the measurements as JSON (`report::json`) and
+//! the SVG chart of the ratios (`report::svg`) beside them (PATH with the extension
+//! `.svg`), or where `SCHEMAC_BENCH_SVG=PATH` says.
+//!
 //! criterion writes under `<target>/tmp/criterion` (not `target/criterion`, so that the
 //! table reads only this benchmark's files); a file older than this run is ignored.
 
@@ -105,15 +109,27 @@ fn main() {
         return;
     }
     println!("\n{}", report::render(&rows));
-    if let Some(path) = std::env::var_os("SCHEMAC_BENCH_JSON").filter(|p| !p.is_empty()) {
-        let text = report::json(&rows).to_string();
-        if let Err(e) = std::fs::write(&path, text) {
-            eprintln!("cannot write {}: {e}", Path::new(&path).display());
-            std::process::exit(2);
-        }
+    let json_path = std::env::var_os("SCHEMAC_BENCH_JSON").filter(|p| !p.is_empty());
+    if let Some(path) = &json_path {
+        write_or_exit(Path::new(path), &report::json(&rows).to_string());
+    }
+    // The chart: at `SCHEMAC_BENCH_SVG`, else beside the JSON table.
+    let svg_path = std::env::var_os("SCHEMAC_BENCH_SVG")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| json_path.map(|p| Path::new(&p).with_extension("svg")));
+    if let Some(path) = svg_path {
+        write_or_exit(&path, &report::svg(&rows));
     }
     for note in notes {
         println!("note: {note}");
+    }
+}
+
+fn write_or_exit(path: &Path, text: &str) {
+    if let Err(e) = std::fs::write(path, text) {
+        eprintln!("cannot write {}: {e}", path.display());
+        std::process::exit(2);
     }
 }
 

@@ -14,6 +14,11 @@
 //! ```
 //!
 //! prints criterion's lines, then the ratio tables of this run.
+//!
+//! Two small programs go with it: `src/bin/sizes.rs` prints the size of the generated code
+//! (bench corpus and real-world `ss-*` schemas, `validate` on and off) and
+//! `src/bin/chart.rs` draws a run's SVG chart again from its JSON table (`BENCHMARKS.md`
+//! gives their commands).
 
 pub mod catalog;
 pub mod generated;

@@ -56,6 +56,24 @@ const LARGE: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The family of a workload by its name (as [`load`] names them), without loading it.
+pub fn group_of(name: &str) -> Group {
+    if LARGE.iter().any(|(_, _, large)| *large == name) {
+        return Group::Large;
+    }
+    let mcp = SCHEMAS.iter().any(|(module, path)| {
+        path.starts_with("bench-mcp/")
+            && name
+                .strip_prefix(module)
+                .is_some_and(|rest| rest.starts_with('-'))
+    });
+    if mcp {
+        Group::Mcp
+    } else {
+        Group::Corpus
+    }
+}
+
 /// Loads every workload from `shared`, in catalog order.
 pub fn load(shared: &Path) -> Result<Vec<Workload>, String> {
     let mut out = Vec::new();

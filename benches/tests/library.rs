@@ -108,3 +108,147 @@ fn json_table_has_every_measured_figure_and_wrong_counts() {
     assert!(w["ns"].get("boon").is_none(), "not measured: absent");
     assert_eq!(w["wrong"], serde_json::json!({"boon": 2}));
 }
+
+/// The element names of `svg` in document order, checking that every element that opens
+/// is closed in order (a small well-formedness test): `(name, attributes and content)`.
+fn svg_elements(svg: &str) -> Vec<(String, String)> {
+    let mut stack: Vec<String> = Vec::new();
+    let mut elements = Vec::new();
+    let mut rest = svg;
+    while let Some(start) = rest.find('<') {
+        let end = rest[start..].find('>').expect("a tag is closed") + start;
+        let tag = &rest[start + 1..end];
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(stack.pop().as_deref(), Some(name), "closing tag in order");
+        } else {
+            let name: String = tag
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            let content_end = rest[end..].find('<').map_or(rest.len(), |i| i + end);
+            elements.push((
+                name.clone(),
+                format!("{tag}>{}", &rest[end + 1..content_end]),
+            ));
+            if !tag.ends_with('/') {
+                stack.push(name);
+            }
+        }
+        rest = &rest[end + 1..];
+    }
+    assert!(stack.is_empty(), "unclosed elements: {stack:?}");
+    elements
+}
+
+#[test]
+fn svg_chart_has_one_bar_per_measured_ratio_and_is_well_formed() {
+    let mut rows = vec![
+        row(
+            "w1-valid",
+            Group::Mcp,
+            &[
+                (HANDWRITTEN, 5.0),
+                (GENERATED, 10.0),
+                ("interpreted", 40.0),
+                ("jsonschema", 30.0),
+                ("jsonschema-macros", 20.0),
+                ("boon", 1000.0),
+            ],
+        ),
+        row(
+            "a<b&c",
+            Group::Corpus,
+            &[(GENERATED, 10.0), ("jsonschema", 5.0)],
+        ),
+    ];
+    rows[1].wrong.insert("jsonschema".to_string(), 3);
+    let svg = schemac_benches::report::svg(&rows);
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.ends_with("</svg>\n"));
+    let elements = svg_elements(&svg);
+    assert_eq!(elements[0].0, "svg");
+    // A bar is a `rect` with a `title` inside: `(rect, title)`.
+    let bars: Vec<(&str, &str)> = elements
+        .windows(2)
+        .filter(|w| w[0].0 == "rect" && w[1].0 == "title")
+        .map(|w| (w[0].1.as_str(), w[1].1.trim_start_matches("title>")))
+        .collect();
+    // 5 + 1 ratios, then the geometric mean of each peer (jsonschema's over both rows).
+    assert_eq!(bars.len(), 5 + 1 + 5);
+    let titles: Vec<&str> = bars.iter().map(|b| b.1).collect();
+    for expected in [
+        "w1-valid: jsonschema-macros 2.00x",
+        "w1-valid: jsonschema 3.00x",
+        "w1-valid: boon 100.00x",
+        "w1-valid: interpreted 4.00x",
+        "w1-valid: hand-written 0.50x",
+        "a&lt;b&amp;c: jsonschema 0.50x (wrong verdict on 3 instances: not comparable)",
+        "geometric mean: jsonschema 1.22x",
+        "geometric mean: boon 100.00x",
+    ] {
+        assert!(titles.contains(&expected), "{expected} in {titles:?}");
+    }
+    // Labels: every workload, the legend, and the decades from 0.1 to 1000 (boon's 100x
+    // reaches the decade 100, the scale spans at least 0.1 to 10).
+    let texts: Vec<&str> = elements
+        .iter()
+        .filter(|(name, _)| name == "text")
+        .map(|(_, text)| &text[text.find('>').unwrap() + 1..])
+        .collect();
+    for expected in [
+        "w1-valid",
+        "a&lt;b&amp;c",
+        "geometric mean",
+        "geometric means (each over the workloads it ran): \
+         jsonschema-macros 2.00x, jsonschema 1.22x, boon 100.00x, \
+         interpreted 4.00x, hand-written 0.50x",
+        "boon",
+        "hand-written",
+        "0.1",
+        "1",
+        "100",
+    ] {
+        assert!(texts.contains(&expected), "{expected} in {texts:?}");
+    }
+    assert!(
+        !texts.contains(&"1000"),
+        "the scale ends at the last decade used"
+    );
+    // Bars of ratios above 1 start at the line of 1, those below end there.
+    let x_of = |text: &str, attr: &str| -> f64 {
+        let at = text.find(&format!(" {attr}=\"")).unwrap() + attr.len() + 3;
+        text[at..at + text[at..].find('"').unwrap()]
+            .parse()
+            .unwrap()
+    };
+    let bar = |title: &str| bars.iter().find(|b| b.1.starts_with(title)).unwrap().0;
+    let (faster, slower) = (bar("w1-valid: boon"), bar("w1-valid: hand-written"));
+    let one = x_of(faster, "x");
+    assert!((x_of(slower, "x") + x_of(slower, "width") - one).abs() < 0.2);
+    assert!(x_of(faster, "width") > 2.0 * x_of(slower, "width"));
+}
+
+#[test]
+fn json_table_reads_back_into_rows() {
+    let mut rows = vec![
+        row(
+            "w1_mcp_tool-valid",
+            Group::Mcp,
+            &[(HANDWRITTEN, 10.0), (GENERATED, 12.0)],
+        ),
+        row("citm_catalog", Group::Large, &[(GENERATED, 1.5)]),
+        row("cql2", Group::Corpus, &[(GENERATED, 2.0), ("boon", 9.0)]),
+    ];
+    rows[2].wrong.insert("boon".to_string(), 2);
+    let value = schemac_benches::report::json(&rows);
+    let back = schemac_benches::report::rows_from_json(&value).unwrap();
+    assert_eq!(back.len(), rows.len());
+    for (a, b) in rows.iter().zip(&back) {
+        assert_eq!(a.workload, b.workload);
+        assert_eq!(a.group, b.group);
+        assert_eq!(a.instances, b.instances);
+        assert_eq!(a.ns, b.ns);
+        assert_eq!(a.wrong, b.wrong);
+    }
+    assert!(schemac_benches::report::rows_from_json(&serde_json::json!({})).is_err());
+}
