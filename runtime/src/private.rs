@@ -273,6 +273,8 @@ impl State {
 pub struct Location {
     keyword: usize,
     instance: usize,
+    base: &'static str,
+    base_mark: usize,
 }
 
 /// The state of one validation that collects errors: the [`State`], the errors found, and
@@ -284,6 +286,12 @@ pub struct Errors {
     errors: ErrorList,
     keyword_path: String,
     instance: String,
+    /// The absolute location of the node under evaluation is `base` followed by the
+    /// keyword path from `base_mark` on ([`Errors::rebase`]): a child reached by a plain
+    /// step extends its parent's location, so the error functions of structurally
+    /// identical subschemas are one function whatever their locations.
+    base: &'static str,
+    base_mark: usize,
     /// The annotations given so far by evaluations that passed or are under way
     /// (`evaluate`); `None` when they are not collected (`validate`).
     annotations: Option<Vec<Annotation>>,
@@ -310,8 +318,34 @@ impl Errors {
             errors: ErrorList::new(limits.max_errors),
             keyword_path: String::new(),
             instance: String::new(),
+            base: "",
+            base_mark: 0,
             annotations,
         }
+    }
+
+    /// Sets the absolute location of the node about to be evaluated (the root, or a
+    /// child whose location does not extend its parent's: a `$ref` target). [`Errors::back`]
+    /// restores the parent's.
+    #[inline]
+    pub fn rebase(&mut self, absolute: &'static str) {
+        self.base = absolute;
+        self.base_mark = self.keyword_path.len();
+    }
+
+    /// The absolute location of the current node, then `/keyword` when given.
+    fn absolute(&self, keyword: Option<&str>) -> String {
+        let relative = &self.keyword_path[self.base_mark..];
+        let mut absolute = String::with_capacity(
+            self.base.len() + relative.len() + keyword.map_or(0, |k| k.len() + 1),
+        );
+        absolute.push_str(self.base);
+        absolute.push_str(relative);
+        if let Some(keyword) = keyword {
+            absolute.push('/');
+            absolute.push_str(keyword);
+        }
+        absolute
     }
 
     /// Whether annotations are collected.
@@ -395,10 +429,10 @@ impl Errors {
         self.errors.count()
     }
 
-    /// Records an error of keyword `keyword` at the current locations; `absolute` is the
-    /// keyword's absolute location.
+    /// Records an error of keyword `keyword` at the current locations.
     #[cold]
-    pub fn error(&mut self, keyword: &str, absolute: &'static str, kind: ErrorKind) {
+    pub fn error(&mut self, keyword: &str, kind: ErrorKind) {
+        let absolute = self.absolute(Some(keyword));
         let (keyword_path, instance) = (&self.keyword_path, &self.instance);
         self.errors.push_with(|| {
             let mut keyword_location =
@@ -409,7 +443,7 @@ impl Errors {
             ValidationError {
                 instance_location: instance.clone(),
                 keyword_location,
-                absolute_keyword_location: String::from(absolute),
+                absolute_keyword_location: absolute,
                 kind,
             }
         });
@@ -417,12 +451,13 @@ impl Errors {
 
     /// Records a `false`-schema error located at the current node itself.
     #[cold]
-    pub fn error_here(&mut self, absolute: &'static str) {
+    pub fn error_here(&mut self) {
+        let absolute = self.absolute(None);
         let (keyword_path, instance) = (&self.keyword_path, &self.instance);
         self.errors.push_with(|| ValidationError {
             instance_location: instance.clone(),
             keyword_location: keyword_path.clone(),
-            absolute_keyword_location: String::from(absolute),
+            absolute_keyword_location: absolute,
             kind: ErrorKind::FalseSchema,
         });
     }
@@ -447,6 +482,8 @@ impl Errors {
     #[inline]
     pub fn at(&mut self, path: &str) -> Location {
         Location {
+            base: self.base,
+            base_mark: self.base_mark,
             keyword: self.push_keyword(path),
             instance: self.instance.len(),
         }
@@ -456,6 +493,8 @@ impl Errors {
     #[inline]
     pub fn at_key(&mut self, path: &str, key: &str) -> Location {
         Location {
+            base: self.base,
+            base_mark: self.base_mark,
             keyword: self.push_keyword(path),
             instance: self.push_key(key),
         }
@@ -465,6 +504,8 @@ impl Errors {
     #[inline]
     pub fn at_index(&mut self, path: &str, index: usize) -> Location {
         Location {
+            base: self.base,
+            base_mark: self.base_mark,
             keyword: self.push_keyword(path),
             instance: self.push_index(index),
         }
@@ -476,6 +517,8 @@ impl Errors {
     pub fn back(&mut self, saved: Location) {
         self.pop_instance(saved.instance);
         self.pop_keyword(saved.keyword);
+        self.base = saved.base;
+        self.base_mark = saved.base_mark;
     }
 
     /// Extends the instance location by an object key (escaped as a JSON pointer token);
@@ -800,7 +843,8 @@ mod tests {
             Verdict::Incomplete(IncompleteReason::UnresolvedRef("https://x/y.json".into()))
         );
         let mut e = Errors::new(&Limits::DEFAULT);
-        e.error("type", "https://x/y.json#/type", ErrorKind::Const);
+        e.rebase("https://x/y.json#");
+        e.error("type", ErrorKind::Const);
         assert_eq!(e.finish(Err(Stop)).verdict, Verdict::Invalid);
     }
 
@@ -810,14 +854,15 @@ mod tests {
             max_errors: 2,
             ..Limits::DEFAULT
         });
+        e.rebase("https://x/s.json#");
         for i in 0..5 {
             let at = e.push_index(i);
             let before = e.mark();
-            e.error("type", "https://x/s.json#/type", ErrorKind::Const);
+            e.error("type", ErrorKind::Const);
             assert_eq!(e.mark(), before + 1, "mark counts omitted errors too");
             e.pop_instance(at);
         }
-        e.error_here("https://x/s.json#");
+        e.error_here();
         let report = e.finish(Ok(false));
         assert_eq!(report.verdict, Verdict::Invalid);
         assert_eq!(report.errors.len(), 2);
@@ -831,7 +876,7 @@ mod tests {
             max_errors: 0,
             ..Limits::DEFAULT
         });
-        e.error_here("https://x/s.json#");
+        e.error_here();
         let report = e.finish(Ok(false));
         assert_eq!(report.verdict, Verdict::Invalid);
         assert!(report.errors.is_empty());
@@ -841,26 +886,60 @@ mod tests {
     #[test]
     fn errors_track_locations() {
         let mut e = Errors::new(&Limits::DEFAULT);
-        let k = e.push_keyword("/properties/a~1b");
-        let i = e.push_key("a/b~");
-        e.error(
-            "minimum",
-            "https://x/s.json#/properties/a~1b/minimum",
-            ErrorKind::Const,
-        );
-        e.pop_instance(i);
-        e.pop_keyword(k);
+        e.rebase("https://x/s.json#");
+        let at = e.at_key("/properties/a~1b", "a/b~");
+        e.error("minimum", ErrorKind::Const);
+        // A `$ref` target: its own absolute location, the evaluation path goes on.
+        let inner = e.at("/$ref");
+        e.rebase("https://x/t.json#/$defs/n");
+        e.error("type", ErrorKind::Const);
+        let deeper = e.at("/not");
+        e.error_here();
+        e.back(deeper);
+        e.back(inner);
+        e.error("maximum", ErrorKind::Const);
+        e.back(at);
         let i = e.push_index(7);
-        e.error_here("https://x/s.json#");
+        e.error_here();
         e.pop_instance(i);
         let report = e.finish(Ok(false));
         assert_eq!(report.verdict, Verdict::Invalid);
-        assert_eq!(report.errors[0].instance_location, "/a~1b~0");
+        let locations: Vec<(&str, &str, &str)> = report
+            .errors
+            .iter()
+            .map(|e| {
+                (
+                    e.instance_location.as_str(),
+                    e.keyword_location.as_str(),
+                    e.absolute_keyword_location.as_str(),
+                )
+            })
+            .collect();
         assert_eq!(
-            report.errors[0].keyword_location,
-            "/properties/a~1b/minimum"
+            locations,
+            [
+                (
+                    "/a~1b~0",
+                    "/properties/a~1b/minimum",
+                    "https://x/s.json#/properties/a~1b/minimum"
+                ),
+                (
+                    "/a~1b~0",
+                    "/properties/a~1b/$ref/type",
+                    "https://x/t.json#/$defs/n/type"
+                ),
+                (
+                    "/a~1b~0",
+                    "/properties/a~1b/$ref/not",
+                    "https://x/t.json#/$defs/n/not"
+                ),
+                (
+                    "/a~1b~0",
+                    "/properties/a~1b/maximum",
+                    "https://x/s.json#/properties/a~1b/maximum"
+                ),
+                ("/7", "", "https://x/s.json#"),
+            ]
         );
-        assert_eq!(report.errors[1].instance_location, "/7");
-        assert_eq!(report.errors[1].keyword_location, "");
     }
 }

@@ -209,7 +209,11 @@ fn module_tokens(
         gen.callee(program.root, node::Mode::Check),
         node::Mode::Check,
     );
-    let root_errors = node::fn_name(program.root, node::Mode::Errors);
+    let root_errors = node::fn_name(
+        gen.callee(program.root, node::Mode::Errors),
+        node::Mode::Errors,
+    );
+    let root_uri = &program.node(program.root).uri;
     let root_collects = {
         let c = program.node(program.root).collect;
         c.properties || c.items
@@ -238,6 +242,7 @@ fn module_tokens(
                 /// annotation of the subschemas that passed.
                 pub fn evaluate(instance: &Value) -> __rt::Evaluation {
                     let mut cx = __rt::Errors::evaluating(&LIMITS);
+                    cx.rebase(#root_uri);
                     let result = #root_errors(instance, &mut cx #root_ev);
                     cx.finish_evaluation(result)
                 }
@@ -268,6 +273,7 @@ fn module_tokens(
                 /// Checks `instance` and collects every error.
                 pub fn validate(instance: &Value) -> __rt::Report {
                     let mut cx = __rt::Errors::new(&LIMITS);
+                    cx.rebase(#root_uri);
                     let result = #root_errors(instance, &mut cx #root_ev);
                     cx.finish(result)
                 }

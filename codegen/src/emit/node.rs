@@ -259,7 +259,7 @@ impl<'a> Gen<'a> {
     pub(super) fn callee(&self, id: NodeId, mode: Mode) -> NodeId {
         match mode {
             Mode::Check => self.plan.node(id).canonical,
-            Mode::Errors => id,
+            Mode::Errors => self.plan.error_representative(id),
         }
     }
 
@@ -501,8 +501,7 @@ impl<'a> Gen<'a> {
             }
             Mode::Errors => {
                 let keyword = &check.keyword;
-                let absolute = format!("{}/{}", f.node.uri, check.keyword);
-                quote!(cx.error(#keyword, #absolute, #kind);)
+                quote!(cx.error(#keyword, #kind);)
             }
         }
     }
@@ -563,6 +562,16 @@ impl<'a> Gen<'a> {
                         quote!(cx.at_index(#path, #i))
                     }
                     Inst::IndexVar => quote!(cx.at_index(#path, i)),
+                };
+                // A child that is not where its parent's location leads (a `$ref` target,
+                // a `$dynamicRef`'s) has its own absolute location set.
+                let at = if target == edge.target
+                    && crate::plan::extends_location(self.program, f.node, edge)
+                {
+                    at
+                } else {
+                    let uri = &self.program.node(target).uri;
+                    quote!({ let at = #at; cx.rebase(#uri); at })
                 };
                 if matches!(inst, Inst::KeyAsValue) && self.evaluate {
                     // A key has no instance location: what it annotates is dropped.
@@ -661,10 +670,7 @@ impl<'a> Gen<'a> {
                     f.breaks.set(true);
                     (quote!(break 'n false;), true)
                 }
-                Mode::Errors => {
-                    let uri = &f.node.uri;
-                    (quote!(cx.error_here(#uri);), false)
-                }
+                Mode::Errors => (quote!(cx.error_here();), false),
             },
             CheckKind::Unresolved { uri } => {
                 let st = state(f.mode);
@@ -1064,9 +1070,19 @@ impl<'a> Gen<'a> {
             return (code, false);
         }
         let has_rest = covered < Variant::ALL.len();
+        // When every variant has code, the largest group of several variants that binds
+        // nothing (usually the wrong types' failure) is the last arm, as `_`.
+        let fallback = groups
+            .iter()
+            .enumerate()
+            .filter(|(_, (vs, _, binds))| !has_rest && !binds && vs.len() > 1)
+            .max_by_key(|(i, (vs, ..))| (vs.len(), std::cmp::Reverse(*i)))
+            .map(|(i, _)| i);
         let arms: Vec<_> = groups
             .iter()
-            .map(|(vs, code, binds)| {
+            .enumerate()
+            .filter(|(i, _)| Some(*i) != fallback)
+            .map(|(_, (vs, code, binds))| {
                 let p = pattern(vs, *binds);
                 match split_single_if(code) {
                     // With an empty fallback arm, a lone `if` is the arm's guard.
@@ -1075,7 +1091,14 @@ impl<'a> Gen<'a> {
                 }
             })
             .collect();
-        let rest = if has_rest { quote!(_ => {}) } else { quote!() };
+        let rest = match fallback {
+            Some(i) => {
+                let code = &groups[i].1;
+                quote!(_ => { #code })
+            }
+            None if has_rest => quote!(_ => {}),
+            None => quote!(),
+        };
         (
             quote! {
                 match v {

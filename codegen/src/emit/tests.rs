@@ -235,6 +235,8 @@ fn tool_schema_has_the_fast_shape() {
         out.contains(r#"matches!(text.as_str(), "imperial" | "metric")"#),
         "{out}"
     );
+    // The wrong types fail in one fallback arm, not a five-variant pattern.
+    assert!(!out.contains("| Value::Null =>"), "{out}");
     // No evaluated sets, no dynamic scope.
     assert!(!out.contains("Eval"), "{out}");
     assert!(!out.contains("push_scope"), "{out}");

@@ -25,7 +25,10 @@
 //!   its value ([`Plan::discriminator`], [`discriminate`]).
 //! - **Sharing.** Structurally identical nodes (same checks, same targets up to sharing)
 //!   form one class; short-circuit evaluation uses the class's [`NodePlan::canonical`]
-//!   node. Error-collecting evaluation keeps every node (their locations differ).
+//!   node. Error-collecting evaluation shares finer classes, whose members also agree on
+//!   keyword paths and on the locations they cannot derive from where they are
+//!   ([`Plan::error_representative`]): a child's absolute location is its parent's
+//!   followed by the edge's path, unless it is a `$ref` target, whose location is set.
 //! - **Out of line or inline.** A node is evaluated out of line — its own function in
 //!   generated code, a budget charge point and one level of depth — when it is the root,
 //!   recursive, reached from more than one place (unless its tree is small), a possible
@@ -82,6 +85,8 @@ pub struct Plan {
     pub program: Program,
     /// Per node, by [`NodeId`].
     pub nodes: Vec<NodePlan>,
+    /// Per node, its [`Plan::error_representative`].
+    error_functions: Vec<NodeId>,
     /// The `anyOf` / `oneOf` checks that have a [`Discriminator`], by (node, check index).
     discriminators: BTreeMap<(NodeId, usize), Discriminator>,
 }
@@ -129,14 +134,23 @@ impl Plan {
         let recursive = recursive_nodes(&program);
         let weights = weights(&program, &recursive);
         order_checks(&mut program, &weights);
-        let canonical = share(&program);
+        let canonical = share(&program, Sharing::Verdicts);
+        let error_functions = share(&program, Sharing::Errors);
         let nodes = decide(&program, &canonical, &weights, &recursive);
         let discriminators = discriminate::discriminators(&program);
         Plan {
             program,
             nodes,
+            error_functions,
             discriminators,
         }
+    }
+
+    /// The node whose error-collecting evaluation stands for `id`'s: structurally
+    /// identical nodes whose error locations differ only by where they are share it (see
+    /// [`Sharing::Errors`]).
+    pub fn error_representative(&self, id: NodeId) -> NodeId {
+        self.error_functions[id.0]
     }
 
     /// The discriminator of check `index` of node `id` (an `anyOf` / `oneOf`), if it has
@@ -408,9 +422,29 @@ fn order_checks(program: &mut Program, weights: &[u32]) {
     }
 }
 
+/// What tells two nodes apart when [`share`] forms classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sharing {
+    /// Short-circuit evaluation: what the nodes check (keyword paths dropped).
+    Verdicts,
+    /// Error collection: also the keyword paths, the absolute location of each child
+    /// that does not extend its parent's (a `$ref` target: generated code sets it), and
+    /// the locations of annotating nodes (their annotations carry them).
+    Errors,
+}
+
+/// Whether `edge` of `node` leads to a child whose absolute location is the node's
+/// followed by the edge's path: error collection then derives it instead of setting it.
+pub fn extends_location(program: &Program, node: &crate::ir::Node, edge: &Edge) -> bool {
+    let child = &program.node(edge.target).uri;
+    child.len() == node.uri.len() + edge.path.len()
+        && child.starts_with(&node.uri)
+        && child.ends_with(&edge.path)
+}
+
 /// Sharing: each node's class representative, by partition refinement over the nodes'
-/// shapes (checks with targets replaced by their class, keyword paths dropped).
-fn share(program: &Program) -> Vec<NodeId> {
+/// shapes (checks with targets replaced by their class; see [`Sharing`]).
+fn share(program: &Program, sharing: Sharing) -> Vec<NodeId> {
     let n = program.nodes.len();
     let mut class: Vec<usize> = vec![0; n];
     let mut classes = 1;
@@ -423,10 +457,20 @@ fn share(program: &Program) -> Vec<NodeId> {
             if program.uses_dynamic_scope {
                 shape.push_str(&format!("{}:{}|", node.resource.0, node.is_resource_root));
             }
+            if sharing == Sharing::Errors && !node.annotations.is_empty() {
+                shape.push_str(&node.uri);
+            }
             for check in &node.checks {
                 let mut kind = check.kind.clone();
                 for edge in kind.edges_mut() {
-                    edge.path.clear();
+                    match sharing {
+                        Sharing::Verdicts => edge.path.clear(),
+                        Sharing::Errors if !extends_location(program, node, edge) => {
+                            shape.push_str(&program.node(edge.target).uri);
+                            shape.push('|');
+                        }
+                        Sharing::Errors => {}
+                    }
                     edge.target = NodeId(class[edge.target.0]);
                 }
                 shape.push_str(&format!("{kind:?};"));

@@ -41,6 +41,7 @@ pub mod get_weather_input {
     /// Checks `instance` and collects every error.
     pub fn validate(instance: &Value) -> __rt::Report {
         let mut cx = __rt::Errors::new(&LIMITS);
+        cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
     }
@@ -79,11 +80,7 @@ pub mod get_weather_input {
                         break 'n false;
                     }
                 }
-                Value::String(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
+                _ => {
                     break 'n false;
                 }
             }
@@ -97,13 +94,6 @@ pub mod get_weather_input {
     fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::String(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::Number(num) => {
                     if !__rt::json::is_integer(num) {
                         break 'n false;
@@ -115,6 +105,9 @@ pub mod get_weather_input {
                         break 'n false;
                     }
                 }
+                _ => {
+                    break 'n false;
+                }
             }
             true
         };
@@ -125,13 +118,6 @@ pub mod get_weather_input {
     fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::String(text) => {
                     if !__rt::min_length(text, 1u64) {
                         break 'n false;
@@ -139,6 +125,9 @@ pub mod get_weather_input {
                     if !__rt::max_length(text, 100u64) {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -150,17 +139,13 @@ pub mod get_weather_input {
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::String(text) => {
                     if !matches!(text.as_str(), "imperial" | "metric") {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -215,21 +200,15 @@ pub mod get_weather_input {
                 if !seen[0] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("location"),
                         },
                     );
                 }
             }
-            Value::String(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
+            _ => {
                 cx.error(
                     "type",
-                    "https://schemac.invalid/root.json#/type",
                     __rt::ErrorKind::Type {
                         expected: __rt::TypeSet(4u8),
                     },
@@ -243,24 +222,10 @@ pub mod get_weather_input {
     fn e1(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::String(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/properties/days/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(64u8),
-                    },
-                );
-            }
             Value::Number(num) => {
                 if !__rt::json::is_integer(num) {
                     cx.error(
                         "type",
-                        "https://schemac.invalid/root.json#/properties/days/type",
                         __rt::ErrorKind::Type {
                             expected: __rt::TypeSet(64u8),
                         },
@@ -269,7 +234,6 @@ pub mod get_weather_input {
                 if __rt::cmp_i64(num, 1i64).is_lt() {
                     cx.error(
                         "minimum",
-                        "https://schemac.invalid/root.json#/properties/days/minimum",
                         __rt::ErrorKind::Minimum {
                             limit: 1f64,
                         },
@@ -278,12 +242,19 @@ pub mod get_weather_input {
                 if __rt::cmp_i64(num, 7i64).is_gt() {
                     cx.error(
                         "maximum",
-                        "https://schemac.invalid/root.json#/properties/days/maximum",
                         __rt::ErrorKind::Maximum {
                             limit: 7f64,
                         },
                     );
                 }
+            }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(64u8),
+                    },
+                );
             }
         }
         Ok(cx.mark() == start)
@@ -292,24 +263,10 @@ pub mod get_weather_input {
     fn e2(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/properties/location/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
-            }
             Value::String(text) => {
                 if !__rt::min_length(text, 1u64) {
                     cx.error(
                         "minLength",
-                        "https://schemac.invalid/root.json#/properties/location/minLength",
                         __rt::ErrorKind::MinLength {
                             limit: 1u64,
                         },
@@ -318,12 +275,19 @@ pub mod get_weather_input {
                 if !__rt::max_length(text, 100u64) {
                     cx.error(
                         "maxLength",
-                        "https://schemac.invalid/root.json#/properties/location/maxLength",
                         __rt::ErrorKind::MaxLength {
                             limit: 100u64,
                         },
                     );
                 }
+            }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(32u8),
+                    },
+                );
             }
         }
         Ok(cx.mark() == start)
@@ -332,25 +296,13 @@ pub mod get_weather_input {
     fn e3(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "enum",
-                    "https://schemac.invalid/root.json#/properties/units/enum",
-                    __rt::ErrorKind::Enum,
-                );
-            }
             Value::String(text) => {
                 if !matches!(text.as_str(), "imperial" | "metric") {
-                    cx.error(
-                        "enum",
-                        "https://schemac.invalid/root.json#/properties/units/enum",
-                        __rt::ErrorKind::Enum,
-                    );
+                    cx.error("enum", __rt::ErrorKind::Enum);
                 }
+            }
+            _ => {
+                cx.error("enum", __rt::ErrorKind::Enum);
             }
         }
         Ok(cx.mark() == start)
@@ -358,7 +310,7 @@ pub mod get_weather_input {
     /// `https://schemac.invalid/root.json#/additionalProperties`
     fn e4(_v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
-        cx.error_here("https://schemac.invalid/root.json#/additionalProperties");
+        cx.error_here();
         Ok(cx.mark() == start)
     }
 }
@@ -403,6 +355,7 @@ pub mod get_weather_output {
     /// Checks `instance` and collects every error.
     pub fn validate(instance: &Value) -> __rt::Report {
         let mut cx = __rt::Errors::new(&LIMITS);
+        cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
     }
@@ -453,11 +406,7 @@ pub mod get_weather_output {
                         }
                     }
                 }
-                Value::String(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
+                _ => {
                     break 'n false;
                 }
             }
@@ -471,13 +420,6 @@ pub mod get_weather_output {
     fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::String(_)
-                | Value::Number(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::Array(arr) => {
                     if (arr.len() as u64) < 1u64 {
                         break 'n false;
@@ -488,6 +430,9 @@ pub mod get_weather_output {
                             break 'n false;
                         }
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -513,17 +458,13 @@ pub mod get_weather_output {
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::String(text) => {
                     if !matches!(text.as_str(), "imperial" | "metric") {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -591,11 +532,7 @@ pub mod get_weather_output {
                         break 'n false;
                     }
                 }
-                Value::String(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
+                _ => {
                     break 'n false;
                 }
             }
@@ -608,19 +545,15 @@ pub mod get_weather_output {
     fn c7(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::String(text) => {
                     if !matches!(
                         text.as_str(), "cloudy" | "rain" | "snow" | "storm" | "sunny"
                     ) {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -632,17 +565,13 @@ pub mod get_weather_output {
     fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::String(text) => {
                     if !cx.is_match(&RE0, text)? {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -668,13 +597,6 @@ pub mod get_weather_output {
     fn c10(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::String(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::Number(num) => {
                     if !__rt::json::is_integer(num) {
                         break 'n false;
@@ -685,6 +607,9 @@ pub mod get_weather_output {
                     if __rt::cmp_i64(num, 100i64).is_gt() {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -737,7 +662,6 @@ pub mod get_weather_output {
                 if !seen[0] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("location"),
                         },
@@ -746,7 +670,6 @@ pub mod get_weather_output {
                 if !seen[1] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("units"),
                         },
@@ -755,7 +678,6 @@ pub mod get_weather_output {
                 if !seen[2] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("forecast"),
                         },
@@ -771,14 +693,9 @@ pub mod get_weather_output {
                     }?;
                 }
             }
-            Value::String(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
+            _ => {
                 cx.error(
                     "type",
-                    "https://schemac.invalid/root.json#/type",
                     __rt::ErrorKind::Type {
                         expected: __rt::TypeSet(4u8),
                     },
@@ -792,24 +709,10 @@ pub mod get_weather_output {
     fn e1(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::String(_)
-            | Value::Number(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/properties/forecast/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(8u8),
-                    },
-                );
-            }
             Value::Array(arr) => {
                 if (arr.len() as u64) < 1u64 {
                     cx.error(
                         "minItems",
-                        "https://schemac.invalid/root.json#/properties/forecast/minItems",
                         __rt::ErrorKind::MinItems {
                             limit: 1u64,
                         },
@@ -818,12 +721,24 @@ pub mod get_weather_output {
                 cx.state.spend(arr.len(), 6u64)?;
                 for (i, x) in arr.iter().enumerate() {
                     {
-                        let at = cx.at_index("/items/$ref", i);
+                        let at = {
+                            let at = cx.at_index("/items/$ref", i);
+                            cx.rebase("https://schemac.invalid/root.json#/$defs/day");
+                            at
+                        };
                         let valid = e6(x, cx);
                         cx.back(at);
                         valid
                     }?;
                 }
+            }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(8u8),
+                    },
+                );
             }
         }
         Ok(cx.mark() == start)
@@ -837,7 +752,6 @@ pub mod get_weather_output {
         ) {
             cx.error(
                 "type",
-                "https://schemac.invalid/root.json#/properties/location/type",
                 __rt::ErrorKind::Type {
                     expected: __rt::TypeSet(32u8),
                 },
@@ -849,25 +763,13 @@ pub mod get_weather_output {
     fn e3(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "enum",
-                    "https://schemac.invalid/root.json#/properties/units/enum",
-                    __rt::ErrorKind::Enum,
-                );
-            }
             Value::String(text) => {
                 if !matches!(text.as_str(), "imperial" | "metric") {
-                    cx.error(
-                        "enum",
-                        "https://schemac.invalid/root.json#/properties/units/enum",
-                        __rt::ErrorKind::Enum,
-                    );
+                    cx.error("enum", __rt::ErrorKind::Enum);
                 }
+            }
+            _ => {
+                cx.error("enum", __rt::ErrorKind::Enum);
             }
         }
         Ok(cx.mark() == start)
@@ -875,7 +777,7 @@ pub mod get_weather_output {
     /// `https://schemac.invalid/root.json#/additionalProperties`
     fn e4(_v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
-        cx.error_here("https://schemac.invalid/root.json#/additionalProperties");
+        cx.error_here();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/day`
@@ -927,7 +829,7 @@ pub mod get_weather_output {
                             seen[2] = true;
                             {
                                 let at = cx.at_key("/properties/low", k);
-                                let valid = e11(x, cx);
+                                let valid = e9(x, cx);
                                 cx.back(at);
                                 valid
                             }?;
@@ -935,7 +837,7 @@ pub mod get_weather_output {
                         _ => {
                             {
                                 let at = cx.at_key("/additionalProperties", k);
-                                let valid = e12(x, cx);
+                                let valid = e4(x, cx);
                                 cx.back(at);
                                 valid
                             }?;
@@ -945,7 +847,6 @@ pub mod get_weather_output {
                 if !seen[0] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/$defs/day/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("date"),
                         },
@@ -954,7 +855,6 @@ pub mod get_weather_output {
                 if !seen[1] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/$defs/day/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("high"),
                         },
@@ -963,7 +863,6 @@ pub mod get_weather_output {
                 if !seen[2] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/$defs/day/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("low"),
                         },
@@ -972,7 +871,6 @@ pub mod get_weather_output {
                 if !seen[3] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/$defs/day/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("conditions"),
                         },
@@ -981,21 +879,15 @@ pub mod get_weather_output {
                 if !seen[4] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/$defs/day/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("humidity"),
                         },
                     );
                 }
             }
-            Value::String(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
+            _ => {
                 cx.error(
                     "type",
-                    "https://schemac.invalid/root.json#/$defs/day/type",
                     __rt::ErrorKind::Type {
                         expected: __rt::TypeSet(4u8),
                     },
@@ -1008,27 +900,15 @@ pub mod get_weather_output {
     fn e7(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "enum",
-                    "https://schemac.invalid/root.json#/$defs/day/properties/conditions/enum",
-                    __rt::ErrorKind::Enum,
-                );
-            }
             Value::String(text) => {
                 if !matches!(
                     text.as_str(), "cloudy" | "rain" | "snow" | "storm" | "sunny"
                 ) {
-                    cx.error(
-                        "enum",
-                        "https://schemac.invalid/root.json#/$defs/day/properties/conditions/enum",
-                        __rt::ErrorKind::Enum,
-                    );
+                    cx.error("enum", __rt::ErrorKind::Enum);
                 }
+            }
+            _ => {
+                cx.error("enum", __rt::ErrorKind::Enum);
             }
         }
         Ok(cx.mark() == start)
@@ -1037,29 +917,23 @@ pub mod get_weather_output {
     fn e8(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/$defs/day/properties/date/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
-            }
             Value::String(text) => {
                 if !cx.state.is_match(&RE0, text)? {
                     cx.error(
                         "pattern",
-                        "https://schemac.invalid/root.json#/$defs/day/properties/date/pattern",
                         __rt::ErrorKind::Pattern {
                             pattern: __rt::Cow::Borrowed("^\\d{4}-\\d{2}-\\d{2}$"),
                         },
                     );
                 }
+            }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(32u8),
+                    },
+                );
             }
         }
         Ok(cx.mark() == start)
@@ -1073,7 +947,6 @@ pub mod get_weather_output {
         ) {
             cx.error(
                 "type",
-                "https://schemac.invalid/root.json#/$defs/day/properties/high/type",
                 __rt::ErrorKind::Type {
                     expected: __rt::TypeSet(16u8),
                 },
@@ -1085,24 +958,10 @@ pub mod get_weather_output {
     fn e10(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::String(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/$defs/day/properties/humidity/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(64u8),
-                    },
-                );
-            }
             Value::Number(num) => {
                 if !__rt::json::is_integer(num) {
                     cx.error(
                         "type",
-                        "https://schemac.invalid/root.json#/$defs/day/properties/humidity/type",
                         __rt::ErrorKind::Type {
                             expected: __rt::TypeSet(64u8),
                         },
@@ -1111,7 +970,6 @@ pub mod get_weather_output {
                 if __rt::cmp_i64(num, 0i64).is_lt() {
                     cx.error(
                         "minimum",
-                        "https://schemac.invalid/root.json#/$defs/day/properties/humidity/minimum",
                         __rt::ErrorKind::Minimum {
                             limit: 0f64,
                         },
@@ -1120,39 +978,21 @@ pub mod get_weather_output {
                 if __rt::cmp_i64(num, 100i64).is_gt() {
                     cx.error(
                         "maximum",
-                        "https://schemac.invalid/root.json#/$defs/day/properties/humidity/maximum",
                         __rt::ErrorKind::Maximum {
                             limit: 100f64,
                         },
                     );
                 }
             }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(64u8),
+                    },
+                );
+            }
         }
-        Ok(cx.mark() == start)
-    }
-    /// `https://schemac.invalid/root.json#/$defs/day/properties/low`
-    fn e11(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        let start = cx.mark();
-        if matches!(
-            v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_) |
-            Value::Null
-        ) {
-            cx.error(
-                "type",
-                "https://schemac.invalid/root.json#/$defs/day/properties/low/type",
-                __rt::ErrorKind::Type {
-                    expected: __rt::TypeSet(16u8),
-                },
-            );
-        }
-        Ok(cx.mark() == start)
-    }
-    /// `https://schemac.invalid/root.json#/$defs/day/additionalProperties`
-    fn e12(_v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        let start = cx.mark();
-        cx.error_here(
-            "https://schemac.invalid/root.json#/$defs/day/additionalProperties",
-        );
         Ok(cx.mark() == start)
     }
     /// `^\\d{4}-\\d{2}-\\d{2}$`
@@ -1227,6 +1067,7 @@ pub mod search_docs_input {
     /// Checks `instance` and collects every error.
     pub fn validate(instance: &Value) -> __rt::Report {
         let mut cx = __rt::Errors::new(&LIMITS);
+        cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx, &mut __rt::Eval::new());
         cx.finish(result)
     }
@@ -1240,11 +1081,7 @@ pub mod search_docs_input {
                         break 'n false;
                     }
                 }
-                Value::String(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
+                _ => {
                     break 'n false;
                 }
             }
@@ -1288,13 +1125,6 @@ pub mod search_docs_input {
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::String(text) => {
                     if !__rt::min_length(text, 1u64) {
                         break 'n false;
@@ -1302,6 +1132,9 @@ pub mod search_docs_input {
                     if !__rt::max_length(text, 256u64) {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -1338,11 +1171,7 @@ pub mod search_docs_input {
                         }
                     }
                 }
-                Value::String(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
+                _ => {
                     break 'n false;
                 }
             }
@@ -1355,17 +1184,13 @@ pub mod search_docs_input {
     fn c6(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::String(text) => {
                     if !matches!(text.as_str(), "changelog" | "guide" | "reference") {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -1377,13 +1202,6 @@ pub mod search_docs_input {
     fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::String(_)
-                | Value::Number(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::Array(arr) => {
                     if arr.len() as u64 > 10u64 {
                         break 'n false;
@@ -1398,6 +1216,9 @@ pub mod search_docs_input {
                         }
                     }
                 }
+                _ => {
+                    break 'n false;
+                }
             }
             true
         };
@@ -1408,17 +1229,13 @@ pub mod search_docs_input {
     fn c9(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::String(text) => {
                     if !cx.is_match(&RE0, text)? {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -1457,17 +1274,13 @@ pub mod search_docs_input {
     fn c11(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::String(text) => {
                     if !cx.is_match(&RE1, text)? {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -1479,13 +1292,6 @@ pub mod search_docs_input {
     fn c12(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::String(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::Number(num) => {
                     if !__rt::json::is_integer(num) {
                         break 'n false;
@@ -1496,6 +1302,9 @@ pub mod search_docs_input {
                     if __rt::cmp_i64(num, 50i64).is_gt() {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -1511,21 +1320,15 @@ pub mod search_docs_input {
                 if !obj.contains_key("query") {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("query"),
                         },
                     );
                 }
             }
-            Value::String(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
+            _ => {
                 cx.error(
                     "type",
-                    "https://schemac.invalid/root.json#/type",
                     __rt::ErrorKind::Type {
                         expected: __rt::TypeSet(4u8),
                     },
@@ -1535,7 +1338,11 @@ pub mod search_docs_input {
         {
             let mut sub = __rt::Eval::new();
             let valid = {
-                let at = cx.at("/allOf/0/$ref");
+                let at = {
+                    let at = cx.at("/allOf/0/$ref");
+                    cx.rebase("https://schemac.invalid/root.json#/$defs/pagination");
+                    at
+                };
                 let valid = e10(v, cx, &mut sub);
                 cx.back(at);
                 valid
@@ -1549,7 +1356,13 @@ pub mod search_docs_input {
                 match k.as_str() {
                     "filters" => {
                         {
-                            let at = cx.at_key("/properties/filters/$ref", k);
+                            let at = {
+                                let at = cx.at_key("/properties/filters/$ref", k);
+                                cx.rebase(
+                                    "https://schemac.invalid/root.json#/$defs/filters",
+                                );
+                                at
+                            };
                             let valid = e5(x, cx);
                             cx.back(at);
                             valid
@@ -1589,24 +1402,10 @@ pub mod search_docs_input {
     fn e3(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/properties/query/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
-            }
             Value::String(text) => {
                 if !__rt::min_length(text, 1u64) {
                     cx.error(
                         "minLength",
-                        "https://schemac.invalid/root.json#/properties/query/minLength",
                         __rt::ErrorKind::MinLength {
                             limit: 1u64,
                         },
@@ -1615,12 +1414,19 @@ pub mod search_docs_input {
                 if !__rt::max_length(text, 256u64) {
                     cx.error(
                         "maxLength",
-                        "https://schemac.invalid/root.json#/properties/query/maxLength",
                         __rt::ErrorKind::MaxLength {
                             limit: 256u64,
                         },
                     );
                 }
+            }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(32u8),
+                    },
+                );
             }
         }
         Ok(cx.mark() == start)
@@ -1628,7 +1434,7 @@ pub mod search_docs_input {
     /// `https://schemac.invalid/root.json#/unevaluatedProperties`
     fn e4(_v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
-        cx.error_here("https://schemac.invalid/root.json#/unevaluatedProperties");
+        cx.error_here();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters`
@@ -1658,7 +1464,7 @@ pub mod search_docs_input {
                         _ => {
                             {
                                 let at = cx.at_key("/additionalProperties", k);
-                                let valid = e8(x, cx);
+                                let valid = e4(x, cx);
                                 cx.back(at);
                                 valid
                             }?;
@@ -1666,14 +1472,9 @@ pub mod search_docs_input {
                     }
                 }
             }
-            Value::String(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
+            _ => {
                 cx.error(
                     "type",
-                    "https://schemac.invalid/root.json#/$defs/filters/type",
                     __rt::ErrorKind::Type {
                         expected: __rt::TypeSet(4u8),
                     },
@@ -1686,25 +1487,13 @@ pub mod search_docs_input {
     fn e6(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "enum",
-                    "https://schemac.invalid/root.json#/$defs/filters/properties/section/enum",
-                    __rt::ErrorKind::Enum,
-                );
-            }
             Value::String(text) => {
                 if !matches!(text.as_str(), "changelog" | "guide" | "reference") {
-                    cx.error(
-                        "enum",
-                        "https://schemac.invalid/root.json#/$defs/filters/properties/section/enum",
-                        __rt::ErrorKind::Enum,
-                    );
+                    cx.error("enum", __rt::ErrorKind::Enum);
                 }
+            }
+            _ => {
+                cx.error("enum", __rt::ErrorKind::Enum);
             }
         }
         Ok(cx.mark() == start)
@@ -1713,35 +1502,17 @@ pub mod search_docs_input {
     fn e7(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::String(_)
-            | Value::Number(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/$defs/filters/properties/tags/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(8u8),
-                    },
-                );
-            }
             Value::Array(arr) => {
                 if arr.len() as u64 > 10u64 {
                     cx.error(
                         "maxItems",
-                        "https://schemac.invalid/root.json#/$defs/filters/properties/tags/maxItems",
                         __rt::ErrorKind::MaxItems {
                             limit: 10u64,
                         },
                     );
                 }
                 if !__rt::json::all_unique(arr) {
-                    cx.error(
-                        "uniqueItems",
-                        "https://schemac.invalid/root.json#/$defs/filters/properties/tags/uniqueItems",
-                        __rt::ErrorKind::UniqueItems,
-                    );
+                    cx.error("uniqueItems", __rt::ErrorKind::UniqueItems);
                 }
                 cx.state.spend(arr.len(), 1u64)?;
                 for (i, x) in arr.iter().enumerate() {
@@ -1753,44 +1524,38 @@ pub mod search_docs_input {
                     }?;
                 }
             }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(8u8),
+                    },
+                );
+            }
         }
-        Ok(cx.mark() == start)
-    }
-    /// `https://schemac.invalid/root.json#/$defs/filters/additionalProperties`
-    fn e8(_v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
-        let start = cx.mark();
-        cx.error_here(
-            "https://schemac.invalid/root.json#/$defs/filters/additionalProperties",
-        );
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/tags/items`
     fn e9(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/$defs/filters/properties/tags/items/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
-            }
             Value::String(text) => {
                 if !cx.state.is_match(&RE0, text)? {
                     cx.error(
                         "pattern",
-                        "https://schemac.invalid/root.json#/$defs/filters/properties/tags/items/pattern",
                         __rt::ErrorKind::Pattern {
                             pattern: __rt::Cow::Borrowed("^[a-z0-9][a-z0-9-]{0,31}$"),
                         },
                     );
                 }
+            }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(32u8),
+                    },
+                );
             }
         }
         Ok(cx.mark() == start)
@@ -1829,29 +1594,23 @@ pub mod search_docs_input {
     fn e11(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/$defs/pagination/properties/cursor/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
-            }
             Value::String(text) => {
                 if !cx.state.is_match(&RE1, text)? {
                     cx.error(
                         "pattern",
-                        "https://schemac.invalid/root.json#/$defs/pagination/properties/cursor/pattern",
                         __rt::ErrorKind::Pattern {
                             pattern: __rt::Cow::Borrowed("^[A-Za-z0-9_-]{1,64}$"),
                         },
                     );
                 }
+            }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(32u8),
+                    },
+                );
             }
         }
         Ok(cx.mark() == start)
@@ -1860,24 +1619,10 @@ pub mod search_docs_input {
     fn e12(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::String(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/$defs/pagination/properties/limit/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(64u8),
-                    },
-                );
-            }
             Value::Number(num) => {
                 if !__rt::json::is_integer(num) {
                     cx.error(
                         "type",
-                        "https://schemac.invalid/root.json#/$defs/pagination/properties/limit/type",
                         __rt::ErrorKind::Type {
                             expected: __rt::TypeSet(64u8),
                         },
@@ -1886,7 +1631,6 @@ pub mod search_docs_input {
                 if __rt::cmp_i64(num, 1i64).is_lt() {
                     cx.error(
                         "minimum",
-                        "https://schemac.invalid/root.json#/$defs/pagination/properties/limit/minimum",
                         __rt::ErrorKind::Minimum {
                             limit: 1f64,
                         },
@@ -1895,12 +1639,19 @@ pub mod search_docs_input {
                 if __rt::cmp_i64(num, 50i64).is_gt() {
                     cx.error(
                         "maximum",
-                        "https://schemac.invalid/root.json#/$defs/pagination/properties/limit/maximum",
                         __rt::ErrorKind::Maximum {
                             limit: 50f64,
                         },
                     );
                 }
+            }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(64u8),
+                    },
+                );
             }
         }
         Ok(cx.mark() == start)
@@ -2018,6 +1769,7 @@ pub mod search_docs_output {
     /// Checks `instance` and collects every error.
     pub fn validate(instance: &Value) -> __rt::Report {
         let mut cx = __rt::Errors::new(&LIMITS);
+        cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
     }
@@ -2026,13 +1778,6 @@ pub mod search_docs_output {
         cx.enter_region(1u64, 17u32)?;
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::String(_)
-                | Value::Number(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::Array(arr) => {
                     cx.spend(arr.len(), 5u64)?;
                     for x in arr.iter() {
@@ -2040,6 +1785,9 @@ pub mod search_docs_output {
                             break 'n false;
                         }
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -2096,11 +1844,7 @@ pub mod search_docs_output {
                         break 'n false;
                     }
                 }
-                Value::String(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
+                _ => {
                     break 'n false;
                 }
             }
@@ -2113,17 +1857,13 @@ pub mod search_docs_output {
     fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::String(text) => {
                     if !cx.is_match(&RE0, text)? {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -2135,13 +1875,6 @@ pub mod search_docs_output {
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::String(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::Number(num) => {
                     if __rt::cmp_i64(num, 0i64).is_lt() {
                         break 'n false;
@@ -2149,6 +1882,9 @@ pub mod search_docs_output {
                     if __rt::cmp_i64(num, 1i64).is_gt() {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -2160,17 +1896,13 @@ pub mod search_docs_output {
     fn c4(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::String(text) => {
                     if !matches!(text.as_str(), "changelog" | "guide" | "reference") {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -2196,19 +1928,6 @@ pub mod search_docs_output {
         cx.state.enter_region(1u64, 17u32)?;
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::String(_)
-            | Value::Number(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(8u8),
-                    },
-                );
-            }
             Value::Array(arr) => {
                 cx.state.spend(arr.len(), 5u64)?;
                 for (i, x) in arr.iter().enumerate() {
@@ -2219,6 +1938,14 @@ pub mod search_docs_output {
                         valid
                     }?;
                 }
+            }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(8u8),
+                    },
+                );
             }
         }
         cx.state.leave(17u32);
@@ -2274,7 +2001,6 @@ pub mod search_docs_output {
                 if !seen[0] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/items/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("title"),
                         },
@@ -2283,7 +2009,6 @@ pub mod search_docs_output {
                 if !seen[1] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/items/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("path"),
                         },
@@ -2292,7 +2017,6 @@ pub mod search_docs_output {
                 if !seen[2] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/items/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("section"),
                         },
@@ -2301,21 +2025,15 @@ pub mod search_docs_output {
                 if !seen[3] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/items/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("score"),
                         },
                     );
                 }
             }
-            Value::String(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
+            _ => {
                 cx.error(
                     "type",
-                    "https://schemac.invalid/root.json#/items/type",
                     __rt::ErrorKind::Type {
                         expected: __rt::TypeSet(4u8),
                     },
@@ -2328,29 +2046,23 @@ pub mod search_docs_output {
     fn e2(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/items/properties/path/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
-            }
             Value::String(text) => {
                 if !cx.state.is_match(&RE0, text)? {
                     cx.error(
                         "pattern",
-                        "https://schemac.invalid/root.json#/items/properties/path/pattern",
                         __rt::ErrorKind::Pattern {
                             pattern: __rt::Cow::Borrowed("^/docs/"),
                         },
                     );
                 }
+            }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(32u8),
+                    },
+                );
             }
         }
         Ok(cx.mark() == start)
@@ -2359,24 +2071,10 @@ pub mod search_docs_output {
     fn e3(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::String(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/items/properties/score/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(16u8),
-                    },
-                );
-            }
             Value::Number(num) => {
                 if __rt::cmp_i64(num, 0i64).is_lt() {
                     cx.error(
                         "minimum",
-                        "https://schemac.invalid/root.json#/items/properties/score/minimum",
                         __rt::ErrorKind::Minimum {
                             limit: 0f64,
                         },
@@ -2385,12 +2083,19 @@ pub mod search_docs_output {
                 if __rt::cmp_i64(num, 1i64).is_gt() {
                     cx.error(
                         "maximum",
-                        "https://schemac.invalid/root.json#/items/properties/score/maximum",
                         __rt::ErrorKind::Maximum {
                             limit: 1f64,
                         },
                     );
                 }
+            }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(16u8),
+                    },
+                );
             }
         }
         Ok(cx.mark() == start)
@@ -2399,25 +2104,13 @@ pub mod search_docs_output {
     fn e4(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "enum",
-                    "https://schemac.invalid/root.json#/items/properties/section/enum",
-                    __rt::ErrorKind::Enum,
-                );
-            }
             Value::String(text) => {
                 if !matches!(text.as_str(), "changelog" | "guide" | "reference") {
-                    cx.error(
-                        "enum",
-                        "https://schemac.invalid/root.json#/items/properties/section/enum",
-                        __rt::ErrorKind::Enum,
-                    );
+                    cx.error("enum", __rt::ErrorKind::Enum);
                 }
+            }
+            _ => {
+                cx.error("enum", __rt::ErrorKind::Enum);
             }
         }
         Ok(cx.mark() == start)
@@ -2431,7 +2124,6 @@ pub mod search_docs_output {
         ) {
             cx.error(
                 "type",
-                "https://schemac.invalid/root.json#/items/properties/title/type",
                 __rt::ErrorKind::Type {
                     expected: __rt::TypeSet(32u8),
                 },
@@ -2515,6 +2207,7 @@ pub mod convert_currency_input {
     /// Checks `instance` and collects every error.
     pub fn validate(instance: &Value) -> __rt::Report {
         let mut cx = __rt::Errors::new(&LIMITS);
+        cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
     }
@@ -2561,11 +2254,7 @@ pub mod convert_currency_input {
                         break 'n false;
                     }
                 }
-                Value::String(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
+                _ => {
                     break 'n false;
                 }
             }
@@ -2579,17 +2268,13 @@ pub mod convert_currency_input {
     fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::String(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::Number(num) => {
                     if __rt::cmp_i64(num, 0i64).is_le() {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -2601,17 +2286,13 @@ pub mod convert_currency_input {
     fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::String(text) => {
                     if !cx.is_match(&RE0, text)? {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -2640,7 +2321,13 @@ pub mod convert_currency_input {
                         "from" => {
                             seen[1] = true;
                             {
-                                let at = cx.at_key("/properties/from/$ref", k);
+                                let at = {
+                                    let at = cx.at_key("/properties/from/$ref", k);
+                                    cx.rebase(
+                                        "https://schemac.invalid/root.json#/definitions/currency",
+                                    );
+                                    at
+                                };
                                 let valid = e5(x, cx);
                                 cx.back(at);
                                 valid
@@ -2649,7 +2336,13 @@ pub mod convert_currency_input {
                         "to" => {
                             seen[2] = true;
                             {
-                                let at = cx.at_key("/properties/to/$ref", k);
+                                let at = {
+                                    let at = cx.at_key("/properties/to/$ref", k);
+                                    cx.rebase(
+                                        "https://schemac.invalid/root.json#/definitions/currency",
+                                    );
+                                    at
+                                };
                                 let valid = e5(x, cx);
                                 cx.back(at);
                                 valid
@@ -2668,7 +2361,6 @@ pub mod convert_currency_input {
                 if !seen[0] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("amount"),
                         },
@@ -2677,7 +2369,6 @@ pub mod convert_currency_input {
                 if !seen[1] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("from"),
                         },
@@ -2686,21 +2377,15 @@ pub mod convert_currency_input {
                 if !seen[2] {
                     cx.error(
                         "required",
-                        "https://schemac.invalid/root.json#/required",
                         __rt::ErrorKind::Required {
                             property: __rt::Cow::Borrowed("to"),
                         },
                     );
                 }
             }
-            Value::String(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
+            _ => {
                 cx.error(
                     "type",
-                    "https://schemac.invalid/root.json#/type",
                     __rt::ErrorKind::Type {
                         expected: __rt::TypeSet(4u8),
                     },
@@ -2714,29 +2399,23 @@ pub mod convert_currency_input {
     fn e1(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::String(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/properties/amount/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(16u8),
-                    },
-                );
-            }
             Value::Number(num) => {
                 if __rt::cmp_i64(num, 0i64).is_le() {
                     cx.error(
                         "exclusiveMinimum",
-                        "https://schemac.invalid/root.json#/properties/amount/exclusiveMinimum",
                         __rt::ErrorKind::ExclusiveMinimum {
                             limit: 0f64,
                         },
                     );
                 }
+            }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(16u8),
+                    },
+                );
             }
         }
         Ok(cx.mark() == start)
@@ -2744,36 +2423,30 @@ pub mod convert_currency_input {
     /// `https://schemac.invalid/root.json#/additionalProperties`
     fn e4(_v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
-        cx.error_here("https://schemac.invalid/root.json#/additionalProperties");
+        cx.error_here();
         Ok(cx.mark() == start)
     }
     /// `https://schemac.invalid/root.json#/definitions/currency`
     fn e5(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
         let start = cx.mark();
         match v {
-            Value::Object(_)
-            | Value::Number(_)
-            | Value::Array(_)
-            | Value::Bool(_)
-            | Value::Null => {
-                cx.error(
-                    "type",
-                    "https://schemac.invalid/root.json#/definitions/currency/type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
-            }
             Value::String(text) => {
                 if !cx.state.is_match(&RE0, text)? {
                     cx.error(
                         "pattern",
-                        "https://schemac.invalid/root.json#/definitions/currency/pattern",
                         __rt::ErrorKind::Pattern {
                             pattern: __rt::Cow::Borrowed("^[A-Z]{3}$"),
                         },
                     );
                 }
+            }
+            _ => {
+                cx.error(
+                    "type",
+                    __rt::ErrorKind::Type {
+                        expected: __rt::TypeSet(32u8),
+                    },
+                );
             }
         }
         Ok(cx.mark() == start)
@@ -2861,6 +2534,7 @@ pub mod convert_currency_output {
     /// Checks `instance` and collects every error.
     pub fn validate(instance: &Value) -> __rt::Report {
         let mut cx = __rt::Errors::new(&LIMITS);
+        cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
     }
@@ -2913,11 +2587,7 @@ pub mod convert_currency_output {
                         break 'n false;
                     }
                 }
-                Value::String(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
+                _ => {
                     break 'n false;
                 }
             }
@@ -2930,13 +2600,6 @@ pub mod convert_currency_output {
     fn c4(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::String(_)
-                | Value::Number(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::Array(arr) => {
                     if (arr.len() as u64) < 1u64 {
                         break 'n false;
@@ -2948,6 +2611,9 @@ pub mod convert_currency_output {
                         }
                     }
                 }
+                _ => {
+                    break 'n false;
+                }
             }
             true
         };
@@ -2958,17 +2624,13 @@ pub mod convert_currency_output {
     fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::String(text) => {
                     if !cx.is_match(&RE0, text)? {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -3027,11 +2689,7 @@ pub mod convert_currency_output {
                         break 'n false;
                     }
                 }
-                Value::String(_)
-                | Value::Number(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
+                _ => {
                     break 'n false;
                 }
             }
@@ -3058,17 +2716,13 @@ pub mod convert_currency_output {
     fn c11(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         let ok = 'n: {
             match v {
-                Value::Object(_)
-                | Value::String(_)
-                | Value::Array(_)
-                | Value::Bool(_)
-                | Value::Null => {
-                    break 'n false;
-                }
                 Value::Number(num) => {
                     if __rt::cmp_i64(num, 0i64).is_le() {
                         break 'n false;
                     }
+                }
+                _ => {
+                    break 'n false;
                 }
             }
             true
@@ -3088,11 +2742,7 @@ pub mod convert_currency_output {
                 matched += 1;
             }
             if matched != 1 {
-                cx.error(
-                    "oneOf",
-                    "https://schemac.invalid/root.json#/oneOf",
-                    __rt::ErrorKind::OneOf { matched },
-                );
+                cx.error("oneOf", __rt::ErrorKind::OneOf { matched });
             }
         }
         cx.state.leave(21u32);
