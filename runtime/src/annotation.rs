@@ -20,7 +20,8 @@ pub struct Annotation {
     /// Absolute URI of the keyword in the schema resource that holds it.
     pub absolute_keyword_location: String,
     /// The annotation's value: the keyword's value for `title`, `default` and the other
-    /// meta-data, format, content and unknown keywords.
+    /// meta-data, format, content and unknown keywords; for an applicator, what it applied
+    /// to (see [`prefix_items_value`] and the schemac IR's "Applicator annotations").
     pub value: serde_json::Value,
 }
 
@@ -60,5 +61,31 @@ impl Evaluation {
             report,
             annotations,
         }
+    }
+}
+
+/// The annotation of `prefixItems` (2019-09: `items` as an array) of `prefix` subschemas
+/// on an array of `len` items: `true` when it applied to every item, else the largest
+/// index it applied to; `None` when it applied to none.
+pub fn prefix_items_value(len: usize, prefix: usize) -> Option<serde_json::Value> {
+    match (len, prefix) {
+        (0, _) | (_, 0) => None,
+        _ if len <= prefix => Some(serde_json::Value::Bool(true)),
+        _ => Some(serde_json::Value::from(prefix - 1)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prefix_items_value;
+    use serde_json::json;
+
+    #[test]
+    fn prefix_items_value_is_the_largest_index_or_true() {
+        assert_eq!(prefix_items_value(0, 2), None);
+        assert_eq!(prefix_items_value(3, 0), None);
+        assert_eq!(prefix_items_value(1, 2), Some(json!(true)));
+        assert_eq!(prefix_items_value(2, 2), Some(json!(true)));
+        assert_eq!(prefix_items_value(5, 2), Some(json!(1)));
     }
 }

@@ -11,6 +11,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 use serde_json::Number;
 
+pub use crate::annotation::prefix_items_value;
 pub use crate::content;
 pub use crate::error::{
     ErrorKind, ErrorList, IncompleteReason, Report, TypeSet, ValidationError, Verdict,
@@ -282,6 +283,27 @@ pub struct Errors {
     annotations: Option<Vec<Annotation>>,
 }
 
+/// An annotation of keyword `token` at keyword path `keyword_path` and instance location
+/// `instance`.
+fn located(
+    keyword_path: &str,
+    instance: &str,
+    token: &str,
+    absolute: &str,
+    value: serde_json::Value,
+) -> Annotation {
+    let mut keyword_location = String::with_capacity(keyword_path.len() + 1 + token.len());
+    keyword_location.push_str(keyword_path);
+    keyword_location.push('/');
+    keyword_location.push_str(token);
+    Annotation {
+        instance_location: String::from(instance),
+        keyword_location,
+        absolute_keyword_location: String::from(absolute),
+        value,
+    }
+}
+
 /// One annotating keyword of a node, as generated code lists it:
 /// `(keyword as a pointer token, absolute location, value as JSON text, strings only)`.
 pub type OwnAnnotation = (&'static str, &'static str, &'static str, bool);
@@ -341,17 +363,35 @@ impl Errors {
             if strings_only && !v.is_string() {
                 continue;
             }
-            let mut keyword_location =
-                String::with_capacity(self.keyword_path.len() + 1 + token.len());
-            keyword_location.push_str(&self.keyword_path);
-            keyword_location.push('/');
-            keyword_location.push_str(token);
-            list.push(Annotation {
-                instance_location: self.instance.clone(),
-                keyword_location,
-                absolute_keyword_location: String::from(absolute),
-                value: serde_json::from_str(json).unwrap_or(serde_json::Value::Null),
-            });
+            let value = serde_json::from_str(json).unwrap_or(serde_json::Value::Null);
+            list.push(located(
+                &self.keyword_path,
+                &self.instance,
+                token,
+                absolute,
+                value,
+            ));
+        }
+    }
+
+    /// Gives the annotation of the applicator keyword `token` (its absolute location
+    /// `absolute`) at the current locations, when annotating: what it applied to
+    /// ([`crate::annotation`]'s applicator values). Dropped with the rest if its node fails.
+    #[cold]
+    pub fn annotate_applied(
+        &mut self,
+        token: &str,
+        absolute: &'static str,
+        value: serde_json::Value,
+    ) {
+        if let Some(list) = &mut self.annotations {
+            list.push(located(
+                &self.keyword_path,
+                &self.instance,
+                token,
+                absolute,
+                value,
+            ));
         }
     }
 
@@ -655,6 +695,25 @@ fn cmp_integer(n: &Number, y: i128) -> Ordering {
 #[inline]
 pub fn cmp_f64(n: &Number, y: f64) -> Ordering {
     json::compare_with_f64(n, y)
+}
+
+/// The indices of the items `contains` matched, for its annotation.
+pub type Indices = Vec<usize>;
+
+/// The annotation of an object applicator (`properties`, `patternProperties`,
+/// `additionalProperties`, `unevaluatedProperties`): the names of `obj`'s properties
+/// (in its order) for which `applies(position, name)` holds.
+pub fn applied_names(
+    obj: &serde_json::Map<String, serde_json::Value>,
+    mut applies: impl FnMut(usize, &str) -> Res,
+) -> Result<serde_json::Value, Stop> {
+    let mut names = Vec::new();
+    for (position, name) in obj.keys().enumerate() {
+        if applies(position, name)? {
+            names.push(serde_json::Value::String(name.clone()));
+        }
+    }
+    Ok(serde_json::Value::Array(names))
 }
 
 /// Whether `min <= count <= max` (`contains` with `minContains` and `maxContains`; an

@@ -57,6 +57,7 @@ fn check(keyword: &str, kind: CheckKind) -> Check {
     Check {
         keyword: keyword.to_string(),
         kind,
+        annotates: false,
     }
 }
 

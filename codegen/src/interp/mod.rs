@@ -79,7 +79,11 @@ type FormatCheck = Box<dyn Fn(&str) -> bool + Send + Sync + 'static>;
 ///         uri: "https://example.com/s.json#".into(),
 ///         resource: ResourceId(0),
 ///         is_resource_root: true,
-///         checks: vec![Check { keyword: "type".into(), kind: CheckKind::Type(TypeSet::STRING) }],
+///         checks: vec![Check {
+///             keyword: "type".into(),
+///             kind: CheckKind::Type(TypeSet::STRING),
+///             annotates: false,
+///         }],
 ///         collect: Collect::default(),
 ///         annotations: vec![],
 ///     }],
