@@ -41,6 +41,20 @@ impl Annotation {
     }
 }
 
+/// One subschema evaluation, valid or not, for the `verbose` output
+/// ([`crate::output`]): where it was, and whether it passed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unit {
+    /// JSON pointer to the instance location the subschema was applied to.
+    pub instance_location: String,
+    /// JSON pointer to the subschema along the evaluation path (`""` for the root).
+    pub keyword_location: String,
+    /// Absolute URI of the subschema.
+    pub absolute_keyword_location: String,
+    /// Whether it passed.
+    pub valid: bool,
+}
+
 /// The result of [`crate::Evaluate::evaluate`]: the verdict, the errors and, when the
 /// instance is valid, the annotations, in evaluation order.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +63,11 @@ pub struct Evaluation {
     pub report: Report,
     /// The annotations; empty unless the verdict is valid.
     pub annotations: Vec<Annotation>,
+    /// Every subschema evaluation (of a subschema with keywords), each listed when it
+    /// ended — except inside a subschema whose errors are dropped (`anyOf`, `oneOf`, `not`,
+    /// `if`, `contains`) and that failed, which lists only itself — and none under
+    /// `propertyNames` (a key has no instance location). What the `verbose` output shows.
+    pub units: Vec<Unit>,
 }
 
 impl Evaluation {
@@ -60,7 +79,14 @@ impl Evaluation {
         Evaluation {
             report,
             annotations,
+            units: Vec::new(),
         }
+    }
+
+    /// The same evaluation with its subschema evaluations [`Evaluation::units`].
+    pub fn with_units(mut self, units: Vec<Unit>) -> Evaluation {
+        self.units = units;
+        self
     }
 }
 

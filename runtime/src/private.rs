@@ -19,7 +19,7 @@ pub use crate::error::{
 pub use crate::json;
 pub use crate::json::Tag;
 pub use crate::limits::Limits;
-pub use crate::{Annotation, Check, Evaluate, Evaluation, Validate};
+pub use crate::{Annotation, Check, Evaluate, Evaluation, Unit, Validate};
 pub use alloc::borrow::Cow;
 pub use serde_json;
 
@@ -281,6 +281,17 @@ pub struct Errors {
     /// The annotations given so far by evaluations that passed or are under way
     /// (`evaluate`); `None` when they are not collected (`validate`).
     annotations: Option<Vec<Annotation>>,
+    /// The subschema evaluations that ended so far (`evaluate`; see
+    /// [`Evaluation::units`]).
+    units: Vec<Unit>,
+}
+
+/// How many annotations and units had been given when a node began
+/// ([`Errors::annotation_mark`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Mark {
+    annotations: usize,
+    units: usize,
 }
 
 /// An annotation of keyword `token` at keyword path `keyword_path` and instance location
@@ -326,6 +337,7 @@ impl Errors {
             keyword_path: String::new(),
             instance: String::new(),
             annotations,
+            units: Vec::new(),
         }
     }
 
@@ -335,28 +347,42 @@ impl Errors {
         self.annotations.is_some()
     }
 
-    /// How many annotations have been given: the mark a node's [`Errors::annotate`] drops
-    /// back to when it fails.
+    /// How many annotations and units have been given: the mark a node's
+    /// [`Errors::annotate`] drops back to when it fails.
     #[inline]
-    pub fn annotation_mark(&self) -> usize {
-        self.annotations.as_ref().map_or(0, Vec::len)
+    pub fn annotation_mark(&self) -> Mark {
+        Mark {
+            annotations: self.annotations.as_ref().map_or(0, Vec::len),
+            units: self.units.len(),
+        }
     }
 
-    /// Ends a node's evaluation on `v` (when annotating): if it is `valid`, adds its `own`
-    /// annotations at the current locations (those marked strings-only only on a
-    /// string); else drops every annotation given since `mark`.
+    /// Ends the evaluation of the node at `absolute` on `v` (when annotating): lists it as
+    /// a unit; if it is `valid`, adds its `own` annotations at the current locations (those
+    /// marked strings-only only on a string); else drops every annotation given since
+    /// `mark`, and the units too when its errors are dropped.
     pub fn annotate(
         &mut self,
         valid: bool,
-        mark: usize,
+        mark: Mark,
         v: &serde_json::Value,
+        absolute: &'static str,
         own: &[OwnAnnotation],
     ) {
         let Some(list) = &mut self.annotations else {
             return;
         };
+        if !valid && self.errors.is_muted() {
+            self.units.truncate(mark.units);
+        }
+        self.units.push(Unit {
+            instance_location: self.instance.clone(),
+            keyword_location: self.keyword_path.clone(),
+            absolute_keyword_location: String::from(absolute),
+            valid,
+        });
         if !valid {
-            list.truncate(mark);
+            list.truncate(mark.annotations);
             return;
         }
         for &(token, absolute, json, strings_only) in own {
@@ -409,16 +435,18 @@ impl Errors {
     /// Drops every annotation given since `mark` ([`Errors::annotation_mark`]): what
     /// `propertyNames`' subschema annotates on a key, which has no instance location.
     #[inline]
-    pub fn drop_annotations(&mut self, mark: usize) {
+    pub fn drop_annotations(&mut self, mark: Mark) {
         if let Some(list) = &mut self.annotations {
-            list.truncate(mark);
+            list.truncate(mark.annotations);
         }
+        self.units.truncate(mark.units);
     }
 
     /// The evaluation of an instance whose root returned `result`.
     pub fn finish_evaluation(mut self, result: Res) -> Evaluation {
         let annotations = self.annotations.take().unwrap_or_default();
-        Evaluation::new(self.finish(result), annotations)
+        let units = core::mem::take(&mut self.units);
+        Evaluation::new(self.finish(result), annotations).with_units(units)
     }
 
     /// How many errors have been found, those past [`Limits::max_errors`] included (a

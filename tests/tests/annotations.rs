@@ -7,11 +7,14 @@
 //!   backend gives exactly the expected annotations (in any order), and both give the same
 //!   evaluation, annotations in the same order.
 //! - The suite's annotation cases (2020-12, 2019-09): both backends give the same
-//!   evaluation, every annotation included, in the same order.
+//!   evaluation, every annotation and unit included, in the same order.
+//! - The `verbose` output of every case's instances: valid against the 2020-12 output
+//!   schema's `$defs/verbose`, with a unit for every subschema evaluated.
 
 use schemac::interp::Interpreter;
 use schemac::{Dialect, Options};
-use schemac_runtime::{Annotation, Evaluate, Evaluation};
+use schemac_runtime::output::{self, Format};
+use schemac_runtime::{Annotation, Evaluate, Evaluation, Validate};
 use schemac_tests::evaluation_cases::{self, compatible, release};
 use schemac_tests::{generated, paths, registry};
 use serde_json::{json, Value};
@@ -164,4 +167,96 @@ fn both_backends_give_the_suites_annotations_alike() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(compared >= 98, "only {compared} instances compared");
+}
+
+/// Every unit of an output below its root: (keyword location, instance location, valid,
+/// whether it has annotations or an annotation).
+fn all_units(unit: &Value, out: &mut Vec<(String, String, bool, bool)>) {
+    for key in ["errors", "annotations"] {
+        for child in unit
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            out.push((
+                child["keywordLocation"].as_str().unwrap_or_default().into(),
+                child["instanceLocation"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .into(),
+                child["valid"] == json!(true),
+                child.get("annotations").is_some() || child.get("annotation").is_some(),
+            ));
+            all_units(child, out);
+        }
+    }
+}
+
+#[test]
+fn verbose_output_lists_every_evaluated_subschema() {
+    let suite = paths::suite_dir().expect("the JSON Schema Test Suite");
+    let dir = suite.join("output-tests").join("draft2020-12");
+    let schema = paths::read_json(&dir.join("output-schema.json")).expect("output schema");
+    let id = schema["$id"].as_str().expect("an $id").to_string();
+    let mut compiler = schemac::Compiler::new(Options::default());
+    compiler
+        .registry_mut()
+        .add(&id, schema)
+        .expect("registered");
+    let verbose_schema = compiler
+        .compile(&json!({"$ref": format!("{id}#/$defs/verbose")}))
+        .map(Interpreter::new)
+        .expect("the verbose schema compiles");
+
+    let path = paths::workspace_root().join("tests/cases/annotations.json");
+    let cases = paths::read_json(&path).expect("the annotation cases");
+    let cases_compiler = registry::compiler(options(Dialect::Draft2020_12)).expect("registry");
+    let mut failures = Vec::new();
+    let mut valid_without_annotations = 0;
+    for case in cases.as_array().expect("a list of cases") {
+        let description = case["description"].as_str().unwrap_or_default();
+        let interpreted = Interpreter::new(
+            cases_compiler
+                .compile_named(description, &case["schema"])
+                .expect("compiles"),
+        );
+        for test in case["tests"].as_array().expect("tests") {
+            let evaluation = interpreted.evaluate(&test["data"]);
+            let out = output::evaluation(Format::Verbose, &evaluation);
+            let here = format!("{description} / {}", test["data"]);
+            let report = verbose_schema.validate(&out);
+            if !report.is_valid() {
+                failures.push(format!(
+                    "{here}: {out} fails $defs/verbose: {:?}",
+                    report.errors
+                ));
+            }
+            let mut listed = Vec::new();
+            all_units(&out, &mut listed);
+            for unit in evaluation
+                .units
+                .iter()
+                .filter(|u| !u.keyword_location.is_empty())
+            {
+                let found = listed.iter().any(|(k, i, valid, _)| {
+                    *k == unit.keyword_location
+                        && *i == unit.instance_location
+                        && *valid == unit.valid
+                });
+                if !found {
+                    failures.push(format!("{here}: no unit for {unit:?} in {out}"));
+                }
+            }
+            valid_without_annotations += listed
+                .iter()
+                .filter(|(_, _, valid, annotates)| *valid && !annotates)
+                .count();
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        valid_without_annotations >= 10,
+        "only {valid_without_annotations} such units"
+    );
 }

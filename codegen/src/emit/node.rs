@@ -371,7 +371,9 @@ impl<'a> Gen<'a> {
                 Ok(true)
             },
             Mode::Errors if body.is_empty() => {
-                let annotate = own.map(|own| quote!(cx.annotate(true, 0, v, #own);));
+                let uri = &node.uri;
+                let annotate =
+                    own.map(|own| quote!(cx.annotate(true, cx.annotation_mark(), v, #uri, #own);));
                 quote! {
                     #enter
                     #scope_in
@@ -383,6 +385,7 @@ impl<'a> Gen<'a> {
             }
             Mode::Errors if self.evaluate => {
                 let own = own.unwrap_or_else(|| quote!(&[]));
+                let uri = &node.uri;
                 quote! {
                     #enter
                     #scope_in
@@ -392,7 +395,7 @@ impl<'a> Gen<'a> {
                     #scope_out
                     #leave
                     let valid = cx.mark() == start;
-                    cx.annotate(valid, given, v, #own);
+                    cx.annotate(valid, given, v, #uri, #own);
                     Ok(valid)
                 }
             }

@@ -19,7 +19,7 @@ use schemac_runtime::__private::{max_length, min_length};
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
 use schemac_runtime::json::Tag;
 use schemac_runtime::regex::Candidates;
-use schemac_runtime::{annotation, content, json, Annotation, Budget};
+use schemac_runtime::{annotation, content, json, Annotation, Budget, Unit};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -44,6 +44,9 @@ pub(super) struct Ctx {
     errors: ErrorList,
     /// The annotations given so far by evaluations that passed or are under way.
     annotations: Vec<Annotation>,
+    /// The node evaluations that ended so far (annotating; see
+    /// [`schemac_runtime::Evaluation::units`]).
+    units: Vec<Unit>,
     /// JSON pointer of the current instance location (maintained only while reporting or
     /// annotating).
     instance_path: String,
@@ -67,6 +70,7 @@ impl Ctx {
             annotate: false,
             errors: ErrorList::new(max_errors),
             annotations: Vec::new(),
+            units: Vec::new(),
             instance_path: String::new(),
             keyword_path: String::new(),
             scope: Vec::new(),
@@ -81,9 +85,31 @@ impl Ctx {
         self
     }
 
-    /// The annotations collected.
-    pub(super) fn take_collected(&mut self) -> Vec<Annotation> {
-        std::mem::take(&mut self.annotations)
+    /// The annotations and units collected.
+    pub(super) fn take_collected(&mut self) -> (Vec<Annotation>, Vec<Unit>) {
+        (
+            std::mem::take(&mut self.annotations),
+            std::mem::take(&mut self.units),
+        )
+    }
+
+    /// Lists the evaluation of `node` on `inst` that ended `valid` as a unit (see
+    /// [`schemac_runtime::Evaluation::units`]): not a node without keywords, which
+    /// generated code does not evaluate, nor one on a key; a failed node whose errors are
+    /// dropped keeps none of the units listed since `mark`.
+    fn unit(&mut self, node: &Node, inst: Inst<'_>, valid: bool, mark: usize) {
+        if !valid && !self.report {
+            self.units.truncate(mark);
+        }
+        if matches!(inst, Inst::Key(_)) || (node.checks.is_empty() && node.annotations.is_empty()) {
+            return;
+        }
+        self.units.push(Unit {
+            instance_location: self.instance_path.clone(),
+            keyword_location: self.keyword_path.clone(),
+            absolute_keyword_location: node.uri.clone(),
+            valid,
+        });
     }
 
     /// Whether the instance and keyword locations are maintained.
@@ -534,6 +560,7 @@ impl Interpreter {
         }
         let collects = plan.collect_properties || plan.collect_items;
         let mark = cx.annotations.len();
+        let unit_mark = cx.units.len();
         let result = if (collects && out.is_some()) || plan.has_unevaluated {
             let mut annotations = cx.take_annotations();
             let result = self.checks(cx, node, plan, inst, Some(&mut annotations));
@@ -551,6 +578,9 @@ impl Interpreter {
             match result {
                 Ok(true) => cx.annotate_node(node, inst),
                 _ => cx.annotations.truncate(mark),
+            }
+            if let Ok(valid) = result {
+                cx.unit(node, inst, valid, unit_mark);
             }
         }
         if pushed {
