@@ -1752,7 +1752,25 @@ impl<'a> Gen<'a> {
                 any_of(tests(&names, &mut std::iter::empty()))
             }
             CheckKind::PatternProperties(entries) => {
-                any_of(tests(&[], &mut entries.iter().map(|(id, _)| *id)))
+                let tries = tests(&[], &mut entries.iter().map(|(id, _)| *id));
+                match tries.as_slice() {
+                    // One pattern: its own result (`Ok(..?)` would be needless).
+                    [_] => {
+                        let id = entries
+                            .iter()
+                            .map(|(id, _)| *id)
+                            .find(|id| self.program.regexes[id.0].compiled.is_some());
+                        let re = id.map(regex_name);
+                        let give = self.give(f, check, quote!(value));
+                        return quote! {
+                            if cx.annotating() && cx.mark() == start {
+                                let value = __rt::applied_names(obj, |_, k| #st.is_match(&#re, k))?;
+                                #give
+                            }
+                        };
+                    }
+                    _ => any_of(tries),
+                }
             }
             CheckKind::AdditionalProperties {
                 known, patterns, ..
@@ -1774,10 +1792,16 @@ impl<'a> Gen<'a> {
                 };
             }
             CheckKind::Items { skip, .. } => {
-                let skip = Literal::usize_unsuffixed(*skip);
+                let applies = match *skip {
+                    0 => quote!(!arr.is_empty()),
+                    n => {
+                        let n = Literal::usize_unsuffixed(n);
+                        quote!(arr.len() > #n)
+                    }
+                };
                 let give = self.give(f, check, quote!(Value::Bool(true)));
                 return quote! {
-                    if arr.len() > #skip && cx.annotating() && cx.mark() == start { #give }
+                    if #applies && cx.annotating() && cx.mark() == start { #give }
                 };
             }
             _ => return quote!(),
