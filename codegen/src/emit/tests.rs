@@ -349,3 +349,65 @@ fn large_enums_and_pattern_lists_become_static_lookups() {
     assert!(out.contains("if !covered"), "{out}");
     assert_eq!(out, generate_one("lookups", &program));
 }
+
+#[test]
+fn applicator_annotations_cost_nothing_unless_evaluating() {
+    let schema = json!({
+        "properties": {"a": {"type": "integer"}},
+        "patternProperties": {"^x": true},
+        "additionalProperties": false,
+        "prefixItems": [true],
+        "items": {"type": "string"},
+        "contains": {"type": "string"},
+        "unevaluatedProperties": false
+    });
+    let program = crate::Compiler::new(crate::Options {
+        annotations: true,
+        ..crate::Options::default()
+    })
+    .compile(&schema)
+    .expect("compiles");
+    let unit = Unit {
+        module: "annotated",
+        source: "schemas/test.json",
+        file: "schemas/test.json",
+        schema_text: None,
+        program: &program,
+    };
+    // Without `evaluate`: no annotation code at all.
+    let plain = generate(std::slice::from_ref(&unit), &EmitOptions::default()).expect("generates");
+    for token in [
+        "annotate_applied",
+        "applied_names",
+        "Indices",
+        "prefix_items_value",
+    ] {
+        assert!(!plain.contains(token), "{token} in {plain}");
+    }
+    // With it: each applicator gives its annotation, behind `cx.annotating()`.
+    let options = EmitOptions {
+        evaluate: true,
+        ..EmitOptions::default()
+    };
+    let evaluating = generate(&[unit], &options).expect("generates");
+    for keyword in [
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "prefixItems",
+        "items",
+        "contains",
+        "unevaluatedProperties",
+    ] {
+        assert!(
+            evaluating.contains(&format!("\"{keyword}\",\n")),
+            "no {keyword} annotation in {evaluating}"
+        );
+    }
+    assert!(
+        evaluating.matches("cx.annotate_applied(").count() >= 7,
+        "{evaluating}"
+    );
+    assert!(evaluating.contains("__rt::prefix_items_value(arr.len(), 1)"));
+    assert!(evaluating.contains("let mut matched = __rt::Indices::new();"));
+}
