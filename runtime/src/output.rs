@@ -36,7 +36,7 @@ pub enum Format {
     Basic,
     /// Units nested by subschema, single-child units collapsed.
     Detailed,
-    /// Units nested by subschema, every unit on the way kept.
+    /// Units nested by subschema, every subschema evaluated listed (see [`evaluation`]).
     Verbose,
 }
 
