@@ -84,6 +84,7 @@ fn run() -> Result<(), String> {
         paths::older_metaschemas_dir()?.display()
     );
     println!("cargo:rerun-if-changed=fixtures");
+    println!("cargo:rerun-if-changed=cases/annotations.json");
 
     // (module, label, file, group index, program, name)
     let mut compiled = Vec::new();
@@ -201,6 +202,10 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
+/// The project's annotation cases, relative to this crate: schemas with instances and the
+/// annotations they give (`tests/annotations.rs`).
+const ANNOTATION_CASES: &str = "cases/annotations.json";
+
 /// A compiled schema to generate: (module, set label, file, group index, program, name).
 type Compiled = (String, String, String, usize, schemac::ir::Program, String);
 
@@ -264,6 +269,22 @@ fn evaluation_programs(
         }
         Ok(())
     };
+    // The project's annotation cases (2020-12 unless a schema says otherwise), always.
+    let own = paths::read_json(std::path::Path::new(ANNOTATION_CASES))?;
+    let base = compiler(schemac::Dialect::Draft2020_12)?;
+    for (index, case) in own.as_array().into_iter().flatten().enumerate() {
+        let schema = case
+            .get("schema")
+            .ok_or("an annotation case without a schema")?;
+        push(
+            "cases",
+            "annotations",
+            "annotations.json",
+            index,
+            &base,
+            schema,
+        )?;
+    }
     let cases = evaluation_cases::load(&suite_dir.join("annotations").join("tests"))?;
     for spec in suite::SETS
         .iter()

@@ -132,7 +132,7 @@ pub enum OutputFormat {
     Basic,
     /// JSON lines in the 2020-12 detailed output format: units nested by subschema.
     Detailed,
-    /// JSON lines in the 2020-12 verbose output format: every unit on the way kept.
+    /// JSON lines in the 2020-12 verbose output format: every subschema evaluated listed.
     Verbose,
 }
 

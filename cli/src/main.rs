@@ -402,7 +402,7 @@ fn write_json(
     format: Format,
     evaluation: &Evaluation,
 ) -> io::Result<()> {
-    let mut unit = output::output(format, &evaluation.report, &evaluation.annotations);
+    let mut unit = output::evaluation(format, evaluation);
     if let Value::Object(map) = &mut unit {
         map.insert("instance".into(), Value::String(instance.name.clone()));
     }

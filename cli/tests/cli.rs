@@ -416,10 +416,24 @@ fn validate_output_json_prints_the_basic_format_with_the_instance_path() {
     .expect(1);
     let units = json_lines(&run.stdout);
     assert_eq!(units.len(), 2, "{}", run.stdout);
+    // A valid instance: the annotations of `properties` and `additionalProperties`.
+    let root = "https://schemac.invalid/root.json#";
     assert_eq!(
         units[0],
         serde_json::json!({
-            "valid": true, "keywordLocation": "", "instanceLocation": "", "instance": "ok.json"
+            "valid": true, "keywordLocation": "", "instanceLocation": "", "instance": "ok.json",
+            "annotations": [
+                {
+                    "valid": true, "keywordLocation": "/additionalProperties",
+                    "absoluteKeywordLocation": format!("{root}/additionalProperties"),
+                    "instanceLocation": "", "annotation": []
+                },
+                {
+                    "valid": true, "keywordLocation": "/properties",
+                    "absoluteKeywordLocation": format!("{root}/properties"),
+                    "instanceLocation": "", "annotation": ["query"]
+                }
+            ]
         })
     );
     assert_eq!(units[1]["valid"], false);
@@ -1181,7 +1195,12 @@ fn every_output_format_is_valid_against_its_own_output_schema_definition() {
             _ => {
                 let tags = &units[1]["errors"][1];
                 assert_eq!(tags["keywordLocation"], "/properties/tags");
-                let item = &tags["errors"][0];
+                // Every subschema evaluated is listed: the valid item too.
+                let items = tags["errors"].as_array().unwrap();
+                let valid = &items[0];
+                assert_eq!(valid["instanceLocation"], "/tags/0");
+                assert_eq!(valid["valid"], true);
+                let item = &items[1];
                 assert_eq!(item["keywordLocation"], "/properties/tags/items");
                 assert_eq!(item["instanceLocation"], "/tags/1");
                 assert_eq!(

@@ -20,7 +20,8 @@ pub struct Annotation {
     /// Absolute URI of the keyword in the schema resource that holds it.
     pub absolute_keyword_location: String,
     /// The annotation's value: the keyword's value for `title`, `default` and the other
-    /// meta-data, format, content and unknown keywords.
+    /// meta-data, format, content and unknown keywords; for an applicator, what it applied
+    /// to (see [`prefix_items_value`] and the schemac IR's "Applicator annotations").
     pub value: serde_json::Value,
 }
 
@@ -40,6 +41,20 @@ impl Annotation {
     }
 }
 
+/// One subschema evaluation, valid or not, for the `verbose` output
+/// ([`crate::output`]): where it was, and whether it passed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unit {
+    /// JSON pointer to the instance location the subschema was applied to.
+    pub instance_location: String,
+    /// JSON pointer to the subschema along the evaluation path (`""` for the root).
+    pub keyword_location: String,
+    /// Absolute URI of the subschema.
+    pub absolute_keyword_location: String,
+    /// Whether it passed.
+    pub valid: bool,
+}
+
 /// The result of [`crate::Evaluate::evaluate`]: the verdict, the errors and, when the
 /// instance is valid, the annotations, in evaluation order.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +63,11 @@ pub struct Evaluation {
     pub report: Report,
     /// The annotations; empty unless the verdict is valid.
     pub annotations: Vec<Annotation>,
+    /// Every subschema evaluation (of a subschema with keywords), each listed when it
+    /// ended — except inside a subschema whose errors are dropped (`anyOf`, `oneOf`, `not`,
+    /// `if`, `contains`) and that failed, which lists only itself — and none under
+    /// `propertyNames` (a key has no instance location). What the `verbose` output shows.
+    pub units: Vec<Unit>,
 }
 
 impl Evaluation {
@@ -59,6 +79,39 @@ impl Evaluation {
         Evaluation {
             report,
             annotations,
+            units: Vec::new(),
         }
+    }
+
+    /// The same evaluation with its subschema evaluations [`Evaluation::units`].
+    pub fn with_units(mut self, units: Vec<Unit>) -> Evaluation {
+        self.units = units;
+        self
+    }
+}
+
+/// The annotation of `prefixItems` (2019-09: `items` as an array) of `prefix` subschemas
+/// on an array of `len` items: `true` when it applied to every item, else the largest
+/// index it applied to; `None` when it applied to none.
+pub fn prefix_items_value(len: usize, prefix: usize) -> Option<serde_json::Value> {
+    match (len, prefix) {
+        (0, _) | (_, 0) => None,
+        _ if len <= prefix => Some(serde_json::Value::Bool(true)),
+        _ => Some(serde_json::Value::from(prefix - 1)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prefix_items_value;
+    use serde_json::json;
+
+    #[test]
+    fn prefix_items_value_is_the_largest_index_or_true() {
+        assert_eq!(prefix_items_value(0, 2), None);
+        assert_eq!(prefix_items_value(3, 0), None);
+        assert_eq!(prefix_items_value(1, 2), Some(json!(true)));
+        assert_eq!(prefix_items_value(2, 2), Some(json!(true)));
+        assert_eq!(prefix_items_value(5, 2), Some(json!(1)));
     }
 }

@@ -464,6 +464,12 @@ impl ErrorList {
         mark
     }
 
+    /// Whether errors are only counted (inside [`ErrorList::mute`]).
+    #[inline]
+    pub fn is_muted(&self) -> bool {
+        self.muted
+    }
+
     /// Ends what [`ErrorList::mute`] began: the errors counted since are forgotten.
     #[inline]
     pub fn unmute(&mut self, mark: Muted) {

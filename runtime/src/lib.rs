@@ -28,7 +28,7 @@ pub mod regex;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use annotation::{Annotation, Evaluation};
+pub use annotation::{Annotation, Evaluation, Unit};
 pub use error::{ErrorKind, IncompleteReason, Report, ValidationError, Verdict};
 pub use limits::{Budget, Limits};
 

@@ -7,9 +7,11 @@
 //! with its `error` message) or, for a valid instance, the annotations under `annotations`
 //! (each with its `annotation` value). `basic` lists them flat; `detailed` and `verbose`
 //! nest them in one unit per subschema on their evaluation paths, `detailed` collapsing a
-//! unit with a single child into that child. Only failed assertions and annotations are
-//! reported: `verbose` holds every subschema on the way to one of them, not the subschemas
-//! that passed without annotating.
+//! unit with a single child into that child. `detailed` holds the subschemas on the way
+//! to a failed assertion or an annotation; `verbose`, built by [`evaluation`] from an
+//! [`Evaluation`]'s [`units`](Evaluation::units), holds every subschema evaluated (those
+//! that passed without annotating too, and those that failed inside a subschema whose
+//! errors are dropped, with an `error` saying so).
 //!
 //! Extra members, which the 2020-12 output schema allows: an incomplete verdict is
 //! `"valid": false` with `"incomplete"` holding the reason (and `"error"` saying it), so
@@ -17,7 +19,7 @@
 //! [`max_errors`](crate::Limits::max_errors) bound left out are counted in
 //! `"errorsOmitted"`.
 
-use crate::annotation::Annotation;
+use crate::annotation::{Annotation, Evaluation, Unit};
 use crate::error::{Report, Verdict};
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -34,7 +36,7 @@ pub enum Format {
     Basic,
     /// Units nested by subschema, single-child units collapsed.
     Detailed,
-    /// Units nested by subschema, every unit on the way kept.
+    /// Units nested by subschema, every subschema evaluated listed (see [`evaluation`]).
     Verbose,
 }
 
@@ -63,13 +65,34 @@ impl Format {
     }
 }
 
-/// The output of `report` (and, when it is valid, of `annotations`) in `format`.
+/// The output of `report` (and, when it is valid, of `annotations`) in `format`; `verbose`
+/// lists only the subschemas on the way to an error or an annotation (see [`evaluation`]).
 pub fn output(format: Format, report: &Report, annotations: &[Annotation]) -> Value {
+    units_output(format, report, annotations, &[])
+}
+
+/// The output of `evaluation` in `format`: [`output`], with `verbose` listing every
+/// subschema evaluation of [`Evaluation::units`].
+pub fn evaluation(format: Format, evaluation: &Evaluation) -> Value {
+    let units = match format {
+        Format::Verbose => evaluation.units.as_slice(),
+        _ => &[],
+    };
+    units_output(format, &evaluation.report, &evaluation.annotations, units)
+}
+
+/// [`output`] with the subschema evaluations `evaluated` in the tree.
+fn units_output(
+    format: Format,
+    report: &Report,
+    annotations: &[Annotation],
+    evaluated: &[Unit],
+) -> Value {
     if format == Format::Flag {
         return flag(report);
     }
     let mut root = root_unit(report);
-    let (key, units) = if report.is_valid() {
+    let (key, leaves): (_, Vec<Leaf>) = if report.is_valid() {
         (
             "annotations",
             annotations.iter().map(Leaf::annotation).collect(),
@@ -77,10 +100,9 @@ pub fn output(format: Format, report: &Report, annotations: &[Annotation]) -> Va
     } else {
         ("errors", report.errors.iter().map(Leaf::error).collect())
     };
-    let units: Vec<Leaf> = units;
     let list = match format {
-        Format::Basic => units.into_iter().map(|leaf| leaf.unit).collect(),
-        _ => Tree::of(units).render_children(format == Format::Detailed),
+        Format::Basic => leaves.into_iter().map(|leaf| leaf.unit).collect(),
+        _ => Tree::of(evaluated, leaves).render_children(format == Format::Detailed),
     };
     if !list.is_empty() {
         root.insert(key.into(), Value::Array(list));
@@ -195,8 +217,11 @@ struct Tree {
     instance_location: String,
     /// Known when a leaf's absolute location extends it by the leaf's keyword path.
     absolute_keyword_location: Option<String>,
-    /// Whether the units in it are errors (else annotations).
+    /// Whether the units in it are errors (else annotations); when the subschema's
+    /// evaluation is listed as a unit, whether it failed.
     failed: bool,
+    /// Whether the subschema's evaluation is listed as a unit.
+    evaluated: bool,
     leaves: Vec<Value>,
     children: Vec<Tree>,
     /// `children` by (keyword location, instance location).
@@ -204,9 +229,13 @@ struct Tree {
 }
 
 impl Tree {
-    /// The root's tree of `leaves`.
-    fn of(leaves: Vec<Leaf>) -> Tree {
+    /// The root's tree of the subschema evaluations `units` (the root's own left out),
+    /// then of `leaves`.
+    fn of(units: &[Unit], leaves: Vec<Leaf>) -> Tree {
         let mut root = Tree::default();
+        for unit in units {
+            root.insert_unit(unit);
+        }
         for leaf in leaves {
             root.insert(leaf);
         }
@@ -217,19 +246,54 @@ impl Tree {
         let failed = leaf.unit["valid"] == Value::Bool(false);
         let keyword: Vec<&str> = tokens(&leaf.keyword_location).collect();
         let instance: Vec<&str> = tokens(&leaf.instance_location).collect();
+        let steps = subschema_steps(&keyword, instance.len());
+        let absolute =
+            |k: usize| strip_keyword_path(&leaf.absolute_keyword_location, &keyword[k..]);
+        self.walk(&keyword, &instance, &steps, &absolute, failed)
+            .leaves
+            .push(leaf.unit);
+    }
+
+    /// Marks the subschema `unit` evaluated (nothing for the root, or for a location that
+    /// is not a subschema's).
+    fn insert_unit(&mut self, unit: &Unit) {
+        let mut keyword: Vec<&str> = tokens(&unit.keyword_location).collect();
+        let instance: Vec<&str> = tokens(&unit.instance_location).collect();
+        let len = keyword.len();
+        // The steps to a keyword inside the subschema end at the subschema.
+        keyword.push("");
+        let steps = subschema_steps(&keyword, instance.len());
+        if steps.last() != Some(&(len, instance.len())) {
+            return;
+        }
+        let tree = self.walk(&keyword, &instance, &steps, &|_| None, !unit.valid);
+        tree.evaluated = true;
+        tree.failed = !unit.valid;
+        tree.absolute_keyword_location = Some(unit.absolute_keyword_location.clone());
+    }
+
+    /// The tree at the end of `steps` (of `keyword` and `instance` tokens), made on the
+    /// way where missing: each with the absolute location `absolute` gives for its keyword
+    /// token count, and `failed`.
+    fn walk(
+        &mut self,
+        keyword: &[&str],
+        instance: &[&str],
+        steps: &[(usize, usize)],
+        absolute: &dyn Fn(usize) -> Option<String>,
+        failed: bool,
+    ) -> &mut Tree {
         let mut tree = self;
-        for (k, i) in subschema_steps(&keyword, instance.len()) {
+        for &(k, i) in steps {
             let at = (join(&keyword[..k]), join(&instance[..i]));
             let next = match tree.index.get(&at) {
                 Some(&n) => n,
                 None => {
-                    let absolute =
-                        strip_keyword_path(&leaf.absolute_keyword_location, &keyword[k..]);
                     tree.index.insert(at.clone(), tree.children.len());
                     tree.children.push(Tree {
                         keyword_location: at.0,
                         instance_location: at.1,
-                        absolute_keyword_location: absolute,
+                        absolute_keyword_location: absolute(k),
                         failed,
                         ..Tree::default()
                     });
@@ -238,7 +302,7 @@ impl Tree {
             };
             tree = &mut tree.children[next];
         }
-        tree.leaves.push(leaf.unit);
+        tree
     }
 
     /// The units listed in this one: its leaves, then its children's units (a child
@@ -256,7 +320,7 @@ impl Tree {
         let crosses_reference = ["/$ref", "/$dynamicRef", "/$recursiveRef"]
             .iter()
             .any(|r| self.keyword_location.contains(r));
-        let failed = self.failed;
+        let (failed, evaluated) = (self.failed, self.evaluated);
         let keyword_location = self.keyword_location.clone();
         let instance_location = self.instance_location.clone();
         let absolute = self.absolute_keyword_location.clone();
@@ -272,7 +336,15 @@ impl Tree {
         }
         unit.insert("instanceLocation".into(), instance_location.into());
         let key = if failed { "errors" } else { "annotations" };
-        unit.insert(key.into(), Value::Array(list));
+        if !list.is_empty() || !evaluated {
+            unit.insert(key.into(), Value::Array(list));
+        } else if failed {
+            // A subschema whose errors were dropped (`anyOf`, `not`, ...).
+            unit.insert(
+                "error".into(),
+                "not valid (its errors are not reported, as the keyword applying it says)".into(),
+            );
+        }
         alloc::vec![Value::Object(unit)]
     }
 }
@@ -449,6 +521,73 @@ mod tests {
         assert_eq!(
             target["errors"][0]["keywordLocation"],
             "/properties/b/$ref/const"
+        );
+    }
+
+    fn unit(instance: &str, keyword: &str, absolute: &str, valid: bool) -> Unit {
+        Unit {
+            instance_location: instance.into(),
+            keyword_location: keyword.into(),
+            absolute_keyword_location: absolute.into(),
+            valid,
+        }
+    }
+
+    #[test]
+    fn verbose_lists_every_evaluated_subschema() {
+        // {properties: {a: {type: integer}, b: {title: B}}, anyOf: [{type: string},
+        // {minimum: 0}]} on {"a": 1, "b": 2}.
+        let title = Annotation {
+            instance_location: "/b".into(),
+            keyword_location: "/properties/b/title".into(),
+            absolute_keyword_location: "https://x/s#/properties/b/title".into(),
+            value: json!("B"),
+        };
+        let ev = Evaluation::new(
+            Report {
+                verdict: Verdict::Valid,
+                errors: vec![],
+                errors_omitted: 0,
+            },
+            vec![title],
+        )
+        .with_units(vec![
+            unit("/a", "/properties/a", "https://x/s#/properties/a", true),
+            unit("/b", "/properties/b", "https://x/s#/properties/b", true),
+            unit("", "/anyOf/0", "https://x/s#/anyOf/0", false),
+            unit("", "/anyOf/1", "https://x/s#/anyOf/1", true),
+            unit("", "", "https://x/s#", true),
+        ]);
+        let verbose = evaluation(Format::Verbose, &ev);
+        let units = verbose["annotations"].as_array().unwrap();
+        let at: Vec<_> = units
+            .iter()
+            .map(|u| (u["keywordLocation"].as_str().unwrap(), u["valid"].clone()))
+            .collect();
+        assert_eq!(
+            at,
+            vec![
+                ("/properties/a", json!(true)),
+                ("/properties/b", json!(true)),
+                ("/anyOf/0", json!(false)),
+                ("/anyOf/1", json!(true)),
+            ],
+            "{verbose}"
+        );
+        // A valid unit without annotations has no list; a failed one whose errors were
+        // dropped says so; every unit has its absolute location.
+        assert!(units[0].get("annotations").is_none(), "{verbose}");
+        assert_eq!(units[1]["annotations"][0]["annotation"], "B");
+        assert!(units[2]["error"].is_string() && units[2].get("errors").is_none());
+        assert!(units
+            .iter()
+            .all(|u| u["absoluteKeywordLocation"].is_string()));
+        // The other formats do not list the units.
+        let detailed = evaluation(Format::Detailed, &ev);
+        assert_eq!(detailed["annotations"].as_array().map(Vec::len), Some(1));
+        assert_eq!(
+            evaluation(Format::Basic, &ev),
+            output(Format::Basic, &ev.report, &ev.annotations)
         );
     }
 

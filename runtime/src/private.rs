@@ -11,6 +11,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 use serde_json::Number;
 
+pub use crate::annotation::prefix_items_value;
 pub use crate::content;
 pub use crate::error::{
     ErrorKind, ErrorList, IncompleteReason, Report, TypeSet, ValidationError, Verdict,
@@ -18,7 +19,7 @@ pub use crate::error::{
 pub use crate::json;
 pub use crate::json::Tag;
 pub use crate::limits::Limits;
-pub use crate::{Annotation, Check, Evaluate, Evaluation, Validate};
+pub use crate::{Annotation, Check, Evaluate, Evaluation, Unit, Validate};
 pub use alloc::borrow::Cow;
 pub use serde_json;
 
@@ -295,11 +296,44 @@ pub struct Errors {
     /// The annotations given so far by evaluations that passed or are under way
     /// (`evaluate`); `None` when they are not collected (`validate`).
     annotations: Option<Vec<Annotation>>,
+    /// The subschema evaluations that ended so far (`evaluate`; see
+    /// [`Evaluation::units`]).
+    units: Vec<Unit>,
+}
+
+/// How many annotations and units had been given when a node began
+/// ([`Errors::annotation_mark`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Mark {
+    annotations: usize,
+    units: usize,
+}
+
+/// An annotation of keyword `token` at keyword path `keyword_path` and instance location
+/// `instance`.
+fn located(
+    keyword_path: &str,
+    instance: &str,
+    token: &str,
+    absolute: String,
+    value: serde_json::Value,
+) -> Annotation {
+    let mut keyword_location = String::with_capacity(keyword_path.len() + 1 + token.len());
+    keyword_location.push_str(keyword_path);
+    keyword_location.push('/');
+    keyword_location.push_str(token);
+    Annotation {
+        instance_location: String::from(instance),
+        keyword_location,
+        absolute_keyword_location: absolute,
+        value,
+    }
 }
 
 /// One annotating keyword of a node, as generated code lists it:
-/// `(keyword as a pointer token, absolute location, value as JSON text, strings only)`.
-pub type OwnAnnotation = (&'static str, &'static str, &'static str, bool);
+/// `(keyword as a pointer token, value as JSON text, strings only)`; its absolute
+/// location is the node's followed by the token.
+pub type OwnAnnotation = (&'static str, &'static str, bool);
 
 impl Errors {
     /// A fresh state under `limits`.
@@ -321,6 +355,7 @@ impl Errors {
             base: "",
             base_mark: 0,
             annotations,
+            units: Vec::new(),
         }
     }
 
@@ -354,45 +389,75 @@ impl Errors {
         self.annotations.is_some()
     }
 
-    /// How many annotations have been given: the mark a node's [`Errors::annotate`] drops
-    /// back to when it fails.
+    /// How many annotations and units have been given: the mark a node's
+    /// [`Errors::annotate`] drops back to when it fails.
     #[inline]
-    pub fn annotation_mark(&self) -> usize {
-        self.annotations.as_ref().map_or(0, Vec::len)
+    pub fn annotation_mark(&self) -> Mark {
+        Mark {
+            annotations: self.annotations.as_ref().map_or(0, Vec::len),
+            units: self.units.len(),
+        }
     }
 
-    /// Ends a node's evaluation on `v` (when annotating): if it is `valid`, adds its `own`
-    /// annotations at the current locations (those marked strings-only only on a
-    /// string); else drops every annotation given since `mark`.
+    /// Ends the evaluation of the current node on `v` (when annotating): lists it as
+    /// a unit; if it is `valid`, adds its `own` annotations at the current locations (those
+    /// marked strings-only only on a string); else drops every annotation given since
+    /// `mark`, and the units too when its errors are dropped.
     pub fn annotate(
         &mut self,
         valid: bool,
-        mark: usize,
+        mark: Mark,
         v: &serde_json::Value,
         own: &[OwnAnnotation],
     ) {
-        let Some(list) = &mut self.annotations else {
-            return;
-        };
-        if !valid {
-            list.truncate(mark);
+        if self.annotations.is_none() {
             return;
         }
-        for &(token, absolute, json, strings_only) in own {
+        if !valid && self.errors.is_muted() {
+            self.units.truncate(mark.units);
+        }
+        self.units.push(Unit {
+            instance_location: self.instance.clone(),
+            keyword_location: self.keyword_path.clone(),
+            absolute_keyword_location: self.absolute(None),
+            valid,
+        });
+        if !valid {
+            if let Some(list) = &mut self.annotations {
+                list.truncate(mark.annotations);
+            }
+            return;
+        }
+        for &(token, json, strings_only) in own {
             if strings_only && !v.is_string() {
                 continue;
             }
-            let mut keyword_location =
-                String::with_capacity(self.keyword_path.len() + 1 + token.len());
-            keyword_location.push_str(&self.keyword_path);
-            keyword_location.push('/');
-            keyword_location.push_str(token);
-            list.push(Annotation {
-                instance_location: self.instance.clone(),
-                keyword_location,
-                absolute_keyword_location: String::from(absolute),
-                value: serde_json::from_str(json).unwrap_or(serde_json::Value::Null),
-            });
+            let value = serde_json::from_str(json).unwrap_or(serde_json::Value::Null);
+            self.give(token, value);
+        }
+    }
+
+    /// Adds the annotation `value` of keyword `token` at the current locations.
+    fn give(&mut self, token: &str, value: serde_json::Value) {
+        let absolute = self.absolute(Some(token));
+        if let Some(list) = &mut self.annotations {
+            list.push(located(
+                &self.keyword_path,
+                &self.instance,
+                token,
+                absolute,
+                value,
+            ));
+        }
+    }
+
+    /// Gives the annotation of the applicator keyword `token` at the current locations,
+    /// when annotating: what it applied to ([`crate::annotation`]'s applicator values).
+    /// Dropped with the rest if its node fails.
+    #[cold]
+    pub fn annotate_applied(&mut self, token: &str, value: serde_json::Value) {
+        if self.annotations.is_some() {
+            self.give(token, value);
         }
     }
 
@@ -410,16 +475,18 @@ impl Errors {
     /// Drops every annotation given since `mark` ([`Errors::annotation_mark`]): what
     /// `propertyNames`' subschema annotates on a key, which has no instance location.
     #[inline]
-    pub fn drop_annotations(&mut self, mark: usize) {
+    pub fn drop_annotations(&mut self, mark: Mark) {
         if let Some(list) = &mut self.annotations {
-            list.truncate(mark);
+            list.truncate(mark.annotations);
         }
+        self.units.truncate(mark.units);
     }
 
     /// The evaluation of an instance whose root returned `result`.
     pub fn finish_evaluation(mut self, result: Res) -> Evaluation {
         let annotations = self.annotations.take().unwrap_or_default();
-        Evaluation::new(self.finish(result), annotations)
+        let units = core::mem::take(&mut self.units);
+        Evaluation::new(self.finish(result), annotations).with_units(units)
     }
 
     /// How many errors have been found, those past [`Limits::max_errors`] included (a
@@ -707,6 +774,25 @@ fn cmp_integer(n: &Number, y: i128) -> Ordering {
 #[inline]
 pub fn cmp_f64(n: &Number, y: f64) -> Ordering {
     json::compare_with_f64(n, y)
+}
+
+/// The indices of the items `contains` matched, for its annotation.
+pub type Indices = Vec<usize>;
+
+/// The annotation of an object applicator (`properties`, `patternProperties`,
+/// `additionalProperties`, `unevaluatedProperties`): the names of `obj`'s properties
+/// (in its order) for which `applies(position, name)` holds.
+pub fn applied_names(
+    obj: &serde_json::Map<String, serde_json::Value>,
+    mut applies: impl FnMut(usize, &str) -> Res,
+) -> Result<serde_json::Value, Stop> {
+    let mut names = Vec::new();
+    for (position, name) in obj.keys().enumerate() {
+        if applies(position, name)? {
+            names.push(serde_json::Value::String(name.clone()));
+        }
+    }
+    Ok(serde_json::Value::Array(names))
 }
 
 /// Whether `min <= count <= max` (`contains` with `minContains` and `maxContains`; an

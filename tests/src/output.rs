@@ -68,7 +68,7 @@ impl OutputSet {
     fn judge(&self, evaluation: &Evaluation, expected_basic: Option<&Value>) -> Result<(), String> {
         let mut problems = Vec::new();
         for format in Format::ALL {
-            let out = output::output(format, &evaluation.report, &evaluation.annotations);
+            let out = output::evaluation(format, evaluation);
             let own =
                 json!({"$ref": format!("{}#/$defs/{}", self.output_schema_id, format.name())});
             let mut checks = vec![(format!("$defs/{}", format.name()), own)];

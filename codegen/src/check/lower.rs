@@ -241,6 +241,7 @@ impl Lower<'_> {
                 vec![Check {
                     keyword: String::new(),
                     kind: CheckKind::False,
+                    annotates: false,
                 }],
                 Vec::new(),
             ),
@@ -410,9 +411,12 @@ impl Keywords<'_, '_> {
     }
 
     fn push(&mut self, keyword: &str, kind: CheckKind) {
+        let annotates = self.lower.options.annotations
+            && applicator_annotates(self.info.dialect.dialect, &kind);
         self.checks.push(Check {
             keyword: keyword.to_string(),
             kind,
+            annotates,
         });
     }
 
@@ -1083,6 +1087,24 @@ impl Keywords<'_, '_> {
                 self.push("contains", CheckKind::Contains { schema, min, max });
             }
         }
+    }
+}
+
+/// Whether a check of `kind` gives an applicator annotation in `dialect` (see
+/// [`Check::annotates`]): 2020-12 and 2019-09 only, `contains` in 2020-12 only.
+fn applicator_annotates(dialect: Dialect, kind: &CheckKind) -> bool {
+    match kind {
+        CheckKind::Properties(_)
+        | CheckKind::PatternProperties(_)
+        | CheckKind::AdditionalProperties { .. }
+        | CheckKind::UnevaluatedProperties(_)
+        | CheckKind::PrefixItems(_)
+        | CheckKind::Items { .. }
+        | CheckKind::UnevaluatedItems(_) => {
+            matches!(dialect, Dialect::Draft2020_12 | Dialect::Draft2019_09)
+        }
+        CheckKind::Contains { .. } => dialect == Dialect::Draft2020_12,
+        _ => false,
     }
 }
 

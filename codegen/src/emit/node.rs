@@ -386,7 +386,8 @@ impl<'a> Gen<'a> {
                 Ok(true)
             },
             Mode::Errors if body.is_empty() => {
-                let annotate = own.map(|own| quote!(cx.annotate(true, 0, v, #own);));
+                let annotate =
+                    own.map(|own| quote!(cx.annotate(true, cx.annotation_mark(), v, #own);));
                 quote! {
                     #enter
                     #scope_in
@@ -456,10 +457,9 @@ impl<'a> Gen<'a> {
         f.uses_v.set(true);
         let entries = f.node.annotations.iter().map(|a| {
             let token = crate::load::uri::escape_token(&a.keyword);
-            let absolute = format!("{}/{token}", f.node.uri);
             let json = a.value.to_string();
             let strings_only = a.strings_only;
-            quote!((#token, #absolute, #json, #strings_only))
+            quote!((#token, #json, #strings_only))
         });
         Some(quote!(&[#(#entries),*]))
     }
@@ -1142,6 +1142,7 @@ impl<'a> Gen<'a> {
                     loop_done = true;
                     out.extend(self.object_loop(a, checks));
                 }
+                out.extend(self.applied(a, check));
                 continue;
             }
             out.extend(self.typed(a, check));
@@ -1326,7 +1327,8 @@ impl<'a> Gen<'a> {
                 } else {
                     quote!()
                 };
-                quote!(#(#parts)* #mark_code)
+                let applied = self.applied(a, check);
+                quote!(#(#parts)* #mark_code #applied)
             }
             (CheckKind::Items { schema, skip }, Variant::Array) => {
                 a.uses_binding.set(true);
@@ -1363,10 +1365,12 @@ impl<'a> Gen<'a> {
                     }
                 };
                 let charge = self.loop_charge(f, count, &[schema.target]);
+                let applied = self.applied(a, check);
                 quote! {
                     #charge
                     for #index in #iter { #body }
                     #mark_code
+                    #applied
                 }
             }
             (CheckKind::Contains { schema, min, max }, Variant::Array) => {
@@ -1385,13 +1389,25 @@ impl<'a> Gen<'a> {
                     Mode::Errors => quote!(if !ev.items.get(i) { #call?; }),
                 };
                 let charge = self.loop_charge(f, quote!(arr.len()), &[edge.target]);
+                // Its annotation: whether it applies to an item.
+                let (applies, applied) = if self.annotates(f, check) {
+                    let give = self.give(check, quote!(Value::Bool(true)));
+                    (
+                        quote!(let applies = cx.annotating() && (0..arr.len()).any(|i| !ev.items.get(i));),
+                        quote!(if applies && cx.mark() == start { #give }),
+                    )
+                } else {
+                    (quote!(), quote!())
+                };
                 quote! {
                     #st.charge(arr.len())?;
                     #charge
+                    #applies
                     for (i, x) in arr.iter().enumerate() {
                         #body
                     }
                     ev.items.set_range(0, arr.len());
+                    #applied
                 }
             }
             (CheckKind::MinProperties(n), Variant::Object) => {
@@ -1483,13 +1499,31 @@ impl<'a> Gen<'a> {
                     ),
                 };
                 let charge = self.loop_charge(f, quote!(obj.len()), &[edge.target]);
+                // Its annotation: the names it applies to.
+                let (applies, applied) = if self.annotates(f, check) {
+                    let give = self.give(check, quote!(value));
+                    (
+                        quote! {
+                            let applies = if cx.annotating() {
+                                Some(__rt::applied_names(obj, |i, _| Ok(!ev.props.get(i)))?)
+                            } else {
+                                None
+                            };
+                        },
+                        quote!(if let (Some(value), true) = (applies, cx.mark() == start) { #give }),
+                    )
+                } else {
+                    (quote!(), quote!())
+                };
                 quote! {
                     #st.charge(obj.len())?;
                     #charge
+                    #applies
                     #header {
                         #body
                     }
                     ev.props.set_range(0, obj.len());
+                    #applied
                 }
             }
             (
@@ -1659,6 +1693,19 @@ impl<'a> Gen<'a> {
         } else {
             quote!()
         };
+        // Its annotation (2020-12): the indices that match.
+        let (matched, record, applied) = if self.annotates(f, check) {
+            let give = self.give(check, quote!(Value::from(matched)));
+            (
+                quote!(let mut matched = __rt::Indices::new();),
+                quote!(if cx.annotating() {
+                    matched.push(i);
+                }),
+                quote!(if cx.annotating() && cx.mark() == start { #give }),
+            )
+        } else {
+            (quote!(), quote!(), quote!())
+        };
         // `cond && ` when an evaluation must not stop early.
         let unless_evaluating = if evaluates {
             quote!(!cx.annotating() &&)
@@ -1669,7 +1716,9 @@ impl<'a> Gen<'a> {
         if min == 0 && max.is_none() {
             // Cannot fail: evaluated for annotations (and the budget) only.
             let body = if mark {
-                quote!(if #call? { #mark_code })
+                quote!(if #call? { #mark_code #record })
+            } else if !record.is_empty() {
+                quote!(if #call? { #record if !cx.annotating() { break; } })
             } else if evaluates {
                 quote!(if #call? && !cx.annotating() { break; })
             } else {
@@ -1677,9 +1726,11 @@ impl<'a> Gen<'a> {
             };
             return quote! {
                 #charge
+                #matched
                 for #index in #iter {
                     #body
                 }
+                #applied
             };
         }
         // Without annotations to collect, stop as soon as the count decides.
@@ -1698,16 +1749,137 @@ impl<'a> Gen<'a> {
         };
         quote! {{
             #charge
+            #matched
             let mut count: u64 = 0;
             for #index in #iter {
                 if #call? {
                     count += 1;
                     #mark_code
+                    #record
                     #early
                 }
             }
             #verdict
+            #applied
         }}
+    }
+
+    /// Whether `check` gives an applicator annotation in this function: an evaluation's
+    /// error-collecting function (see [`crate::ir`]'s "Applicator annotations").
+    fn annotates(&self, f: &Fun<'_>, check: &Check) -> bool {
+        self.evaluate && f.mode == Mode::Errors && check.annotates
+    }
+
+    /// Gives `check`'s applicator annotation `value` (an expression of type `Value`) at the
+    /// current locations.
+    fn give(&self, check: &Check, value: TokenStream) -> TokenStream {
+        let keyword = &check.keyword;
+        quote!(cx.annotate_applied(#keyword, #value);)
+    }
+
+    /// The applicator annotation of `check` that the instance decides (the object
+    /// applicators, `prefixItems`, `items`), given after the check while the node is valid
+    /// — `start` is the error mark the function began with — in an evaluation; nothing
+    /// otherwise. Patterns are tried again, in order, as the interpreter does.
+    fn applied(&self, a: &ArmCx<'_, '_>, check: &Check) -> TokenStream {
+        let f = a.f;
+        if !self.annotates(f, check) {
+            return quote!();
+        }
+        a.uses_binding.set(true);
+        let st = state(f.mode);
+        // Whether a key is named, or matches a live pattern: each test, in order.
+        let tests = |names: &[String], ids: &mut dyn Iterator<Item = RegexId>| {
+            let names: BTreeSet<&str> = names.iter().map(String::as_str).collect();
+            let named = (!names.is_empty()).then(|| quote!(matches!(k, #(#names)|*)));
+            let tries = ids
+                .filter(|id| self.program.regexes[id.0].compiled.is_some())
+                .map(|id| {
+                    self.used_regexes.borrow_mut().insert(id);
+                    let re = regex_name(id);
+                    quote!(#st.is_match(&#re, k)?)
+                });
+            named.into_iter().chain(tries).collect::<Vec<_>>()
+        };
+        let any_of = |tests: Vec<TokenStream>| {
+            if tests.is_empty() {
+                quote!(false)
+            } else {
+                quote!(#(#tests)||*)
+            }
+        };
+        let test = match &check.kind {
+            CheckKind::Properties(entries) => {
+                let names: Vec<String> = entries.iter().map(|(n, _)| n.clone()).collect();
+                any_of(tests(&names, &mut std::iter::empty()))
+            }
+            CheckKind::PatternProperties(entries) => {
+                let tries = tests(&[], &mut entries.iter().map(|(id, _)| *id));
+                match tries.as_slice() {
+                    // One pattern: its own result (`Ok(..?)` would be needless).
+                    [_] => {
+                        let id = entries
+                            .iter()
+                            .map(|(id, _)| *id)
+                            .find(|id| self.program.regexes[id.0].compiled.is_some());
+                        let re = id.map(regex_name);
+                        let give = self.give(check, quote!(value));
+                        return quote! {
+                            if cx.annotating() && cx.mark() == start {
+                                let value = __rt::applied_names(obj, |_, k| #st.is_match(&#re, k))?;
+                                #give
+                            }
+                        };
+                    }
+                    _ => any_of(tries),
+                }
+            }
+            CheckKind::AdditionalProperties {
+                known, patterns, ..
+            } => {
+                let covered = tests(known, &mut patterns.iter().copied());
+                if covered.is_empty() {
+                    quote!(true)
+                } else {
+                    quote!(#(!#covered)&&*)
+                }
+            }
+            CheckKind::PrefixItems(edges) => {
+                let n = Literal::usize_unsuffixed(edges.len());
+                let give = self.give(check, quote!(value));
+                return quote! {
+                    if cx.annotating() && cx.mark() == start {
+                        if let Some(value) = __rt::prefix_items_value(arr.len(), #n) { #give }
+                    }
+                };
+            }
+            CheckKind::Items { skip, .. } => {
+                let applies = match *skip {
+                    0 => quote!(!arr.is_empty()),
+                    n => {
+                        let n = Literal::usize_unsuffixed(n);
+                        quote!(arr.len() > #n)
+                    }
+                };
+                let give = self.give(check, quote!(Value::Bool(true)));
+                return quote! {
+                    if #applies && cx.annotating() && cx.mark() == start { #give }
+                };
+            }
+            _ => return quote!(),
+        };
+        let give = self.give(check, quote!(value));
+        let k = if uses_ident(&test, "k") {
+            quote!(k)
+        } else {
+            quote!(_)
+        };
+        quote! {
+            if cx.annotating() && cx.mark() == start {
+                let value = __rt::applied_names(obj, |_, #k| Ok(#test))?;
+                #give
+            }
+        }
     }
 
     /// `properties`, `patternProperties`, `additionalProperties`, `propertyNames` and

@@ -57,6 +57,7 @@ fn check(keyword: &str, kind: CheckKind) -> Check {
     Check {
         keyword: keyword.to_string(),
         kind,
+        annotates: false,
     }
 }
 
@@ -379,4 +380,67 @@ fn in_place_children_record_into_the_parents_set_unless_they_read_their_own() {
     // The second reads its set: it starts from an empty one and merges when valid.
     assert_eq!(check_code.matches("(v, cx, &mut sub)?").count(), 1, "{out}");
     assert_eq!(check_code.matches("ev.merge(&sub)").count(), 1, "{out}");
+}
+
+#[test]
+fn applicator_annotations_cost_nothing_unless_evaluating() {
+    let schema = json!({
+        "properties": {"a": {"type": "integer"}},
+        "patternProperties": {"^x": true},
+        "additionalProperties": false,
+        "prefixItems": [true],
+        "items": {"type": "string"},
+        "contains": {"type": "string"},
+        "unevaluatedProperties": false
+    });
+    let program = crate::Compiler::new(crate::Options {
+        annotations: true,
+        ..crate::Options::default()
+    })
+    .compile(&schema)
+    .expect("compiles");
+    let unit = Unit {
+        module: "annotated",
+        source: "schemas/test.json",
+        file: "schemas/test.json",
+        schema_text: None,
+        program: &program,
+    };
+    // Without `evaluate`: no annotation code at all.
+    let plain = generate(std::slice::from_ref(&unit), &EmitOptions::default()).expect("generates");
+    for token in [
+        "annotate_applied",
+        "applied_names",
+        "Indices",
+        "prefix_items_value",
+    ] {
+        assert!(!plain.contains(token), "{token} in {plain}");
+    }
+    // With it: each applicator gives its annotation, behind `cx.annotating()`.
+    let options = EmitOptions {
+        evaluate: true,
+        ..EmitOptions::default()
+    };
+    let evaluating = generate(&[unit], &options).expect("generates");
+    let compact: String = evaluating.split_whitespace().collect();
+    for keyword in [
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "prefixItems",
+        "items",
+        "contains",
+        "unevaluatedProperties",
+    ] {
+        assert!(
+            compact.contains(&format!("cx.annotate_applied(\"{keyword}\",")),
+            "no {keyword} annotation in {evaluating}"
+        );
+    }
+    assert!(
+        evaluating.matches("cx.annotate_applied(").count() >= 7,
+        "{evaluating}"
+    );
+    assert!(evaluating.contains("__rt::prefix_items_value(arr.len(), 1)"));
+    assert!(evaluating.contains("let mut matched = __rt::Indices::new();"));
 }

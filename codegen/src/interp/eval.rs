@@ -11,7 +11,7 @@
 use super::annotations::Annotations;
 use super::plan::{NodePlan, PropertyIndex};
 use super::Interpreter;
-use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
+use crate::ir::{Check, CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use crate::plan::lookup::EnumTable;
 use crate::plan::Discriminator;
 use crate::regex::PatternSet;
@@ -19,7 +19,7 @@ use schemac_runtime::__private::{max_length, min_length};
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
 use schemac_runtime::json::Tag;
 use schemac_runtime::regex::Candidates;
-use schemac_runtime::{content, json, Annotation, Budget};
+use schemac_runtime::{annotation, content, json, Annotation, Budget, Unit};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -44,6 +44,9 @@ pub(super) struct Ctx {
     errors: ErrorList,
     /// The annotations given so far by evaluations that passed or are under way.
     annotations: Vec<Annotation>,
+    /// The node evaluations that ended so far (annotating; see
+    /// [`schemac_runtime::Evaluation::units`]).
+    units: Vec<Unit>,
     /// JSON pointer of the current instance location (maintained only while reporting or
     /// annotating).
     instance_path: String,
@@ -67,6 +70,7 @@ impl Ctx {
             annotate: false,
             errors: ErrorList::new(max_errors),
             annotations: Vec::new(),
+            units: Vec::new(),
             instance_path: String::new(),
             keyword_path: String::new(),
             scope: Vec::new(),
@@ -81,9 +85,31 @@ impl Ctx {
         self
     }
 
-    /// The annotations collected.
-    pub(super) fn take_collected(&mut self) -> Vec<Annotation> {
-        std::mem::take(&mut self.annotations)
+    /// The annotations and units collected.
+    pub(super) fn take_collected(&mut self) -> (Vec<Annotation>, Vec<Unit>) {
+        (
+            std::mem::take(&mut self.annotations),
+            std::mem::take(&mut self.units),
+        )
+    }
+
+    /// Lists the evaluation of `node` on `inst` that ended `valid` as a unit (see
+    /// [`schemac_runtime::Evaluation::units`]): not a node without keywords, which
+    /// generated code does not evaluate, nor one on a key; a failed node whose errors are
+    /// dropped keeps none of the units listed since `mark`.
+    fn unit(&mut self, node: &Node, inst: Inst<'_>, valid: bool, mark: usize) {
+        if !valid && !self.report {
+            self.units.truncate(mark);
+        }
+        if matches!(inst, Inst::Key(_)) || (node.checks.is_empty() && node.annotations.is_empty()) {
+            return;
+        }
+        self.units.push(Unit {
+            instance_location: self.instance_path.clone(),
+            keyword_location: self.keyword_path.clone(),
+            absolute_keyword_location: node.uri.clone(),
+            valid,
+        });
     }
 
     /// Whether the instance and keyword locations are maintained.
@@ -102,16 +128,21 @@ impl Ctx {
             if annotation.strings_only && !value.is_string() {
                 continue;
             }
-            let keyword = &annotation.keyword;
-            let mut token = String::new();
-            push_pointer_token(&mut token, keyword);
-            self.annotations.push(Annotation {
-                instance_location: self.instance_path.clone(),
-                keyword_location: format!("{}{token}", self.keyword_path),
-                absolute_keyword_location: format!("{}{token}", node.uri),
-                value: annotation.value.clone(),
-            });
+            self.annotate(node, &annotation.keyword, annotation.value.clone());
         }
+    }
+
+    /// Adds the annotation `value` of `node`'s keyword `keyword` at the current locations.
+    #[cold]
+    fn annotate(&mut self, node: &Node, keyword: &str, value: Value) {
+        let mut token = String::new();
+        push_pointer_token(&mut token, keyword);
+        self.annotations.push(Annotation {
+            instance_location: self.instance_path.clone(),
+            keyword_location: format!("{}{token}", self.keyword_path),
+            absolute_keyword_location: format!("{}{token}", node.uri),
+            value,
+        });
     }
 
     /// Why the evaluation stopped.
@@ -529,6 +560,7 @@ impl Interpreter {
         }
         let collects = plan.collect_properties || plan.collect_items;
         let mark = cx.annotations.len();
+        let unit_mark = cx.units.len();
         let result = if (collects && out.is_some()) || plan.has_unevaluated {
             let mut annotations = cx.take_annotations();
             let result = self.checks(cx, node, plan, inst, Some(&mut annotations));
@@ -546,6 +578,9 @@ impl Interpreter {
             match result {
                 Ok(true) => cx.annotate_node(node, inst),
                 _ => cx.annotations.truncate(mark),
+            }
+            if let Ok(valid) = result {
+                cx.unit(node, inst, valid, unit_mark);
             }
         }
         if pushed {
@@ -662,6 +697,8 @@ impl Interpreter {
         let mut valid = true;
         for (index, check) in node.checks.iter().enumerate() {
             let keyword = check.keyword.as_str();
+            // The annotation of an applicator whose value the check itself finds.
+            let mut applied: Option<Value> = None;
             let ok = match &check.kind {
                 CheckKind::False => {
                     if cx.report {
@@ -923,21 +960,61 @@ impl Interpreter {
                 CheckKind::Contains { schema, min, max } => match inst.as_array() {
                     Some(items) => {
                         let ann = ann.as_deref_mut().filter(|_| plan.collect_items);
-                        self.contains(cx, node, keyword, schema, (*min, *max), items, ann)?
+                        let mut matched = (check.annotates && cx.annotate).then(Vec::new);
+                        let ok = self.contains(
+                            cx,
+                            node,
+                            keyword,
+                            schema,
+                            (*min, *max),
+                            items,
+                            (ann, matched.as_mut()),
+                        )?;
+                        applied = matched.map(Value::from);
+                        ok
                     }
                     None => true,
                 },
                 CheckKind::UnevaluatedProperties(edge) => match inst.as_object() {
                     Some(object) => {
+                        if check.annotates && cx.annotate {
+                            let evaluated = |i| ann.as_deref().is_some_and(|a| a.has_property(i));
+                            applied = Some(Value::Array(
+                                object
+                                    .keys()
+                                    .enumerate()
+                                    .filter(|&(i, _)| !evaluated(i))
+                                    .map(|(_, k)| Value::String(k.clone()))
+                                    .collect(),
+                            ));
+                        }
                         self.unevaluated_properties(cx, edge, object, ann.as_deref_mut())?
                     }
                     None => true,
                 },
                 CheckKind::UnevaluatedItems(edge) => match inst.as_array() {
-                    Some(items) => self.unevaluated_items(cx, edge, items, ann.as_deref_mut())?,
+                    Some(items) => {
+                        if check.annotates && cx.annotate {
+                            let evaluated = |i| ann.as_deref().is_some_and(|a| a.has_item(i));
+                            applied = (0..items.len())
+                                .any(|i| !evaluated(i))
+                                .then_some(Value::Bool(true));
+                        }
+                        self.unevaluated_items(cx, edge, items, ann.as_deref_mut())?
+                    }
                     None => true,
                 },
             };
+            if check.annotates && cx.annotate && valid && ok {
+                // Given only while the node is still valid (else it would be dropped).
+                let value = match applied {
+                    Some(value) => Some(value),
+                    None => self.applied(cx, check, inst)?,
+                };
+                if let Some(value) = value {
+                    cx.annotate(node, keyword, value);
+                }
+            }
             if !ok {
                 if !cx.report {
                     return Ok(false);
@@ -946,6 +1023,55 @@ impl Interpreter {
             }
         }
         Ok(valid)
+    }
+
+    /// The annotation of the applicator `check` on `inst` (a value the instance and the
+    /// check decide, see [`crate::ir`]'s "Applicator annotations"); `None` when it gives
+    /// none (not its instance type, or it applied to nothing).
+    #[cold]
+    fn applied(&self, cx: &mut Ctx, check: &Check, inst: Inst<'_>) -> Result<Option<Value>, Stop> {
+        let names = |cx: &mut Ctx, applies: &dyn Fn(&mut Ctx, &str) -> Eval| {
+            let Some(object) = inst.as_object() else {
+                return Ok(None);
+            };
+            let mut names = Vec::new();
+            for key in object.keys() {
+                if applies(cx, key)? {
+                    names.push(Value::String(key.clone()));
+                }
+            }
+            Ok(Some(Value::Array(names)))
+        };
+        let any_match = |cx: &mut Ctx, ids: &mut dyn Iterator<Item = RegexId>, key: &str| {
+            for id in ids {
+                if self.pattern_matches(cx, id, key)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        };
+        match &check.kind {
+            CheckKind::Properties(entries) => names(cx, &|_, key| {
+                Ok(entries.iter().any(|(name, _)| name == key))
+            }),
+            CheckKind::PatternProperties(entries) => names(cx, &|cx, key| {
+                any_match(cx, &mut entries.iter().map(|(id, _)| *id), key)
+            }),
+            CheckKind::AdditionalProperties {
+                known, patterns, ..
+            } => names(cx, &|cx, key| {
+                Ok(!known.iter().any(|name| name == key)
+                    && !any_match(cx, &mut patterns.iter().copied(), key)?)
+            }),
+            CheckKind::PrefixItems(edges) => Ok(inst
+                .as_array()
+                .and_then(|items| annotation::prefix_items_value(items.len(), edges.len()))),
+            CheckKind::Items { skip, .. } => Ok(inst
+                .as_array()
+                .filter(|items| items.len() > *skip)
+                .map(|_| Value::Bool(true))),
+            _ => Ok(None),
+        }
     }
 
     /// Whether `s` passes the asserted format `name`: a custom check first, then the
@@ -1469,7 +1595,7 @@ impl Interpreter {
         schema: &Edge,
         (min, max): (u64, Option<u64>),
         items: &[Value],
-        mut ann: Option<&mut Annotations>,
+        (mut ann, mut matched): (Option<&mut Annotations>, Option<&mut Vec<usize>>),
     ) -> Eval {
         // Without annotations to collect, stop as soon as the count decides.
         let every = ann.is_some() || cx.annotate;
@@ -1480,6 +1606,9 @@ impl Interpreter {
                 count += 1;
                 if let Some(ann) = ann.as_deref_mut() {
                     ann.add_item(index);
+                }
+                if let Some(matched) = matched.as_deref_mut() {
+                    matched.push(index);
                 }
                 if !every && (max.is_some_and(|m| count > m) || (max.is_none() && count >= min)) {
                     break;

@@ -58,7 +58,7 @@ mod tests;
 
 use crate::ir::Program;
 use schemac_runtime::{
-    Annotation, Budget, Evaluate, Evaluation, Limits, Report, Validate, Verdict,
+    Annotation, Budget, Evaluate, Evaluation, Limits, Report, Unit, Validate, Verdict,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -79,7 +79,11 @@ type FormatCheck = Box<dyn Fn(&str) -> bool + Send + Sync + 'static>;
 ///         uri: "https://example.com/s.json#".into(),
 ///         resource: ResourceId(0),
 ///         is_resource_root: true,
-///         checks: vec![Check { keyword: "type".into(), kind: CheckKind::Type(TypeSet::STRING) }],
+///         checks: vec![Check {
+///             keyword: "type".into(),
+///             kind: CheckKind::Type(TypeSet::STRING),
+///             annotates: false,
+///         }],
 ///         collect: Collect::default(),
 ///         annotations: vec![],
 ///     }],
@@ -182,14 +186,19 @@ impl Evaluate for Interpreter {
     /// program holds, which it does when compiled with [`crate::Options::annotations`].
     fn evaluate(&self, instance: &Value) -> Evaluation {
         let cx = eval::Ctx::new(Budget::new(&self.limits), true, self.limits.max_errors);
-        let (report, annotations) = self.report(cx.annotating(), instance);
-        Evaluation::new(report, annotations)
+        let (report, (annotations, units)) = self.report(cx.annotating(), instance);
+        Evaluation::new(report, annotations).with_units(units)
     }
 }
 
 impl Interpreter {
-    /// Runs `cx` (reporting errors) on `instance`: the report and the annotations given.
-    fn report(&self, mut cx: eval::Ctx, instance: &Value) -> (Report, Vec<Annotation>) {
+    /// Runs `cx` (reporting errors) on `instance`: the report, and the annotations and
+    /// units given.
+    fn report(
+        &self,
+        mut cx: eval::Ctx,
+        instance: &Value,
+    ) -> (Report, (Vec<Annotation>, Vec<Unit>)) {
         let outcome = self.eval_root(&mut cx, instance);
         let reason = match outcome {
             Err(eval::Stop) => Some(cx.take_stop_reason()),

@@ -100,6 +100,7 @@ fn check(keyword: &str, kind: CheckKind) -> Check {
     Check {
         keyword: keyword.into(),
         kind,
+        annotates: false,
     }
 }
 
@@ -2044,6 +2045,7 @@ fn evaluate_keeps_annotations_of_passing_subschemas_only() {
         annotations(schema.clone(), json!([1, "x", 2])).unwrap(),
         vec![
             ann("", "/anyOf/1/title", json!("any")),
+            ann("", "/contains", json!([0, 2])),
             ann("", "/if/title", json!("long")),
             ann("", "/then/title", json!("then")),
             ann("", "/title", json!("root")),
@@ -2095,6 +2097,11 @@ fn evaluate_locates_annotations_through_references_and_unknown_keywords() {
                 "https://example.com/a.json#/properties/p/description"
             ),
             (
+                "properties".to_string(),
+                "/properties",
+                "https://example.com/a.json#/properties"
+            ),
+            (
                 "x-unit".to_string(),
                 "/properties/p/$ref/x-unit",
                 "https://example.com/a.json#/$defs/d/x-unit"
@@ -2108,5 +2115,177 @@ fn evaluate_locates_annotations_through_references_and_unknown_keywords() {
         .program()
         .nodes
         .iter()
-        .all(|n| n.annotations.is_empty()));
+        .all(|n| n.annotations.is_empty() && n.checks.iter().all(|c| !c.annotates)));
+}
+
+#[test]
+fn object_applicators_annotate_the_names_they_applied_to() {
+    let schema = json!({
+        "properties": {"a": true, "b": {"type": "integer"}},
+        "patternProperties": {"^x": true, "y$": true},
+        "additionalProperties": {"type": "string"}
+    });
+    assert_eq!(
+        annotations(schema.clone(), json!({"a": 1, "b": 2, "c": "s", "xy": 3})).unwrap(),
+        vec![
+            ann("", "/additionalProperties", json!(["c"])),
+            ann("", "/patternProperties", json!(["xy"])),
+            ann("", "/properties", json!(["a", "b"])),
+        ]
+    );
+    // An object they apply to nothing: empty arrays; anything else: nothing.
+    assert_eq!(
+        annotations(schema.clone(), json!({})).unwrap(),
+        vec![
+            ann("", "/additionalProperties", json!([])),
+            ann("", "/patternProperties", json!([])),
+            ann("", "/properties", json!([])),
+        ]
+    );
+    assert_eq!(annotations(schema.clone(), json!([1])).unwrap(), vec![]);
+    assert_eq!(annotations(schema, json!({"b": "x"})), None);
+}
+
+#[test]
+fn array_applicators_annotate_an_index_true_or_the_matches() {
+    let schema = json!({
+        "prefixItems": [true, {"type": "integer"}],
+        "items": {"type": "string"},
+        "contains": {"type": "integer"},
+        "minContains": 0
+    });
+    assert_eq!(
+        annotations(schema.clone(), json!([1, 2, "a"])).unwrap(),
+        vec![
+            ann("", "/contains", json!([0, 1])),
+            ann("", "/items", json!(true)),
+            ann("", "/prefixItems", json!(1)),
+        ]
+    );
+    // Every item under `prefixItems`: `true`, and `items` applied to none.
+    assert_eq!(
+        annotations(schema.clone(), json!(["x"])).unwrap(),
+        vec![
+            ann("", "/contains", json!([])),
+            ann("", "/prefixItems", json!(true)),
+        ]
+    );
+    // `contains` annotates an empty array too; `prefixItems` applied to nothing.
+    assert_eq!(
+        annotations(schema.clone(), json!([])).unwrap(),
+        vec![ann("", "/contains", json!([]))]
+    );
+    assert_eq!(annotations(schema, json!([1, 2, 3])), None);
+}
+
+#[test]
+fn unevaluated_keywords_annotate_what_they_applied_to() {
+    let schema = json!({
+        "properties": {"a": true},
+        "unevaluatedProperties": {"type": "integer"},
+        "prefixItems": [true],
+        "unevaluatedItems": {"type": "integer"}
+    });
+    assert_eq!(
+        annotations(schema.clone(), json!({"a": "s", "b": 1, "c": 2})).unwrap(),
+        vec![
+            ann("", "/properties", json!(["a"])),
+            ann("", "/unevaluatedProperties", json!(["b", "c"])),
+        ]
+    );
+    assert_eq!(
+        annotations(schema.clone(), json!([true, 1])).unwrap(),
+        vec![
+            ann("", "/prefixItems", json!(0)),
+            ann("", "/unevaluatedItems", json!(true)),
+        ]
+    );
+    // Nothing left for `unevaluatedItems`: no annotation.
+    assert_eq!(
+        annotations(schema.clone(), json!([true])).unwrap(),
+        vec![ann("", "/prefixItems", json!(true))]
+    );
+    assert_eq!(annotations(schema, json!([true, "x"])), None);
+}
+
+#[test]
+fn applicator_annotations_of_failing_subschemas_are_dropped() {
+    let schema = json!({
+        "anyOf": [
+            {"properties": {"a": {"type": "string"}}},
+            {"properties": {"a": true}, "items": true}
+        ],
+        "not": {"type": "object", "required": ["z"], "properties": {"a": true}},
+        "contains": {"properties": {"a": {"type": "integer"}}}
+    });
+    // The failing `anyOf` branch's and `not`'s subschema's `properties` are dropped.
+    assert_eq!(
+        annotations(schema.clone(), json!({"a": 1})).unwrap(),
+        vec![ann("", "/anyOf/1/properties", json!(["a"]))]
+    );
+    // Only the items `contains` matched keep what its subschema said.
+    assert_eq!(
+        annotations(schema, json!([{"a": 1}, {"a": "x"}])).unwrap(),
+        vec![
+            ann("", "/anyOf/1/items", json!(true)),
+            ann("", "/contains", json!([0])),
+            ann("/0", "/contains/properties", json!(["a"])),
+        ]
+    );
+}
+
+#[test]
+fn applicator_annotations_follow_the_dialect() {
+    let items = json!({
+        "$schema": "https://json-schema.org/draft/2019-09/schema",
+        "items": [true, true],
+        "additionalItems": {"type": "integer"},
+        "contains": true
+    });
+    // 2019-09: `items` as an array is `prefixItems`, `additionalItems` annotates, and
+    // `contains` does not.
+    assert_eq!(
+        annotations(items.clone(), json!([1, 2, 3])).unwrap(),
+        vec![
+            ann("", "/additionalItems", json!(true)),
+            ann("", "/items", json!(1)),
+        ]
+    );
+    assert_eq!(
+        annotations(items, json!([1])).unwrap(),
+        vec![ann("", "/items", json!(true))]
+    );
+    // draft-07 applicators give none.
+    let draft7 = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "properties": {"a": true},
+        "items": {"type": "integer"},
+        "contains": true
+    });
+    assert_eq!(
+        annotations(draft7.clone(), json!({"a": 1})).unwrap(),
+        vec![]
+    );
+    assert_eq!(annotations(draft7, json!([1])).unwrap(), vec![]);
+}
+
+#[test]
+fn applicator_annotations_come_after_their_childrens_and_before_their_nodes() {
+    use schemac_runtime::Evaluate;
+    let schema = json!({"properties": {"a": {"title": "A"}}, "title": "root"});
+    let validator = crate::options().annotations(true).build(&schema).unwrap();
+    let evaluation = validator.evaluate(&json!({"a": 1}));
+    let order: Vec<_> = evaluation
+        .annotations
+        .iter()
+        .map(|a| (a.instance_location.as_str(), a.keyword_location.as_str()))
+        .collect();
+    assert_eq!(
+        order,
+        vec![
+            ("/a", "/properties/a/title"),
+            ("", "/properties"),
+            ("", "/title")
+        ]
+    );
 }

@@ -22,6 +22,23 @@
 //! `path + "/" + keyword`; an evaluation that fails drops every annotation it and its
 //! children gave, and so do `not` and the subschemas of `contains` that do not match.
 //!
+//! Applicator annotations (checks with [`Check::annotates`] set, on an instance of the
+//! type they apply to): each is given right after its check ran (the fused pass over an
+//! object's properties counts as one run: its checks annotate after it, in check order),
+//! after the annotations of its children and before the node's own [`Node::annotations`],
+//! at the node's instance location, keyword location `path + "/" + keyword`:
+//! - `properties`, `patternProperties`, `additionalProperties`, `unevaluatedProperties`:
+//!   the array of the instance's property names the keyword applied its subschema to, in
+//!   the object's order (possibly empty); the names of `patternProperties` and
+//!   `additionalProperties` are found by trying the patterns again, in order, each match
+//!   charged to the budget as during validation;
+//! - `prefixItems` (2019-09: `items` as an array): the largest index it applied to, or
+//!   `true` when it applied to every item; nothing on an empty array;
+//! - `items` (2019-09: also `additionalItems`) and `unevaluatedItems`: `true` when they
+//!   applied to an item, else nothing;
+//! - `contains` (2020-12 only; 2019-09's gives none): the array of the indices whose item
+//!   matched, ascending (empty when none did).
+//!
 //! # Evaluation semantics (both backends implement exactly this)
 //!
 //! - **Budget and depth.** Every node evaluation (boolean-schema nodes included) is paid
@@ -202,6 +219,10 @@ pub struct Check {
     pub keyword: String,
     /// What it checks.
     pub kind: CheckKind,
+    /// Whether the check gives its own annotation when its node passes (an applicator of
+    /// 2020-12 §10.3 / §11 or 2019-09 §9.3 / §9.3.2.4; see "Applicator annotations" above):
+    /// set only under [`crate::Options::annotations`], in 2019-09 and 2020-12 resources.
+    pub annotates: bool,
 }
 
 /// What a check checks.

@@ -429,7 +429,7 @@ enum Sharing {
     Verdicts,
     /// Error collection: also the keyword paths, the absolute location of each child
     /// that does not extend its parent's (a `$ref` target: generated code sets it), and
-    /// the locations of annotating nodes (their annotations carry them).
+    /// the annotations (an evaluation gives them).
     Errors,
 }
 
@@ -457,10 +457,13 @@ fn share(program: &Program, sharing: Sharing) -> Vec<NodeId> {
             if program.uses_dynamic_scope {
                 shape.push_str(&format!("{}:{}|", node.resource.0, node.is_resource_root));
             }
-            if sharing == Sharing::Errors && !node.annotations.is_empty() {
-                shape.push_str(&node.uri);
+            if sharing == Sharing::Errors {
+                shape.push_str(&format!("{:?}|", node.annotations));
             }
             for check in &node.checks {
+                if sharing == Sharing::Errors {
+                    shape.push_str(&format!("{}|", check.annotates));
+                }
                 let mut kind = check.kind.clone();
                 for edge in kind.edges_mut() {
                     match sharing {
