@@ -47,6 +47,10 @@ pub(super) struct Ctx {
     /// The node evaluations that ended so far (annotating; see
     /// [`schemac_runtime::Evaluation::units`]).
     units: Vec<Unit>,
+    /// The annotation of the applicator check under evaluation when the check itself
+    /// finds it (`contains`, `unevaluated*`; annotating only). A field, not a local of
+    /// the check loop: a `Value` there would be dropped on every check of every node.
+    applied: Option<Value>,
     /// JSON pointer of the current instance location (maintained only while reporting or
     /// annotating).
     instance_path: String,
@@ -71,6 +75,7 @@ impl Ctx {
             errors: ErrorList::new(max_errors),
             annotations: Vec::new(),
             units: Vec::new(),
+            applied: None,
             instance_path: String::new(),
             keyword_path: String::new(),
             scope: Vec::new(),
@@ -697,8 +702,6 @@ impl Interpreter {
         let mut valid = true;
         for (index, check) in node.checks.iter().enumerate() {
             let keyword = check.keyword.as_str();
-            // The annotation of an applicator whose value the check itself finds.
-            let mut applied: Option<Value> = None;
             let ok = match &check.kind {
                 CheckKind::False => {
                     if cx.report {
@@ -970,50 +973,37 @@ impl Interpreter {
                             items,
                             (ann, matched.as_mut()),
                         )?;
-                        applied = matched.map(Value::from);
+                        cx.applied = matched.map(Value::from);
                         ok
                     }
                     None => true,
                 },
                 CheckKind::UnevaluatedProperties(edge) => match inst.as_object() {
                     Some(object) => {
-                        if check.annotates && cx.annotate {
-                            let evaluated = |i| ann.as_deref().is_some_and(|a| a.has_property(i));
-                            applied = Some(Value::Array(
-                                object
-                                    .keys()
-                                    .enumerate()
-                                    .filter(|&(i, _)| !evaluated(i))
-                                    .map(|(_, k)| Value::String(k.clone()))
-                                    .collect(),
-                            ));
-                        }
-                        self.unevaluated_properties(cx, edge, object, ann.as_deref_mut())?
+                        // What it applies to, read before it records them as evaluated.
+                        let found = (check.annotates && cx.annotate)
+                            .then(|| unevaluated_names(object, ann.as_deref()));
+                        let ok =
+                            self.unevaluated_properties(cx, edge, object, ann.as_deref_mut())?;
+                        cx.applied = found;
+                        ok
                     }
                     None => true,
                 },
                 CheckKind::UnevaluatedItems(edge) => match inst.as_array() {
                     Some(items) => {
-                        if check.annotates && cx.annotate {
-                            let evaluated = |i| ann.as_deref().is_some_and(|a| a.has_item(i));
-                            applied = (0..items.len())
-                                .any(|i| !evaluated(i))
-                                .then_some(Value::Bool(true));
-                        }
-                        self.unevaluated_items(cx, edge, items, ann.as_deref_mut())?
+                        let found = (check.annotates && cx.annotate)
+                            .then(|| any_unevaluated_item(items, ann.as_deref()))
+                            .flatten();
+                        let ok = self.unevaluated_items(cx, edge, items, ann.as_deref_mut())?;
+                        cx.applied = found;
+                        ok
                     }
                     None => true,
                 },
             };
-            if check.annotates && cx.annotate && valid && ok {
-                // Given only while the node is still valid (else it would be dropped).
-                let value = match applied {
-                    Some(value) => Some(value),
-                    None => self.applied(cx, check, inst)?,
-                };
-                if let Some(value) = value {
-                    cx.annotate(node, keyword, value);
-                }
+            if check.annotates && cx.annotate {
+                self.give_applied(cx, node, check, inst, valid && ok)?;
             }
             if !ok {
                 if !cx.report {
@@ -1023,6 +1013,32 @@ impl Interpreter {
             }
         }
         Ok(valid)
+    }
+
+    /// Gives the annotation of the applicator `check` of `node`, evaluated on `inst`, when
+    /// the node is still `valid` (else it would be dropped): the one the check found
+    /// ([`Ctx::applied`]), else [`Interpreter::applied`].
+    #[cold]
+    fn give_applied(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        check: &Check,
+        inst: Inst<'_>,
+        valid: bool,
+    ) -> Result<(), Stop> {
+        let found = cx.applied.take();
+        if !valid {
+            return Ok(());
+        }
+        let value = match found {
+            Some(value) => Some(value),
+            None => self.applied(cx, check, inst)?,
+        };
+        if let Some(value) = value {
+            cx.annotate(node, &check.keyword, value);
+        }
+        Ok(())
     }
 
     /// The annotation of the applicator `check` on `inst` (a value the instance and the
@@ -1719,4 +1735,28 @@ impl Deferred {
             _ => Deferred::Many,
         };
     }
+}
+
+/// `unevaluatedProperties`' annotation: the names of `object`'s properties that `ann`
+/// does not hold as evaluated (read before it evaluates them).
+#[cold]
+fn unevaluated_names(object: &Map<String, Value>, ann: Option<&Annotations>) -> Value {
+    let evaluated = |i| ann.is_some_and(|a| a.has_property(i));
+    Value::Array(
+        object
+            .keys()
+            .enumerate()
+            .filter(|&(i, _)| !evaluated(i))
+            .map(|(_, k)| Value::String(k.clone()))
+            .collect(),
+    )
+}
+
+/// `unevaluatedItems`' annotation: `true` when some item of `items` is not evaluated.
+#[cold]
+fn any_unevaluated_item(items: &[Value], ann: Option<&Annotations>) -> Option<Value> {
+    let evaluated = |i| ann.is_some_and(|a| a.has_item(i));
+    (0..items.len())
+        .any(|i| !evaluated(i))
+        .then_some(Value::Bool(true))
 }
