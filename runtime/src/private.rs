@@ -93,20 +93,16 @@ impl State {
     /// most once, and enters it: `levels` levels of nesting ([`Budget::enter_region`]).
     #[inline(always)]
     pub fn enter_region(&mut self, cost: u64, levels: u32) -> Result<(), Stop> {
-        match self.budget.enter_region(cost, levels) {
-            Ok(()) => Ok(()),
-            Err(reason) => self.stop(reason),
-        }
+        let entered = self.budget.enter_region(cost, levels);
+        self.kept(entered)
     }
 
     /// Steps into a child instance ([`Budget::step_in`]); give the result back to
     /// [`State::step_out`].
     #[inline(always)]
     pub fn step_in(&mut self) -> Result<u32, Stop> {
-        match self.budget.step_in() {
-            Ok(saved) => Ok(saved),
-            Err(reason) => self.stop(reason).map(|()| 0),
-        }
+        let saved = self.budget.step_in();
+        self.kept(saved)
     }
 
     /// Steps back out of a child instance.
@@ -119,10 +115,8 @@ impl State {
     /// ([`Budget::enter_cycle`]); leave it with [`State::leave_cycle`].
     #[inline(always)]
     pub fn enter_cycle(&mut self, cost: u64, levels: u32) -> Result<(), Stop> {
-        match self.budget.enter_cycle(cost, levels) {
-            Ok(()) => Ok(()),
-            Err(reason) => self.stop(reason),
-        }
+        let entered = self.budget.enter_cycle(cost, levels);
+        self.kept(entered)
     }
 
     /// Leaves a node entered with [`State::enter_cycle`].
@@ -134,13 +128,10 @@ impl State {
     /// Charges a loop in bulk: `elements` times `per_element` units.
     #[inline(always)]
     pub fn spend(&mut self, elements: usize, per_element: u64) -> Result<(), Stop> {
-        match self
+        let charged = self
             .budget
-            .charge((elements as u64).saturating_mul(per_element))
-        {
-            Ok(()) => Ok(()),
-            Err(reason) => self.stop(reason),
-        }
+            .charge((elements as u64).saturating_mul(per_element));
+        self.kept(charged)
     }
 
     /// Charges `units` for work done inline whose cost the compiler knows (an `enum`
@@ -153,9 +144,15 @@ impl State {
     /// Records why the validation stops.
     #[cold]
     #[inline(never)]
-    fn stop(&mut self, reason: IncompleteReason) -> Result<(), Stop> {
+    fn stop(&mut self, reason: IncompleteReason) -> Stop {
         self.stop = Some(reason);
-        Err(Stop)
+        Stop
+    }
+
+    /// The result of a budgeted step, its reason kept when it stops the validation.
+    #[inline(always)]
+    fn kept<T>(&mut self, result: Result<T, IncompleteReason>) -> Result<T, Stop> {
+        result.map_err(|reason| self.stop(reason))
     }
 
     /// Leaves a node entered with [`State::enter_region`] (the same `levels`).
@@ -167,10 +164,8 @@ impl State {
     /// Charges for `n` locations recorded by `unevaluatedProperties` / `unevaluatedItems`.
     #[inline]
     pub fn charge(&mut self, n: usize) -> Result<(), Stop> {
-        match self.budget.charge_locations(n) {
-            Ok(()) => Ok(()),
-            Err(reason) => self.stop(reason),
-        }
+        let charged = self.budget.charge_locations(n);
+        self.kept(charged)
     }
 
     /// Whether `regex` matches anywhere in `text`, its work charged to the budget
@@ -178,7 +173,7 @@ impl State {
     #[inline]
     pub fn is_match(&mut self, regex: &crate::regex::Regex<'_>, text: &str) -> Res {
         let found = regex.is_match_budgeted(text, &mut self.budget);
-        self.answer(found)
+        self.kept(found)
     }
 
     /// The patterns of `set` that may match `key` (ascending indices into the list the set
@@ -190,10 +185,8 @@ impl State {
         set: &crate::regex::PrefixSet<'a>,
         key: &str,
     ) -> Result<crate::regex::Candidates<'a>, Stop> {
-        match set.candidates_budgeted(key, &mut self.budget) {
-            Ok(candidates) => Ok(candidates),
-            Err(reason) => self.stop(reason).and(Err(Stop)),
-        }
+        let candidates = set.candidates_budgeted(key, &mut self.budget);
+        self.kept(candidates)
     }
 
     /// Whether `text` is a string member of a large `enum`'s table, the lookup charged to
@@ -201,7 +194,7 @@ impl State {
     #[inline]
     pub fn is_str_member(&mut self, members: &crate::lookup::Members<'_>, text: &str) -> Res {
         let found = members.is_str_member_budgeted(text, &mut self.budget);
-        self.answer(found)
+        self.kept(found)
     }
 
     /// Whether `n` is a number member of a large `enum`'s table, compared exactly, the
@@ -209,16 +202,7 @@ impl State {
     #[inline]
     pub fn is_number_member(&mut self, members: &crate::lookup::Members<'_>, n: &Number) -> Res {
         let found = members.is_number_member_budgeted(n, &mut self.budget);
-        self.answer(found)
-    }
-
-    /// The answer of a budgeted lookup, or `Err(Stop)` with its reason kept.
-    #[inline]
-    fn answer(&mut self, found: Result<bool, IncompleteReason>) -> Res {
-        match found {
-            Ok(answer) => Ok(answer),
-            Err(reason) => self.stop(reason).map(|()| false),
-        }
+        self.kept(found)
     }
 
     /// Enters resource `r` in the dynamic scope; `true` when it was pushed (it differed
@@ -245,7 +229,7 @@ impl State {
     /// compile time: always `Err`, which aborts the validation.
     #[cold]
     pub fn unresolved(&mut self, uri: &'static str) -> Result<(), Stop> {
-        self.stop(IncompleteReason::UnresolvedRef(Cow::Borrowed(uri)))
+        Err(self.stop(IncompleteReason::UnresolvedRef(Cow::Borrowed(uri))))
     }
 
     /// The outermost resource in the dynamic scope for which `declares` holds.
