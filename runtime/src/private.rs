@@ -76,7 +76,19 @@ const fn parse_version(v: &[u8]) -> [u64; 3] {
 pub struct State {
     budget: Budget,
     scope: Vec<u32>,
-    stop: Option<IncompleteReason>,
+    stop: Stopped,
+}
+
+/// Why a [`State`] stopped, kept without drop glue (so a `State` costs nothing to drop but
+/// its scope) and turned into an [`IncompleteReason`] at the end.
+#[derive(Debug, Clone, Copy)]
+enum Stopped {
+    /// Still running, or stopped by the budget.
+    Budget,
+    /// A depth bound.
+    Depth,
+    /// An unresolved reference, with its URI.
+    Unresolved(&'static str),
 }
 
 impl State {
@@ -85,7 +97,7 @@ impl State {
         State {
             budget: Budget::new(limits),
             scope: Vec::new(),
-            stop: None,
+            stop: Stopped::Budget,
         }
     }
 
@@ -145,7 +157,11 @@ impl State {
     #[cold]
     #[inline(never)]
     fn stop(&mut self, reason: IncompleteReason) -> Stop {
-        self.stop = Some(reason);
+        self.stop = match reason {
+            IncompleteReason::DepthExceeded => Stopped::Depth,
+            // A budgeted step stops for the budget or a depth bound, nothing else.
+            _ => Stopped::Budget,
+        };
         Stop
     }
 
@@ -229,7 +245,8 @@ impl State {
     /// compile time: always `Err`, which aborts the validation.
     #[cold]
     pub fn unresolved(&mut self, uri: &'static str) -> Result<(), Stop> {
-        Err(self.stop(IncompleteReason::UnresolvedRef(Cow::Borrowed(uri))))
+        self.stop = Stopped::Unresolved(uri);
+        Err(Stop)
     }
 
     /// The outermost resource in the dynamic scope for which `declares` holds.
@@ -248,7 +265,11 @@ impl State {
 
     /// Why the validation stopped.
     fn reason(self) -> IncompleteReason {
-        self.stop.unwrap_or(IncompleteReason::BudgetExceeded)
+        match self.stop {
+            Stopped::Budget => IncompleteReason::BudgetExceeded,
+            Stopped::Depth => IncompleteReason::DepthExceeded,
+            Stopped::Unresolved(uri) => IncompleteReason::UnresolvedRef(Cow::Borrowed(uri)),
+        }
     }
 }
 
@@ -905,6 +926,15 @@ mod tests {
         assert_eq!(
             s.verdict(Err(Stop)),
             Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+        );
+        let mut s = State::new(&Limits {
+            max_nesting: 1,
+            ..Limits::DEFAULT
+        });
+        assert_eq!(s.enter_region(1, 2), Err(Stop));
+        assert_eq!(
+            s.verdict(Err(Stop)),
+            Verdict::Incomplete(IncompleteReason::DepthExceeded)
         );
         let mut s = State::new(&Limits::DEFAULT);
         assert_eq!(s.unresolved("https://x/y.json"), Err(Stop));
