@@ -283,6 +283,35 @@ pub struct Location {
     base_mark: usize,
 }
 
+/// Appends `/` and `token` escaped as a JSON pointer token (`~` as `~0`, `/` as `~1`).
+fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
+/// Where a child subschema is evaluated, relative to its parent ([`Errors::child`]).
+#[derive(Debug, Clone, Copy)]
+pub enum At<'k> {
+    /// On the same instance (an in-place applicator).
+    Here,
+    /// On the value of object entry `key`.
+    Key(&'k str),
+    /// On the value of object entry `key` as a `properties` entry: the keyword location
+    /// moves by `/properties/<key>` (the key escaped) before the path given.
+    Property(&'k str),
+    /// On array item `index`.
+    Index(usize),
+    /// On an object key as a string (`propertyNames`): it has no instance location of
+    /// its own, so what the child annotates there is dropped.
+    Name,
+}
+
 /// The state of one validation that collects errors: the [`State`], the errors found, and
 /// the current keyword location (evaluation path) and instance location.
 #[derive(Debug)]
@@ -583,6 +612,50 @@ impl Errors {
         }
     }
 
+    /// Evaluates a child subschema with `eval`: steps into the instance first when `steps`
+    /// ([`State::step_in`]), moves the keyword location by `path` and the instance location
+    /// to `at`, sets the absolute location to `base` when the child is not where its
+    /// parent's location leads (a `$ref` target), and restores all of it afterwards.
+    #[inline(always)]
+    pub fn child(
+        &mut self,
+        path: &str,
+        at: At<'_>,
+        base: Option<&'static str>,
+        steps: bool,
+        eval: impl FnOnce(&mut Errors) -> Res,
+    ) -> Res {
+        let step = if steps {
+            Some(self.state.step_in()?)
+        } else {
+            None
+        };
+        let mark = matches!(at, At::Name).then(|| self.annotation_mark());
+        let saved = match at {
+            At::Here | At::Name => self.at(path),
+            At::Key(key) => self.at_key(path, key),
+            At::Property(key) => {
+                let saved = self.at_key("/properties", key);
+                push_token(&mut self.keyword_path, key);
+                self.keyword_path.push_str(path);
+                saved
+            }
+            At::Index(index) => self.at_index(path, index),
+        };
+        if let Some(base) = base {
+            self.rebase(base);
+        }
+        let valid = eval(self);
+        self.back(saved);
+        if let Some(mark) = mark {
+            self.drop_annotations(mark);
+        }
+        if let Some(step) = step {
+            self.state.step_out(step);
+        }
+        valid
+    }
+
     /// Restores the locations saved by [`Errors::at`], [`Errors::at_key`] or
     /// [`Errors::at_index`].
     #[inline]
@@ -598,14 +671,7 @@ impl Errors {
     #[inline]
     pub fn push_key(&mut self, key: &str) -> usize {
         let mark = self.instance.len();
-        self.instance.push('/');
-        for c in key.chars() {
-            match c {
-                '~' => self.instance.push_str("~0"),
-                '/' => self.instance.push_str("~1"),
-                c => self.instance.push(c),
-            }
-        }
+        push_token(&mut self.instance, key);
         mark
     }
 
@@ -983,6 +1049,21 @@ mod tests {
         assert_eq!(report.errors_omitted, 1);
     }
 
+    /// Each error's instance, keyword and absolute keyword locations.
+    fn locations(report: &Report) -> Vec<(&str, &str, &str)> {
+        report
+            .errors
+            .iter()
+            .map(|e| {
+                (
+                    e.instance_location.as_str(),
+                    e.keyword_location.as_str(),
+                    e.absolute_keyword_location.as_str(),
+                )
+            })
+            .collect()
+    }
+
     #[test]
     fn errors_track_locations() {
         let mut e = Errors::new(&Limits::DEFAULT);
@@ -1004,17 +1085,7 @@ mod tests {
         e.pop_instance(i);
         let report = e.finish(Ok(false));
         assert_eq!(report.verdict, Verdict::Invalid);
-        let locations: Vec<(&str, &str, &str)> = report
-            .errors
-            .iter()
-            .map(|e| {
-                (
-                    e.instance_location.as_str(),
-                    e.keyword_location.as_str(),
-                    e.absolute_keyword_location.as_str(),
-                )
-            })
-            .collect();
+        let locations = locations(&report);
         assert_eq!(
             locations,
             [
@@ -1039,6 +1110,61 @@ mod tests {
                     "https://x/s.json#/properties/a~1b/maximum"
                 ),
                 ("/7", "", "https://x/s.json#"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_child_restores_every_location() {
+        let mut e = Errors::new(&Limits {
+            max_depth: 1,
+            ..Limits::DEFAULT
+        });
+        e.rebase("https://x/s.json#");
+        let valid = e.child(
+            "/$ref",
+            At::Property("a/b~"),
+            Some("https://x/t.json#/$defs/n"),
+            true,
+            |e| {
+                e.error("type", ErrorKind::Const);
+                // One step in already: the depth bound stops a second one.
+                let deeper = e.child("/items", At::Index(3), None, true, |_| Ok(true));
+                assert_eq!(deeper, Err(Stop));
+                e.child("/not", At::Here, None, false, |e| {
+                    e.error_here();
+                    Ok(false)
+                })
+            },
+        );
+        assert_eq!(valid, Ok(false));
+        e.child("/propertyNames", At::Name, None, false, |e| {
+            e.error("maxLength", ErrorKind::Const);
+            Ok(false)
+        })
+        .unwrap();
+        e.error_here();
+        let report = e.finish(Ok(false));
+        let locations = locations(&report);
+        assert_eq!(
+            locations,
+            [
+                (
+                    "/a~1b~0",
+                    "/properties/a~1b~0/$ref/type",
+                    "https://x/t.json#/$defs/n/type"
+                ),
+                (
+                    "/a~1b~0",
+                    "/properties/a~1b~0/$ref/not",
+                    "https://x/t.json#/$defs/n/not"
+                ),
+                (
+                    "",
+                    "/propertyNames/maxLength",
+                    "https://x/s.json#/propertyNames/maxLength"
+                ),
+                ("", "", "https://x/s.json#"),
             ]
         );
     }

@@ -76,6 +76,10 @@ enum Inst {
     KeyAsValue,
     /// The value of object entry `k` (bound as `x`).
     Key,
+    /// The value of object entry `k` (bound as `x`) as `properties` entry `name`: the
+    /// keyword location is derived from `k`, so that entries alike but for their names
+    /// share their code.
+    Property(String),
     /// Array item `i` (bound as `x`), at a literal index.
     Index(usize),
     /// Array item `i` (bound as `x`), index bound as `i`.
@@ -544,67 +548,55 @@ impl<'a> Gen<'a> {
                 quote!(v)
             }
             Inst::KeyAsValue => quote!(&Value::String(k.clone())),
-            Inst::Key | Inst::Index(_) | Inst::IndexVar => quote!(x),
+            Inst::Key | Inst::Property(_) | Inst::Index(_) | Inst::IndexVar => quote!(x),
         };
         let ev_arg = self.ev_arg(target, ev);
         let call = quote!(#name(#value, cx #ev_arg));
-        // Error locations are extended and restored around the call (no closure: a chain
-        // of generic instantiations would hit rustc's recursion limit on long chains).
-        let (at, back) = match f.mode {
-            Mode::Check => (quote!(), quote!()),
+        // A child instance that may recur is a step into the instance (see `crate::plan`).
+        let steps = !matches!(inst, Inst::Same) && self.plan.node(target).steps;
+        match f.mode {
+            Mode::Check if steps => quote!({
+                let step = cx.step_in()?;
+                let valid = #call;
+                cx.step_out(step);
+                valid
+            }),
+            Mode::Check => call,
             Mode::Errors => {
-                let path = &edge.path;
+                let mut path = edge.path.as_str();
                 let at = match inst {
-                    Inst::Same | Inst::KeyAsValue => quote!(cx.at(#path)),
-                    Inst::Key => quote!(cx.at_key(#path, k)),
+                    Inst::Same => quote!(__rt::At::Here),
+                    Inst::KeyAsValue => quote!(__rt::At::Name),
+                    Inst::Key => quote!(__rt::At::Key(k)),
+                    Inst::Property(name) => {
+                        let named = format!("/properties/{}", crate::load::uri::escape_token(name));
+                        match path.strip_prefix(named.as_str()) {
+                            Some(rest) => {
+                                path = rest;
+                                quote!(__rt::At::Property(k))
+                            }
+                            None => quote!(__rt::At::Key(k)),
+                        }
+                    }
                     Inst::Index(i) => {
                         let i = Literal::usize_unsuffixed(*i);
-                        quote!(cx.at_index(#path, #i))
+                        quote!(__rt::At::Index(#i))
                     }
-                    Inst::IndexVar => quote!(cx.at_index(#path, i)),
+                    Inst::IndexVar => quote!(__rt::At::Index(i)),
                 };
                 // A child that is not where its parent's location leads (a `$ref` target,
                 // a `$dynamicRef`'s) has its own absolute location set.
-                let at = if target == edge.target
+                let base = if target == edge.target
                     && crate::plan::extends_location(self.program, f.node, edge)
                 {
-                    at
+                    quote!(None)
                 } else {
                     let uri = &self.program.node(target).uri;
-                    quote!({ let at = #at; cx.rebase(#uri); at })
+                    quote!(Some(#uri))
                 };
-                if matches!(inst, Inst::KeyAsValue) && self.evaluate {
-                    // A key has no instance location: what it annotates is dropped.
-                    (
-                        quote!(let mark = cx.annotation_mark(); let at = #at;),
-                        quote!(cx.back(at); cx.drop_annotations(mark);),
-                    )
-                } else {
-                    (quote!(let at = #at;), quote!(cx.back(at);))
-                }
+                quote!(cx.child(#path, #at, #base, #steps, |cx| #call))
             }
-        };
-        // A child instance that may recur is a step into the instance (see `crate::plan`).
-        let (step_in, step_out) = if matches!(inst, Inst::Same) || !self.plan.node(target).steps {
-            (quote!(), quote!())
-        } else {
-            let st = state(f.mode);
-            (
-                quote!(let step = #st.step_in()?;),
-                quote!(#st.step_out(step);),
-            )
-        };
-        if at.is_empty() && step_in.is_empty() {
-            return call;
         }
-        quote!({
-            #step_in
-            #at
-            let valid = #call;
-            #back
-            #step_out
-            valid
-        })
     }
 
     /// An in-place child whose errors pass up and whose annotations count when it is
@@ -2023,7 +2015,7 @@ impl<'a> Gen<'a> {
             arms.entry(name).or_default().push(quote!(seen[#i] = true;));
         }
         for (name, edge) in &properties {
-            let test = child_test(edge, &Inst::Key);
+            let test = child_test(edge, &Inst::Property(name.to_string()));
             arms.entry(name.as_str())
                 .or_default()
                 .push(quote!(#test #mark_i));
