@@ -25,8 +25,10 @@
 //!
 //! The pipeline, one module per stage:
 //!
+//! 0. [`dialect`] — what `$schema` means: dialects, vocabularies and each dialect's
+//!    keywords, read by both `load` and `check`;
 //! 1. [`load`] — documents, resources, base URIs and the offline [`load::Registry`];
-//! 2. [`check`] — dialects, keyword shapes and limits, every reference resolved once;
+//! 2. [`check`] — keyword shapes and limits, every reference resolved once;
 //! 3. [`ir`] — the compiled [`ir::Program`] (lowered by `check`), plus its analysis;
 //! 4. [`plan`] — what both backends follow: sharing, check order, inlining, budget charge
 //!    points;
@@ -50,6 +52,7 @@
 
 mod api;
 pub mod check;
+pub mod dialect;
 #[cfg(feature = "emit")]
 pub mod emit;
 pub mod error;
@@ -64,6 +67,7 @@ pub mod regex;
 
 pub use api::{is_valid, options, validator_for, CompileErrors, ValidatorOptions};
 pub use check::Compiler;
+pub use dialect::Dialect;
 pub use error::{CompileError, CompileErrorKind, CompileWarning, Location};
-pub use options::{Dialect, Options, RefPolicy, UnsupportedRegexPolicy};
+pub use options::{Options, RefPolicy, UnsupportedRegexPolicy};
 pub use schemac_runtime::Validate;
