@@ -36,6 +36,10 @@
 //! 6. [`interp`] — the interpreter backend over the IR (run time);
 //! 7. [`emit`] — the Rust backend (build time, feature `emit`).
 //!
+//! [`driver`] takes a generator's inputs — schema files, directories, MCP tool lists — to
+//! named, compiled units for [`emit`]: the path the CLI, `schemac-build` and the tests
+//! share.
+//!
 //! The same steps by hand:
 //!
 //! ```
@@ -53,6 +57,7 @@
 mod api;
 pub mod check;
 pub mod dialect;
+pub mod driver;
 #[cfg(feature = "emit")]
 pub mod emit;
 pub mod error;
