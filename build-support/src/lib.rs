@@ -370,6 +370,7 @@ struct Errors {
 }
 
 impl Errors {
+    /// Keeps `result`'s error, if any.
     fn add<T>(&mut self, result: Result<T, InputError>) {
         match result {
             Ok(_) => {}
@@ -380,12 +381,14 @@ impl Errors {
         }
     }
 
+    /// Keeps every error of `result`.
     fn add_all(&mut self, result: Result<(), Vec<InputError>>) {
         for error in result.err().into_iter().flatten() {
             self.add::<()>(Err(error));
         }
     }
 
+    /// The first input error, else every compile error, else `Ok`.
     fn result(self) -> Result<(), Error> {
         match self.input {
             Some(error) => Err(Error::Input(error)),
