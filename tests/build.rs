@@ -29,7 +29,8 @@ mod registry;
 mod suite;
 
 use quote::quote;
-use schemac::emit::{self, EmitOptions, Unit};
+use schemac::driver::{InputError, Schema, Units};
+use schemac::emit::{self, EmitOptions};
 use std::path::PathBuf;
 
 /// The drafts whose sets are compiled into generated code, unless the environment
@@ -86,8 +87,7 @@ fn run() -> Result<(), String> {
     println!("cargo:rerun-if-changed=fixtures");
     println!("cargo:rerun-if-changed=cases/annotations.json");
 
-    // (module, label, file, group index, program, name)
-    let mut compiled = Vec::new();
+    let mut compiled = Table::default();
     let mut sets = Vec::new();
     for spec in suite::SETS
         .iter()
@@ -107,55 +107,38 @@ fn run() -> Result<(), String> {
             let stem = file.name.trim_end_matches(".json");
             for group in &file.groups {
                 let name = format!("{}/{}/{}#{}", spec.draft, spec.name, file.name, group.index);
-                let Ok(program) = compiler.compile_named(&name, &group.schema) else {
-                    continue;
-                };
-                let module = emit::module_name(&format!(
-                    "{}_{}_{}_{}",
-                    spec.draft, spec.name, stem, group.index
-                ))
-                .ok_or_else(|| format!("no module name for {name}"))?;
-                compiled.push((
-                    module,
-                    spec.label(),
-                    file.name.clone(),
-                    group.index,
-                    program,
-                    name,
-                ));
+                let module = format!("{}_{}_{}_{}", spec.draft, spec.name, stem, group.index);
+                let row = (spec.label(), file.name.clone(), group.index);
+                compiled.add(&compiler, &module, &name, row, &group.schema)?;
             }
         }
     }
     let evaluated = evaluation_programs(&suite_dir, &drafts)?;
-    let (modules, entries) = generate(&compiled, &EmitOptions::default())?;
-    let (evaluating_modules, evaluators) = generate(
-        &evaluated,
-        &EmitOptions {
-            evaluate: true,
-            ..EmitOptions::default()
-        },
-    )?;
+    let (modules, entries) = compiled.generate(&EmitOptions::default())?;
+    let (evaluating_modules, evaluators) = evaluated.generate(&EmitOptions {
+        evaluate: true,
+        ..EmitOptions::default()
+    })?;
     let count = entries.len();
     let evaluator_count = evaluators.len();
-    let mut hostile_programs: Vec<Compiled> = Vec::new();
+    let mut hostile = Units::new();
     for h in hostile::ALL {
-        let program = registry::compiler(h.options())?
-            .compile_named(h.name, &(h.schema)())
-            .map_err(|e| format!("hostile schema {}: {e:?}", h.name))?;
-        hostile_programs.push((
-            format!("hostile_{}", h.name),
-            h.name.to_string(),
-            "tests/src/hostile.rs".to_string(),
-            0,
-            program,
-            h.name.to_string(),
-        ));
+        let module = format!("hostile_{}", h.name);
+        let schema = (h.schema)();
+        hostile
+            .add(
+                &registry::compiler(h.options())?,
+                Schema::new(&module, h.name, &schema),
+            )
+            .map_err(|e| format!("hostile schema {}: {e}", h.name))?;
     }
-    let (hostile_modules, _) = generate(&hostile_programs, &EmitOptions::default())?;
-    let hostile_entries: Vec<_> = hostile_programs
+    let hostile_modules = emit::generate_tokens(&hostile.emit_units(), &EmitOptions::default())
+        .map_err(|e| format!("generating the hostile schemas' validators: {e}"))?;
+    let hostile_entries: Vec<_> = hostile
+        .compiled()
         .iter()
-        .map(|(module, name, ..)| {
-            let module = quote::format_ident!("{}", module);
+        .map(|unit| {
+            let (name, module) = (&unit.source, quote::format_ident!("{}", unit.module));
             quote!((#name, &#module::Validator))
         })
         .collect();
@@ -206,44 +189,61 @@ fn run() -> Result<(), String> {
 /// annotations they give (`tests/annotations.rs`).
 const ANNOTATION_CASES: &str = "cases/annotations.json";
 
-/// A compiled schema to generate: (module, set label, file, group index, program, name).
-type Compiled = (String, String, String, usize, schemac::ir::Program, String);
+/// Compiled schemas and, for each, its row in a table: `(set label, file, index)`.
+#[derive(Default)]
+struct Table {
+    units: Units,
+    rows: Vec<(String, String, usize)>,
+}
 
-/// The modules of `compiled` under `options`, and their table entries
-/// `(label, file, index, &module::Validator)`.
-fn generate(
-    compiled: &[Compiled],
-    options: &EmitOptions,
-) -> Result<(proc_macro2::TokenStream, Vec<proc_macro2::TokenStream>), String> {
-    let units: Vec<Unit<'_>> = compiled
-        .iter()
-        .map(|(module, _, _, _, program, source)| Unit {
-            module,
-            source,
-            file: source,
-            schema_text: None,
-            program,
-        })
-        .collect();
-    let modules = emit::generate_tokens(&units, options)
-        .map_err(|e| format!("generating the suite's validators: {e}"))?;
-    let entries = compiled
-        .iter()
-        .map(|(module, label, file, index, ..)| {
-            let module = quote::format_ident!("{}", module);
-            quote!((#label, #file, #index, &#module::Validator))
-        })
-        .collect();
-    Ok((modules, entries))
+impl Table {
+    /// Compiles `schema` (named `name` in errors and comments) into module `module`, in
+    /// table row `row`. A schema that does not compile gets no module: the backend reports
+    /// its compile error as the interpreter's does.
+    fn add(
+        &mut self,
+        compiler: &schemac::Compiler,
+        module: &str,
+        name: &str,
+        row: (String, String, usize),
+        schema: &serde_json::Value,
+    ) -> Result<(), String> {
+        match self.units.add(compiler, Schema::new(module, name, schema)) {
+            Ok(_) => {
+                self.rows.push(row);
+                Ok(())
+            }
+            Err(InputError::Compile(_)) => Ok(()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// The modules under `options`, and their table entries
+    /// `(label, file, index, &module::Validator)`.
+    fn generate(
+        &self,
+        options: &EmitOptions,
+    ) -> Result<(proc_macro2::TokenStream, Vec<proc_macro2::TokenStream>), String> {
+        let modules = emit::generate_tokens(&self.units.emit_units(), options)
+            .map_err(|e| format!("generating the suite's validators: {e}"))?;
+        let entries = self
+            .units
+            .compiled()
+            .iter()
+            .zip(&self.rows)
+            .map(|(unit, (label, file, index))| {
+                let module = quote::format_ident!("{}", unit.module);
+                quote!((#label, #file, #index, &#module::Validator))
+            })
+            .collect();
+        Ok((modules, entries))
+    }
 }
 
 /// The annotation tests' schemas under every dialect of `drafts`, and the output tests'
 /// of 2020-12 and 2019-09 when in `drafts`, compiled with annotations kept (a schema that
 /// does not compile gets no module).
-fn evaluation_programs(
-    suite_dir: &std::path::Path,
-    drafts: &[String],
-) -> Result<Vec<Compiled>, String> {
+fn evaluation_programs(suite_dir: &std::path::Path, drafts: &[String]) -> Result<Table, String> {
     let compiler = |dialect| {
         registry::compiler(schemac::Options {
             default_dialect: dialect,
@@ -251,7 +251,7 @@ fn evaluation_programs(
             ..schemac::Options::default()
         })
     };
-    let mut out = Vec::new();
+    let mut out = Table::default();
     let mut push = |draft: &str,
                     set: &str,
                     file: &str,
@@ -261,13 +261,15 @@ fn evaluation_programs(
      -> Result<(), String> {
         let label = format!("{draft} {set}");
         let name = format!("{label}/{file}#{index}");
-        if let Ok(program) = compiler.compile_named(&name, schema) {
-            let stem = file.trim_end_matches(".json");
-            let module = emit::module_name(&format!("{draft}_{set}_{stem}_{index}"))
-                .ok_or_else(|| format!("no module name for {name}"))?;
-            out.push((module, label, file.to_string(), index, program, name));
-        }
-        Ok(())
+        let stem = file.trim_end_matches(".json");
+        let module = format!("{draft}_{set}_{stem}_{index}");
+        out.add(
+            compiler,
+            &module,
+            &name,
+            (label, file.to_string(), index),
+            schema,
+        )
     };
     // The project's annotation cases (2020-12 unless a schema says otherwise), always.
     let own = paths::read_json(std::path::Path::new(ANNOTATION_CASES))?;

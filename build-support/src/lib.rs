@@ -38,13 +38,17 @@
 //! change. [`Builder::generate`] does the same work without touching `OUT_DIR` or printing.
 #![deny(missing_docs)]
 
-use schemac::emit::{self, EmitOptions, Unit};
+use schemac::driver::{self, Files, Units};
+use schemac::emit::{self, EmitOptions};
 use schemac::{CompileError, Compiler, Dialect, Options, RefPolicy, UnsupportedRegexPolicy};
 use schemac_runtime::Limits;
-use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// Why an input gave no module ([`Error::Input`]): the driver's error, shared with the
+/// CLI.
+pub use schemac::driver::InputError;
 
 /// Configures which schemas to compile and how; see the crate documentation.
 #[derive(Debug, Clone)]
@@ -252,8 +256,6 @@ impl Builder {
 
     /// Compiles every schema and returns the generated source, without writing or printing.
     pub fn generate(&self) -> Result<Generated, Error> {
-        let mut files_read = Vec::new();
-        let mut warnings = Vec::new();
         let mut options = self.options.clone();
         options.annotations |= self.evaluate;
         for name in self.formats.keys() {
@@ -266,136 +268,38 @@ impl Builder {
             options = schemac::mcp::options(options);
         }
         let mut compiler = Compiler::new(options);
-        let mut errors = Vec::new();
-
+        let mut files = Files::default();
+        let mut errors = Errors::default();
         for (uri, path) in &self.documents {
-            let (_, value) = read_json(path, &mut files_read)?;
-            if let Err(e) = compiler.add_document(uri, value) {
-                errors.push(e);
-            }
+            errors.add(driver::add_document(&mut compiler, &mut files, uri, path));
         }
-
-        // (module, source path) in a deterministic order.
-        let mut inputs: Vec<(String, PathBuf)> = Vec::new();
+        let mut units = Units::new().schema_text(self.schema_text);
         for (module, path) in &self.schemas {
-            let name = emit::module_name(module).ok_or_else(|| Error::InvalidModuleName {
-                name: module.clone(),
-                path: path.clone(),
-            })?;
-            inputs.push((name, path.clone()));
+            errors.add(units.add_file(&compiler, &mut files, Some(module), path));
         }
         for dir in &self.dirs {
-            files_read.push(dir.clone());
-            let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
-                path: dir.clone(),
-                source,
-            })?;
-            let mut found = Vec::new();
-            for entry in entries {
-                let entry = entry.map_err(|source| Error::Io {
-                    path: dir.clone(),
-                    source,
-                })?;
-                let path = entry.path();
-                if path.extension().is_some_and(|e| e == "json") && path.is_file() {
-                    found.push(path);
-                }
-            }
-            found.sort();
-            for path in found {
-                let stem = path
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let name = emit::module_name(&stem).ok_or_else(|| Error::InvalidModuleName {
-                    name: stem.clone(),
-                    path: path.clone(),
-                })?;
-                inputs.push((name, path));
-            }
-        }
-        // (module, source name, schema text if served, schema, file it came from)
-        let mut schemas: Vec<(String, String, Option<String>, Value, PathBuf)> = Vec::new();
-        for (module, path) in &inputs {
-            let (text, value) = read_json(path, &mut files_read)?;
-            schemas.push((
-                module.clone(),
-                display_path(path),
-                self.schema_text.then_some(text),
-                value,
-                path.clone(),
-            ));
+            errors.add_all(units.add_dir(&compiler, &mut files, dir));
         }
         for path in &self.mcp_tools {
-            let (_, list) = read_json(path, &mut files_read)?;
-            let document = display_path(path);
-            let tools = match schemac::mcp::tools(&document, &list) {
-                Ok(tools) => tools,
-                Err(mut e) => {
-                    errors.append(&mut e);
-                    continue;
-                }
-            };
-            for tool in tools {
-                let parts = [
-                    ("input", Some(tool.input_schema)),
-                    ("output", tool.output_schema),
-                ];
-                for (which, schema) in parts {
-                    let Some(schema) = schema else { continue };
-                    schemas.push((
-                        format!("{}_{which}", tool.module),
-                        format!("{document} [{} {which}Schema]", tool.name),
-                        Some(schema.to_string()),
-                        schema,
-                        path.clone(),
-                    ));
-                }
-            }
+            errors.add_all(units.add_mcp_tools(&compiler, &mut files, path));
         }
-        let mut by_module: BTreeMap<&str, &Path> = BTreeMap::new();
-        for (module, _, _, _, path) in &schemas {
-            if let Some(first) = by_module.insert(module, path) {
-                return Err(Error::ModuleCollision {
-                    module: module.clone(),
-                    first: first.to_path_buf(),
-                    second: path.clone(),
-                });
-            }
-        }
-        let mut compiled = Vec::new();
-        for (module, source, text, value, file) in schemas {
-            match compiler.compile_named(&source, &value) {
-                Ok(program) => {
-                    warnings.extend(program.warnings.iter().map(|w| w.to_string()));
-                    compiled.push((module, source, display_path(&file), text, program));
-                }
-                Err(mut e) => errors.append(&mut e),
-            }
-        }
-        if !errors.is_empty() {
-            return Err(Error::Compile(errors));
-        }
-        let units: Vec<Unit<'_>> = compiled
-            .iter()
-            .map(|(module, source, file, text, program)| Unit {
-                module,
-                source,
-                file,
-                schema_text: text.as_deref(),
-                program,
-            })
-            .collect();
+        errors.result()?;
         let emit_options = EmitOptions {
             runtime_path: self.runtime_path.clone(),
             custom_formats: self.formats.clone(),
             validate: self.validate,
             evaluate: self.evaluate,
         };
-        let code = emit::generate(&units, &emit_options).map_err(Error::Emit)?;
+        let code = emit::generate(&units.emit_units(), &emit_options).map_err(Error::Emit)?;
+        let warnings = units
+            .compiled()
+            .iter()
+            .flat_map(|unit| &unit.program.warnings)
+            .map(|w| w.to_string())
+            .collect();
         Ok(Generated {
             code,
-            files_read,
+            files_read: files.read,
             warnings,
         })
     }
@@ -457,25 +361,41 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     })
 }
 
-/// A path as written in generated comments and error locations: forward slashes, so the
-/// output is the same on every platform.
-fn display_path(path: &Path) -> String {
-    path.to_string_lossy().replace('\\', "/")
+/// The errors of [`Builder::generate`]'s inputs: the first that is not a compile error
+/// stops it, else every compile error is reported together.
+#[derive(Default)]
+struct Errors {
+    input: Option<InputError>,
+    compile: Vec<CompileError>,
 }
 
-fn read_json(path: &Path, files_read: &mut Vec<PathBuf>) -> Result<(String, Value), Error> {
-    files_read.push(path.to_path_buf());
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let value = serde_json::from_str(&text).map_err(|e| Error::Json {
-        path: path.to_path_buf(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
-    Ok((text, value))
+impl Errors {
+    /// Keeps `result`'s error, if any.
+    fn add<T>(&mut self, result: Result<T, InputError>) {
+        match result {
+            Ok(_) => {}
+            Err(InputError::Compile(mut errors)) => self.compile.append(&mut errors),
+            Err(other) => {
+                self.input.get_or_insert(other);
+            }
+        }
+    }
+
+    /// Keeps every error of `result`.
+    fn add_all(&mut self, result: Result<(), Vec<InputError>>) {
+        for error in result.err().into_iter().flatten() {
+            self.add::<()>(Err(error));
+        }
+    }
+
+    /// The first input error, else every compile error, else `Ok`.
+    fn result(self) -> Result<(), Error> {
+        match self.input {
+            Some(error) => Err(Error::Input(error)),
+            None if self.compile.is_empty() => Ok(()),
+            None => Err(Error::Compile(self.compile)),
+        }
+    }
 }
 
 /// Why the validators could not be generated.
@@ -484,42 +404,19 @@ fn read_json(path: &Path, files_read: &mut Vec<PathBuf>) -> Result<(String, Valu
 /// `fn main() -> Result<(), schemac_build::Error>` shows every error readably.
 #[non_exhaustive]
 pub enum Error {
-    /// A file or directory could not be read or written.
+    /// The output file could not be written.
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
         source: std::io::Error,
     },
-    /// A file is not valid JSON.
-    Json {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line of the problem.
-        line: usize,
-        /// 1-based column of the problem.
-        column: usize,
-        /// What is wrong.
-        message: String,
-    },
+    /// An input could not be read or named: a file that cannot be read or is not JSON, a
+    /// module name that cannot be made a Rust identifier, two schemas that would generate
+    /// the same module. The first such problem; each names its file.
+    Input(InputError),
     /// Schemas did not compile: every error, each with its file, JSON pointer and keyword.
     Compile(Vec<CompileError>),
-    /// A module name that cannot be made a Rust identifier.
-    InvalidModuleName {
-        /// The name.
-        name: String,
-        /// The schema it was for.
-        path: PathBuf,
-    },
-    /// Two schemas map to the same module name.
-    ModuleCollision {
-        /// The module.
-        module: String,
-        /// The first schema.
-        first: PathBuf,
-        /// The second schema.
-        second: PathBuf,
-    },
     /// The Rust backend refused the input.
     Emit(emit::EmitError),
     /// `OUT_DIR` is not set (not running under cargo) and no `out_dir` was given.
@@ -530,16 +427,6 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            Error::Json {
-                path,
-                line,
-                column,
-                message,
-            } => write!(
-                f,
-                "{}:{line}:{column}: not valid JSON: {message}",
-                path.display()
-            ),
             Error::Compile(errors) => {
                 write!(f, "{} schema error(s):", errors.len())?;
                 for e in errors {
@@ -547,22 +434,11 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::InvalidModuleName { name, path } => write!(
+            Error::Input(e @ InputError::Collision { .. }) => write!(
                 f,
-                "{}: module name {name:?} cannot be made a Rust identifier",
-                path.display()
+                "{e}; rename one or add it with `.schema(\"other_name\", path)`"
             ),
-            Error::ModuleCollision {
-                module,
-                first,
-                second,
-            } => write!(
-                f,
-                "{} and {} would both generate module `{module}`; rename one or add it with \
-                 `.schema(\"other_name\", path)`",
-                first.display(),
-                second.display()
-            ),
+            Error::Input(e) => write!(f, "{e}"),
             Error::Emit(e) => write!(f, "{e}"),
             Error::NoOutDir => f.write_str(
                 "OUT_DIR is not set: call compile() from a build script or set out_dir()",
@@ -581,6 +457,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Io { source, .. } => Some(source),
+            Error::Input(e) => Some(e),
             Error::Emit(e) => Some(e),
             _ => None,
         }

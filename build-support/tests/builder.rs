@@ -1,6 +1,6 @@
 //! The Builder end to end, on schemas written to a scratch folder.
 
-use schemac_build::{Builder, Error};
+use schemac_build::{Builder, Error, InputError};
 use std::path::{Path, PathBuf};
 
 fn scratch(test: &str) -> PathBuf {
@@ -63,7 +63,44 @@ fn colliding_module_names_are_an_error() {
         .generate()
         .unwrap_err();
     assert!(
-        matches!(&err, Error::ModuleCollision { module, .. } if module == "a_b"),
+        matches!(&err, Error::Input(InputError::Collision { module, first, second })
+            if module == "a_b" && first.file.ends_with("a-b.json")
+                && second.file.ends_with("a_b.json")),
+        "{err}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("a-b.json and ") && text.contains("would both generate module `a_b`"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("add it with `.schema(\"other_name\", path)`"),
+        "{text}"
+    );
+
+    // A tool's module against a schema's: the collision names the tool.
+    let tools = write(
+        &dir,
+        "tools.json",
+        r#"{"tools": [{"name": "a-b", "inputSchema": {"type": "object"}}]}"#,
+    );
+    let err = Builder::new()
+        .schema("a_b_input", dir.join("tools/a_b.json"))
+        .mcp_tools(&tools)
+        .generate()
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("tools.json [a-b inputSchema] would both generate module `a_b_input`"),
+        "{err}"
+    );
+
+    let err = Builder::new()
+        .schema("", dir.join("tools/a_b.json"))
+        .generate()
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::Input(InputError::NoModuleName { name, .. }) if name.is_empty()),
         "{err}"
     );
 }
@@ -101,7 +138,10 @@ fn bad_json_names_the_line() {
     let dir = scratch("json");
     let a = write(&dir, "a.json", "{\n  \"type\": \n}");
     let err = Builder::new().schema("a", &a).generate().unwrap_err();
-    assert!(matches!(err, Error::Json { line: 3, .. }), "{err}");
+    assert!(
+        matches!(err, Error::Input(InputError::Json { line: 3, .. })),
+        "{err}"
+    );
 }
 
 #[test]

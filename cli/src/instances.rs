@@ -6,6 +6,7 @@
 //! recursion limit of 128 is off), and reading stops at the first byte that cannot start
 //! JSON, so `/dev/zero` or a binary file costs one buffer, not the limit.
 
+use schemac::driver::{self, InputError, Source};
 use schemac_runtime::error::Escaped;
 use serde::Deserialize;
 use serde_json::Value;
@@ -50,8 +51,28 @@ pub fn display(path: &Path) -> String {
 /// Reads and parses the JSON value in `source` (`-`: standard input) under `max_size`
 /// bytes; the error names `source` (and the limit, when that is what was hit).
 pub fn read_json(source: &Path, max_size: u64) -> Result<Value, String> {
-    let bytes = read_text(source, max_size)?;
-    parse(bytes.as_bytes()).map_err(|e| format!("{}: not JSON: {e}", display(source)))
+    read_source(source, max_size).map(|source| source.value)
+}
+
+/// [`read_json`], keeping the text too.
+fn read_source(source: &Path, max_size: u64) -> Result<Source, String> {
+    let text = read_text(source, max_size)?;
+    let value =
+        parse(text.as_bytes()).map_err(|e| format!("{}: not JSON: {e}", display(source)))?;
+    Ok(Source { text, value })
+}
+
+/// How the driver reads schema files and `--document`s: as [`read_json`], under
+/// `--max-input-size` (the field) and [`MAX_NESTING`].
+pub struct Limited(pub u64);
+
+impl driver::Read for Limited {
+    fn read(&mut self, path: &Path) -> Result<Source, InputError> {
+        read_source(path, self.0).map_err(|message| InputError::Refused {
+            path: path.to_path_buf(),
+            message,
+        })
+    }
 }
 
 /// Reads `source` whole as UTF-8 text under `max_size` bytes, stopping early when the

@@ -26,7 +26,9 @@ mod instances;
 use args::{Cli, Command, OutputFormat, SharedOptions};
 use clap::Parser;
 use instances::Instance;
+use schemac::driver::{self, InputError, Units};
 use schemac::interp::Interpreter;
+use schemac::ir::Program;
 use schemac::{Compiler, Dialect, Options};
 use schemac_runtime::error::Escaped;
 use schemac_runtime::json::drop_deep;
@@ -129,17 +131,12 @@ fn compiler(shared: &SharedOptions, dialect: Dialect, annotations: bool) -> Resu
         ..Options::default()
     };
     let mut compiler = Compiler::new(options);
+    let mut reader = instances::Limited(shared.max_input_size);
     let mut failed = false;
     for document in &shared.documents {
-        let result =
-            instances::read_json(&document.path, shared.max_input_size).and_then(|value| {
-                compiler
-                    .add_document(&document.uri, value)
-                    .map(|_| ())
-                    .map_err(|e| e.to_string())
-            });
-        if let Err(message) = result {
-            eprintln!("schemac: --document {}: {message}", document.uri);
+        let added = driver::add_document(&mut compiler, &mut reader, &document.uri, &document.path);
+        if let Err(error) = added {
+            eprintln!("schemac: --document {}: {error}", document.uri);
             failed = true;
         }
     }
@@ -151,11 +148,7 @@ fn compiler(shared: &SharedOptions, dialect: Dialect, annotations: bool) -> Resu
 }
 
 /// Reads and compiles one schema, printing its errors and warnings to stderr.
-fn compile(
-    compiler: &Compiler,
-    shared: &SharedOptions,
-    path: &Path,
-) -> Option<schemac::ir::Program> {
+fn compile(compiler: &Compiler, shared: &SharedOptions, path: &Path) -> Option<Program> {
     let schema = match instances::read_json(path, shared.max_input_size) {
         Ok(schema) => schema,
         Err(message) => {
@@ -163,26 +156,37 @@ fn compile(
             return None;
         }
     };
-    let compiled = compile_value(compiler, path, &schema);
+    let compiled = compiler.compile_named(&path.display().to_string(), &schema);
     drop_deep(schema);
-    compiled
-}
-
-/// Compiles a schema read from `path`, printing its errors and warnings to stderr.
-fn compile_value(compiler: &Compiler, path: &Path, schema: &Value) -> Option<schemac::ir::Program> {
-    match compiler.compile_named(&path.display().to_string(), schema) {
+    match compiled {
         Ok(program) => {
-            for warning in &program.warnings {
-                eprintln!("{warning}");
-            }
+            print_warnings(&program);
             Some(program)
         }
         Err(errors) => {
-            for error in &errors {
-                eprintln!("{error}");
-            }
+            print_input_error(&InputError::Compile(errors));
             None
         }
+    }
+}
+
+/// Prints a compiled schema's warnings to stderr.
+fn print_warnings(program: &Program) {
+    for warning in &program.warnings {
+        eprintln!("{warning}");
+    }
+}
+
+/// Prints why an input gave no module to stderr: compile errors one a line, as the
+/// compiler writes them; anything else after `schemac: `.
+fn print_input_error(error: &InputError) {
+    match error {
+        InputError::Compile(errors) => {
+            for error in errors {
+                eprintln!("{error}");
+            }
+        }
+        other => eprintln!("schemac: {other}"),
     }
 }
 
@@ -219,65 +223,23 @@ fn generate(
     let Ok(compiler) = compiler(shared, shared.dialect.into(), false) else {
         return Status::Error;
     };
+    let mut reader = instances::Limited(shared.max_input_size);
+    let mut units = Units::new().schema_text(true);
     let mut failed = false;
-    let mut compiled = Vec::new();
-    let mut modules: std::collections::BTreeMap<String, &Path> = Default::default();
     for path in schemas {
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let Some(module) = emit::module_name(&stem) else {
-            eprintln!(
-                "schemac: {}: no Rust module name can be made from the file name",
-                instances::display(path)
-            );
-            failed = true;
-            continue;
-        };
-        if let Some(first) = modules.insert(module.clone(), path) {
-            eprintln!(
-                "schemac: {} and {} would both generate module `{module}`",
-                instances::display(first),
-                instances::display(path)
-            );
-            failed = true;
-            continue;
-        }
-        let parsed = instances::read_text(path, shared.max_input_size).and_then(|text| {
-            instances::parse(text.as_bytes())
-                .map(|schema| (text, schema))
-                .map_err(|e| format!("{}: not JSON: {e}", instances::display(path)))
-        });
-        let (text, schema) = match parsed {
-            Ok(parsed) => parsed,
-            Err(message) => {
-                eprintln!("schemac: {message}");
+        match units.add_file(&compiler, &mut reader, None, path) {
+            Ok(unit) => print_warnings(&unit.program),
+            Err(error) => {
+                print_input_error(&error);
                 failed = true;
-                continue;
             }
-        };
-        let program = compile_value(&compiler, path, &schema);
-        drop_deep(schema);
-        match program {
-            Some(program) => compiled.push((module, path.display().to_string(), text, program)),
-            None => failed = true,
         }
     }
     if failed {
         eprintln!("schemac: nothing written");
         return Status::Error;
     }
-    let units: Vec<emit::Unit<'_>> = compiled
-        .iter()
-        .map(|(module, source, text, program)| emit::Unit {
-            module,
-            source,
-            file: source,
-            schema_text: Some(text),
-            program,
-        })
-        .collect();
+    let units = units.emit_units();
     let options = emit::EmitOptions {
         runtime_path: runtime_path.to_string(),
         validate,

@@ -25,14 +25,20 @@
 //!
 //! The pipeline, one module per stage:
 //!
+//! 0. [`dialect`] — what `$schema` means: dialects, vocabularies and each dialect's
+//!    keywords, read by both `load` and `check`;
 //! 1. [`load`] — documents, resources, base URIs and the offline [`load::Registry`];
-//! 2. [`check`] — dialects, keyword shapes and limits, every reference resolved once;
+//! 2. [`check`] — keyword shapes and limits, every reference resolved once;
 //! 3. [`ir`] — the compiled [`ir::Program`] (lowered by `check`), plus its analysis;
 //! 4. [`plan`] — what both backends follow: sharing, check order, inlining, budget charge
 //!    points;
 //! 5. [`regex`] — ECMA-262 patterns compiled to DFA / Pike VM tables;
 //! 6. [`interp`] — the interpreter backend over the IR (run time);
 //! 7. [`emit`] — the Rust backend (build time, feature `emit`).
+//!
+//! [`driver`] takes a generator's inputs — schema files, directories, MCP tool lists — to
+//! named, compiled units for [`emit`]: the path the CLI, `schemac-build` and the tests
+//! share.
 //!
 //! The same steps by hand:
 //!
@@ -50,6 +56,8 @@
 
 mod api;
 pub mod check;
+pub mod dialect;
+pub mod driver;
 #[cfg(feature = "emit")]
 pub mod emit;
 pub mod error;
@@ -64,6 +72,7 @@ pub mod regex;
 
 pub use api::{is_valid, options, validator_for, CompileErrors, ValidatorOptions};
 pub use check::Compiler;
+pub use dialect::Dialect;
 pub use error::{CompileError, CompileErrorKind, CompileWarning, Location};
-pub use options::{Dialect, Options, RefPolicy, UnsupportedRegexPolicy};
+pub use options::{Options, RefPolicy, UnsupportedRegexPolicy};
 pub use schemac_runtime::Validate;

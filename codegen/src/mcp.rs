@@ -5,20 +5,20 @@
 //! - an `outputSchema` may be any schema (protocol 2026-07-28: object, array, primitive,
 //!   a root-level `oneOf`); nothing is injected into it;
 //! - the dialects allowed are MCP's: 2020-12 (the default) and draft-07;
-//! - each tool gets a Rust module name ([`crate::names::module_name`]); two tools whose names sanitize alike are an error.
+//! - each tool gets a Rust module name ([`crate::names::module_name`]); two tools whose
+//!   names sanitize alike are an error.
 
 use crate::error::{CompileError, CompileErrorKind, Location};
-use crate::names::module_name;
+use crate::names::{ModuleNames, Unclaimable};
 use crate::{Dialect, Options};
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// One tool of a `tools/list` result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tool {
     /// The tool's name as the server advertises it.
     pub name: String,
-    /// The Rust module name derived from it (see [`module_name`]).
+    /// The Rust module name derived from it (see [`crate::names::module_name`]).
     pub module: String,
     /// The `inputSchema`.
     pub input_schema: Value,
@@ -77,7 +77,7 @@ pub fn tools(document: &str, list: &Value) -> Result<Vec<Tool>, Vec<CompileError
     };
     let mut errors = Vec::new();
     let mut tools = Vec::new();
-    let mut modules: BTreeMap<String, String> = BTreeMap::new();
+    let mut modules = ModuleNames::new();
     for (i, entry) in entries.iter().enumerate() {
         let pointer = format!("{prefix}/{i}");
         let Some(name) = entry.get("name").and_then(Value::as_str) else {
@@ -110,22 +110,25 @@ pub fn tools(document: &str, list: &Value) -> Result<Vec<Tool>, Vec<CompileError
             ));
             continue;
         }
-        let Some(module) = module_name(name) else {
-            errors.push(at(
-                pointer,
-                Some("name"),
-                "a tool name must not be empty".into(),
-            ));
-            continue;
+        let module = match modules.claim(name, name) {
+            Ok(module) => module,
+            Err(Unclaimable::Empty) => {
+                errors.push(at(
+                    pointer,
+                    Some("name"),
+                    "a tool name must not be empty".into(),
+                ));
+                continue;
+            }
+            Err(Unclaimable::Taken { module, first }) => {
+                errors.push(at(
+                    pointer,
+                    Some("name"),
+                    format!("tools {first:?} and {name:?} both map to the Rust module `{module}`"),
+                ));
+                continue;
+            }
         };
-        if let Some(other) = modules.insert(module.clone(), name.to_string()) {
-            errors.push(at(
-                pointer,
-                Some("name"),
-                format!("tools {other:?} and {name:?} both map to the Rust module `{module}`"),
-            ));
-            continue;
-        }
         tools.push(Tool {
             name: name.to_string(),
             module,

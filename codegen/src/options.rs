@@ -1,86 +1,8 @@
 //! Compiler options: dialects, reference policy, format assertion, limits.
 
+use crate::dialect::Dialect;
 use crate::regex::RegexOptions;
 use schemac_runtime::Limits;
-
-/// A JSON Schema dialect schemac understands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Dialect {
-    /// JSON Schema 2020-12 (`https://json-schema.org/draft/2020-12/schema`).
-    Draft2020_12,
-    /// JSON Schema 2019-09 (`https://json-schema.org/draft/2019-09/schema`).
-    Draft2019_09,
-    /// JSON Schema draft-07 (`http://json-schema.org/draft-07/schema#`).
-    Draft7,
-    /// JSON Schema draft-06 (`http://json-schema.org/draft-06/schema#`).
-    Draft6,
-    /// JSON Schema draft-04 (`http://json-schema.org/draft-04/schema#`): `id`, boolean
-    /// `exclusiveMaximum` / `exclusiveMinimum`, no boolean schemas, and `1.0` is not an
-    /// integer.
-    Draft4,
-}
-
-impl Dialect {
-    /// The canonical meta-schema URI of the dialect.
-    pub fn uri(self) -> &'static str {
-        match self {
-            Dialect::Draft2020_12 => "https://json-schema.org/draft/2020-12/schema",
-            Dialect::Draft2019_09 => "https://json-schema.org/draft/2019-09/schema",
-            Dialect::Draft7 => "http://json-schema.org/draft-07/schema#",
-            Dialect::Draft6 => "http://json-schema.org/draft-06/schema#",
-            Dialect::Draft4 => "http://json-schema.org/draft-04/schema#",
-        }
-    }
-
-    /// Every supported dialect, newest first.
-    pub const ALL: [Dialect; 5] = [
-        Dialect::Draft2020_12,
-        Dialect::Draft2019_09,
-        Dialect::Draft7,
-        Dialect::Draft6,
-        Dialect::Draft4,
-    ];
-
-    /// The short name used on the command line: `2020-12`, `2019-09`, `draft7`, `draft6`
-    /// or `draft4`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Dialect::Draft2020_12 => "2020-12",
-            Dialect::Draft2019_09 => "2019-09",
-            Dialect::Draft7 => "draft7",
-            Dialect::Draft6 => "draft6",
-            Dialect::Draft4 => "draft4",
-        }
-    }
-
-    /// Whether the dialect is one of the "draft-0x" family (draft-04, -06, -07): `$ref`
-    /// overrides its sibling keywords, `$id` may be a plain-name fragment, and `items` as an
-    /// array pairs with `additionalItems`.
-    pub fn is_legacy(self) -> bool {
-        matches!(self, Dialect::Draft7 | Dialect::Draft6 | Dialect::Draft4)
-    }
-
-    /// The keyword that sets a resource's URI: `id` in draft-04, `$id` after.
-    pub fn id_keyword(self) -> &'static str {
-        if self == Dialect::Draft4 {
-            "id"
-        } else {
-            "$id"
-        }
-    }
-
-    /// Parses a short name (`2020-12`, `2019-09`, `draft7`, `draft-07`, `draft6`, `draft4`).
-    pub fn from_name(name: &str) -> Option<Dialect> {
-        match name {
-            "2020-12" | "draft2020-12" => Some(Dialect::Draft2020_12),
-            "2019-09" | "draft2019-09" => Some(Dialect::Draft2019_09),
-            "draft7" | "draft-07" | "7" => Some(Dialect::Draft7),
-            "draft6" | "draft-06" | "6" => Some(Dialect::Draft6),
-            "draft4" | "draft-04" | "4" => Some(Dialect::Draft4),
-            _ => None,
-        }
-    }
-}
 
 /// What to do with a reference to a document that is not in the registry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 
 /// Every keyword schemac knows, in any dialect (the compiler's own list).
 static KEYWORDS: LazyLock<Vec<&'static str>> =
-    LazyLock::new(|| schemac::check::all_keywords().collect());
+    LazyLock::new(|| schemac::dialect::all_keywords().collect());
 
 const STRINGS: &[&str] = &[
     "",

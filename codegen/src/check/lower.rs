@@ -3,7 +3,7 @@
 //!
 //! Takes a loaded [`Index`] and the root's place; gives a [`Program`] or every error found.
 
-use super::keywords;
+use crate::dialect::keywords;
 use crate::error::{CompileError, CompileErrorKind, CompileWarning, Location};
 use crate::ir::{
     analyse, Annotation, Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexEntry,

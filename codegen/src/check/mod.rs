@@ -1,10 +1,7 @@
-//! Checking and lowering: dialects, keyword shapes and limits, every reference resolved
-//! once, and the IR [`Program`] built. Errors are collected, each with its location.
+//! Checking and lowering: keyword shapes and limits (by each resource's dialect, from
+//! [`crate::dialect`]), every reference resolved once, and the IR [`Program`] built.
+//! Errors are collected, each with its location.
 
-pub(crate) mod dialect;
-pub(crate) mod keywords;
-
-pub use keywords::{all_keywords, KNOWN_EXTENSIONS};
 mod lower;
 
 use crate::error::CompileError;

@@ -8,8 +8,7 @@
 
 pub mod uri;
 
-use crate::check::dialect::{self, DialectInfo};
-use crate::check::keywords;
+use crate::dialect::{self, keywords, DialectInfo};
 use crate::error::{CompileError, CompileErrorKind, Location};
 use crate::{Dialect, Options};
 use serde_json::{Map, Value};
@@ -339,10 +338,10 @@ impl<'a> Walk<'_, 'a> {
         // root when it has an identifier: the keyword of the dialect in force (`$id`, or
         // draft-04's `id`) or, when it declares another dialect, that dialect's.
         let parent = dialect;
-        let declared = object
-            .get("$schema")
-            .and_then(Value::as_str)
-            .map(|uri| dialect::detect(uri, self.index.registry, self.index.options));
+        let declared = object.get("$schema").and_then(Value::as_str).map(|uri| {
+            let registry = self.index.registry;
+            dialect::detect(uri, |uri| registry.get(uri), self.index.options)
+        });
         let has_id = |d: Dialect| {
             object
                 .get(d.id_keyword())
