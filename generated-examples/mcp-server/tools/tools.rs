@@ -163,37 +163,41 @@ pub mod get_weather_input {
                 for (k, x) in obj {
                     match k.as_str() {
                         "days" => {
-                            {
-                                let at = cx.at_key("/properties/days", k);
-                                let valid = e1(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e1(x, cx),
+                            )?;
                         }
                         "location" => {
                             seen[0] = true;
-                            {
-                                let at = cx.at_key("/properties/location", k);
-                                let valid = e2(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e2(x, cx),
+                            )?;
                         }
                         "units" => {
-                            {
-                                let at = cx.at_key("/properties/units", k);
-                                let valid = e3(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e3(x, cx),
+                            )?;
                         }
                         _ => {
-                            {
-                                let at = cx.at_key("/additionalProperties", k);
-                                let valid = e4(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "/additionalProperties",
+                                __rt::At::Key(k),
+                                None,
+                                false,
+                                |cx| e4(x, cx),
+                            )?;
                         }
                     }
                 }
@@ -633,29 +637,32 @@ pub mod get_weather_output {
                         }
                         "location" => {
                             seen[0] = true;
-                            {
-                                let at = cx.at_key("/properties/location", k);
-                                let valid = e2(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e2(x, cx),
+                            )?;
                         }
                         "units" => {
                             seen[1] = true;
-                            {
-                                let at = cx.at_key("/properties/units", k);
-                                let valid = e3(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e3(x, cx),
+                            )?;
                         }
                         _ => {
-                            {
-                                let at = cx.at_key("/additionalProperties", k);
-                                let valid = e4(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "/additionalProperties",
+                                __rt::At::Key(k),
+                                None,
+                                false,
+                                |cx| e4(x, cx),
+                            )?;
                         }
                     }
                 }
@@ -685,12 +692,13 @@ pub mod get_weather_output {
                 }
                 if let Some(x) = later[0] {
                     let k = "forecast";
-                    {
-                        let at = cx.at_key("/properties/forecast", k);
-                        let valid = e1(x, cx);
-                        cx.back(at);
-                        valid
-                    }?;
+                    cx.child(
+                        "/properties/forecast",
+                        __rt::At::Key(k),
+                        None,
+                        false,
+                        |cx| e1(x, cx),
+                    )?;
                 }
             }
             _ => {
@@ -720,16 +728,13 @@ pub mod get_weather_output {
                 }
                 cx.state.spend(arr.len(), 6u64)?;
                 for (i, x) in arr.iter().enumerate() {
-                    {
-                        let at = {
-                            let at = cx.at_index("/items/$ref", i);
-                            cx.rebase("https://schemac.invalid/root.json#/$defs/day");
-                            at
-                        };
-                        let valid = e6(x, cx);
-                        cx.back(at);
-                        valid
-                    }?;
+                    cx.child(
+                        "/items/$ref",
+                        __rt::At::Index(i),
+                        Some("https://schemac.invalid/root.json#/$defs/day"),
+                        false,
+                        |cx| e6(x, cx),
+                    )?;
                 }
             }
             _ => {
@@ -791,56 +796,62 @@ pub mod get_weather_output {
                     match k.as_str() {
                         "conditions" => {
                             seen[3] = true;
-                            {
-                                let at = cx.at_key("/properties/conditions", k);
-                                let valid = e7(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e7(x, cx),
+                            )?;
                         }
                         "date" => {
                             seen[0] = true;
-                            {
-                                let at = cx.at_key("/properties/date", k);
-                                let valid = e8(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e8(x, cx),
+                            )?;
                         }
                         "high" => {
                             seen[1] = true;
-                            {
-                                let at = cx.at_key("/properties/high", k);
-                                let valid = e9(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e9(x, cx),
+                            )?;
                         }
                         "humidity" => {
                             seen[4] = true;
-                            {
-                                let at = cx.at_key("/properties/humidity", k);
-                                let valid = e10(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e10(x, cx),
+                            )?;
                         }
                         "low" => {
                             seen[2] = true;
-                            {
-                                let at = cx.at_key("/properties/low", k);
-                                let valid = e9(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e9(x, cx),
+                            )?;
                         }
                         _ => {
-                            {
-                                let at = cx.at_key("/additionalProperties", k);
-                                let valid = e4(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "/additionalProperties",
+                                __rt::At::Key(k),
+                                None,
+                                false,
+                                |cx| e4(x, cx),
+                            )?;
                         }
                     }
                 }
@@ -1337,16 +1348,14 @@ pub mod search_docs_input {
         }
         {
             let mut sub = __rt::Eval::new();
-            let valid = {
-                let at = {
-                    let at = cx.at("/allOf/0/$ref");
-                    cx.rebase("https://schemac.invalid/root.json#/$defs/pagination");
-                    at
-                };
-                let valid = e10(v, cx, &mut sub);
-                cx.back(at);
-                valid
-            }?;
+            let valid = cx
+                .child(
+                    "/allOf/0/$ref",
+                    __rt::At::Here,
+                    Some("https://schemac.invalid/root.json#/$defs/pagination"),
+                    false,
+                    |cx| e10(v, cx, &mut sub),
+                )?;
             if valid {
                 ev.merge(&sub);
             }
@@ -1355,27 +1364,23 @@ pub mod search_docs_input {
             for (i, (k, x)) in obj.iter().enumerate() {
                 match k.as_str() {
                     "filters" => {
-                        {
-                            let at = {
-                                let at = cx.at_key("/properties/filters/$ref", k);
-                                cx.rebase(
-                                    "https://schemac.invalid/root.json#/$defs/filters",
-                                );
-                                at
-                            };
-                            let valid = e5(x, cx);
-                            cx.back(at);
-                            valid
-                        }?;
+                        cx.child(
+                            "/$ref",
+                            __rt::At::Property(k),
+                            Some("https://schemac.invalid/root.json#/$defs/filters"),
+                            false,
+                            |cx| e5(x, cx),
+                        )?;
                         ev.props.set(i);
                     }
                     "query" => {
-                        {
-                            let at = cx.at_key("/properties/query", k);
-                            let valid = e3(x, cx);
-                            cx.back(at);
-                            valid
-                        }?;
+                        cx.child(
+                            "",
+                            __rt::At::Property(k),
+                            None,
+                            false,
+                            |cx| e3(x, cx),
+                        )?;
                         ev.props.set(i);
                     }
                     _ => {}
@@ -1385,12 +1390,13 @@ pub mod search_docs_input {
             cx.state.spend(obj.len(), 1u64)?;
             for (i, (k, x)) in obj.iter().enumerate() {
                 if !ev.props.get(i) {
-                    {
-                        let at = cx.at_key("/unevaluatedProperties", k);
-                        let valid = e4(x, cx);
-                        cx.back(at);
-                        valid
-                    }?;
+                    cx.child(
+                        "/unevaluatedProperties",
+                        __rt::At::Key(k),
+                        None,
+                        false,
+                        |cx| e4(x, cx),
+                    )?;
                 }
             }
             ev.props.set_range(0, obj.len());
@@ -1446,28 +1452,31 @@ pub mod search_docs_input {
                 for (k, x) in obj {
                     match k.as_str() {
                         "section" => {
-                            {
-                                let at = cx.at_key("/properties/section", k);
-                                let valid = e6(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e6(x, cx),
+                            )?;
                         }
                         "tags" => {
-                            {
-                                let at = cx.at_key("/properties/tags", k);
-                                let valid = e7(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e7(x, cx),
+                            )?;
                         }
                         _ => {
-                            {
-                                let at = cx.at_key("/additionalProperties", k);
-                                let valid = e4(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "/additionalProperties",
+                                __rt::At::Key(k),
+                                None,
+                                false,
+                                |cx| e4(x, cx),
+                            )?;
                         }
                     }
                 }
@@ -1516,12 +1525,7 @@ pub mod search_docs_input {
                 }
                 cx.state.spend(arr.len(), 1u64)?;
                 for (i, x) in arr.iter().enumerate() {
-                    {
-                        let at = cx.at_index("/items", i);
-                        let valid = e9(x, cx);
-                        cx.back(at);
-                        valid
-                    }?;
+                    cx.child("/items", __rt::At::Index(i), None, false, |cx| e9(x, cx))?;
                 }
             }
             _ => {
@@ -1567,21 +1571,23 @@ pub mod search_docs_input {
             for (i, (k, x)) in obj.iter().enumerate() {
                 match k.as_str() {
                     "cursor" => {
-                        {
-                            let at = cx.at_key("/properties/cursor", k);
-                            let valid = e11(x, cx);
-                            cx.back(at);
-                            valid
-                        }?;
+                        cx.child(
+                            "",
+                            __rt::At::Property(k),
+                            None,
+                            false,
+                            |cx| e11(x, cx),
+                        )?;
                         ev.props.set(i);
                     }
                     "limit" => {
-                        {
-                            let at = cx.at_key("/properties/limit", k);
-                            let valid = e12(x, cx);
-                            cx.back(at);
-                            valid
-                        }?;
+                        cx.child(
+                            "",
+                            __rt::At::Property(k),
+                            None,
+                            false,
+                            |cx| e12(x, cx),
+                        )?;
                         ev.props.set(i);
                     }
                     _ => {}
@@ -1931,12 +1937,7 @@ pub mod search_docs_output {
             Value::Array(arr) => {
                 cx.state.spend(arr.len(), 5u64)?;
                 for (i, x) in arr.iter().enumerate() {
-                    {
-                        let at = cx.at_index("/items", i);
-                        let valid = e1(x, cx);
-                        cx.back(at);
-                        valid
-                    }?;
+                    cx.child("/items", __rt::At::Index(i), None, false, |cx| e1(x, cx))?;
                 }
             }
             _ => {
@@ -1961,39 +1962,43 @@ pub mod search_docs_output {
                     match k.as_str() {
                         "path" => {
                             seen[1] = true;
-                            {
-                                let at = cx.at_key("/properties/path", k);
-                                let valid = e2(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e2(x, cx),
+                            )?;
                         }
                         "score" => {
                             seen[3] = true;
-                            {
-                                let at = cx.at_key("/properties/score", k);
-                                let valid = e3(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e3(x, cx),
+                            )?;
                         }
                         "section" => {
                             seen[2] = true;
-                            {
-                                let at = cx.at_key("/properties/section", k);
-                                let valid = e4(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e4(x, cx),
+                            )?;
                         }
                         "title" => {
                             seen[0] = true;
-                            {
-                                let at = cx.at_key("/properties/title", k);
-                                let valid = e5(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e5(x, cx),
+                            )?;
                         }
                         _ => {}
                     }
@@ -2311,50 +2316,46 @@ pub mod convert_currency_input {
                     match k.as_str() {
                         "amount" => {
                             seen[0] = true;
-                            {
-                                let at = cx.at_key("/properties/amount", k);
-                                let valid = e1(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "",
+                                __rt::At::Property(k),
+                                None,
+                                false,
+                                |cx| e1(x, cx),
+                            )?;
                         }
                         "from" => {
                             seen[1] = true;
-                            {
-                                let at = {
-                                    let at = cx.at_key("/properties/from/$ref", k);
-                                    cx.rebase(
-                                        "https://schemac.invalid/root.json#/definitions/currency",
-                                    );
-                                    at
-                                };
-                                let valid = e5(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "/$ref",
+                                __rt::At::Property(k),
+                                Some(
+                                    "https://schemac.invalid/root.json#/definitions/currency",
+                                ),
+                                false,
+                                |cx| e5(x, cx),
+                            )?;
                         }
                         "to" => {
                             seen[2] = true;
-                            {
-                                let at = {
-                                    let at = cx.at_key("/properties/to/$ref", k);
-                                    cx.rebase(
-                                        "https://schemac.invalid/root.json#/definitions/currency",
-                                    );
-                                    at
-                                };
-                                let valid = e5(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "/$ref",
+                                __rt::At::Property(k),
+                                Some(
+                                    "https://schemac.invalid/root.json#/definitions/currency",
+                                ),
+                                false,
+                                |cx| e5(x, cx),
+                            )?;
                         }
                         _ => {
-                            {
-                                let at = cx.at_key("/additionalProperties", k);
-                                let valid = e4(x, cx);
-                                cx.back(at);
-                                valid
-                            }?;
+                            cx.child(
+                                "/additionalProperties",
+                                __rt::At::Key(k),
+                                None,
+                                false,
+                                |cx| e4(x, cx),
+                            )?;
                         }
                     }
                 }
