@@ -814,6 +814,14 @@ impl Eval {
     }
 }
 
+/// The [`ErrorKind`] of a failed `type` check whose allowed types are the bits
+/// `expected` of a [`TypeSet`].
+pub const fn type_error(expected: u8) -> ErrorKind {
+    ErrorKind::Type {
+        expected: TypeSet(expected),
+    }
+}
+
 /// [`json::compare_numbers`] against a schema integer that fits `i64`, without building a
 /// [`Number`] (which allocates under `arbitrary_precision`). Exact for every instance
 /// number.

@@ -2460,9 +2460,10 @@ fn state(mode: Mode) -> TokenStream {
     }
 }
 
+/// The error kind of a failed `type` check allowing `ts`.
 fn type_kind(ts: TypeSet) -> TokenStream {
     let bits = ts.0;
-    quote!(__rt::ErrorKind::Type { expected: __rt::TypeSet(#bits) })
+    quote!(__rt::type_error(#bits))
 }
 
 /// Name of the runtime's function for a built-in format (`date-time` → `date_time`).

@@ -211,12 +211,7 @@ pub mod get_weather_input {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(4u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(4u8));
             }
         }
         cx.state.leave(12u32);
@@ -228,12 +223,7 @@ pub mod get_weather_input {
         match v {
             Value::Number(num) => {
                 if !__rt::json::is_integer(num) {
-                    cx.error(
-                        "type",
-                        __rt::ErrorKind::Type {
-                            expected: __rt::TypeSet(64u8),
-                        },
-                    );
+                    cx.error("type", __rt::type_error(64u8));
                 }
                 if __rt::cmp_i64(num, 1i64).is_lt() {
                     cx.error(
@@ -253,12 +243,7 @@ pub mod get_weather_input {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(64u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(64u8));
             }
         }
         Ok(cx.mark() == start)
@@ -286,12 +271,7 @@ pub mod get_weather_input {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(32u8));
             }
         }
         Ok(cx.mark() == start)
@@ -702,12 +682,7 @@ pub mod get_weather_output {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(4u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(4u8));
             }
         }
         cx.state.leave(27u32);
@@ -738,12 +713,7 @@ pub mod get_weather_output {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(8u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(8u8));
             }
         }
         Ok(cx.mark() == start)
@@ -755,12 +725,7 @@ pub mod get_weather_output {
             v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_) |
             Value::Null
         ) {
-            cx.error(
-                "type",
-                __rt::ErrorKind::Type {
-                    expected: __rt::TypeSet(32u8),
-                },
-            );
+            cx.error("type", __rt::type_error(32u8));
         }
         Ok(cx.mark() == start)
     }
@@ -897,12 +862,7 @@ pub mod get_weather_output {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(4u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(4u8));
             }
         }
         Ok(cx.mark() == start)
@@ -939,12 +899,7 @@ pub mod get_weather_output {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(32u8));
             }
         }
         Ok(cx.mark() == start)
@@ -956,12 +911,7 @@ pub mod get_weather_output {
             v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_) |
             Value::Null
         ) {
-            cx.error(
-                "type",
-                __rt::ErrorKind::Type {
-                    expected: __rt::TypeSet(16u8),
-                },
-            );
+            cx.error("type", __rt::type_error(16u8));
         }
         Ok(cx.mark() == start)
     }
@@ -971,12 +921,7 @@ pub mod get_weather_output {
         match v {
             Value::Number(num) => {
                 if !__rt::json::is_integer(num) {
-                    cx.error(
-                        "type",
-                        __rt::ErrorKind::Type {
-                            expected: __rt::TypeSet(64u8),
-                        },
-                    );
+                    cx.error("type", __rt::type_error(64u8));
                 }
                 if __rt::cmp_i64(num, 0i64).is_lt() {
                     cx.error(
@@ -996,12 +941,7 @@ pub mod get_weather_output {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(64u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(64u8));
             }
         }
         Ok(cx.mark() == start)
@@ -1338,12 +1278,7 @@ pub mod search_docs_input {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(4u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(4u8));
             }
         }
         {
@@ -1427,12 +1362,7 @@ pub mod search_docs_input {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(32u8));
             }
         }
         Ok(cx.mark() == start)
@@ -1482,12 +1412,7 @@ pub mod search_docs_input {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(4u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(4u8));
             }
         }
         Ok(cx.mark() == start)
@@ -1529,12 +1454,7 @@ pub mod search_docs_input {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(8u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(8u8));
             }
         }
         Ok(cx.mark() == start)
@@ -1554,12 +1474,7 @@ pub mod search_docs_input {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(32u8));
             }
         }
         Ok(cx.mark() == start)
@@ -1611,12 +1526,7 @@ pub mod search_docs_input {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(32u8));
             }
         }
         Ok(cx.mark() == start)
@@ -1627,12 +1537,7 @@ pub mod search_docs_input {
         match v {
             Value::Number(num) => {
                 if !__rt::json::is_integer(num) {
-                    cx.error(
-                        "type",
-                        __rt::ErrorKind::Type {
-                            expected: __rt::TypeSet(64u8),
-                        },
-                    );
+                    cx.error("type", __rt::type_error(64u8));
                 }
                 if __rt::cmp_i64(num, 1i64).is_lt() {
                     cx.error(
@@ -1652,12 +1557,7 @@ pub mod search_docs_input {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(64u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(64u8));
             }
         }
         Ok(cx.mark() == start)
@@ -1941,12 +1841,7 @@ pub mod search_docs_output {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(8u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(8u8));
             }
         }
         cx.state.leave(17u32);
@@ -2037,12 +1932,7 @@ pub mod search_docs_output {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(4u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(4u8));
             }
         }
         Ok(cx.mark() == start)
@@ -2062,12 +1952,7 @@ pub mod search_docs_output {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(32u8));
             }
         }
         Ok(cx.mark() == start)
@@ -2095,12 +1980,7 @@ pub mod search_docs_output {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(16u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(16u8));
             }
         }
         Ok(cx.mark() == start)
@@ -2127,12 +2007,7 @@ pub mod search_docs_output {
             v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_) |
             Value::Null
         ) {
-            cx.error(
-                "type",
-                __rt::ErrorKind::Type {
-                    expected: __rt::TypeSet(32u8),
-                },
-            );
+            cx.error("type", __rt::type_error(32u8));
         }
         Ok(cx.mark() == start)
     }
@@ -2385,12 +2260,7 @@ pub mod convert_currency_input {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(4u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(4u8));
             }
         }
         cx.state.leave(12u32);
@@ -2411,12 +2281,7 @@ pub mod convert_currency_input {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(16u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(16u8));
             }
         }
         Ok(cx.mark() == start)
@@ -2442,12 +2307,7 @@ pub mod convert_currency_input {
                 }
             }
             _ => {
-                cx.error(
-                    "type",
-                    __rt::ErrorKind::Type {
-                        expected: __rt::TypeSet(32u8),
-                    },
-                );
+                cx.error("type", __rt::type_error(32u8));
             }
         }
         Ok(cx.mark() == start)
