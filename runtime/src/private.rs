@@ -123,6 +123,16 @@ impl State {
         self.budget.step_out(saved)
     }
 
+    /// Evaluates a subschema with `eval` on a child instance, one step into the instance
+    /// ([`State::step_in`] before, [`State::step_out`] after).
+    #[inline]
+    pub fn stepping(&mut self, eval: impl FnOnce(&mut State) -> Res) -> Res {
+        let saved = self.step_in()?;
+        let valid = eval(self);
+        self.step_out(saved);
+        valid
+    }
+
     /// [`State::enter_region`] for a node on a cycle of the schema
     /// ([`Budget::enter_cycle`]); leave it with [`State::leave_cycle`].
     #[inline(always)]
@@ -616,7 +626,10 @@ impl Errors {
     /// ([`State::step_in`]), moves the keyword location by `path` and the instance location
     /// to `at`, sets the absolute location to `base` when the child is not where its
     /// parent's location leads (a `$ref` target), and restores all of it afterwards.
-    #[inline(always)]
+    // Not `inline(always)`: at opt-level 0 every call site would get its own slots for
+    // these locals, and error functions with many children frames the stack guard does
+    // not count. Optimized builds inline it all the same.
+    #[inline]
     pub fn child(
         &mut self,
         path: &str,

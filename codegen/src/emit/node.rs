@@ -555,12 +555,7 @@ impl<'a> Gen<'a> {
         // A child instance that may recur is a step into the instance (see `crate::plan`).
         let steps = !matches!(inst, Inst::Same) && self.plan.node(target).steps;
         match f.mode {
-            Mode::Check if steps => quote!({
-                let step = cx.step_in()?;
-                let valid = #call;
-                cx.step_out(step);
-                valid
-            }),
+            Mode::Check if steps => quote!(cx.stepping(|cx| #call)),
             Mode::Check => call,
             Mode::Errors => {
                 let mut path = edge.path.as_str();
