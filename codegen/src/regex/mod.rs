@@ -189,6 +189,7 @@ impl CompiledRegex {
     }
 
     /// The runtime executor over this regex's tables (what generated code runs too).
+    #[inline]
     pub fn as_runtime(&self) -> Regex<'_> {
         Regex::new(
             self.fast.as_ref().map(|f| match f {
