@@ -168,7 +168,15 @@ impl Ctx {
     /// Whether `regex` matches anywhere in `text`, its work charged to the budget
     /// ([`schemac_runtime::regex::Regex::is_match_budgeted`]).
     fn is_match(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Eval {
-        match regex.as_runtime().is_match_budgeted(text, &mut self.budget) {
+        // The fast path first, without building the automata's views.
+        let fast = regex
+            .fast_view()
+            .and_then(|fast| fast.decide_budgeted(text, &mut self.budget));
+        let found = match fast {
+            Some(found) => found,
+            None => regex.as_runtime().is_match_budgeted(text, &mut self.budget),
+        };
+        match found {
             Ok(answer) => Ok(answer),
             Err(reason) => self.stop(reason),
         }
@@ -336,6 +344,7 @@ impl<'a> Branches<'a> {
 }
 
 /// Runs `f` with errors dropped (short-circuit mode).
+#[inline]
 fn silently(cx: &mut Ctx, f: impl FnOnce(&mut Ctx) -> Eval) -> Eval {
     let report = std::mem::replace(&mut cx.report, false);
     let result = f(cx);
@@ -412,7 +421,7 @@ impl Interpreter {
 
     /// Evaluates node `id` against `inst`. When `out` is given and the node collects
     /// evaluated locations, a valid evaluation adds its locations to `out`.
-    #[inline]
+    #[inline(always)]
     fn node(
         &self,
         cx: &mut Ctx,
@@ -490,6 +499,13 @@ impl Interpreter {
                 CheckKind::Ref(edge) => self.node(cx, edge.target, inst, None)?,
                 CheckKind::Items { schema, skip } => match inst.as_array() {
                     Some(items) => self.items(cx, schema, *skip, items, None)?,
+                    None => true,
+                },
+                CheckKind::Properties(entries) if plan.object.is_none() => match inst.as_object() {
+                    Some(object) => {
+                        let order = plan.properties_index(index);
+                        self.properties_alone(cx, entries, order, object)?
+                    }
                     None => true,
                 },
                 CheckKind::Properties(_)
@@ -691,7 +707,7 @@ impl Interpreter {
 
     /// Evaluates `eval` on a child instance to which `target` applies: a step into the
     /// instance when the plan says `target` may recur ([`crate::plan::NodePlan::steps`]).
-    #[inline]
+    #[inline(always)]
     fn in_child(&self, cx: &mut Ctx, target: NodeId, eval: impl FnOnce(&mut Ctx) -> Eval) -> Eval {
         if !self.plans[target.0].steps {
             return eval(cx);
@@ -726,13 +742,19 @@ impl Interpreter {
     }
 
     /// Applies `edge` to the property `key` of the current object.
-    #[inline]
+    #[inline(always)]
     fn apply_at_key(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Eval {
         if !cx.locates() {
             return self.in_child(cx, edge.target, |cx| {
                 self.node(cx, edge.target, Inst::Value(value), None)
             });
         }
+        self.apply_at_key_located(cx, edge, key, value)
+    }
+
+    /// [`Interpreter::apply_at_key`] maintaining the locations.
+    #[inline(never)]
+    fn apply_at_key_located(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Eval {
         let len = cx.instance_path.len();
         push_pointer_token(&mut cx.instance_path, key);
         let result = self.in_child(cx, edge.target, |cx| {
@@ -743,13 +765,25 @@ impl Interpreter {
     }
 
     /// Applies `edge` to the item at `index` of the current array.
-    #[inline]
+    #[inline(always)]
     fn apply_at_index(&self, cx: &mut Ctx, edge: &Edge, index: usize, value: &Value) -> Eval {
         if !cx.locates() {
             return self.in_child(cx, edge.target, |cx| {
                 self.node(cx, edge.target, Inst::Value(value), None)
             });
         }
+        self.apply_at_index_located(cx, edge, index, value)
+    }
+
+    /// [`Interpreter::apply_at_index`] maintaining the locations.
+    #[inline(never)]
+    fn apply_at_index_located(
+        &self,
+        cx: &mut Ctx,
+        edge: &Edge,
+        index: usize,
+        value: &Value,
+    ) -> Eval {
         let len = cx.instance_path.len();
         let _ = write!(cx.instance_path, "/{index}");
         let result = self.in_child(cx, edge.target, |cx| {
@@ -1241,12 +1275,7 @@ impl Interpreter {
         object: &Map<String, Value>,
         ann: Option<&mut Annotations>,
     ) -> Eval {
-        let order_for = |i: usize| {
-            plan.property_index
-                .as_ref()
-                .filter(|(at, _)| *at == i)
-                .map(|(_, index)| index)
-        };
+        let order_for = |i: usize| plan.properties_index(i);
         let properties_at = |i: usize| match &node.checks.get(i).map(|c| &c.kind) {
             Some(CheckKind::Properties(entries)) => Some((entries.as_slice(), order_for(i))),
             _ => None,
@@ -1306,6 +1335,7 @@ impl Interpreter {
     /// `properties` alone, without annotations: one pass over the instance's keys, each
     /// found in the names' index (the deferred entries after, by name), or a lookup of
     /// each name in the instance when the instance has many more keys than there are names.
+    #[inline(never)]
     fn properties_alone(
         &self,
         cx: &mut Ctx,

@@ -69,6 +69,14 @@ impl NodePlan {
             .map(|(_, set)| set)
     }
 
+    /// The lookup index over the names of check `index` (a `properties`), if it has one.
+    pub(super) fn properties_index(&self, index: usize) -> Option<&PropertyIndex> {
+        self.property_index
+            .as_ref()
+            .filter(|(at, _)| *at == index)
+            .map(|(_, names)| names)
+    }
+
     /// The discriminator of check `index`, if it has one.
     pub(super) fn discriminator(&self, index: usize) -> Option<&Discriminator> {
         self.discriminators
@@ -187,7 +195,7 @@ impl PropertyIndex {
     }
 
     /// The index in `entries` (the ones this index was built from) of the one named `key`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn find(&self, entries: &[(String, Edge)], key: &str) -> Option<usize> {
         if !self.may_have_length(key.len()) {
             return None;
