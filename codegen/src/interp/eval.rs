@@ -1563,7 +1563,7 @@ impl Interpreter {
         self.charge_loop(cx, items.len().saturating_sub(skip), &[schema.target])?;
         if ann.is_none() && !cx.locates() {
             // Decided once for every item: a schema that is always valid or only tests
-            // the type (neither recurs, so no item is a step).
+            // the type (neither recurs, so no item is a step), ...
             let plan = &self.plans[schema.target.0];
             let rest = items.get(skip..).unwrap_or_default();
             if plan.always_valid {
@@ -1571,6 +1571,16 @@ impl Interpreter {
             }
             if let Some(types) = plan.only_type {
                 return Ok(rest.iter().all(|item| types.matches(item)));
+            }
+            // An inline schema that cannot recur: its checks on each item, without the
+            // dispatch `node` repeats per item.
+            if plan.quick && !plan.out_of_line && !plan.steps {
+                for item in rest {
+                    if !self.quick_checks(cx, schema.target, Inst::Value(item))? {
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
             }
         }
         let mut ok = true;
