@@ -168,7 +168,15 @@ impl Ctx {
     /// Whether `regex` matches anywhere in `text`, its work charged to the budget
     /// ([`schemac_runtime::regex::Regex::is_match_budgeted`]).
     fn is_match(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Eval {
-        match regex.as_runtime().is_match_budgeted(text, &mut self.budget) {
+        // The fast path first, without building the automata's views.
+        let fast = regex
+            .fast_view()
+            .and_then(|fast| fast.decide_budgeted(text, &mut self.budget));
+        let found = match fast {
+            Some(found) => found,
+            None => regex.as_runtime().is_match_budgeted(text, &mut self.budget),
+        };
+        match found {
             Ok(answer) => Ok(answer),
             Err(reason) => self.stop(reason),
         }
@@ -336,6 +344,7 @@ impl<'a> Branches<'a> {
 }
 
 /// Runs `f` with errors dropped (short-circuit mode).
+#[inline]
 fn silently(cx: &mut Ctx, f: impl FnOnce(&mut Ctx) -> Eval) -> Eval {
     let report = std::mem::replace(&mut cx.report, false);
     let result = f(cx);
@@ -383,29 +392,6 @@ fn in_bound(inst: Inst<'_>, limit: &Number, which: Bound) -> bool {
     })
 }
 
-/// `minimum` and friends.
-fn bound(
-    cx: &mut Ctx,
-    node: &Node,
-    keyword: &str,
-    inst: Inst<'_>,
-    limit: &Number,
-    which: Bound,
-) -> bool {
-    let ok = in_bound(inst, limit, which);
-    if !ok && cx.report {
-        let limit = limit_f64(limit);
-        let kind = match which {
-            Bound::Minimum => ErrorKind::Minimum { limit },
-            Bound::Maximum => ErrorKind::Maximum { limit },
-            Bound::ExclusiveMinimum => ErrorKind::ExclusiveMinimum { limit },
-            Bound::ExclusiveMaximum => ErrorKind::ExclusiveMaximum { limit },
-        };
-        cx.error(node, keyword, kind);
-    }
-    ok
-}
-
 /// A `properties` check's entries, with their indices sorted by name when known.
 type PropertiesRef<'p> = (&'p [(String, Edge)], Option<&'p PropertyIndex>);
 
@@ -435,7 +421,7 @@ impl Interpreter {
 
     /// Evaluates node `id` against `inst`. When `out` is given and the node collects
     /// evaluated locations, a valid evaluation adds its locations to `out`.
-    #[inline]
+    #[inline(always)]
     fn node(
         &self,
         cx: &mut Ctx,
@@ -444,8 +430,8 @@ impl Interpreter {
         out: Option<&mut Annotations>,
     ) -> Eval {
         let plan = &self.plans[id.0];
-        // Short-circuit mode without annotations: nodes that only read the instance run
-        // on their own fast paths (inline ones: nothing to enter or charge).
+        // Short-circuit mode without annotations: inline nodes run on their own fast
+        // paths (nothing to enter or charge).
         if !cx.locates() {
             if plan.always_valid {
                 return Ok(true);
@@ -453,98 +439,204 @@ impl Interpreter {
             if let Some(types) = plan.only_type {
                 return Ok(inst.has_type(types));
             }
-            if plan.leaf {
-                return self.leaf_checks(cx, id, inst);
+            if plan.quick && !plan.out_of_line {
+                return self.quick_checks(cx, id, inst);
             }
         }
-        let region = self.shared.node(id);
-        if region.out_of_line {
-            let entered = if region.recursive {
-                cx.budget.enter_cycle(region.entry_cost, region.height)
+        self.enter(cx, id, plan, inst, out)
+    }
+
+    /// [`Interpreter::node`] past its fast paths: enters the node when it is out of line
+    /// (charging the budget, counting the depth), runs its checks and leaves it.
+    #[inline(never)]
+    fn enter(
+        &self,
+        cx: &mut Ctx,
+        id: NodeId,
+        plan: &NodePlan,
+        inst: Inst<'_>,
+        out: Option<&mut Annotations>,
+    ) -> Eval {
+        if plan.out_of_line {
+            let entered = if plan.recursive {
+                cx.budget.enter_cycle(plan.entry_cost, plan.height)
             } else {
-                cx.budget.enter_region(region.entry_cost, region.height)
+                cx.budget.enter_region(plan.entry_cost, plan.height)
             };
             if let Err(reason) = entered {
                 return cx.stop(reason);
             }
         }
-        let node = &self.shared.program.nodes[id.0];
-        let result = if plan.collects || self.shared.program.uses_dynamic_scope || cx.annotate {
-            self.node_with_state(cx, node, plan, inst, out)
+        let result = if plan.quick && !cx.locates() {
+            self.quick_checks(cx, id, inst)
         } else {
-            self.checks(cx, node, plan, inst, None)
+            let node = &self.shared.program.nodes[id.0];
+            if plan.collects || self.shared.program.uses_dynamic_scope || cx.annotate {
+                self.node_with_state(cx, node, plan, inst, out)
+            } else {
+                self.checks(cx, node, plan, inst, None)
+            }
         };
-        if region.recursive {
-            cx.budget.leave_cycle(region.height);
-        } else if region.out_of_line {
-            cx.budget.leave(region.height);
+        if plan.recursive {
+            cx.budget.leave_cycle(plan.height);
+        } else if plan.out_of_line {
+            cx.budget.leave(plan.height);
         }
         result
     }
 
-    /// The checks of an inline leaf node ([`super::plan::is_leaf`]) in short-circuit mode.
+    /// The checks of a [`NodePlan::quick`] node in short-circuit mode: the common ones
+    /// here, the others through [`Interpreter::check`].
     #[inline(never)]
-    fn leaf_checks(&self, cx: &mut Ctx, id: NodeId, inst: Inst<'_>) -> Eval {
+    fn quick_checks(&self, cx: &mut Ctx, id: NodeId, inst: Inst<'_>) -> Eval {
         let node = &self.shared.program.nodes[id.0];
         let plan = &self.plans[id.0];
         for (index, check) in node.checks.iter().enumerate() {
             let ok = match &check.kind {
-                CheckKind::Type(types) => inst.has_type(*types),
-                CheckKind::Enum(values) => match plan.enum_table(index) {
-                    Some(table) => self.enum_lookup(cx, table, values, inst)?,
-                    None => values.iter().any(|v| inst.equals(v)),
-                },
-                CheckKind::Const(value) => inst.equals(value),
-                CheckKind::MinLength(limit) => inst.as_str().is_none_or(|s| min_length(s, *limit)),
-                CheckKind::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
-                CheckKind::Pattern(id) => {
-                    match (inst.as_str(), self.shared.program.regexes.get(id.0)) {
-                        (Some(s), Some(entry)) => match &entry.compiled {
-                            Some(regex) => cx.is_match(regex, s)?,
-                            None => true,
-                        },
-                        _ => true,
-                    }
-                }
-                CheckKind::Minimum(limit) => in_bound(inst, limit, Bound::Minimum),
-                CheckKind::Maximum(limit) => in_bound(inst, limit, Bound::Maximum),
-                CheckKind::ExclusiveMinimum(limit) => {
-                    in_bound(inst, limit, Bound::ExclusiveMinimum)
-                }
-                CheckKind::ExclusiveMaximum(limit) => {
-                    in_bound(inst, limit, Bound::ExclusiveMaximum)
-                }
                 CheckKind::Required(names) => inst
                     .as_object()
                     .is_none_or(|o| names.iter().all(|n| o.contains_key(n))),
-                CheckKind::False => false,
-                CheckKind::IntegerLiteral(_) => {
-                    inst.as_number().is_none_or(|n| !json::is_integral_float(n))
-                }
-                CheckKind::MultipleOf(divisor) => inst
-                    .as_number()
-                    .is_none_or(|n| json::is_multiple_of(n, *divisor)),
-                CheckKind::MinItems(limit) => {
-                    inst.as_array().is_none_or(|a| a.len() as u64 >= *limit)
-                }
-                CheckKind::MaxItems(limit) => {
-                    inst.as_array().is_none_or(|a| a.len() as u64 <= *limit)
-                }
-                CheckKind::UniqueItems => inst.as_array().is_none_or(|a| json::all_unique(a)),
-                CheckKind::MinProperties(limit) => {
-                    inst.as_object().is_none_or(|o| o.len() as u64 >= *limit)
-                }
-                CheckKind::MaxProperties(limit) => {
-                    inst.as_object().is_none_or(|o| o.len() as u64 <= *limit)
-                }
-                // Not a leaf check (the plan keeps such nodes off this path).
-                _ => return self.checks(cx, node, plan, inst, None),
+                CheckKind::Ref(edge) => self.node(cx, edge.target, inst, None)?,
+                CheckKind::Items { schema, skip } => match inst.as_array() {
+                    Some(items) => self.items(cx, schema, *skip, items, None)?,
+                    None => true,
+                },
+                CheckKind::Properties(entries) if plan.object.is_none() => match inst.as_object() {
+                    Some(object) => {
+                        let order = plan.properties_index(index);
+                        self.properties_alone(cx, entries, order, object)?
+                    }
+                    None => true,
+                },
+                CheckKind::Properties(_)
+                | CheckKind::PatternProperties(_)
+                | CheckKind::AdditionalProperties { .. } => match inst.as_object() {
+                    Some(object) => self.object_check(cx, node, plan, index, object, None)?,
+                    None => true,
+                },
+                kind => match self.leaf(cx, plan, index, kind, inst) {
+                    Some(ok) => ok?,
+                    None => self.check(cx, node, plan, index, check, inst, None)?,
+                },
             };
             if !ok {
                 return Ok(false);
             }
         }
         Ok(true)
+    }
+
+    /// The verdict of a check that reads only the instance (no subschema, no annotation,
+    /// no dynamic scope); `None` for any other check.
+    #[inline(always)]
+    fn leaf(
+        &self,
+        cx: &mut Ctx,
+        plan: &NodePlan,
+        index: usize,
+        kind: &CheckKind,
+        inst: Inst<'_>,
+    ) -> Option<Eval> {
+        let ok = match kind {
+            CheckKind::Type(types) => inst.has_type(*types),
+            CheckKind::Enum(values) => {
+                return Some(match plan.enum_table(index) {
+                    Some(table) => self.enum_lookup(cx, table, values, inst),
+                    None => Ok(values.iter().any(|v| inst.equals(v))),
+                })
+            }
+            CheckKind::Const(value) => inst.equals(value),
+            CheckKind::MinLength(limit) => inst.as_str().is_none_or(|s| min_length(s, *limit)),
+            CheckKind::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
+            CheckKind::Pattern(id) => {
+                let regex = self.shared.program.regexes.get(id.0);
+                return Some(
+                    match (inst.as_str(), regex.and_then(|e| e.compiled.as_ref())) {
+                        (Some(s), Some(regex)) => cx.is_match(regex, s),
+                        _ => Ok(true),
+                    },
+                );
+            }
+            CheckKind::Format(name) => inst.as_str().is_none_or(|s| self.format_ok(name, s)),
+            CheckKind::ContentBase64 => inst.as_str().is_none_or(content::is_base64),
+            CheckKind::ContentJson { base64 } => {
+                inst.as_str().is_none_or(|s| content::is_json(s, *base64))
+            }
+            CheckKind::Minimum(limit) => in_bound(inst, limit, Bound::Minimum),
+            CheckKind::Maximum(limit) => in_bound(inst, limit, Bound::Maximum),
+            CheckKind::ExclusiveMinimum(limit) => in_bound(inst, limit, Bound::ExclusiveMinimum),
+            CheckKind::ExclusiveMaximum(limit) => in_bound(inst, limit, Bound::ExclusiveMaximum),
+            CheckKind::False => false,
+            CheckKind::IntegerLiteral(_) => {
+                inst.as_number().is_none_or(|n| !json::is_integral_float(n))
+            }
+            CheckKind::MultipleOf(divisor) => inst
+                .as_number()
+                .is_none_or(|n| json::is_multiple_of(n, *divisor)),
+            CheckKind::MinItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 >= *limit),
+            CheckKind::MaxItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 <= *limit),
+            CheckKind::UniqueItems => inst.as_array().is_none_or(|a| json::all_unique(a)),
+            CheckKind::MinProperties(limit) => {
+                inst.as_object().is_none_or(|o| o.len() as u64 >= *limit)
+            }
+            CheckKind::MaxProperties(limit) => {
+                inst.as_object().is_none_or(|o| o.len() as u64 <= *limit)
+            }
+            _ => return None,
+        };
+        Some(Ok(ok))
+    }
+
+    /// Reports the failure of the check `check` of `node` that [`Interpreter::leaf`]
+    /// decided.
+    #[cold]
+    fn leaf_error(&self, cx: &mut Ctx, node: &Node, check: &Check) {
+        let kind = match &check.kind {
+            CheckKind::False => return cx.error(node, "", ErrorKind::FalseSchema),
+            CheckKind::Type(types) | CheckKind::IntegerLiteral(types) => {
+                ErrorKind::Type { expected: *types }
+            }
+            CheckKind::Const(_) => ErrorKind::Const,
+            CheckKind::Enum(_) => ErrorKind::Enum,
+            CheckKind::MultipleOf(divisor) => ErrorKind::MultipleOf { divisor: *divisor },
+            CheckKind::Minimum(limit) => ErrorKind::Minimum {
+                limit: limit_f64(limit),
+            },
+            CheckKind::Maximum(limit) => ErrorKind::Maximum {
+                limit: limit_f64(limit),
+            },
+            CheckKind::ExclusiveMinimum(limit) => ErrorKind::ExclusiveMinimum {
+                limit: limit_f64(limit),
+            },
+            CheckKind::ExclusiveMaximum(limit) => ErrorKind::ExclusiveMaximum {
+                limit: limit_f64(limit),
+            },
+            CheckKind::MinLength(limit) => ErrorKind::MinLength { limit: *limit },
+            CheckKind::MaxLength(limit) => ErrorKind::MaxLength { limit: *limit },
+            CheckKind::Pattern(id) => {
+                let entry = self.shared.program.regexes.get(id.0);
+                ErrorKind::Pattern {
+                    pattern: Cow::Owned(entry.map(|e| e.source.clone()).unwrap_or_default()),
+                }
+            }
+            CheckKind::Format(name) => ErrorKind::Format {
+                format: Cow::Owned(name.clone()),
+            },
+            CheckKind::ContentBase64 => ErrorKind::ContentEncoding {
+                encoding: Cow::Borrowed("base64"),
+            },
+            CheckKind::ContentJson { .. } => ErrorKind::ContentMediaType {
+                media_type: Cow::Borrowed("application/json"),
+            },
+            CheckKind::MinItems(limit) => ErrorKind::MinItems { limit: *limit },
+            CheckKind::MaxItems(limit) => ErrorKind::MaxItems { limit: *limit },
+            CheckKind::UniqueItems => ErrorKind::UniqueItems,
+            CheckKind::MinProperties(limit) => ErrorKind::MinProperties { limit: *limit },
+            CheckKind::MaxProperties(limit) => ErrorKind::MaxProperties { limit: *limit },
+            // Checks `leaf` does not decide report their own errors.
+            _ => return,
+        };
+        cx.error(node, &check.keyword, kind);
     }
 
     /// [`Interpreter::node`] for a node that may collect evaluated locations or enter a
@@ -597,7 +689,10 @@ impl Interpreter {
     /// Charges a loop in bulk before it starts: `elements` times the per-element cost of
     /// the inline nodes among `targets` (see [`crate::plan`]).
     fn charge_loop(&self, cx: &mut Ctx, elements: usize, targets: &[NodeId]) -> Result<(), Stop> {
-        let per_element = self.shared.loop_cost(targets);
+        let per_element = targets
+            .iter()
+            .map(|t| self.plans[t.0].loop_cost)
+            .fold(0, u64::saturating_add);
         if per_element == 0 {
             return Ok(());
         }
@@ -612,8 +707,9 @@ impl Interpreter {
 
     /// Evaluates `eval` on a child instance to which `target` applies: a step into the
     /// instance when the plan says `target` may recur ([`crate::plan::NodePlan::steps`]).
+    #[inline(always)]
     fn in_child(&self, cx: &mut Ctx, target: NodeId, eval: impl FnOnce(&mut Ctx) -> Eval) -> Eval {
-        if !self.shared.node(target).steps {
+        if !self.plans[target.0].steps {
             return eval(cx);
         }
         let saved = match cx.budget.step_in() {
@@ -646,13 +742,19 @@ impl Interpreter {
     }
 
     /// Applies `edge` to the property `key` of the current object.
-    #[inline]
+    #[inline(always)]
     fn apply_at_key(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Eval {
         if !cx.locates() {
             return self.in_child(cx, edge.target, |cx| {
                 self.node(cx, edge.target, Inst::Value(value), None)
             });
         }
+        self.apply_at_key_located(cx, edge, key, value)
+    }
+
+    /// [`Interpreter::apply_at_key`] maintaining the locations.
+    #[inline(never)]
+    fn apply_at_key_located(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Eval {
         let len = cx.instance_path.len();
         push_pointer_token(&mut cx.instance_path, key);
         let result = self.in_child(cx, edge.target, |cx| {
@@ -663,13 +765,25 @@ impl Interpreter {
     }
 
     /// Applies `edge` to the item at `index` of the current array.
-    #[inline]
+    #[inline(always)]
     fn apply_at_index(&self, cx: &mut Ctx, edge: &Edge, index: usize, value: &Value) -> Eval {
         if !cx.locates() {
             return self.in_child(cx, edge.target, |cx| {
                 self.node(cx, edge.target, Inst::Value(value), None)
             });
         }
+        self.apply_at_index_located(cx, edge, index, value)
+    }
+
+    /// [`Interpreter::apply_at_index`] maintaining the locations.
+    #[inline(never)]
+    fn apply_at_index_located(
+        &self,
+        cx: &mut Ctx,
+        edge: &Edge,
+        index: usize,
+        value: &Value,
+    ) -> Eval {
         let len = cx.instance_path.len();
         let _ = write!(cx.instance_path, "/{index}");
         let result = self.in_child(cx, edge.target, |cx| {
@@ -701,307 +815,7 @@ impl Interpreter {
     ) -> Eval {
         let mut valid = true;
         for (index, check) in node.checks.iter().enumerate() {
-            let keyword = check.keyword.as_str();
-            let ok = match &check.kind {
-                CheckKind::False => {
-                    if cx.report {
-                        cx.error(node, "", ErrorKind::FalseSchema);
-                    }
-                    false
-                }
-                CheckKind::Type(types) => {
-                    let ok = inst.has_type(*types);
-                    if !ok && cx.report {
-                        cx.error(node, keyword, ErrorKind::Type { expected: *types });
-                    }
-                    ok
-                }
-                CheckKind::IntegerLiteral(types) => {
-                    let ok = inst.as_number().is_none_or(|n| !json::is_integral_float(n));
-                    if !ok && cx.report {
-                        cx.error(node, keyword, ErrorKind::Type { expected: *types });
-                    }
-                    ok
-                }
-                CheckKind::Const(value) => {
-                    let ok = inst.equals(value);
-                    if !ok && cx.report {
-                        cx.error(node, keyword, ErrorKind::Const);
-                    }
-                    ok
-                }
-                CheckKind::Enum(values) => {
-                    let ok = match plan.enum_table(index) {
-                        Some(table) => self.enum_lookup(cx, table, values, inst)?,
-                        None => values.iter().any(|v| inst.equals(v)),
-                    };
-                    if !ok && cx.report {
-                        cx.error(node, keyword, ErrorKind::Enum);
-                    }
-                    ok
-                }
-                CheckKind::MultipleOf(divisor) => {
-                    let ok = inst
-                        .as_number()
-                        .is_none_or(|n| json::is_multiple_of(n, *divisor));
-                    if !ok && cx.report {
-                        cx.error(node, keyword, ErrorKind::MultipleOf { divisor: *divisor });
-                    }
-                    ok
-                }
-                CheckKind::Minimum(limit) => bound(cx, node, keyword, inst, limit, Bound::Minimum),
-                CheckKind::Maximum(limit) => bound(cx, node, keyword, inst, limit, Bound::Maximum),
-                CheckKind::ExclusiveMinimum(limit) => {
-                    bound(cx, node, keyword, inst, limit, Bound::ExclusiveMinimum)
-                }
-                CheckKind::ExclusiveMaximum(limit) => {
-                    bound(cx, node, keyword, inst, limit, Bound::ExclusiveMaximum)
-                }
-                CheckKind::MinLength(limit) => {
-                    let ok = inst.as_str().is_none_or(|s| min_length(s, *limit));
-                    if !ok && cx.report {
-                        cx.error(node, keyword, ErrorKind::MinLength { limit: *limit });
-                    }
-                    ok
-                }
-                CheckKind::MaxLength(limit) => {
-                    let ok = inst.as_str().is_none_or(|s| max_length(s, *limit));
-                    if !ok && cx.report {
-                        cx.error(node, keyword, ErrorKind::MaxLength { limit: *limit });
-                    }
-                    ok
-                }
-                CheckKind::Pattern(id) => {
-                    let entry = self.shared.program.regexes.get(id.0);
-                    let ok = match (inst.as_str(), entry.and_then(|e| e.compiled.as_ref())) {
-                        (Some(s), Some(regex)) => cx.is_match(regex, s)?,
-                        _ => true,
-                    };
-                    if !ok && cx.report {
-                        let pattern = entry.map(|e| e.source.clone()).unwrap_or_default();
-                        cx.error(
-                            node,
-                            keyword,
-                            ErrorKind::Pattern {
-                                pattern: Cow::Owned(pattern),
-                            },
-                        );
-                    }
-                    ok
-                }
-                CheckKind::Format(name) => {
-                    let ok = inst.as_str().is_none_or(|s| self.format_ok(name, s));
-                    if !ok && cx.report {
-                        cx.error(
-                            node,
-                            keyword,
-                            ErrorKind::Format {
-                                format: Cow::Owned(name.clone()),
-                            },
-                        );
-                    }
-                    ok
-                }
-                CheckKind::ContentBase64 => {
-                    let ok = inst.as_str().is_none_or(content::is_base64);
-                    if !ok && cx.report {
-                        let encoding = Cow::Borrowed("base64");
-                        cx.error(node, keyword, ErrorKind::ContentEncoding { encoding });
-                    }
-                    ok
-                }
-                CheckKind::ContentJson { base64 } => {
-                    let ok = inst.as_str().is_none_or(|s| content::is_json(s, *base64));
-                    if !ok && cx.report {
-                        let media_type = Cow::Borrowed("application/json");
-                        cx.error(node, keyword, ErrorKind::ContentMediaType { media_type });
-                    }
-                    ok
-                }
-                CheckKind::MinItems(limit) => {
-                    let ok = inst.as_array().is_none_or(|a| a.len() as u64 >= *limit);
-                    if !ok && cx.report {
-                        cx.error(node, keyword, ErrorKind::MinItems { limit: *limit });
-                    }
-                    ok
-                }
-                CheckKind::MaxItems(limit) => {
-                    let ok = inst.as_array().is_none_or(|a| a.len() as u64 <= *limit);
-                    if !ok && cx.report {
-                        cx.error(node, keyword, ErrorKind::MaxItems { limit: *limit });
-                    }
-                    ok
-                }
-                CheckKind::UniqueItems => {
-                    let ok = inst.as_array().is_none_or(|a| json::all_unique(a));
-                    if !ok && cx.report {
-                        cx.error(node, keyword, ErrorKind::UniqueItems);
-                    }
-                    ok
-                }
-                CheckKind::MinProperties(limit) => {
-                    let ok = inst.as_object().is_none_or(|o| o.len() as u64 >= *limit);
-                    if !ok && cx.report {
-                        cx.error(node, keyword, ErrorKind::MinProperties { limit: *limit });
-                    }
-                    ok
-                }
-                CheckKind::MaxProperties(limit) => {
-                    let ok = inst.as_object().is_none_or(|o| o.len() as u64 <= *limit);
-                    if !ok && cx.report {
-                        cx.error(node, keyword, ErrorKind::MaxProperties { limit: *limit });
-                    }
-                    ok
-                }
-                CheckKind::Required(names) => match inst.as_object() {
-                    Some(object) => self.required(cx, node, keyword, object, names),
-                    None => true,
-                },
-                CheckKind::DependentRequired(dependencies) => match inst.as_object() {
-                    Some(object) => {
-                        self.dependent_required(cx, node, keyword, object, dependencies)
-                    }
-                    None => true,
-                },
-                CheckKind::Ref(edge) => {
-                    self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())?
-                }
-                CheckKind::DynamicRef { fallback, anchor } => {
-                    let target = self.dynamic_target(cx, fallback, anchor.as_deref());
-                    self.apply(cx, &fallback.path, target, inst, ann.as_deref_mut())?
-                }
-                CheckKind::Unresolved { uri } => {
-                    return cx.stop(IncompleteReason::UnresolvedRef(Cow::Owned(uri.clone())));
-                }
-                CheckKind::AllOf(edges) => {
-                    let mut ok = true;
-                    for edge in edges {
-                        if !self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())? {
-                            ok = false;
-                            if !cx.report {
-                                break;
-                            }
-                        }
-                    }
-                    ok
-                }
-                CheckKind::AnyOf(edges) => {
-                    let branches = Branches::new(edges, plan.discriminator(index), inst);
-                    self.any_of(cx, node, keyword, branches, inst, ann.as_deref_mut())?
-                }
-                CheckKind::OneOf(edges) => {
-                    let branches = Branches::new(edges, plan.discriminator(index), inst);
-                    self.one_of(cx, node, keyword, branches, inst, ann.as_deref_mut())?
-                }
-                CheckKind::Not(edge) => {
-                    let mark = cx.annotations.len();
-                    let ok = !self.apply_silently(cx, edge, inst, None)?;
-                    // `not` drops what its subschema said.
-                    cx.annotations.truncate(mark);
-                    if !ok && cx.report {
-                        cx.error(node, keyword, ErrorKind::Not);
-                    }
-                    ok
-                }
-                CheckKind::IfThenElse {
-                    condition,
-                    then,
-                    otherwise,
-                } => {
-                    let holds = self.apply_silently(cx, condition, inst, ann.as_deref_mut())?;
-                    match if holds { then } else { otherwise } {
-                        Some(edge) => {
-                            self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())?
-                        }
-                        None => true,
-                    }
-                }
-                CheckKind::DependentSchemas(dependencies) => match inst.as_object() {
-                    Some(object) => {
-                        let mut ok = true;
-                        for (property, edge) in dependencies {
-                            if object.contains_key(property)
-                                && !self.apply(
-                                    cx,
-                                    &edge.path,
-                                    edge.target,
-                                    inst,
-                                    ann.as_deref_mut(),
-                                )?
-                            {
-                                ok = false;
-                                if !cx.report {
-                                    break;
-                                }
-                            }
-                        }
-                        ok
-                    }
-                    None => true,
-                },
-                CheckKind::Properties(_)
-                | CheckKind::PatternProperties(_)
-                | CheckKind::AdditionalProperties { .. } => match inst.as_object() {
-                    Some(object) => {
-                        let ann = ann.as_deref_mut().filter(|_| plan.collect_properties);
-                        self.object_check(cx, node, plan, index, object, ann)?
-                    }
-                    None => true,
-                },
-                CheckKind::PropertyNames(edge) => match inst.as_object() {
-                    Some(object) => self.property_names(cx, edge, object)?,
-                    None => true,
-                },
-                CheckKind::PrefixItems(edges) => match inst.as_array() {
-                    Some(items) => self.prefix_items(cx, edges, items, ann.as_deref_mut())?,
-                    None => true,
-                },
-                CheckKind::Items { schema, skip } => match inst.as_array() {
-                    Some(items) => self.items(cx, schema, *skip, items, ann.as_deref_mut())?,
-                    None => true,
-                },
-                CheckKind::Contains { schema, min, max } => match inst.as_array() {
-                    Some(items) => {
-                        let ann = ann.as_deref_mut().filter(|_| plan.collect_items);
-                        let mut matched = (check.annotates && cx.annotate).then(Vec::new);
-                        let ok = self.contains(
-                            cx,
-                            node,
-                            keyword,
-                            schema,
-                            (*min, *max),
-                            items,
-                            (ann, matched.as_mut()),
-                        )?;
-                        cx.applied = matched.map(Value::from);
-                        ok
-                    }
-                    None => true,
-                },
-                CheckKind::UnevaluatedProperties(edge) => match inst.as_object() {
-                    Some(object) => {
-                        // What it applies to, read before it records them as evaluated.
-                        let found = (check.annotates && cx.annotate)
-                            .then(|| unevaluated_names(object, ann.as_deref()));
-                        let ok =
-                            self.unevaluated_properties(cx, edge, object, ann.as_deref_mut())?;
-                        cx.applied = found;
-                        ok
-                    }
-                    None => true,
-                },
-                CheckKind::UnevaluatedItems(edge) => match inst.as_array() {
-                    Some(items) => {
-                        let found = (check.annotates && cx.annotate)
-                            .then(|| any_unevaluated_item(items, ann.as_deref()))
-                            .flatten();
-                        let ok = self.unevaluated_items(cx, edge, items, ann.as_deref_mut())?;
-                        cx.applied = found;
-                        ok
-                    }
-                    None => true,
-                },
-            };
+            let ok = self.check(cx, node, plan, index, check, inst, ann.as_deref_mut())?;
             if check.annotates && cx.annotate {
                 self.give_applied(cx, node, check, inst, valid && ok)?;
             }
@@ -1013,6 +827,171 @@ impl Interpreter {
             }
         }
         Ok(valid)
+    }
+
+    /// Runs check `index` of `node`, `check`, reporting its errors when reporting.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn check(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        plan: &NodePlan,
+        index: usize,
+        check: &Check,
+        inst: Inst<'_>,
+        mut ann: Option<&mut Annotations>,
+    ) -> Eval {
+        let keyword = check.keyword.as_str();
+        let ok = match &check.kind {
+            CheckKind::Required(names) => match inst.as_object() {
+                Some(object) => self.required(cx, node, keyword, object, names),
+                None => true,
+            },
+            CheckKind::DependentRequired(dependencies) => match inst.as_object() {
+                Some(object) => self.dependent_required(cx, node, keyword, object, dependencies),
+                None => true,
+            },
+            CheckKind::Ref(edge) => {
+                self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())?
+            }
+            CheckKind::DynamicRef { fallback, anchor } => {
+                let target = self.dynamic_target(cx, fallback, anchor.as_deref());
+                self.apply(cx, &fallback.path, target, inst, ann.as_deref_mut())?
+            }
+            CheckKind::Unresolved { uri } => {
+                return cx.stop(IncompleteReason::UnresolvedRef(Cow::Owned(uri.clone())));
+            }
+            CheckKind::AllOf(edges) => {
+                let mut ok = true;
+                for edge in edges {
+                    if !self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())? {
+                        ok = false;
+                        if !cx.report {
+                            break;
+                        }
+                    }
+                }
+                ok
+            }
+            CheckKind::AnyOf(edges) => {
+                let branches = Branches::new(edges, plan.discriminator(index), inst);
+                self.any_of(cx, node, keyword, branches, inst, ann.as_deref_mut())?
+            }
+            CheckKind::OneOf(edges) => {
+                let branches = Branches::new(edges, plan.discriminator(index), inst);
+                self.one_of(cx, node, keyword, branches, inst, ann.as_deref_mut())?
+            }
+            CheckKind::Not(edge) => {
+                let mark = cx.annotations.len();
+                let ok = !self.apply_silently(cx, edge, inst, None)?;
+                // `not` drops what its subschema said.
+                cx.annotations.truncate(mark);
+                if !ok && cx.report {
+                    cx.error(node, keyword, ErrorKind::Not);
+                }
+                ok
+            }
+            CheckKind::IfThenElse {
+                condition,
+                then,
+                otherwise,
+            } => {
+                let holds = self.apply_silently(cx, condition, inst, ann.as_deref_mut())?;
+                match if holds { then } else { otherwise } {
+                    Some(edge) => {
+                        self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())?
+                    }
+                    None => true,
+                }
+            }
+            CheckKind::DependentSchemas(dependencies) => match inst.as_object() {
+                Some(object) => {
+                    let mut ok = true;
+                    for (property, edge) in dependencies {
+                        if object.contains_key(property)
+                            && !self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())?
+                        {
+                            ok = false;
+                            if !cx.report {
+                                break;
+                            }
+                        }
+                    }
+                    ok
+                }
+                None => true,
+            },
+            CheckKind::Properties(_)
+            | CheckKind::PatternProperties(_)
+            | CheckKind::AdditionalProperties { .. } => match inst.as_object() {
+                Some(object) => {
+                    let ann = ann.as_deref_mut().filter(|_| plan.collect_properties);
+                    self.object_check(cx, node, plan, index, object, ann)?
+                }
+                None => true,
+            },
+            CheckKind::PropertyNames(edge) => match inst.as_object() {
+                Some(object) => self.property_names(cx, edge, object)?,
+                None => true,
+            },
+            CheckKind::PrefixItems(edges) => match inst.as_array() {
+                Some(items) => self.prefix_items(cx, edges, items, ann.as_deref_mut())?,
+                None => true,
+            },
+            CheckKind::Items { schema, skip } => match inst.as_array() {
+                Some(items) => self.items(cx, schema, *skip, items, ann.as_deref_mut())?,
+                None => true,
+            },
+            CheckKind::Contains { schema, min, max } => match inst.as_array() {
+                Some(items) => {
+                    let ann = ann.as_deref_mut().filter(|_| plan.collect_items);
+                    let mut matched = (check.annotates && cx.annotate).then(Vec::new);
+                    let ok = self.contains(
+                        cx,
+                        node,
+                        keyword,
+                        schema,
+                        (*min, *max),
+                        items,
+                        (ann, matched.as_mut()),
+                    )?;
+                    cx.applied = matched.map(Value::from);
+                    ok
+                }
+                None => true,
+            },
+            CheckKind::UnevaluatedProperties(edge) => match inst.as_object() {
+                Some(object) => {
+                    // What it applies to, read before it records them as evaluated.
+                    let found = (check.annotates && cx.annotate)
+                        .then(|| unevaluated_names(object, ann.as_deref()));
+                    let ok = self.unevaluated_properties(cx, edge, object, ann.as_deref_mut())?;
+                    cx.applied = found;
+                    ok
+                }
+                None => true,
+            },
+            CheckKind::UnevaluatedItems(edge) => match inst.as_array() {
+                Some(items) => {
+                    let found = (check.annotates && cx.annotate)
+                        .then(|| any_unevaluated_item(items, ann.as_deref()))
+                        .flatten();
+                    let ok = self.unevaluated_items(cx, edge, items, ann)?;
+                    cx.applied = found;
+                    ok
+                }
+                None => true,
+            },
+            kind => {
+                let ok = self.leaf(cx, plan, index, kind, inst).unwrap_or(Ok(true))?;
+                if !ok && cx.report {
+                    self.leaf_error(cx, node, check);
+                }
+                ok
+            }
+        };
+        Ok(ok)
     }
 
     /// Gives the annotation of the applicator `check` of `node`, evaluated on `inst`, when
@@ -1296,12 +1275,7 @@ impl Interpreter {
         object: &Map<String, Value>,
         ann: Option<&mut Annotations>,
     ) -> Eval {
-        let order_for = |i: usize| {
-            plan.property_index
-                .as_ref()
-                .filter(|(at, _)| *at == i)
-                .map(|(_, index)| index)
-        };
+        let order_for = |i: usize| plan.properties_index(i);
         let properties_at = |i: usize| match &node.checks.get(i).map(|c| &c.kind) {
             Some(CheckKind::Properties(entries)) => Some((entries.as_slice(), order_for(i))),
             _ => None,
@@ -1361,6 +1335,7 @@ impl Interpreter {
     /// `properties` alone, without annotations: one pass over the instance's keys, each
     /// found in the names' index (the deferred entries after, by name), or a lookup of
     /// each name in the instance when the instance has many more keys than there are names.
+    #[inline(never)]
     fn properties_alone(
         &self,
         cx: &mut Ctx,
@@ -1586,6 +1561,28 @@ impl Interpreter {
         ann: Option<&mut Annotations>,
     ) -> Eval {
         self.charge_loop(cx, items.len().saturating_sub(skip), &[schema.target])?;
+        if ann.is_none() && !cx.locates() {
+            // Decided once for every item: a schema that is always valid or only tests
+            // the type (neither recurs, so no item is a step), ...
+            let plan = &self.plans[schema.target.0];
+            let rest = items.get(skip..).unwrap_or_default();
+            if plan.always_valid {
+                return Ok(true);
+            }
+            if let Some(types) = plan.only_type {
+                return Ok(rest.iter().all(|item| types.matches(item)));
+            }
+            // An inline schema that cannot recur: its checks on each item, without the
+            // dispatch `node` repeats per item.
+            if plan.quick && !plan.out_of_line && !plan.steps {
+                for item in rest {
+                    if !self.quick_checks(cx, schema.target, Inst::Value(item))? {
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
+        }
         let mut ok = true;
         for (index, item) in items.iter().enumerate().skip(skip) {
             if !self.apply_at_index(cx, schema, index, item)? {

@@ -29,9 +29,13 @@
 //! once per key; an instance key is found among the `properties` names by its length and
 //! its first and last eight bytes (a scan for a few names, a hash bucket for many); large
 //! `enum`s get the member tables and long pattern lists the prefilters that
-//! [`crate::plan::lookup`] decides, as in generated code. In short-circuit mode an inline
-//! node without checks is not evaluated, and one whose checks read only the instance
-//! (`type`, `enum`, bounds, `required`, `pattern`, ...) runs them in a loop of its own.
+//! [`crate::plan::lookup`] decides, as in generated code. Each node's plan also copies the
+//! shared plan's region decisions (out of line, entry cost, loop cost, steps), so that a
+//! node evaluation reads one record. In short-circuit mode an inline node without checks
+//! is not evaluated, one whose only check is `type` is a type test, an `items` loop over
+//! such a schema tests the items without applying it, and a node that collects nothing
+//! (in a program without a dynamic scope) runs its checks in a loop of its own without
+//! the error, annotation and location work of `validate`.
 //!
 //! # Where evaluation stops early
 //!

@@ -14,8 +14,18 @@ pub(super) struct NodePlan {
     /// Evaluated out of line (the shared plan's decision, [`crate::plan::NodePlan`]): a
     /// budget charge point and one level of depth.
     pub(super) out_of_line: bool,
+    /// On a cycle of the schema: entering it is also a level of nesting in place.
+    pub(super) recursive: bool,
+    /// The nesting levels entering the node counts when it is out of line.
+    pub(super) height: u32,
     /// The units entering the node charges when it is out of line.
     pub(super) entry_cost: u64,
+    /// What a loop charges per element for applying this node: its region cost when it
+    /// is inline, nothing when it is out of line (it charges on entry;
+    /// [`crate::plan::Plan::loop_cost`]).
+    pub(super) loop_cost: u64,
+    /// Applying the node to a child instance is a step into the instance.
+    pub(super) steps: bool,
     /// An inline node without checks: valid whatever the instance, with nothing to charge
     /// (its region paid for it) or record, so it is not evaluated at all.
     pub(super) always_valid: bool,
@@ -24,12 +34,12 @@ pub(super) struct NodePlan {
     pub(super) deferred: bool,
     /// The node may need an evaluated-location set: it collects, or has `unevaluated*`.
     pub(super) collects: bool,
+    /// Short-circuit evaluation runs the node's checks on their own fast loop: the node
+    /// collects nothing and the program has no dynamic scope to maintain.
+    pub(super) quick: bool,
     /// An inline node whose only check is `type`: short-circuit evaluation tests the
     /// type without running the checks.
     pub(super) only_type: Option<TypeSet>,
-    /// An inline node whose checks all read only the instance ([`is_leaf`]): short-circuit
-    /// evaluation runs them in a loop of its own.
-    pub(super) leaf: bool,
     /// The node has an `unevaluatedProperties` / `unevaluatedItems` check of its own, so
     /// it needs evaluated-location sets even when no parent asks for them.
     pub(super) has_unevaluated: bool,
@@ -57,6 +67,14 @@ impl NodePlan {
             .iter()
             .find(|(i, _)| *i == index)
             .map(|(_, set)| set)
+    }
+
+    /// The lookup index over the names of check `index` (a `properties`), if it has one.
+    pub(super) fn properties_index(&self, index: usize) -> Option<&PropertyIndex> {
+        self.property_index
+            .as_ref()
+            .filter(|(at, _)| *at == index)
+            .map(|(_, names)| names)
     }
 
     /// The discriminator of check `index`, if it has one.
@@ -177,7 +195,7 @@ impl PropertyIndex {
     }
 
     /// The index in `entries` (the ones this index was built from) of the one named `key`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn find(&self, entries: &[(String, Edge)], key: &str) -> Option<usize> {
         if !self.may_have_length(key.len()) {
             return None;
@@ -222,13 +240,15 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             let decided = shared.node(NodeId(i));
             let mut out = plan_node(shared, NodeId(i), node);
             out.out_of_line = decided.out_of_line;
+            out.recursive = decided.recursive;
+            out.height = decided.height;
             out.entry_cost = decided.entry_cost;
+            out.loop_cost = shared.loop_cost(&[NodeId(i)]);
+            out.steps = decided.steps;
             out.always_valid = node.checks.is_empty() && !decided.out_of_line;
             out.deferred = shared.is_deferred(NodeId(i));
             out.collects = out.collect_properties || out.collect_items || out.has_unevaluated;
-            out.leaf = !decided.out_of_line
-                && !out.collects
-                && node.checks.iter().all(|c| is_leaf(&c.kind));
+            out.quick = !out.collects && !program.uses_dynamic_scope;
             if let [check] = node.checks.as_slice() {
                 if let (CheckKind::Type(types), false) = (&check.kind, decided.out_of_line) {
                     out.only_type = Some(*types);
@@ -237,33 +257,6 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             out
         })
         .collect()
-}
-
-/// Whether a check reads only the instance: no subschema, no annotation, no dynamic scope
-/// (what [`super::eval`]'s short-circuit leaf loop runs).
-pub(super) fn is_leaf(kind: &CheckKind) -> bool {
-    matches!(
-        kind,
-        CheckKind::False
-            | CheckKind::Type(_)
-            | CheckKind::IntegerLiteral(_)
-            | CheckKind::Const(_)
-            | CheckKind::Enum(_)
-            | CheckKind::MultipleOf(_)
-            | CheckKind::Minimum(_)
-            | CheckKind::Maximum(_)
-            | CheckKind::ExclusiveMinimum(_)
-            | CheckKind::ExclusiveMaximum(_)
-            | CheckKind::MinLength(_)
-            | CheckKind::MaxLength(_)
-            | CheckKind::Pattern(_)
-            | CheckKind::MinItems(_)
-            | CheckKind::MaxItems(_)
-            | CheckKind::UniqueItems
-            | CheckKind::MinProperties(_)
-            | CheckKind::MaxProperties(_)
-            | CheckKind::Required(_)
-    )
 }
 
 fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {

@@ -189,24 +189,10 @@ impl CompiledRegex {
     }
 
     /// The runtime executor over this regex's tables (what generated code runs too).
+    #[inline]
     pub fn as_runtime(&self) -> Regex<'_> {
         Regex::new(
-            self.fast.as_ref().map(|f| match f {
-                fast::Fast::Literal { text, start, end } => FastPath::Literal {
-                    text,
-                    start: *start,
-                    end: *end,
-                },
-                fast::Fast::Prefix(text) => FastPath::Prefix(text),
-                fast::Fast::ClassRun {
-                    ascii,
-                    ranges,
-                    min,
-                    max,
-                    start,
-                    end,
-                } => FastPath::ClassRun(ClassRun::new(*ascii, ranges, *min, *max, *start, *end)),
-            }),
+            self.fast_view(),
             Program::new(
                 &self.ops,
                 words(&self.args),
@@ -228,6 +214,28 @@ impl CompiledRegex {
                 )
             }),
         )
+    }
+
+    /// The runtime's view of the fast path alone ([`Regex::is_match_budgeted`] tries it
+    /// first), cheaper to build than the whole [`CompiledRegex::as_runtime`].
+    #[inline]
+    pub fn fast_view(&self) -> Option<FastPath<'_>> {
+        self.fast.as_ref().map(|f| match f {
+            fast::Fast::Literal { text, start, end } => FastPath::Literal {
+                text,
+                start: *start,
+                end: *end,
+            },
+            fast::Fast::Prefix(text) => FastPath::Prefix(text),
+            fast::Fast::ClassRun {
+                ascii,
+                ranges,
+                min,
+                max,
+                start,
+                end,
+            } => FastPath::ClassRun(ClassRun::new(*ascii, ranges, *min, *max, *start, *end)),
+        })
     }
 
     /// The fast path's kind, when there is one: `"literal"`, `"prefix"` or `"class run"`.

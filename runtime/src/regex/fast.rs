@@ -6,6 +6,8 @@
 //! consults them first.
 
 use super::pikevm::ranges_contain;
+use crate::error::IncompleteReason;
+use crate::limits::Budget;
 
 /// A pattern's fast path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,5 +189,23 @@ impl FastPath<'_> {
             FastPath::Prefix(text) => (!haystack.starts_with(text)).then_some(false),
             FastPath::ClassRun(run) => Some(run.is_match(haystack)),
         }
+    }
+
+    /// [`FastPath::decide`] with its work charged to `budget` as
+    /// [`super::Regex::is_match_budgeted`] charges it (one unit per
+    /// [`super::STEPS_PER_UNIT`] input bytes, at least one); `None`, with nothing charged,
+    /// when the automaton must decide.
+    #[inline]
+    pub fn decide_budgeted(
+        &self,
+        haystack: &str,
+        budget: &mut Budget,
+    ) -> Option<Result<bool, IncompleteReason>> {
+        let answer = self.decide(haystack)?;
+        Some(
+            budget
+                .charge(super::units(haystack.len() as u64))
+                .map(|()| answer),
+        )
     }
 }

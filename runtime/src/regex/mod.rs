@@ -106,11 +106,12 @@ impl<'a> Regex<'a> {
         budget: &mut Budget,
     ) -> Result<bool, IncompleteReason> {
         let bytes = haystack.len() as u64;
-        if let Some(fast) = &self.fast {
-            if let Some(answer) = fast.decide(haystack) {
-                budget.charge(units(bytes))?;
-                return Ok(answer);
-            }
+        if let Some(decided) = self
+            .fast
+            .as_ref()
+            .and_then(|fast| fast.decide_budgeted(haystack, budget))
+        {
+            return decided;
         }
         match &self.dfa {
             Some(dfa) => {
