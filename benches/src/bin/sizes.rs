@@ -149,7 +149,8 @@ fn measure(code: &str) -> Size {
         if trimmed.starts_with("///") {
             size.doc += bytes;
         }
-        if trimmed == "cx.error(" {
+        // A call on one line or broken over several (`cx.error(` alone).
+        if trimmed.starts_with("cx.error(") {
             size.error_sites += 1;
         }
         if within == Within::Other {
