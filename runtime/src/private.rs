@@ -9,7 +9,7 @@ use crate::limits::Budget;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
-use serde_json::Number;
+use serde_json::{Number, Value};
 
 pub use crate::annotation::prefix_items_value;
 pub use crate::content;
@@ -123,12 +123,17 @@ impl State {
         self.budget.step_out(saved)
     }
 
-    /// Evaluates a subschema with `eval` on a child instance, one step into the instance
-    /// ([`State::step_in`] before, [`State::step_out`] after).
+    /// Evaluates a subschema with `eval` on a child instance (generated code passes the
+    /// child's function itself, `cN`), one step into the instance ([`State::step_in`]
+    /// before, [`State::step_out`] after).
     #[inline]
-    pub fn stepping(&mut self, eval: impl FnOnce(&mut State) -> Res) -> Res {
+    pub fn stepping<'v>(
+        &mut self,
+        instance: &'v Value,
+        eval: impl FnOnce(&'v Value, &mut State) -> Res,
+    ) -> Res {
         let saved = self.step_in()?;
-        let valid = eval(self);
+        let valid = eval(instance, self);
         self.step_out(saved);
         valid
     }
@@ -622,7 +627,8 @@ impl Errors {
         }
     }
 
-    /// Evaluates a child subschema with `eval`: steps into the instance first when `steps`
+    /// Evaluates a child subschema with `eval` on `instance` (generated code passes the
+    /// child's error function itself, `eN`): steps into the instance first when `steps`
     /// ([`State::step_in`]), moves the keyword location by `path` and the instance location
     /// to `at`, sets the absolute location to `base` when the child is not where its
     /// parent's location leads (a `$ref` target), and restores all of it afterwards.
@@ -630,13 +636,14 @@ impl Errors {
     // these locals, and error functions with many children frames the stack guard does
     // not count. Optimized builds inline it all the same.
     #[inline]
-    pub fn child(
+    pub fn child<'v>(
         &mut self,
         path: &str,
         at: At<'_>,
         base: Option<&'static str>,
         steps: bool,
-        eval: impl FnOnce(&mut Errors) -> Res,
+        instance: &'v Value,
+        eval: impl FnOnce(&'v Value, &mut Errors) -> Res,
     ) -> Res {
         let step = if steps {
             Some(self.state.step_in()?)
@@ -658,7 +665,7 @@ impl Errors {
         if let Some(base) = base {
             self.rebase(base);
         }
-        let valid = eval(self);
+        let valid = eval(instance, self);
         self.back(saved);
         if let Some(mark) = mark {
             self.drop_annotations(mark);
@@ -1142,24 +1149,27 @@ mod tests {
             ..Limits::DEFAULT
         });
         e.rebase("https://x/s.json#");
+        let item = Value::Null;
         let valid = e.child(
             "/$ref",
             At::Property("a/b~"),
             Some("https://x/t.json#/$defs/n"),
             true,
-            |e| {
+            &item,
+            |x, e| {
                 e.error("type", ErrorKind::Const);
                 // One step in already: the depth bound stops a second one.
-                let deeper = e.child("/items", At::Index(3), None, true, |_| Ok(true));
+                let deeper = e.child("/items", At::Index(3), None, true, x, |_, _| Ok(true));
                 assert_eq!(deeper, Err(Stop));
-                e.child("/not", At::Here, None, false, |e| {
+                e.child("/not", At::Here, None, false, x, |x, e| {
+                    assert!(x.is_null());
                     e.error_here();
                     Ok(false)
                 })
             },
         );
         assert_eq!(valid, Ok(false));
-        e.child("/propertyNames", At::Name, None, false, |e| {
+        e.child("/propertyNames", At::Name, None, false, &item, |_, e| {
             e.error("maxLength", ErrorKind::Const);
             Ok(false)
         })

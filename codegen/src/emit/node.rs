@@ -53,6 +53,8 @@ pub(super) struct Gen<'a> {
     /// Lookup tables referenced by generated code (`enum` member tables, pattern
     /// prefilters), by their initializer's text: name and `static` item, in first-use order.
     tables: RefCell<BTreeMap<String, (proc_macro2::Ident, TokenStream)>>,
+    /// Whether generated code names [`schemac_runtime::__private::At`] (imported then).
+    uses_at: Cell<bool>,
 }
 
 /// Per-function state: what the body ended up using.
@@ -60,8 +62,10 @@ struct Fun<'a> {
     id: NodeId,
     node: &'a Node,
     mode: Mode,
-    /// `break 'n false` was emitted.
-    breaks: Cell<bool>,
+    /// The statement that fails the node in short-circuit mode: `return Ok(false);`, or
+    /// `break 'n false;` where the function has work to do after its body (leaving its
+    /// region or its dynamic scope).
+    exit: TokenStream,
     /// The instance parameter `v` is used.
     uses_v: Cell<bool>,
     /// The evaluated-location parameter `ev` is used.
@@ -125,6 +129,7 @@ impl<'a> Gen<'a> {
             called: RefCell::new(Vec::new()),
             used_regexes: RefCell::new(BTreeSet::new()),
             tables: RefCell::new(BTreeMap::new()),
+            uses_at: Cell::new(false),
         }
     }
 
@@ -168,6 +173,17 @@ impl<'a> Gen<'a> {
         out
     }
 
+    /// The `use` items the functions generated so far need beside the module's own.
+    pub(super) fn imports(&self) -> TokenStream {
+        if self.uses_at.get() {
+            quote!(
+                use __rt::At;
+            )
+        } else {
+            quote!()
+        }
+    }
+
     /// The name of a `static` lookup table of type `ty` initialized by `expr` (`prefix`
     /// and a number), declared once however often it is used.
     fn table(
@@ -199,6 +215,17 @@ impl<'a> Gen<'a> {
             " The sorted members of a large `enum`, looked up by binary search.",
             quote!(#rt::lookup::Members<'static>),
             table.to_tokens(rt),
+        )
+    }
+
+    /// The `static` holding an absolute location a child's errors start from (a `$ref`
+    /// target's): one per location, however many references lead there.
+    fn base_uri(&self, uri: &str) -> proc_macro2::Ident {
+        self.table(
+            "URI",
+            " A reference target's absolute location.",
+            quote!(&str),
+            quote!(#uri),
         )
     }
 
@@ -286,11 +313,17 @@ impl<'a> Gen<'a> {
     /// The function of node `id` in `mode`.
     fn function(&self, id: NodeId, mode: Mode) -> TokenStream {
         let node = self.program.node(id);
+        let plan = self.plan.node(id);
+        let exit = if plan.recursive || plan.out_of_line || self.program.uses_dynamic_scope {
+            quote!(break 'n false;)
+        } else {
+            quote!(return Ok(false);)
+        };
         let f = Fun {
             id,
             node,
             mode,
-            breaks: Cell::new(false),
+            exit,
             uses_v: Cell::new(false),
             uses_ev: Cell::new(false),
         };
@@ -298,14 +331,14 @@ impl<'a> Gen<'a> {
         let mut tail = quote!(true);
         let mut always_false = false;
         if terminal && mode == Mode::Check {
-            // The last statement is an unconditional `break 'n false;`: make it the value.
-            body = strip_final_break(body);
+            // The last statement fails the node unconditionally: make it the value.
+            body = strip_final_exit(body, &f.exit);
             tail = quote!(false);
             if !breaks_to_label(&body) {
                 always_false = true;
             }
         }
-        f.breaks.set(breaks_to_label(&body));
+        let breaks = breaks_to_label(&body);
         let own = self.own_annotations(&f);
         let rt = self.rt;
         let name = fn_name(id, mode);
@@ -339,7 +372,6 @@ impl<'a> Gen<'a> {
             (quote!(), quote!())
         };
         let _ = rt;
-        let plan = self.plan.node(id);
         let (cost, levels) = (plan.entry_cost, plan.height);
         let (enter, leave) = if plan.recursive {
             (
@@ -370,7 +402,7 @@ impl<'a> Gen<'a> {
                 #leave
                 Ok(true)
             },
-            Mode::Check if f.breaks.get() => quote! {
+            Mode::Check if breaks => quote! {
                 #enter
                 #scope_in
                 let ok = 'n: {
@@ -496,13 +528,10 @@ impl<'a> Gen<'a> {
         (out, false)
     }
 
-    /// Code that fails the node: `break 'n false` (check) or records an error (errors).
+    /// Code that fails the node: its `exit` (check) or records an error (errors).
     fn fail(&self, f: &Fun<'_>, check: &Check, kind: TokenStream) -> TokenStream {
         match f.mode {
-            Mode::Check => {
-                f.breaks.set(true);
-                quote!(break 'n false;)
-            }
+            Mode::Check => f.exit.clone(),
             Mode::Errors => {
                 let keyword = &check.keyword;
                 quote!(cx.error(#keyword, #kind);)
@@ -510,14 +539,11 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Code for a failed child whose errors are passed up: `break 'n false` (check) or
+    /// Code for a failed child whose errors are passed up: the node's `exit` (check) or
     /// nothing (errors: the child recorded them).
     fn fail_silent(&self, f: &Fun<'_>) -> TokenStream {
         match f.mode {
-            Mode::Check => {
-                f.breaks.set(true);
-                quote!(break 'n false;)
-            }
+            Mode::Check => f.exit.clone(),
             Mode::Errors => quote!(),
         }
     }
@@ -551,33 +577,40 @@ impl<'a> Gen<'a> {
             Inst::Key | Inst::Property(_) | Inst::Index(_) | Inst::IndexVar => quote!(x),
         };
         let ev_arg = self.ev_arg(target, ev);
-        let call = quote!(#name(#value, cx #ev_arg));
+        // Where the runtime makes the call: the callee itself where it takes only the
+        // instance and the state, so that the call stays on one line.
+        let eval = if ev_arg.is_empty() {
+            quote!(#name)
+        } else {
+            quote!(|x, cx| #name(x, cx #ev_arg))
+        };
         // A child instance that may recur is a step into the instance (see `crate::plan`).
         let steps = !matches!(inst, Inst::Same) && self.plan.node(target).steps;
         match f.mode {
-            Mode::Check if steps => quote!(cx.stepping(|cx| #call)),
-            Mode::Check => call,
+            Mode::Check if steps => quote!(cx.stepping(#value, #eval)),
+            Mode::Check => quote!(#name(#value, cx #ev_arg)),
             Mode::Errors => {
                 let mut path = edge.path.as_str();
+                self.uses_at.set(true);
                 let at = match inst {
-                    Inst::Same => quote!(__rt::At::Here),
-                    Inst::KeyAsValue => quote!(__rt::At::Name),
-                    Inst::Key => quote!(__rt::At::Key(k)),
+                    Inst::Same => quote!(At::Here),
+                    Inst::KeyAsValue => quote!(At::Name),
+                    Inst::Key => quote!(At::Key(k)),
                     Inst::Property(name) => {
                         let named = format!("/properties/{}", crate::load::uri::escape_token(name));
                         match path.strip_prefix(named.as_str()) {
                             Some(rest) => {
                                 path = rest;
-                                quote!(__rt::At::Property(k))
+                                quote!(At::Property(k))
                             }
-                            None => quote!(__rt::At::Key(k)),
+                            None => quote!(At::Key(k)),
                         }
                     }
                     Inst::Index(i) => {
                         let i = Literal::usize_unsuffixed(*i);
-                        quote!(__rt::At::Index(#i))
+                        quote!(At::Index(#i))
                     }
-                    Inst::IndexVar => quote!(__rt::At::Index(i)),
+                    Inst::IndexVar => quote!(At::Index(i)),
                 };
                 // A child that is not where its parent's location leads (a `$ref` target,
                 // a `$dynamicRef`'s) has its own absolute location set.
@@ -586,10 +619,10 @@ impl<'a> Gen<'a> {
                 {
                     quote!(None)
                 } else {
-                    let uri = &self.program.node(target).uri;
+                    let uri = self.base_uri(&self.program.node(target).uri);
                     quote!(Some(#uri))
                 };
-                quote!(cx.child(#path, #at, #base, #steps, |cx| #call))
+                quote!(cx.child(#path, #at, #base, #steps, #value, #eval))
             }
         }
     }
@@ -653,10 +686,7 @@ impl<'a> Gen<'a> {
     fn in_place(&self, f: &Fun<'_>, index: usize, check: &Check) -> (TokenStream, bool) {
         match &check.kind {
             CheckKind::False => match f.mode {
-                Mode::Check => {
-                    f.breaks.set(true);
-                    (quote!(break 'n false;), true)
-                }
+                Mode::Check => (f.exit.clone(), true),
                 Mode::Errors => (quote!(cx.error_here();), false),
             },
             CheckKind::Unresolved { uri } => {
@@ -2160,7 +2190,7 @@ impl<'a> Gen<'a> {
             .iter()
             .enumerate()
             .map(|(j, (name, edge))| {
-                let test = child_test(edge, &Inst::Key);
+                let test = child_test(edge, &Inst::Property(name.to_string()));
                 let key = match f.mode {
                     Mode::Check => quote!(),
                     Mode::Errors => quote!(let k = #name;),
@@ -2413,12 +2443,17 @@ fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
     })
 }
 
-/// `body` without its final `break 'n false;`.
-fn strip_final_break(body: TokenStream) -> TokenStream {
+/// `body` without its final statement when that is `exit` (the node's failure).
+fn strip_final_exit(body: TokenStream, exit: &TokenStream) -> TokenStream {
     let mut tokens: Vec<proc_macro2::TokenTree> = body.into_iter().collect();
-    let n = tokens.len();
-    if n >= 5 && tokens[n - 5].to_string() == "break" && tokens[n - 2].to_string() == "false" {
-        tokens.truncate(n - 5);
+    let exit: Vec<String> = exit.clone().into_iter().map(|t| t.to_string()).collect();
+    let tail = tokens.len().saturating_sub(exit.len());
+    if tokens[tail..]
+        .iter()
+        .map(|t| t.to_string())
+        .eq(exit.iter().cloned())
+    {
+        tokens.truncate(tail);
     }
     tokens.into_iter().collect()
 }

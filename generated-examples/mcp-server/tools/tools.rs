@@ -5,6 +5,7 @@ const _: () = ::schemac_runtime::__private::assert_compatible("0.1.0");
 pub mod get_weather_input {
     use ::schemac_runtime::__private as __rt;
     use __rt::serde_json::Value;
+    use __rt::At;
     /// The schema's text, as compiled.
     pub const SCHEMA: &str = "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"days\":{\"default\":1,\"maximum\":7,\"minimum\":1,\"type\":\"integer\"},\"location\":{\"description\":\"City name, e.g. \\\"Lisbon\\\"\",\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"units\":{\"default\":\"metric\",\"enum\":[\"metric\",\"imperial\"]}},\"required\":[\"location\"],\"type\":\"object\"}";
     /// The run-time limits compiled into this validator.
@@ -92,65 +93,56 @@ pub mod get_weather_input {
     /// `https://schemac.invalid/root.json#/properties/days`
     #[inline]
     fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Number(num) => {
-                    if !__rt::json::is_integer(num) {
-                        break 'n false;
-                    }
-                    if __rt::cmp_i64(num, 1i64).is_lt() {
-                        break 'n false;
-                    }
-                    if __rt::cmp_i64(num, 7i64).is_gt() {
-                        break 'n false;
-                    }
+        match v {
+            Value::Number(num) => {
+                if !__rt::json::is_integer(num) {
+                    return Ok(false);
                 }
-                _ => {
-                    break 'n false;
+                if __rt::cmp_i64(num, 1i64).is_lt() {
+                    return Ok(false);
+                }
+                if __rt::cmp_i64(num, 7i64).is_gt() {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/properties/location`
     #[inline]
     fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::String(text) => {
-                    if !__rt::min_length(text, 1u64) {
-                        break 'n false;
-                    }
-                    if !__rt::max_length(text, 100u64) {
-                        break 'n false;
-                    }
+        match v {
+            Value::String(text) => {
+                if !__rt::min_length(text, 1u64) {
+                    return Ok(false);
                 }
-                _ => {
-                    break 'n false;
+                if !__rt::max_length(text, 100u64) {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/properties/units`
     #[inline]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::String(text) => {
-                    if !matches!(text.as_str(), "imperial" | "metric") {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        match v {
+            Value::String(text) => {
+                if !matches!(text.as_str(), "imperial" | "metric") {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
@@ -163,40 +155,23 @@ pub mod get_weather_input {
                 for (k, x) in obj {
                     match k.as_str() {
                         "days" => {
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e1(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e1)?;
                         }
                         "location" => {
                             seen[0] = true;
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e2(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e2)?;
                         }
                         "units" => {
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e3(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e3)?;
                         }
                         _ => {
                             cx.child(
                                 "/additionalProperties",
-                                __rt::At::Key(k),
+                                At::Key(k),
                                 None,
                                 false,
-                                |cx| e4(x, cx),
+                                x,
+                                e4,
                             )?;
                         }
                     }
@@ -303,6 +278,7 @@ pub mod get_weather_input {
 pub mod get_weather_output {
     use ::schemac_runtime::__private as __rt;
     use __rt::serde_json::Value;
+    use __rt::At;
     /// The schema's text, as compiled.
     pub const SCHEMA: &str = "{\"$defs\":{\"day\":{\"additionalProperties\":false,\"properties\":{\"conditions\":{\"enum\":[\"sunny\",\"cloudy\",\"rain\",\"snow\",\"storm\"]},\"date\":{\"pattern\":\"^\\\\d{4}-\\\\d{2}-\\\\d{2}$\",\"type\":\"string\"},\"high\":{\"type\":\"number\"},\"humidity\":{\"maximum\":100,\"minimum\":0,\"type\":\"integer\"},\"low\":{\"type\":\"number\"}},\"required\":[\"date\",\"high\",\"low\",\"conditions\",\"humidity\"],\"type\":\"object\"}},\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"forecast\":{\"items\":{\"$ref\":\"#/$defs/day\"},\"minItems\":1,\"type\":\"array\"},\"location\":{\"type\":\"string\"},\"units\":{\"enum\":[\"metric\",\"imperial\"]}},\"required\":[\"location\",\"units\",\"forecast\"],\"type\":\"object\"}";
     /// The run-time limits compiled into this validator.
@@ -402,203 +378,179 @@ pub mod get_weather_output {
     /// `https://schemac.invalid/root.json#/properties/forecast`
     #[inline]
     fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Array(arr) => {
-                    if (arr.len() as u64) < 1u64 {
-                        break 'n false;
-                    }
-                    cx.spend(arr.len(), 6u64)?;
-                    for x in arr.iter() {
-                        if !c6(x, cx)? {
-                            break 'n false;
-                        }
-                    }
+        match v {
+            Value::Array(arr) => {
+                if (arr.len() as u64) < 1u64 {
+                    return Ok(false);
                 }
-                _ => {
-                    break 'n false;
+                cx.spend(arr.len(), 6u64)?;
+                for x in arr.iter() {
+                    if !c6(x, cx)? {
+                        return Ok(false);
+                    }
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/properties/location`
     #[inline]
     fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            if matches!(
-                v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_)
-                | Value::Null
-            ) {
-                break 'n false;
-            }
-            true
-        };
-        Ok(ok)
+        if matches!(
+            v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_) |
+            Value::Null
+        ) {
+            return Ok(false);
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/properties/units`
     #[inline]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::String(text) => {
-                    if !matches!(text.as_str(), "imperial" | "metric") {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        match v {
+            Value::String(text) => {
+                if !matches!(text.as_str(), "imperial" | "metric") {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/$defs/day`
     #[inline]
     fn c6(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Object(obj) => {
-                    cx.spend(obj.len(), 1u64)?;
-                    let mut seen = [false; 5];
-                    for (k, x) in obj {
-                        match k.as_str() {
-                            "conditions" => {
-                                seen[3] = true;
-                                if !c7(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "date" => {
-                                seen[0] = true;
-                                if !c8(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "high" => {
-                                seen[1] = true;
-                                if !c9(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "humidity" => {
-                                seen[4] = true;
-                                if !c10(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "low" => {
-                                seen[2] = true;
-                                if !c9(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            _ => {
-                                break 'n false;
+        match v {
+            Value::Object(obj) => {
+                cx.spend(obj.len(), 1u64)?;
+                let mut seen = [false; 5];
+                for (k, x) in obj {
+                    match k.as_str() {
+                        "conditions" => {
+                            seen[3] = true;
+                            if !c7(x, cx)? {
+                                return Ok(false);
                             }
                         }
-                    }
-                    if !seen[0] {
-                        break 'n false;
-                    }
-                    if !seen[1] {
-                        break 'n false;
-                    }
-                    if !seen[2] {
-                        break 'n false;
-                    }
-                    if !seen[3] {
-                        break 'n false;
-                    }
-                    if !seen[4] {
-                        break 'n false;
+                        "date" => {
+                            seen[0] = true;
+                            if !c8(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        "high" => {
+                            seen[1] = true;
+                            if !c9(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        "humidity" => {
+                            seen[4] = true;
+                            if !c10(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        "low" => {
+                            seen[2] = true;
+                            if !c9(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        _ => {
+                            return Ok(false);
+                        }
                     }
                 }
-                _ => {
-                    break 'n false;
+                if !seen[0] {
+                    return Ok(false);
+                }
+                if !seen[1] {
+                    return Ok(false);
+                }
+                if !seen[2] {
+                    return Ok(false);
+                }
+                if !seen[3] {
+                    return Ok(false);
+                }
+                if !seen[4] {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/conditions`
     #[inline]
     fn c7(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::String(text) => {
-                    if !matches!(
-                        text.as_str(), "cloudy" | "rain" | "snow" | "storm" | "sunny"
-                    ) {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        match v {
+            Value::String(text) => {
+                if !matches!(
+                    text.as_str(), "cloudy" | "rain" | "snow" | "storm" | "sunny"
+                ) {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/date`
     #[inline]
     fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::String(text) => {
-                    if !cx.is_match(&RE0, text)? {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        match v {
+            Value::String(text) => {
+                if !cx.is_match(&RE0, text)? {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/high`
     #[inline]
     fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            if matches!(
-                v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_)
-                | Value::Null
-            ) {
-                break 'n false;
-            }
-            true
-        };
-        Ok(ok)
+        if matches!(
+            v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_) |
+            Value::Null
+        ) {
+            return Ok(false);
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/$defs/day/properties/humidity`
     #[inline]
     fn c10(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Number(num) => {
-                    if !__rt::json::is_integer(num) {
-                        break 'n false;
-                    }
-                    if __rt::cmp_i64(num, 0i64).is_lt() {
-                        break 'n false;
-                    }
-                    if __rt::cmp_i64(num, 100i64).is_gt() {
-                        break 'n false;
-                    }
+        match v {
+            Value::Number(num) => {
+                if !__rt::json::is_integer(num) {
+                    return Ok(false);
                 }
-                _ => {
-                    break 'n false;
+                if __rt::cmp_i64(num, 0i64).is_lt() {
+                    return Ok(false);
+                }
+                if __rt::cmp_i64(num, 100i64).is_gt() {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
@@ -617,31 +569,20 @@ pub mod get_weather_output {
                         }
                         "location" => {
                             seen[0] = true;
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e2(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e2)?;
                         }
                         "units" => {
                             seen[1] = true;
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e3(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e3)?;
                         }
                         _ => {
                             cx.child(
                                 "/additionalProperties",
-                                __rt::At::Key(k),
+                                At::Key(k),
                                 None,
                                 false,
-                                |cx| e4(x, cx),
+                                x,
+                                e4,
                             )?;
                         }
                     }
@@ -672,13 +613,7 @@ pub mod get_weather_output {
                 }
                 if let Some(x) = later[0] {
                     let k = "forecast";
-                    cx.child(
-                        "/properties/forecast",
-                        __rt::At::Key(k),
-                        None,
-                        false,
-                        |cx| e1(x, cx),
-                    )?;
+                    cx.child("", At::Property(k), None, false, x, e1)?;
                 }
             }
             _ => {
@@ -703,13 +638,7 @@ pub mod get_weather_output {
                 }
                 cx.state.spend(arr.len(), 6u64)?;
                 for (i, x) in arr.iter().enumerate() {
-                    cx.child(
-                        "/items/$ref",
-                        __rt::At::Index(i),
-                        Some("https://schemac.invalid/root.json#/$defs/day"),
-                        false,
-                        |cx| e6(x, cx),
-                    )?;
+                    cx.child("/items/$ref", At::Index(i), Some(URI0), false, x, e6)?;
                 }
             }
             _ => {
@@ -761,61 +690,32 @@ pub mod get_weather_output {
                     match k.as_str() {
                         "conditions" => {
                             seen[3] = true;
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e7(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e7)?;
                         }
                         "date" => {
                             seen[0] = true;
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e8(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e8)?;
                         }
                         "high" => {
                             seen[1] = true;
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e9(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e9)?;
                         }
                         "humidity" => {
                             seen[4] = true;
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e10(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e10)?;
                         }
                         "low" => {
                             seen[2] = true;
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e9(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e9)?;
                         }
                         _ => {
                             cx.child(
                                 "/additionalProperties",
-                                __rt::At::Key(k),
+                                At::Key(k),
                                 None,
                                 false,
-                                |cx| e4(x, cx),
+                                x,
+                                e4,
                             )?;
                         }
                     }
@@ -976,12 +876,15 @@ pub mod get_weather_output {
             ),
         ),
     );
+    /// A reference target's absolute location.
+    static URI0: &str = "https://schemac.invalid/root.json#/$defs/day";
 }
 /// Validator for `tools/tools.json [search_docs inputSchema]`, generated by schemac.
 #[allow(clippy::approx_constant, clippy::excessive_precision, clippy::too_many_lines)]
 pub mod search_docs_input {
     use ::schemac_runtime::__private as __rt;
     use __rt::serde_json::Value;
+    use __rt::At;
     /// The schema's text, as compiled.
     pub const SCHEMA: &str = "{\"$defs\":{\"filters\":{\"additionalProperties\":false,\"properties\":{\"section\":{\"enum\":[\"guide\",\"reference\",\"changelog\"]},\"tags\":{\"items\":{\"pattern\":\"^[a-z0-9][a-z0-9-]{0,31}$\",\"type\":\"string\"},\"maxItems\":10,\"type\":\"array\",\"uniqueItems\":true}},\"type\":\"object\"},\"pagination\":{\"properties\":{\"cursor\":{\"pattern\":\"^[A-Za-z0-9_-]{1,64}$\",\"type\":\"string\"},\"limit\":{\"maximum\":50,\"minimum\":1,\"type\":\"integer\"}}}},\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"allOf\":[{\"$ref\":\"#/$defs/pagination\"}],\"properties\":{\"filters\":{\"$ref\":\"#/$defs/filters\"},\"query\":{\"maxLength\":256,\"minLength\":1,\"type\":\"string\"}},\"required\":[\"query\"],\"type\":\"object\",\"unevaluatedProperties\":false}";
     /// The run-time limits compiled into this validator.
@@ -1074,23 +977,20 @@ pub mod search_docs_input {
     /// `https://schemac.invalid/root.json#/properties/query`
     #[inline]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::String(text) => {
-                    if !__rt::min_length(text, 1u64) {
-                        break 'n false;
-                    }
-                    if !__rt::max_length(text, 256u64) {
-                        break 'n false;
-                    }
+        match v {
+            Value::String(text) => {
+                if !__rt::min_length(text, 1u64) {
+                    return Ok(false);
                 }
-                _ => {
-                    break 'n false;
+                if !__rt::max_length(text, 256u64) {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/unevaluatedProperties`
     #[inline]
@@ -1100,167 +1000,146 @@ pub mod search_docs_input {
     /// `https://schemac.invalid/root.json#/$defs/filters`
     #[inline]
     fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Object(obj) => {
-                    cx.spend(obj.len(), 1u64)?;
-                    for (k, x) in obj {
-                        match k.as_str() {
-                            "section" => {
-                                if !c6(x, cx)? {
-                                    break 'n false;
-                                }
+        match v {
+            Value::Object(obj) => {
+                cx.spend(obj.len(), 1u64)?;
+                for (k, x) in obj {
+                    match k.as_str() {
+                        "section" => {
+                            if !c6(x, cx)? {
+                                return Ok(false);
                             }
-                            "tags" => {
-                                if !c7(x, cx)? {
-                                    break 'n false;
-                                }
+                        }
+                        "tags" => {
+                            if !c7(x, cx)? {
+                                return Ok(false);
                             }
-                            _ => {
-                                break 'n false;
-                            }
+                        }
+                        _ => {
+                            return Ok(false);
                         }
                     }
                 }
-                _ => {
-                    break 'n false;
-                }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/section`
     #[inline]
     fn c6(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::String(text) => {
-                    if !matches!(text.as_str(), "changelog" | "guide" | "reference") {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        match v {
+            Value::String(text) => {
+                if !matches!(text.as_str(), "changelog" | "guide" | "reference") {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/tags`
     #[inline]
     fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Array(arr) => {
-                    if arr.len() as u64 > 10u64 {
-                        break 'n false;
-                    }
-                    if !__rt::json::all_unique(arr) {
-                        break 'n false;
-                    }
-                    cx.spend(arr.len(), 1u64)?;
-                    for x in arr.iter() {
-                        if !c9(x, cx)? {
-                            break 'n false;
-                        }
-                    }
+        match v {
+            Value::Array(arr) => {
+                if arr.len() as u64 > 10u64 {
+                    return Ok(false);
                 }
-                _ => {
-                    break 'n false;
+                if !__rt::json::all_unique(arr) {
+                    return Ok(false);
+                }
+                cx.spend(arr.len(), 1u64)?;
+                for x in arr.iter() {
+                    if !c9(x, cx)? {
+                        return Ok(false);
+                    }
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/$defs/filters/properties/tags/items`
     #[inline]
     fn c9(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::String(text) => {
-                    if !cx.is_match(&RE0, text)? {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        match v {
+            Value::String(text) => {
+                if !cx.is_match(&RE0, text)? {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination`
     #[inline]
     fn c10(v: &Value, cx: &mut __rt::State, ev: &mut __rt::Eval) -> __rt::Res {
-        let ok = 'n: {
-            if let Value::Object(obj) = v {
-                for (i, (k, x)) in obj.iter().enumerate() {
-                    match k.as_str() {
-                        "cursor" => {
-                            if !c11(x, cx)? {
-                                break 'n false;
-                            }
-                            ev.props.set(i);
+        if let Value::Object(obj) = v {
+            for (i, (k, x)) in obj.iter().enumerate() {
+                match k.as_str() {
+                    "cursor" => {
+                        if !c11(x, cx)? {
+                            return Ok(false);
                         }
-                        "limit" => {
-                            if !c12(x, cx)? {
-                                break 'n false;
-                            }
-                            ev.props.set(i);
-                        }
-                        _ => {}
+                        ev.props.set(i);
                     }
+                    "limit" => {
+                        if !c12(x, cx)? {
+                            return Ok(false);
+                        }
+                        ev.props.set(i);
+                    }
+                    _ => {}
                 }
             }
-            true
-        };
-        Ok(ok)
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination/properties/cursor`
     #[inline]
     fn c11(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::String(text) => {
-                    if !cx.is_match(&RE1, text)? {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        match v {
+            Value::String(text) => {
+                if !cx.is_match(&RE1, text)? {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/$defs/pagination/properties/limit`
     #[inline]
     fn c12(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Number(num) => {
-                    if !__rt::json::is_integer(num) {
-                        break 'n false;
-                    }
-                    if __rt::cmp_i64(num, 1i64).is_lt() {
-                        break 'n false;
-                    }
-                    if __rt::cmp_i64(num, 50i64).is_gt() {
-                        break 'n false;
-                    }
+        match v {
+            Value::Number(num) => {
+                if !__rt::json::is_integer(num) {
+                    return Ok(false);
                 }
-                _ => {
-                    break 'n false;
+                if __rt::cmp_i64(num, 1i64).is_lt() {
+                    return Ok(false);
+                }
+                if __rt::cmp_i64(num, 50i64).is_gt() {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors, ev: &mut __rt::Eval) -> __rt::Res {
@@ -1286,10 +1165,11 @@ pub mod search_docs_input {
             let valid = cx
                 .child(
                     "/allOf/0/$ref",
-                    __rt::At::Here,
-                    Some("https://schemac.invalid/root.json#/$defs/pagination"),
+                    At::Here,
+                    Some(URI0),
                     false,
-                    |cx| e10(v, cx, &mut sub),
+                    v,
+                    |x, cx| e10(x, cx, &mut sub),
                 )?;
             if valid {
                 ev.merge(&sub);
@@ -1299,23 +1179,11 @@ pub mod search_docs_input {
             for (i, (k, x)) in obj.iter().enumerate() {
                 match k.as_str() {
                     "filters" => {
-                        cx.child(
-                            "/$ref",
-                            __rt::At::Property(k),
-                            Some("https://schemac.invalid/root.json#/$defs/filters"),
-                            false,
-                            |cx| e5(x, cx),
-                        )?;
+                        cx.child("/$ref", At::Property(k), Some(URI1), false, x, e5)?;
                         ev.props.set(i);
                     }
                     "query" => {
-                        cx.child(
-                            "",
-                            __rt::At::Property(k),
-                            None,
-                            false,
-                            |cx| e3(x, cx),
-                        )?;
+                        cx.child("", At::Property(k), None, false, x, e3)?;
                         ev.props.set(i);
                     }
                     _ => {}
@@ -1325,13 +1193,7 @@ pub mod search_docs_input {
             cx.state.spend(obj.len(), 1u64)?;
             for (i, (k, x)) in obj.iter().enumerate() {
                 if !ev.props.get(i) {
-                    cx.child(
-                        "/unevaluatedProperties",
-                        __rt::At::Key(k),
-                        None,
-                        false,
-                        |cx| e4(x, cx),
-                    )?;
+                    cx.child("/unevaluatedProperties", At::Key(k), None, false, x, e4)?;
                 }
             }
             ev.props.set_range(0, obj.len());
@@ -1382,30 +1244,19 @@ pub mod search_docs_input {
                 for (k, x) in obj {
                     match k.as_str() {
                         "section" => {
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e6(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e6)?;
                         }
                         "tags" => {
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e7(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e7)?;
                         }
                         _ => {
                             cx.child(
                                 "/additionalProperties",
-                                __rt::At::Key(k),
+                                At::Key(k),
                                 None,
                                 false,
-                                |cx| e4(x, cx),
+                                x,
+                                e4,
                             )?;
                         }
                     }
@@ -1450,7 +1301,7 @@ pub mod search_docs_input {
                 }
                 cx.state.spend(arr.len(), 1u64)?;
                 for (i, x) in arr.iter().enumerate() {
-                    cx.child("/items", __rt::At::Index(i), None, false, |cx| e9(x, cx))?;
+                    cx.child("/items", At::Index(i), None, false, x, e9)?;
                 }
             }
             _ => {
@@ -1486,23 +1337,11 @@ pub mod search_docs_input {
             for (i, (k, x)) in obj.iter().enumerate() {
                 match k.as_str() {
                     "cursor" => {
-                        cx.child(
-                            "",
-                            __rt::At::Property(k),
-                            None,
-                            false,
-                            |cx| e11(x, cx),
-                        )?;
+                        cx.child("", At::Property(k), None, false, x, e11)?;
                         ev.props.set(i);
                     }
                     "limit" => {
-                        cx.child(
-                            "",
-                            __rt::At::Property(k),
-                            None,
-                            false,
-                            |cx| e12(x, cx),
-                        )?;
+                        cx.child("", At::Property(k), None, false, x, e12)?;
                         ev.props.set(i);
                     }
                     _ => {}
@@ -1633,12 +1472,17 @@ pub mod search_docs_input {
             ),
         ),
     );
+    /// A reference target's absolute location.
+    static URI0: &str = "https://schemac.invalid/root.json#/$defs/pagination";
+    /// A reference target's absolute location.
+    static URI1: &str = "https://schemac.invalid/root.json#/$defs/filters";
 }
 /// Validator for `tools/tools.json [search_docs outputSchema]`, generated by schemac.
 #[allow(clippy::approx_constant, clippy::excessive_precision, clippy::too_many_lines)]
 pub mod search_docs_output {
     use ::schemac_runtime::__private as __rt;
     use __rt::serde_json::Value;
+    use __rt::At;
     /// The schema's text, as compiled.
     pub const SCHEMA: &str = "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"items\":{\"properties\":{\"path\":{\"pattern\":\"^/docs/\",\"type\":\"string\"},\"score\":{\"maximum\":1,\"minimum\":0,\"type\":\"number\"},\"section\":{\"enum\":[\"guide\",\"reference\",\"changelog\"]},\"title\":{\"type\":\"string\"}},\"required\":[\"title\",\"path\",\"section\",\"score\"],\"type\":\"object\"},\"type\":\"array\"}";
     /// The run-time limits compiled into this validator.
@@ -1704,130 +1548,115 @@ pub mod search_docs_output {
     /// `https://schemac.invalid/root.json#/items`
     #[inline]
     fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Object(obj) => {
-                    let mut seen = [false; 4];
-                    for (k, x) in obj {
-                        match k.as_str() {
-                            "path" => {
-                                seen[1] = true;
-                                if !c2(x, cx)? {
-                                    break 'n false;
-                                }
+        match v {
+            Value::Object(obj) => {
+                let mut seen = [false; 4];
+                for (k, x) in obj {
+                    match k.as_str() {
+                        "path" => {
+                            seen[1] = true;
+                            if !c2(x, cx)? {
+                                return Ok(false);
                             }
-                            "score" => {
-                                seen[3] = true;
-                                if !c3(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "section" => {
-                                seen[2] = true;
-                                if !c4(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "title" => {
-                                seen[0] = true;
-                                if !c5(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            _ => {}
                         }
-                    }
-                    if !seen[0] {
-                        break 'n false;
-                    }
-                    if !seen[1] {
-                        break 'n false;
-                    }
-                    if !seen[2] {
-                        break 'n false;
-                    }
-                    if !seen[3] {
-                        break 'n false;
+                        "score" => {
+                            seen[3] = true;
+                            if !c3(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        "section" => {
+                            seen[2] = true;
+                            if !c4(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        "title" => {
+                            seen[0] = true;
+                            if !c5(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        _ => {}
                     }
                 }
-                _ => {
-                    break 'n false;
+                if !seen[0] {
+                    return Ok(false);
+                }
+                if !seen[1] {
+                    return Ok(false);
+                }
+                if !seen[2] {
+                    return Ok(false);
+                }
+                if !seen[3] {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/items/properties/path`
     #[inline]
     fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::String(text) => {
-                    if !cx.is_match(&RE0, text)? {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        match v {
+            Value::String(text) => {
+                if !cx.is_match(&RE0, text)? {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/items/properties/score`
     #[inline]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Number(num) => {
-                    if __rt::cmp_i64(num, 0i64).is_lt() {
-                        break 'n false;
-                    }
-                    if __rt::cmp_i64(num, 1i64).is_gt() {
-                        break 'n false;
-                    }
+        match v {
+            Value::Number(num) => {
+                if __rt::cmp_i64(num, 0i64).is_lt() {
+                    return Ok(false);
                 }
-                _ => {
-                    break 'n false;
+                if __rt::cmp_i64(num, 1i64).is_gt() {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/items/properties/section`
     #[inline]
     fn c4(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::String(text) => {
-                    if !matches!(text.as_str(), "changelog" | "guide" | "reference") {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        match v {
+            Value::String(text) => {
+                if !matches!(text.as_str(), "changelog" | "guide" | "reference") {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/items/properties/title`
     #[inline]
     fn c5(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            if matches!(
-                v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_)
-                | Value::Null
-            ) {
-                break 'n false;
-            }
-            true
-        };
-        Ok(ok)
+        if matches!(
+            v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_) |
+            Value::Null
+        ) {
+            return Ok(false);
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
@@ -1837,7 +1666,7 @@ pub mod search_docs_output {
             Value::Array(arr) => {
                 cx.state.spend(arr.len(), 5u64)?;
                 for (i, x) in arr.iter().enumerate() {
-                    cx.child("/items", __rt::At::Index(i), None, false, |cx| e1(x, cx))?;
+                    cx.child("/items", At::Index(i), None, false, x, e1)?;
                 }
             }
             _ => {
@@ -1857,43 +1686,19 @@ pub mod search_docs_output {
                     match k.as_str() {
                         "path" => {
                             seen[1] = true;
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e2(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e2)?;
                         }
                         "score" => {
                             seen[3] = true;
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e3(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e3)?;
                         }
                         "section" => {
                             seen[2] = true;
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e4(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e4)?;
                         }
                         "title" => {
                             seen[0] = true;
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e5(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e5)?;
                         }
                         _ => {}
                     }
@@ -2051,6 +1856,7 @@ pub mod search_docs_output {
 pub mod convert_currency_input {
     use ::schemac_runtime::__private as __rt;
     use __rt::serde_json::Value;
+    use __rt::At;
     /// The schema's text, as compiled.
     pub const SCHEMA: &str = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"definitions\":{\"currency\":{\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"properties\":{\"amount\":{\"exclusiveMinimum\":0,\"type\":\"number\"},\"from\":{\"$ref\":\"#/definitions/currency\"},\"to\":{\"$ref\":\"#/definitions/currency\"}},\"required\":[\"amount\",\"from\",\"to\"],\"type\":\"object\"}";
     /// The run-time limits compiled into this validator.
@@ -2146,38 +1952,32 @@ pub mod convert_currency_input {
     /// `https://schemac.invalid/root.json#/properties/amount`
     #[inline]
     fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Number(num) => {
-                    if __rt::cmp_i64(num, 0i64).is_le() {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        match v {
+            Value::Number(num) => {
+                if __rt::cmp_i64(num, 0i64).is_le() {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/definitions/currency`
     #[inline]
     fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::String(text) => {
-                    if !cx.is_match(&RE0, text)? {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        match v {
+            Value::String(text) => {
+                if !cx.is_match(&RE0, text)? {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
@@ -2191,45 +1991,38 @@ pub mod convert_currency_input {
                     match k.as_str() {
                         "amount" => {
                             seen[0] = true;
-                            cx.child(
-                                "",
-                                __rt::At::Property(k),
-                                None,
-                                false,
-                                |cx| e1(x, cx),
-                            )?;
+                            cx.child("", At::Property(k), None, false, x, e1)?;
                         }
                         "from" => {
                             seen[1] = true;
                             cx.child(
                                 "/$ref",
-                                __rt::At::Property(k),
-                                Some(
-                                    "https://schemac.invalid/root.json#/definitions/currency",
-                                ),
+                                At::Property(k),
+                                Some(URI0),
                                 false,
-                                |cx| e5(x, cx),
+                                x,
+                                e5,
                             )?;
                         }
                         "to" => {
                             seen[2] = true;
                             cx.child(
                                 "/$ref",
-                                __rt::At::Property(k),
-                                Some(
-                                    "https://schemac.invalid/root.json#/definitions/currency",
-                                ),
+                                At::Property(k),
+                                Some(URI0),
                                 false,
-                                |cx| e5(x, cx),
+                                x,
+                                e5,
                             )?;
                         }
                         _ => {
                             cx.child(
                                 "/additionalProperties",
-                                __rt::At::Key(k),
+                                At::Key(k),
                                 None,
                                 false,
-                                |cx| e4(x, cx),
+                                x,
+                                e4,
                             )?;
                         }
                     }
@@ -2353,6 +2146,8 @@ pub mod convert_currency_input {
             ),
         ),
     );
+    /// A reference target's absolute location.
+    static URI0: &str = "https://schemac.invalid/root.json#/definitions/currency";
 }
 /// Validator for `tools/tools.json [convert_currency outputSchema]`, generated by schemac.
 #[allow(clippy::approx_constant, clippy::excessive_precision, clippy::too_many_lines)]
@@ -2426,169 +2221,151 @@ pub mod convert_currency_output {
     /// `https://schemac.invalid/root.json#/definitions/unsupported`
     #[inline]
     fn c3(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Object(obj) => {
-                    cx.spend(obj.len(), 1u64)?;
-                    let mut seen = [false; 1];
-                    for (k, x) in obj {
-                        match k.as_str() {
-                            "unsupported" => {
-                                seen[0] = true;
-                                if !c4(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            _ => {
-                                break 'n false;
+        match v {
+            Value::Object(obj) => {
+                cx.spend(obj.len(), 1u64)?;
+                let mut seen = [false; 1];
+                for (k, x) in obj {
+                    match k.as_str() {
+                        "unsupported" => {
+                            seen[0] = true;
+                            if !c4(x, cx)? {
+                                return Ok(false);
                             }
                         }
-                    }
-                    if !seen[0] {
-                        break 'n false;
+                        _ => {
+                            return Ok(false);
+                        }
                     }
                 }
-                _ => {
-                    break 'n false;
+                if !seen[0] {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/definitions/unsupported/properties/unsupported`
     #[inline]
     fn c4(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Array(arr) => {
-                    if (arr.len() as u64) < 1u64 {
-                        break 'n false;
-                    }
-                    cx.spend(arr.len(), 1u64)?;
-                    for x in arr.iter() {
-                        if !c7(x, cx)? {
-                            break 'n false;
-                        }
-                    }
+        match v {
+            Value::Array(arr) => {
+                if (arr.len() as u64) < 1u64 {
+                    return Ok(false);
                 }
-                _ => {
-                    break 'n false;
+                cx.spend(arr.len(), 1u64)?;
+                for x in arr.iter() {
+                    if !c7(x, cx)? {
+                        return Ok(false);
+                    }
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/definitions/currency`
     #[inline]
     fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::String(text) => {
-                    if !cx.is_match(&RE0, text)? {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        match v {
+            Value::String(text) => {
+                if !cx.is_match(&RE0, text)? {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/definitions/quote`
     #[inline]
     fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Object(obj) => {
-                    cx.spend(obj.len(), 1u64)?;
-                    let mut seen = [false; 4];
-                    for (k, x) in obj {
-                        match k.as_str() {
-                            "amount" => {
-                                seen[0] = true;
-                                if !c9(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "from" => {
-                                seen[1] = true;
-                                if !c7(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "rate" => {
-                                seen[3] = true;
-                                if !c11(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "to" => {
-                                seen[2] = true;
-                                if !c7(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            _ => {
-                                break 'n false;
+        match v {
+            Value::Object(obj) => {
+                cx.spend(obj.len(), 1u64)?;
+                let mut seen = [false; 4];
+                for (k, x) in obj {
+                    match k.as_str() {
+                        "amount" => {
+                            seen[0] = true;
+                            if !c9(x, cx)? {
+                                return Ok(false);
                             }
                         }
-                    }
-                    if !seen[0] {
-                        break 'n false;
-                    }
-                    if !seen[1] {
-                        break 'n false;
-                    }
-                    if !seen[2] {
-                        break 'n false;
-                    }
-                    if !seen[3] {
-                        break 'n false;
+                        "from" => {
+                            seen[1] = true;
+                            if !c7(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        "rate" => {
+                            seen[3] = true;
+                            if !c11(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        "to" => {
+                            seen[2] = true;
+                            if !c7(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        _ => {
+                            return Ok(false);
+                        }
                     }
                 }
-                _ => {
-                    break 'n false;
+                if !seen[0] {
+                    return Ok(false);
+                }
+                if !seen[1] {
+                    return Ok(false);
+                }
+                if !seen[2] {
+                    return Ok(false);
+                }
+                if !seen[3] {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/definitions/quote/properties/amount`
     #[inline]
     fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            if matches!(
-                v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_)
-                | Value::Null
-            ) {
-                break 'n false;
-            }
-            true
-        };
-        Ok(ok)
+        if matches!(
+            v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_) |
+            Value::Null
+        ) {
+            return Ok(false);
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#/definitions/quote/properties/rate`
     #[inline]
     fn c11(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        let ok = 'n: {
-            match v {
-                Value::Number(num) => {
-                    if __rt::cmp_i64(num, 0i64).is_le() {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        match v {
+            Value::Number(num) => {
+                if __rt::cmp_i64(num, 0i64).is_le() {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `https://schemac.invalid/root.json#`
     fn e0(v: &Value, cx: &mut __rt::Errors) -> __rt::Res {
