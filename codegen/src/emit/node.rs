@@ -173,6 +173,14 @@ impl<'a> Gen<'a> {
         out
     }
 
+    /// `uri` as a function's doc comment shows it: from its `#` on where it is in the root
+    /// schema's document (the module's doc comment names that document), else whole.
+    fn relative_location<'u>(&self, uri: &'u str) -> &'u str {
+        uri.strip_prefix(root_document(self.program))
+            .filter(|fragment| fragment.starts_with('#'))
+            .unwrap_or(uri)
+    }
+
     /// The `use` items the functions generated so far need beside the module's own.
     pub(super) fn imports(&self) -> TokenStream {
         if self.uses_at.get() {
@@ -342,7 +350,7 @@ impl<'a> Gen<'a> {
         let own = self.own_annotations(&f);
         let rt = self.rt;
         let name = fn_name(id, mode);
-        let doc = doc_text(&node.uri);
+        let doc = doc_text(self.relative_location(&node.uri));
         let state_ty = match mode {
             Mode::Check => quote!(__rt::State),
             Mode::Errors => quote!(__rt::Errors),
@@ -2456,6 +2464,12 @@ fn strip_final_exit(body: TokenStream, exit: &TokenStream) -> TokenStream {
         tokens.truncate(tail);
     }
     tokens.into_iter().collect()
+}
+
+/// The URI of the root schema's document (without a fragment).
+pub(super) fn root_document(program: &Program) -> &str {
+    let root = program.node(program.root).uri.as_str();
+    root.split_once('#').map_or(root, |(document, _)| document)
 }
 
 /// A doc comment quoting `text` in backticks, with control characters (a bare CR is not
