@@ -123,17 +123,13 @@ impl State {
         self.budget.step_out(saved)
     }
 
-    /// Evaluates a subschema with `eval` on a child instance (generated code passes the
-    /// child's function itself, `cN`), one step into the instance ([`State::step_in`]
-    /// before, [`State::step_out`] after).
+    /// Evaluates a subschema with `eval` on a child instance, one step into the instance
+    /// ([`State::step_in`] before, [`State::step_out`] after). Generated code passes a
+    /// closure of its own for each call, so that each is inlined where it is made.
     #[inline]
-    pub fn stepping<'v>(
-        &mut self,
-        instance: &'v Value,
-        eval: impl FnOnce(&'v Value, &mut State) -> Res,
-    ) -> Res {
+    pub fn stepping(&mut self, eval: impl FnOnce(&mut State) -> Res) -> Res {
         let saved = self.step_in()?;
-        let valid = eval(instance, self);
+        let valid = eval(self);
         self.step_out(saved);
         valid
     }

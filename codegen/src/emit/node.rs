@@ -585,18 +585,12 @@ impl<'a> Gen<'a> {
             Inst::Key | Inst::Property(_) | Inst::Index(_) | Inst::IndexVar => quote!(x),
         };
         let ev_arg = self.ev_arg(target, ev);
-        // Where the runtime makes the call: the callee itself where it takes only the
-        // instance and the state, so that the call stays on one line.
-        let eval = if ev_arg.is_empty() {
-            quote!(#name)
-        } else {
-            quote!(|x, cx| #name(x, cx #ev_arg))
-        };
+        let call = quote!(#name(#value, cx #ev_arg));
         // A child instance that may recur is a step into the instance (see `crate::plan`).
         let steps = !matches!(inst, Inst::Same) && self.plan.node(target).steps;
         match f.mode {
-            Mode::Check if steps => quote!(cx.stepping(#value, #eval)),
-            Mode::Check => quote!(#name(#value, cx #ev_arg)),
+            Mode::Check if steps => quote!(cx.stepping(|cx| #call)),
+            Mode::Check => call,
             Mode::Errors => {
                 let mut path = edge.path.as_str();
                 self.uses_at.set(true);
@@ -629,6 +623,13 @@ impl<'a> Gen<'a> {
                 } else {
                     let uri = self.base_uri(&self.program.node(target).uri);
                     quote!(Some(#uri))
+                };
+                // The callee itself where it takes only the instance and the state, so
+                // that the call stays on one line.
+                let eval = if ev_arg.is_empty() {
+                    quote!(#name)
+                } else {
+                    quote!(|x, cx| #name(x, cx #ev_arg))
                 };
                 quote!(cx.child(#path, #at, #base, #steps, #value, #eval))
             }
@@ -835,11 +836,12 @@ impl<'a> Gen<'a> {
         edges: &'e [Edge],
         discriminator: Option<&Discriminator>,
     ) -> Branches<'e> {
+        let type_guards = edges.iter().map(|e| self.type_guard(f, e.target));
         let Some(d) = discriminator else {
             return Branches {
                 edges,
                 tag: quote!(),
-                guards: vec![quote!(); edges.len()],
+                guards: type_guards.collect(),
             };
         };
         f.uses_v.set(true);
@@ -848,9 +850,10 @@ impl<'a> Gen<'a> {
         let guards = d
             .branches
             .iter()
-            .map(|admits| {
+            .zip(type_guards)
+            .map(|(admits, type_guard)| {
                 if admits.admits_all() {
-                    return quote!();
+                    return type_guard;
                 }
                 let mut tags = vec![quote!(__rt::Tag::NotObject)];
                 if !admits.required {
@@ -861,10 +864,39 @@ impl<'a> Gen<'a> {
                     Some(values) if values.is_empty() => {}
                     Some(values) => tags.push(quote!(__rt::Tag::Str(#(#values)|*))),
                 }
-                quote!(matches!(tag, #(#tags)|*) &&)
+                quote!(matches!(tag, #(#tags)|*) && #type_guard)
             })
             .collect();
         Branches { edges, tag, guards }
+    }
+
+    /// A test of the instance's variant before a branch that fails at once on the other
+    /// variants (an inline node whose first check is `type`), so that no call is made where
+    /// it could only fail. An inline node charges nothing before that check: the budget is
+    /// spent as if the call were made. Empty where there is nothing to test.
+    fn type_guard(&self, f: &Fun<'_>, target: NodeId) -> TokenStream {
+        if self.evaluate && f.mode == Mode::Errors {
+            return quote!();
+        }
+        let callee = self.callee(target, Mode::Check);
+        let plan = self.plan.node(callee);
+        if plan.out_of_line || plan.recursive {
+            return quote!();
+        }
+        let Some(CheckKind::Type(ts)) = self.program.node(callee).checks.first().map(|c| &c.kind)
+        else {
+            return quote!();
+        };
+        let admitted: Vec<TokenStream> = Variant::ALL
+            .iter()
+            .filter(|v| !matches!(v.type_test(*ts), TypeTest::Fail))
+            .map(|v| v.pattern(false))
+            .collect();
+        if admitted.is_empty() || admitted.len() == Variant::ALL.len() {
+            return quote!();
+        }
+        f.uses_v.set(true);
+        quote!(matches!(v, #(#admitted)|*) &&)
     }
 
     fn any_of(&self, f: &Fun<'_>, check: &Check, branches: &Branches<'_>) -> TokenStream {

@@ -444,3 +444,29 @@ fn applicator_annotations_cost_nothing_unless_evaluating() {
     assert!(evaluating.contains("__rt::prefix_items_value(arr.len(), 1)"));
     assert!(evaluating.contains("let mut matched = __rt::Indices::new();"));
 }
+
+#[test]
+fn typed_branches_are_called_only_on_their_types() {
+    let schema = json!({
+        "oneOf": [
+            {"type": "string", "minLength": 1},
+            {"type": ["integer", "null"]},
+            {"properties": {"a": {"type": "string"}}}
+        ]
+    });
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let out = generate_one("typed", &program);
+    let check_code = &out[..out.find("fn e0(").expect("an error-collecting root")];
+    assert!(
+        check_code.contains("matches!(v, Value::String(_)) && c"),
+        "{out}"
+    );
+    assert!(
+        check_code.contains("matches!(v, Value::Number(_) | Value::Null) && c"),
+        "{out}"
+    );
+    // A branch that admits every type is called on every instance.
+    assert_eq!(check_code.matches(") && c").count(), 2, "{out}");
+}

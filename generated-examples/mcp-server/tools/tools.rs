@@ -2218,10 +2218,10 @@ pub mod convert_currency_output {
         let ok = 'n: {
             {
                 let mut matched: u64 = 0;
-                if c8(v, cx)? {
+                if matches!(v, Value::Object(_)) && c8(v, cx)? {
                     matched += 1;
                 }
-                if c3(v, cx)? {
+                if matches!(v, Value::Object(_)) && c3(v, cx)? {
                     matched += 1;
                     if matched > 1 {
                         break 'n false;
@@ -2391,10 +2391,10 @@ pub mod convert_currency_output {
         let start = cx.mark();
         {
             let mut matched: u64 = 0;
-            if c8(v, &mut cx.state)? {
+            if matches!(v, Value::Object(_)) && c8(v, &mut cx.state)? {
                 matched += 1;
             }
-            if c3(v, &mut cx.state)? {
+            if matches!(v, Value::Object(_)) && c3(v, &mut cx.state)? {
                 matched += 1;
             }
             if matched != 1 {
