@@ -203,6 +203,15 @@ impl State {
         self.kept(found)
     }
 
+    /// [`State::is_match`] for a regex with a fast path: inlined with its fast path
+    /// ([`crate::regex::Regex::is_match_inlined`]), which the compiler specializes to the
+    /// `static` regex generated code passes.
+    #[inline(always)]
+    pub fn is_match_fast(&mut self, regex: &crate::regex::Regex<'_>, text: &str) -> Res {
+        let found = regex.is_match_inlined(text, &mut self.budget);
+        self.kept(found)
+    }
+
     /// The patterns of `set` that may match `key` (ascending indices into the list the set
     /// was built from), the lookup charged to the budget
     /// ([`crate::regex::PrefixSet::candidates_budgeted`]).

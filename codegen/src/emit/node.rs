@@ -248,6 +248,24 @@ impl<'a> Gen<'a> {
         )
     }
 
+    /// Whether regex `id` matches `text`, as a `bool` expression (`?` applied): by its fast
+    /// path inlined at the call where that decides every input (specialized there to the
+    /// pattern), else by the runtime's shared search.
+    fn regex_test(&self, mode: Mode, id: RegexId, text: TokenStream) -> TokenStream {
+        self.used_regexes.borrow_mut().insert(id);
+        let re = regex_name(id);
+        let st = state(mode);
+        let fast = self.program.regexes[id.0]
+            .compiled
+            .as_ref()
+            .is_some_and(|c| c.fast_path_decides());
+        if fast {
+            quote!(#st.is_match_fast(&#re, #text)?)
+        } else {
+            quote!(#st.is_match(&#re, #text)?)
+        }
+    }
+
     /// Code that tries `patterns` on the key `k` in order, running each one's `body` when it
     /// matches (an empty body skips the pattern): one `if` each, or, for a list with a
     /// prefilter, a loop over the candidates the prefilter leaves.
@@ -258,10 +276,8 @@ impl<'a> Gen<'a> {
             if body.is_empty() || self.program.regexes[id.0].compiled.is_none() {
                 continue;
             }
-            self.used_regexes.borrow_mut().insert(*id);
-            let re = regex_name(*id);
             let index = Literal::u32_unsuffixed(index as u32);
-            arms.push((index, quote!(#st.is_match(&#re, k)?), body));
+            arms.push((index, self.regex_test(f.mode, *id, quote!(k)), body));
         }
         let set = lookup::pattern_set(self.program, patterns.iter().map(|(id, _)| *id));
         match set {
@@ -1297,14 +1313,12 @@ impl<'a> Gen<'a> {
                     return quote!();
                 }
                 a.uses_binding.set(true);
-                self.used_regexes.borrow_mut().insert(*id);
-                let re = regex_name(*id);
                 let source = &entry.source;
                 let fail = fail(quote!(__rt::ErrorKind::Pattern {
                     pattern: __rt::Cow::Borrowed(#source)
                 }));
-                let st = state(f.mode);
-                quote!(if !#st.is_match(&#re, text)? { #fail })
+                let test = self.regex_test(f.mode, *id, quote!(text));
+                quote!(if !#test { #fail })
             }
             (CheckKind::Format(name), Variant::String) => {
                 if !self.formats.contains_key(name)
@@ -1851,11 +1865,7 @@ impl<'a> Gen<'a> {
             let named = (!names.is_empty()).then(|| quote!(matches!(k, #(#names)|*)));
             let tries = ids
                 .filter(|id| self.program.regexes[id.0].compiled.is_some())
-                .map(|id| {
-                    self.used_regexes.borrow_mut().insert(id);
-                    let re = regex_name(id);
-                    quote!(#st.is_match(&#re, k)?)
-                });
+                .map(|id| self.regex_test(f.mode, id, quote!(k)));
             named.into_iter().chain(tries).collect::<Vec<_>>()
         };
         let any_of = |tests: Vec<TokenStream>| {
@@ -2049,12 +2059,7 @@ impl<'a> Gen<'a> {
                     } else {
                         let matches: Vec<_> = live
                             .iter()
-                            .map(|id| {
-                                self.used_regexes.borrow_mut().insert(*id);
-                                let re = regex_name(*id);
-                                let st = state(f.mode);
-                                quote!(#st.is_match(&#re, k)?)
-                            })
+                            .map(|id| self.regex_test(f.mode, *id, quote!(k)))
                             .collect();
                         let none_match = if matches.len() == 1 {
                             let m = &matches[0];

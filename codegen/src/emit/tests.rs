@@ -350,9 +350,13 @@ fn large_enums_and_pattern_lists_become_static_lookups() {
     assert!(out.contains("for p in cx.candidates(&PS"), "{out}");
     // Small enums keep the comparison; each pattern is tried once per key and function.
     assert!(out.contains(r#"text.as_str(), "a" | "b""#), "{out}");
-    assert_eq!(out.matches("cx.is_match(&RE3, k)?").count(), 1, "{out}");
     assert_eq!(
-        out.matches("cx.state.is_match(&RE3, k)?").count(),
+        out.matches("cx.is_match_fast(&RE3, k)?").count(),
+        1,
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("cx.state.is_match_fast(&RE3, k)?").count(),
         1,
         "{out}"
     );
@@ -445,6 +449,20 @@ fn applicator_annotations_cost_nothing_unless_evaluating() {
     assert!(evaluating.contains("let mut matched = __rt::Indices::new();"));
 }
 
+/// The generated code of `schema`, compiled with the default options, as module `module`.
+fn generate_schema(module: &str, schema: &serde_json::Value) -> String {
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(schema)
+        .expect("compiles");
+    generate_one(module, &program)
+}
+
+/// The part of generated code before the root's error-collecting function: the
+/// short-circuit functions.
+fn check_functions(out: &str) -> &str {
+    &out[..out.find("fn e0(").expect("an error-collecting root")]
+}
+
 #[test]
 fn typed_branches_are_called_only_on_their_types() {
     let schema = json!({
@@ -454,11 +472,8 @@ fn typed_branches_are_called_only_on_their_types() {
             {"properties": {"a": {"type": "string"}}}
         ]
     });
-    let program = crate::Compiler::new(crate::Options::default())
-        .compile(&schema)
-        .expect("compiles");
-    let out = generate_one("typed", &program);
-    let check_code = &out[..out.find("fn e0(").expect("an error-collecting root")];
+    let out = generate_schema("typed", &schema);
+    let check_code = check_functions(&out);
     assert!(
         check_code.contains("matches!(v, Value::String(_)) && c"),
         "{out}"
@@ -469,4 +484,24 @@ fn typed_branches_are_called_only_on_their_types() {
     );
     // A branch that admits every type is called on every instance.
     assert_eq!(check_code.matches(") && c").count(), 2, "{out}");
+}
+
+#[test]
+fn patterns_decided_by_their_fast_path_inline_it() {
+    let schema = json!({
+        "properties": {
+            "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+            "word": {"type": "string", "pattern": "^abc"},
+            "free": {"type": "string", "pattern": "^(a|b)+c$"}
+        }
+    });
+    let out = generate_schema("patterns", &schema);
+    let check_code = check_functions(&out);
+    // A class run and a literal decide alone; the last needs a search.
+    assert_eq!(
+        check_code.matches("cx.is_match_fast(&RE").count(),
+        2,
+        "{out}"
+    );
+    assert_eq!(check_code.matches("cx.is_match(&RE").count(), 1, "{out}");
 }

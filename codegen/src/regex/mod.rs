@@ -247,6 +247,15 @@ impl CompiledRegex {
         })
     }
 
+    /// Whether the fast path decides every input by itself (a literal or a class run; a
+    /// prefix only rules inputs out), so that no search follows it.
+    pub fn fast_path_decides(&self) -> bool {
+        matches!(
+            self.fast,
+            Some(fast::Fast::Literal { .. } | fast::Fast::ClassRun { .. })
+        )
+    }
+
     /// Whether a DFA was built (else the Pike VM runs, unless a fast path decides).
     pub fn has_dfa(&self) -> bool {
         self.dfa.is_some()

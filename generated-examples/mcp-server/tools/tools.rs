@@ -1119,7 +1119,7 @@ pub mod search_docs_input {
     fn c11(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
-                if !cx.is_match(&RE1, text)? {
+                if !cx.is_match_fast(&RE1, text)? {
                     return Ok(false);
                 }
             }
@@ -1364,7 +1364,7 @@ pub mod search_docs_input {
         let start = cx.mark();
         match v {
             Value::String(text) => {
-                if !cx.state.is_match(&RE1, text)? {
+                if !cx.state.is_match_fast(&RE1, text)? {
                     cx.error(
                         "pattern",
                         __rt::ErrorKind::Pattern {
@@ -1616,7 +1616,7 @@ pub mod search_docs_output {
     fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
-                if !cx.is_match(&RE0, text)? {
+                if !cx.is_match_fast(&RE0, text)? {
                     return Ok(false);
                 }
             }
@@ -1759,7 +1759,7 @@ pub mod search_docs_output {
         let start = cx.mark();
         match v {
             Value::String(text) => {
-                if !cx.state.is_match(&RE0, text)? {
+                if !cx.state.is_match_fast(&RE0, text)? {
                     cx.error(
                         "pattern",
                         __rt::ErrorKind::Pattern {
@@ -1984,7 +1984,7 @@ pub mod convert_currency_input {
     fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
-                if !cx.is_match(&RE0, text)? {
+                if !cx.is_match_fast(&RE0, text)? {
                     return Ok(false);
                 }
             }
@@ -2105,7 +2105,7 @@ pub mod convert_currency_input {
         let start = cx.mark();
         match v {
             Value::String(text) => {
-                if !cx.state.is_match(&RE0, text)? {
+                if !cx.state.is_match_fast(&RE0, text)? {
                     cx.error(
                         "pattern",
                         __rt::ErrorKind::Pattern {
@@ -2292,7 +2292,7 @@ pub mod convert_currency_output {
     fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
-                if !cx.is_match(&RE0, text)? {
+                if !cx.is_match_fast(&RE0, text)? {
                     return Ok(false);
                 }
             }

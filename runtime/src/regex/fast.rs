@@ -177,7 +177,9 @@ impl<'a> ClassRun<'a> {
 
 impl FastPath<'_> {
     /// `Some(answer)` when the fast path decides, `None` when the automaton must.
-    #[inline]
+    // Always inlined, as `decide_budgeted`: on a `static` regex the compiler keeps only
+    // the pattern's own kind, with its bounds and set as constants.
+    #[inline(always)]
     pub fn decide(&self, haystack: &str) -> Option<bool> {
         match *self {
             FastPath::Literal { text, start, end } => Some(match (start, end) {
@@ -195,7 +197,7 @@ impl FastPath<'_> {
     /// [`super::Regex::is_match_budgeted`] charges it (one unit per
     /// [`super::STEPS_PER_UNIT`] input bytes, at least one); `None`, with nothing charged,
     /// when the automaton must decide.
-    #[inline]
+    #[inline(always)]
     pub fn decide_budgeted(
         &self,
         haystack: &str,

@@ -136,6 +136,27 @@ impl<'a> Regex<'a> {
         }
     }
 
+    /// [`Regex::is_match_budgeted`] with its fast path inlined where it is called (the
+    /// search itself stays out of line): for a `static` regex (generated code's
+    /// [`crate::__private::State::is_match_fast`]) the fast path is specialized to the
+    /// pattern there. Where the fast path leaves the answer open, the search tries it
+    /// again (a prefix test: a few instructions).
+    #[inline(always)]
+    pub fn is_match_inlined(
+        &self,
+        haystack: &str,
+        budget: &mut Budget,
+    ) -> Result<bool, IncompleteReason> {
+        match self
+            .fast
+            .as_ref()
+            .and_then(|fast| fast.decide_budgeted(haystack, budget))
+        {
+            Some(decided) => decided,
+            None => self.is_match_budgeted(haystack, budget),
+        }
+    }
+
     /// Whether the pattern matches, by the DFA when there is one, else the Pike VM —
     /// ignoring the fast path (for tests and benchmarks comparing the engines).
     pub fn is_match_automaton(&self, haystack: &str) -> bool {
