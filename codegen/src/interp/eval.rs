@@ -564,7 +564,10 @@ impl Interpreter {
                     .is_none_or(|o| names.iter().all(|n| o.contains_key(n))),
                 CheckKind::Ref(edge) => self.node(cx, edge.target, inst, None)?,
                 CheckKind::Items { schema, skip } => match inst.as_array() {
-                    Some(items) => self.items(cx, schema, *skip, items, None)?,
+                    Some(items) => match self.items_at_once(cx, schema, *skip, items) {
+                        Some(decided) => decided?,
+                        None => self.items(cx, schema, *skip, items, None)?,
+                    },
                     None => true,
                 },
                 CheckKind::Properties(entries) if plan.object.is_none() => match inst.as_object() {
@@ -788,9 +791,15 @@ impl Interpreter {
     /// when [`Interpreter::step_in`] says so).
     #[inline(always)]
     fn child_quietly(&self, cx: &mut Ctx, target: NodeId, value: &Value) -> Eval {
-        let saved = self.step_in(cx, target)?;
+        if !self.plans[target.0].steps {
+            return self.node(cx, target, Inst::Value(value), None);
+        }
+        let saved = match cx.budget.step_in() {
+            Ok(saved) => saved,
+            Err(reason) => return cx.stop(reason),
+        };
         let result = self.node(cx, target, Inst::Value(value), None);
-        Interpreter::step_out(cx, saved);
+        cx.budget.step_out(saved);
         result
     }
 
@@ -1643,9 +1652,30 @@ impl Interpreter {
         Ok(ok)
     }
 
-    /// `items` (from index `skip`): charged in bulk, then decided at once in
-    /// short-circuit mode when its schema is always valid or only tests the type, else
-    /// applied item by item.
+    /// `items` (from index `skip`) in short-circuit mode when its schema is decided for
+    /// every item at once, charged: it is always valid or only tests the type (neither
+    /// recurs, so no item is a step). `None` (nothing charged) for any other schema.
+    #[inline(always)]
+    fn items_at_once(
+        &self,
+        cx: &mut Ctx,
+        schema: &Edge,
+        skip: usize,
+        items: &[Value],
+    ) -> Option<Eval> {
+        let plan = &self.plans[schema.target.0];
+        let rest = items.get(skip..).unwrap_or_default();
+        let ok = if plan.always_valid {
+            true
+        } else {
+            let types = plan.only_type?;
+            rest.iter().all(|item| types.matches(item))
+        };
+        Some(charge_elements(cx, rest.len(), plan.loop_cost).map(|()| ok))
+    }
+
+    /// `items` (from index `skip`): decided at once when [`Interpreter::items_at_once`]
+    /// can, else charged in bulk and applied item by item.
     #[inline(never)]
     fn items(
         &self,
@@ -1655,20 +1685,17 @@ impl Interpreter {
         items: &[Value],
         ann: Option<&mut Annotations>,
     ) -> Eval {
+        if ann.is_none() && !cx.locates() {
+            if let Some(decided) = self.items_at_once(cx, schema, skip, items) {
+                return decided;
+            }
+        }
         let plan = &self.plans[schema.target.0];
         let rest = items.get(skip..).unwrap_or_default();
         charge_elements(cx, rest.len(), plan.loop_cost)?;
         if ann.is_none() && !cx.locates() {
-            // Decided once for every item: a schema that is always valid or only tests
-            // the type (neither recurs, so no item is a step), ...
-            if plan.always_valid {
-                return Ok(true);
-            }
-            if let Some(types) = plan.only_type {
-                return Ok(rest.iter().all(|item| types.matches(item)));
-            }
-            // ... or an inline schema that cannot recur: its checks on each item, without
-            // the dispatch `node` repeats per item.
+            // An inline schema that cannot recur: its checks on each item, without the
+            // dispatch `node` repeats per item.
             if plan.quick && !plan.out_of_line && !plan.steps {
                 for item in rest {
                     if !self.quick_checks(cx, schema.target, Inst::Value(item))? {
