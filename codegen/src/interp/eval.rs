@@ -41,6 +41,19 @@ pub(super) struct Ctx {
     /// Whether annotations are collected (evaluate mode, dropped subtrees included: a
     /// valid branch of `anyOf` annotates).
     annotate: bool,
+    /// What validate and evaluate mode build; `None` in short-circuit mode (`check`),
+    /// which then neither builds nor drops any of it.
+    out: Option<Box<Output>>,
+    /// The dynamic scope: resources entered, outermost first.
+    scope: Vec<ResourceId>,
+    /// Spare evaluated-location sets.
+    pool: Vec<Annotations>,
+    stop: Option<IncompleteReason>,
+}
+
+/// The errors, annotations and locations of a validation that reports or annotates.
+#[derive(Default)]
+struct Output {
     errors: ErrorList,
     /// The annotations given so far by evaluations that passed or are under way.
     annotations: Vec<Annotation>,
@@ -57,30 +70,32 @@ pub(super) struct Ctx {
     /// Keyword location of the current node (maintained only while reporting or
     /// annotating).
     keyword_path: String,
-    /// The dynamic scope: resources entered, outermost first.
-    scope: Vec<ResourceId>,
-    /// Spare evaluated-location sets.
-    pool: Vec<Annotations>,
-    stop: Option<IncompleteReason>,
 }
 
 impl Ctx {
-    /// A fresh validation; `report` selects validate mode, which keeps at most
-    /// `max_errors` errors (and counts the rest).
-    pub(super) fn new(budget: Budget, report: bool, max_errors: usize) -> Ctx {
+    /// A short-circuit validation (`check`): no errors, annotations or locations.
+    pub(super) fn checking(budget: Budget) -> Ctx {
         Ctx {
             budget,
-            report,
+            report: false,
             annotate: false,
-            errors: ErrorList::new(max_errors),
-            annotations: Vec::new(),
-            units: Vec::new(),
-            applied: None,
-            instance_path: String::new(),
-            keyword_path: String::new(),
+            out: None,
             scope: Vec::new(),
             pool: Vec::new(),
             stop: None,
+        }
+    }
+
+    /// A validation in validate mode, which keeps at most `max_errors` errors (and counts
+    /// the rest).
+    pub(super) fn reporting(budget: Budget, max_errors: usize) -> Ctx {
+        Ctx {
+            report: true,
+            out: Some(Box::new(Output {
+                errors: ErrorList::new(max_errors),
+                ..Output::default()
+            })),
+            ..Ctx::checking(budget)
         }
     }
 
@@ -92,10 +107,48 @@ impl Ctx {
 
     /// The annotations and units collected.
     pub(super) fn take_collected(&mut self) -> (Vec<Annotation>, Vec<Unit>) {
-        (
-            std::mem::take(&mut self.annotations),
-            std::mem::take(&mut self.units),
-        )
+        match self.out.as_deref_mut() {
+            Some(out) => (
+                std::mem::take(&mut out.annotations),
+                std::mem::take(&mut out.units),
+            ),
+            None => (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// The output, while the locations are maintained (reporting or annotating).
+    #[inline]
+    fn located(&mut self) -> Option<&mut Output> {
+        if self.locates() {
+            self.out.as_deref_mut()
+        } else {
+            None
+        }
+    }
+
+    /// How many annotations were given so far: a mark to drop the later ones at
+    /// ([`Ctx::drop_annotations`]).
+    fn annotations_mark(&self) -> usize {
+        self.out.as_ref().map_or(0, |out| out.annotations.len())
+    }
+
+    /// Drops the annotations given since `mark` ([`Ctx::annotations_mark`]).
+    fn drop_annotations(&mut self, mark: usize) {
+        if let Some(out) = self.out.as_deref_mut() {
+            out.annotations.truncate(mark);
+        }
+    }
+
+    /// How many units were listed so far (annotating).
+    fn units_mark(&self) -> usize {
+        self.out.as_ref().map_or(0, |out| out.units.len())
+    }
+
+    /// Sets the annotation the applicator check under evaluation found ([`Output::applied`]).
+    fn set_applied(&mut self, value: Option<Value>) {
+        if let Some(out) = self.out.as_deref_mut() {
+            out.applied = value;
+        }
     }
 
     /// Lists the evaluation of `node` on `inst` that ended `valid` as a unit (see
@@ -103,15 +156,19 @@ impl Ctx {
     /// generated code does not evaluate, nor one on a key; a failed node whose errors are
     /// dropped keeps none of the units listed since `mark`.
     fn unit(&mut self, node: &Node, inst: Inst<'_>, valid: bool, mark: usize) {
-        if !valid && !self.report {
-            self.units.truncate(mark);
+        let report = self.report;
+        let Some(out) = self.out.as_deref_mut() else {
+            return;
+        };
+        if !valid && !report {
+            out.units.truncate(mark);
         }
         if matches!(inst, Inst::Key(_)) || (node.checks.is_empty() && node.annotations.is_empty()) {
             return;
         }
-        self.units.push(Unit {
-            instance_location: self.instance_path.clone(),
-            keyword_location: self.keyword_path.clone(),
+        out.units.push(Unit {
+            instance_location: out.instance_path.clone(),
+            keyword_location: out.keyword_path.clone(),
             absolute_keyword_location: node.uri.clone(),
             valid,
         });
@@ -140,11 +197,14 @@ impl Ctx {
     /// Adds the annotation `value` of `node`'s keyword `keyword` at the current locations.
     #[cold]
     fn annotate(&mut self, node: &Node, keyword: &str, value: Value) {
+        let Some(out) = self.out.as_deref_mut() else {
+            return;
+        };
         let mut token = String::new();
         push_pointer_token(&mut token, keyword);
-        self.annotations.push(Annotation {
-            instance_location: self.instance_path.clone(),
-            keyword_location: format!("{}{token}", self.keyword_path),
+        out.annotations.push(Annotation {
+            instance_location: out.instance_path.clone(),
+            keyword_location: format!("{}{token}", out.keyword_path),
             absolute_keyword_location: format!("{}{token}", node.uri),
             value,
         });
@@ -157,7 +217,10 @@ impl Ctx {
 
     /// The errors reported.
     pub(super) fn take_errors(&mut self) -> ErrorList {
-        std::mem::take(&mut self.errors)
+        self.out
+            .as_deref_mut()
+            .map(|out| std::mem::take(&mut out.errors))
+            .unwrap_or_default()
     }
 
     fn stop(&mut self, reason: IncompleteReason) -> Eval {
@@ -210,8 +273,11 @@ impl Ctx {
     /// is empty) at the current locations.
     #[cold]
     fn error(&mut self, node: &Node, keyword: &str, kind: ErrorKind) {
-        let (keyword_path, instance_path) = (&self.keyword_path, &self.instance_path);
-        self.errors.push_with(|| {
+        let Some(out) = self.out.as_deref_mut() else {
+            return;
+        };
+        let (keyword_path, instance_path) = (&out.keyword_path, &out.instance_path);
+        out.errors.push_with(|| {
             let (keyword_location, absolute_keyword_location) = if keyword.is_empty() {
                 (keyword_path.clone(), node.uri.clone())
             } else {
@@ -498,7 +564,10 @@ impl Interpreter {
                     .is_none_or(|o| names.iter().all(|n| o.contains_key(n))),
                 CheckKind::Ref(edge) => self.node(cx, edge.target, inst, None)?,
                 CheckKind::Items { schema, skip } => match inst.as_array() {
-                    Some(items) => self.items(cx, schema, *skip, items, None)?,
+                    Some(items) => match self.items_at_once(cx, schema, *skip, items) {
+                        Some(decided) => decided?,
+                        None => self.items(cx, schema, *skip, items, None)?,
+                    },
                     None => true,
                 },
                 CheckKind::Properties(entries) if plan.object.is_none() => match inst.as_object() {
@@ -656,8 +725,8 @@ impl Interpreter {
             cx.scope.push(node.resource);
         }
         let collects = plan.collect_properties || plan.collect_items;
-        let mark = cx.annotations.len();
-        let unit_mark = cx.units.len();
+        let mark = cx.annotations_mark();
+        let unit_mark = cx.units_mark();
         let result = if (collects && out.is_some()) || plan.has_unevaluated {
             let mut annotations = cx.take_annotations();
             let result = self.checks(cx, node, plan, inst, Some(&mut annotations));
@@ -674,7 +743,7 @@ impl Interpreter {
         if cx.annotate {
             match result {
                 Ok(true) => cx.annotate_node(node, inst),
-                _ => cx.annotations.truncate(mark),
+                _ => cx.drop_annotations(mark),
             }
             if let Ok(valid) = result {
                 cx.unit(node, inst, valid, unit_mark);
@@ -693,30 +762,43 @@ impl Interpreter {
             .iter()
             .map(|t| self.plans[t.0].loop_cost)
             .fold(0, u64::saturating_add);
-        if per_element == 0 {
-            return Ok(());
+        charge_elements(cx, elements, per_element)
+    }
+
+    /// Steps into a child instance to which `target` applies when the plan says `target`
+    /// may recur ([`crate::plan::NodePlan::steps`]): what [`Interpreter::step_out`]
+    /// restores, `None` when it is no step.
+    #[inline(always)]
+    fn step_in(&self, cx: &mut Ctx, target: NodeId) -> Result<Option<u32>, Stop> {
+        if !self.plans[target.0].steps {
+            return Ok(None);
         }
-        match cx
-            .budget
-            .charge((elements as u64).saturating_mul(per_element))
-        {
-            Ok(()) => Ok(()),
-            Err(reason) => cx.stop(reason).map(|_| ()),
+        match cx.budget.step_in() {
+            Ok(saved) => Ok(Some(saved)),
+            Err(reason) => cx.stop(reason).map(|_| None),
         }
     }
 
-    /// Evaluates `eval` on a child instance to which `target` applies: a step into the
-    /// instance when the plan says `target` may recur ([`crate::plan::NodePlan::steps`]).
+    /// Steps back out of a child instance entered with [`Interpreter::step_in`].
     #[inline(always)]
-    fn in_child(&self, cx: &mut Ctx, target: NodeId, eval: impl FnOnce(&mut Ctx) -> Eval) -> Eval {
+    fn step_out(cx: &mut Ctx, saved: Option<u32>) {
+        if let Some(saved) = saved {
+            cx.budget.step_out(saved);
+        }
+    }
+
+    /// Evaluates `target` on the child instance `value` in short-circuit mode (a step
+    /// when [`Interpreter::step_in`] says so).
+    #[inline(always)]
+    fn child_quietly(&self, cx: &mut Ctx, target: NodeId, value: &Value) -> Eval {
         if !self.plans[target.0].steps {
-            return eval(cx);
+            return self.node(cx, target, Inst::Value(value), None);
         }
         let saved = match cx.budget.step_in() {
             Ok(saved) => saved,
             Err(reason) => return cx.stop(reason),
         };
-        let result = eval(cx);
+        let result = self.node(cx, target, Inst::Value(value), None);
         cx.budget.step_out(saved);
         result
     }
@@ -731,13 +813,15 @@ impl Interpreter {
         inst: Inst<'_>,
         out: Option<&mut Annotations>,
     ) -> Eval {
-        if !cx.locates() {
+        let Some(located) = cx.located() else {
             return self.node(cx, target, inst, out);
-        }
-        let len = cx.keyword_path.len();
-        cx.keyword_path.push_str(path);
+        };
+        let len = located.keyword_path.len();
+        located.keyword_path.push_str(path);
         let result = self.node(cx, target, inst, out);
-        cx.keyword_path.truncate(len);
+        if let Some(located) = cx.out.as_deref_mut() {
+            located.keyword_path.truncate(len);
+        }
         result
     }
 
@@ -745,9 +829,7 @@ impl Interpreter {
     #[inline(always)]
     fn apply_at_key(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Eval {
         if !cx.locates() {
-            return self.in_child(cx, edge.target, |cx| {
-                self.node(cx, edge.target, Inst::Value(value), None)
-            });
+            return self.child_quietly(cx, edge.target, value);
         }
         self.apply_at_key_located(cx, edge, key, value)
     }
@@ -755,22 +837,14 @@ impl Interpreter {
     /// [`Interpreter::apply_at_key`] maintaining the locations.
     #[inline(never)]
     fn apply_at_key_located(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Eval {
-        let len = cx.instance_path.len();
-        push_pointer_token(&mut cx.instance_path, key);
-        let result = self.in_child(cx, edge.target, |cx| {
-            self.apply(cx, &edge.path, edge.target, Inst::Value(value), None)
-        });
-        cx.instance_path.truncate(len);
-        result
+        self.at_child(cx, edge, |path| push_pointer_token(path, key), value)
     }
 
     /// Applies `edge` to the item at `index` of the current array.
     #[inline(always)]
     fn apply_at_index(&self, cx: &mut Ctx, edge: &Edge, index: usize, value: &Value) -> Eval {
         if !cx.locates() {
-            return self.in_child(cx, edge.target, |cx| {
-                self.node(cx, edge.target, Inst::Value(value), None)
-            });
+            return self.child_quietly(cx, edge.target, value);
         }
         self.apply_at_index_located(cx, edge, index, value)
     }
@@ -784,12 +858,38 @@ impl Interpreter {
         index: usize,
         value: &Value,
     ) -> Eval {
-        let len = cx.instance_path.len();
-        let _ = write!(cx.instance_path, "/{index}");
-        let result = self.in_child(cx, edge.target, |cx| {
-            self.apply(cx, &edge.path, edge.target, Inst::Value(value), None)
+        self.at_child(
+            cx,
+            edge,
+            |path| {
+                let _ = write!(path, "/{index}");
+            },
+            value,
+        )
+    }
+
+    /// Applies `edge` to the child instance `value`, whose location `token` appends to
+    /// the current instance location (maintained when the output is there).
+    fn at_child(
+        &self,
+        cx: &mut Ctx,
+        edge: &Edge,
+        token: impl FnOnce(&mut String),
+        value: &Value,
+    ) -> Eval {
+        let len = cx.out.as_deref_mut().map(|out| {
+            let len = out.instance_path.len();
+            token(&mut out.instance_path);
+            len
         });
-        cx.instance_path.truncate(len);
+        let result = self.step_in(cx, edge.target).and_then(|saved| {
+            let result = self.apply(cx, &edge.path, edge.target, Inst::Value(value), None);
+            Interpreter::step_out(cx, saved);
+            result
+        });
+        if let (Some(len), Some(out)) = (len, cx.out.as_deref_mut()) {
+            out.instance_path.truncate(len);
+        }
         result
     }
 
@@ -883,10 +983,10 @@ impl Interpreter {
                 self.one_of(cx, node, keyword, branches, inst, ann.as_deref_mut())?
             }
             CheckKind::Not(edge) => {
-                let mark = cx.annotations.len();
+                let mark = cx.annotations_mark();
                 let ok = !self.apply_silently(cx, edge, inst, None)?;
                 // `not` drops what its subschema said.
-                cx.annotations.truncate(mark);
+                cx.drop_annotations(mark);
                 if !ok && cx.report {
                     cx.error(node, keyword, ErrorKind::Not);
                 }
@@ -956,7 +1056,7 @@ impl Interpreter {
                         items,
                         (ann, matched.as_mut()),
                     )?;
-                    cx.applied = matched.map(Value::from);
+                    cx.set_applied(matched.map(Value::from));
                     ok
                 }
                 None => true,
@@ -967,7 +1067,7 @@ impl Interpreter {
                     let found = (check.annotates && cx.annotate)
                         .then(|| unevaluated_names(object, ann.as_deref()));
                     let ok = self.unevaluated_properties(cx, edge, object, ann.as_deref_mut())?;
-                    cx.applied = found;
+                    cx.set_applied(found);
                     ok
                 }
                 None => true,
@@ -978,7 +1078,7 @@ impl Interpreter {
                         .then(|| any_unevaluated_item(items, ann.as_deref()))
                         .flatten();
                     let ok = self.unevaluated_items(cx, edge, items, ann)?;
-                    cx.applied = found;
+                    cx.set_applied(found);
                     ok
                 }
                 None => true,
@@ -1006,7 +1106,7 @@ impl Interpreter {
         inst: Inst<'_>,
         valid: bool,
     ) -> Result<(), Stop> {
-        let found = cx.applied.take();
+        let found = cx.out.as_deref_mut().and_then(|out| out.applied.take());
         if !valid {
             return Ok(());
         }
@@ -1515,9 +1615,10 @@ impl Interpreter {
         self.charge_loop(cx, object.len(), &[edge.target])?;
         let mut ok = true;
         for key in object.keys() {
-            let valid = self.in_child(cx, edge.target, |cx| {
-                self.apply(cx, &edge.path, edge.target, Inst::Key(key), None)
-            })?;
+            let saved = self.step_in(cx, edge.target)?;
+            let valid = self.apply(cx, &edge.path, edge.target, Inst::Key(key), None);
+            Interpreter::step_out(cx, saved);
+            let valid = valid?;
             if !valid {
                 ok = false;
                 if !cx.report {
@@ -1551,6 +1652,30 @@ impl Interpreter {
         Ok(ok)
     }
 
+    /// `items` (from index `skip`) in short-circuit mode when its schema is decided for
+    /// every item at once, charged: it is always valid or only tests the type (neither
+    /// recurs, so no item is a step). `None` (nothing charged) for any other schema.
+    #[inline(always)]
+    fn items_at_once(
+        &self,
+        cx: &mut Ctx,
+        schema: &Edge,
+        skip: usize,
+        items: &[Value],
+    ) -> Option<Eval> {
+        let plan = &self.plans[schema.target.0];
+        let rest = items.get(skip..).unwrap_or_default();
+        let ok = if plan.always_valid {
+            true
+        } else {
+            let types = plan.only_type?;
+            rest.iter().all(|item| types.matches(item))
+        };
+        Some(charge_elements(cx, rest.len(), plan.loop_cost).map(|()| ok))
+    }
+
+    /// `items` (from index `skip`): decided at once when [`Interpreter::items_at_once`]
+    /// can, else charged in bulk and applied item by item.
     #[inline(never)]
     fn items(
         &self,
@@ -1560,18 +1685,15 @@ impl Interpreter {
         items: &[Value],
         ann: Option<&mut Annotations>,
     ) -> Eval {
-        self.charge_loop(cx, items.len().saturating_sub(skip), &[schema.target])?;
         if ann.is_none() && !cx.locates() {
-            // Decided once for every item: a schema that is always valid or only tests
-            // the type (neither recurs, so no item is a step), ...
-            let plan = &self.plans[schema.target.0];
-            let rest = items.get(skip..).unwrap_or_default();
-            if plan.always_valid {
-                return Ok(true);
+            if let Some(decided) = self.items_at_once(cx, schema, skip, items) {
+                return decided;
             }
-            if let Some(types) = plan.only_type {
-                return Ok(rest.iter().all(|item| types.matches(item)));
-            }
+        }
+        let plan = &self.plans[schema.target.0];
+        let rest = items.get(skip..).unwrap_or_default();
+        charge_elements(cx, rest.len(), plan.loop_cost)?;
+        if ann.is_none() && !cx.locates() {
             // An inline schema that cannot recur: its checks on each item, without the
             // dispatch `node` repeats per item.
             if plan.quick && !plan.out_of_line && !plan.steps {
@@ -1693,6 +1815,21 @@ impl Interpreter {
             ann.add_all_items();
         }
         Ok(ok)
+    }
+}
+
+/// Charges a loop of `elements` elements costing `per_element` each (nothing when free).
+#[inline(always)]
+fn charge_elements(cx: &mut Ctx, elements: usize, per_element: u64) -> Result<(), Stop> {
+    if per_element == 0 {
+        return Ok(());
+    }
+    match cx
+        .budget
+        .charge((elements as u64).saturating_mul(per_element))
+    {
+        Ok(()) => Ok(()),
+        Err(reason) => cx.stop(reason).map(|_| ()),
     }
 }
 

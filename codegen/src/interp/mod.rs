@@ -170,7 +170,7 @@ impl fmt::Debug for Interpreter {
 
 impl Validate for Interpreter {
     fn check(&self, instance: &Value) -> Verdict {
-        let mut cx = eval::Ctx::new(Budget::new(&self.limits), false, 0);
+        let mut cx = eval::Ctx::checking(Budget::new(&self.limits));
         let outcome = self.eval_root(&mut cx, instance);
         match outcome {
             Ok(true) => Verdict::Valid,
@@ -180,7 +180,7 @@ impl Validate for Interpreter {
     }
 
     fn validate(&self, instance: &Value) -> Report {
-        let cx = eval::Ctx::new(Budget::new(&self.limits), true, self.limits.max_errors);
+        let cx = eval::Ctx::reporting(Budget::new(&self.limits), self.limits.max_errors);
         self.report(cx, instance).0
     }
 }
@@ -189,7 +189,7 @@ impl Evaluate for Interpreter {
     /// Validates and collects the annotations of the subschemas that passed: those the
     /// program holds, which it does when compiled with [`crate::Options::annotations`].
     fn evaluate(&self, instance: &Value) -> Evaluation {
-        let cx = eval::Ctx::new(Budget::new(&self.limits), true, self.limits.max_errors);
+        let cx = eval::Ctx::reporting(Budget::new(&self.limits), self.limits.max_errors);
         let (report, (annotations, units)) = self.report(cx.annotating(), instance);
         Evaluation::new(report, annotations).with_units(units)
     }
