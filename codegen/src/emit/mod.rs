@@ -297,12 +297,20 @@ fn module_tokens(
             quote!(),
         )
     };
+    // Lints that generated code trips by design: literal numbers of the schema, long
+    // functions, and `anyOf` branches each behind its own type test (`matches!(v, A) &&
+    // c1(v, cx)? || matches!(v, A) && c2(v, cx)?` keeps the branches' order and calls).
     quote! {
         #[doc = #doc]
         #[doc = ""]
         #[doc = " A function's doc comment gives its subschema's location; one that starts with `#`"]
         #[doc = #located]
-        #[allow(clippy::approx_constant, clippy::excessive_precision, clippy::too_many_lines)]
+        #[allow(
+            clippy::approx_constant,
+            clippy::excessive_precision,
+            clippy::too_many_lines,
+            clippy::nonminimal_bool
+        )]
         pub mod #module {
             use #runtime::__private as __rt;
             use __rt::serde_json::Value;

@@ -57,6 +57,17 @@ pub(super) struct Gen<'a> {
     uses_at: Cell<bool>,
 }
 
+/// A generated function, before [`Gen::functions`] knows its callers.
+struct Function {
+    /// Its doc comment (the node's location).
+    doc: String,
+    /// It is meant to be inlined into its callers (a short-circuit function of an inline
+    /// node).
+    inline: bool,
+    /// The `fn` item, without attributes.
+    item: TokenStream,
+}
+
 /// Per-function state: what the body ended up using.
 struct Fun<'a> {
     id: NodeId,
@@ -137,20 +148,51 @@ impl<'a> Gen<'a> {
     pub(super) fn functions(&self) -> TokenStream {
         // Generate from the roots, following the calls each body makes: exactly the
         // functions that are called, so none is dead. Emitted in (mode, id) order.
-        let mut bodies: BTreeMap<(Mode, NodeId), TokenStream> = BTreeMap::new();
-        let mut work = vec![(Mode::Check, self.callee(self.program.root, Mode::Check))];
+        let root = self.callee(self.program.root, Mode::Check);
+        let mut bodies: BTreeMap<(Mode, NodeId), Function> = BTreeMap::new();
+        let mut work = vec![(Mode::Check, root)];
         if self.validate {
             work.push((Mode::Errors, self.program.root));
         }
+        // Call sites of each short-circuit function in short-circuit code (the entry
+        // points call the root's).
+        let mut check_calls: BTreeMap<NodeId, usize> = BTreeMap::from([(root, 1)]);
         while let Some(key) = work.pop() {
             if bodies.contains_key(&key) {
                 continue;
             }
-            let body = self.function(key.1, key.0);
-            bodies.insert(key, body);
-            work.extend(std::mem::take(&mut *self.called.borrow_mut()));
+            let function = self.function(key.1, key.0);
+            bodies.insert(key, function);
+            let called = std::mem::take(&mut *self.called.borrow_mut());
+            if key.0 == Mode::Check {
+                for (_, callee) in &called {
+                    *check_calls.entry(*callee).or_default() += 1;
+                }
+            }
+            work.extend(called);
         }
-        let mut out: TokenStream = bodies.into_values().collect();
+        let mut out = TokenStream::new();
+        for ((mode, id), function) in bodies {
+            let Function { doc, inline, item } = function;
+            // An inline short-circuit function called from one place in short-circuit
+            // code is inlined there in optimized builds, as it would be without the error
+            // path's own call to it (a second caller LLVM counts against inlining). Not
+            // in debug builds: at opt-level 0 the caller's frame would get a slot for
+            // every local of every function inlined into it, which the stack guard does
+            // not count (and there the hint `inline` changes nothing).
+            let hint = match (inline, mode, check_calls.get(&id)) {
+                (false, ..) => quote!(),
+                (true, Mode::Check, Some(1)) => {
+                    quote!(#[cfg_attr(not(debug_assertions), inline(always))])
+                }
+                (true, ..) => quote!(#[inline]),
+            };
+            out.extend(quote! {
+                #[doc = #doc]
+                #hint
+                #item
+            });
+        }
         let rt = self.rt;
         for &id in self.used_regexes.borrow().iter() {
             let name = regex_name(id);
@@ -335,7 +377,7 @@ impl<'a> Gen<'a> {
     }
 
     /// The function of node `id` in `mode`.
-    fn function(&self, id: NodeId, mode: Mode) -> TokenStream {
+    fn function(&self, id: NodeId, mode: Mode) -> Function {
         let node = self.program.node(id);
         let plan = self.plan.node(id);
         let exit = if plan.recursive || plan.out_of_line || self.program.uses_dynamic_scope {
@@ -487,20 +529,14 @@ impl<'a> Gen<'a> {
         } else {
             quote!(_cx)
         };
-        // Not `inline(always)`: at opt-level 0 that would give the out-of-line function
-        // one slot per local of its whole region, a frame the stack guard does not count
-        // (optimized builds inline a function called from one place all the same).
-        let inline = if plan.out_of_line || mode == Mode::Errors {
-            quote!()
-        } else {
-            quote!(#[inline])
-        };
-        quote! {
-            #[doc = #doc]
-            #inline
-            fn #name(#v: &Value, #cx: &mut #state_ty #ev_param) -> __rt::Res {
-                #inner
-            }
+        Function {
+            doc,
+            inline: !plan.out_of_line && mode == Mode::Check,
+            item: quote! {
+                fn #name(#v: &Value, #cx: &mut #state_ty #ev_param) -> __rt::Res {
+                    #inner
+                }
+            },
         }
     }
 
@@ -924,11 +960,7 @@ impl<'a> Gen<'a> {
                 .zip(guards)
                 .map(|(e, guard)| {
                     let c = self.silent_call(f, e, &Inst::Same, &EvArg::Throwaway);
-                    if guard.is_empty() {
-                        quote!(#c?)
-                    } else {
-                        quote!((#guard #c?))
-                    }
+                    quote!(#guard #c?)
                 })
                 .collect();
             if self.evaluate && f.mode == Mode::Errors {

@@ -505,3 +505,35 @@ fn patterns_decided_by_their_fast_path_inline_it() {
     );
     assert_eq!(check_code.matches("cx.is_match(&RE").count(), 1, "{out}");
 }
+
+#[test]
+fn a_function_with_one_short_circuit_caller_is_inlined_in_optimized_builds() {
+    let schema = json!({
+        "properties": {
+            "once": {"type": "string", "minLength": 2},
+            "twice_a": {"$ref": "#/$defs/shared"},
+            "twice_b": {"type": "integer", "allOf": [{"$ref": "#/$defs/shared"}]}
+        },
+        "$defs": {"shared": {"type": "number", "maximum": 5}}
+    });
+    let out = generate_schema("inlining", &schema);
+    // The inlining attribute of the function documented with `location`.
+    let attribute = |location: &str| {
+        let doc = format!("/// `{location}`");
+        let at = out.find(&doc).unwrap_or_else(|| panic!("{doc}: {out}"));
+        out[at..]
+            .lines()
+            .nth(1)
+            .unwrap_or_default()
+            .trim()
+            .to_string()
+    };
+    // `once` has one caller, the root; `shared` two (the root's arm for `twice_a` and
+    // `twice_b`'s function), so LLVM decides.
+    assert_eq!(
+        attribute("#/properties/once"),
+        "#[cfg_attr(not(debug_assertions), inline(always))]",
+        "{out}"
+    );
+    assert_eq!(attribute("#/$defs/shared"), "#[inline]", "{out}");
+}

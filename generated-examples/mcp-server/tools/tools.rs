@@ -4,7 +4,12 @@ const _: () = ::schemac_runtime::__private::assert_compatible("0.1.0");
 ///
 /// A function's doc comment gives its subschema's location; one that starts with `#`
 /// is in `https://schemac.invalid/root.json`.
-#[allow(clippy::approx_constant, clippy::excessive_precision, clippy::too_many_lines)]
+#[allow(
+    clippy::approx_constant,
+    clippy::excessive_precision,
+    clippy::too_many_lines,
+    clippy::nonminimal_bool
+)]
 pub mod get_weather_input {
     use ::schemac_runtime::__private as __rt;
     use __rt::serde_json::Value;
@@ -94,7 +99,7 @@ pub mod get_weather_input {
         Ok(ok)
     }
     /// `#/properties/days`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Number(num) => {
@@ -115,7 +120,7 @@ pub mod get_weather_input {
         Ok(true)
     }
     /// `#/properties/location`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
@@ -133,7 +138,7 @@ pub mod get_weather_input {
         Ok(true)
     }
     /// `#/properties/units`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
@@ -280,7 +285,12 @@ pub mod get_weather_input {
 ///
 /// A function's doc comment gives its subschema's location; one that starts with `#`
 /// is in `https://schemac.invalid/root.json`.
-#[allow(clippy::approx_constant, clippy::excessive_precision, clippy::too_many_lines)]
+#[allow(
+    clippy::approx_constant,
+    clippy::excessive_precision,
+    clippy::too_many_lines,
+    clippy::nonminimal_bool
+)]
 pub mod get_weather_output {
     use ::schemac_runtime::__private as __rt;
     use __rt::serde_json::Value;
@@ -382,7 +392,7 @@ pub mod get_weather_output {
         Ok(ok)
     }
     /// `#/properties/forecast`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Array(arr) => {
@@ -403,7 +413,7 @@ pub mod get_weather_output {
         Ok(true)
     }
     /// `#/properties/location`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         if matches!(
             v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_) |
@@ -414,7 +424,7 @@ pub mod get_weather_output {
         Ok(true)
     }
     /// `#/properties/units`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
@@ -429,7 +439,7 @@ pub mod get_weather_output {
         Ok(true)
     }
     /// `#/$defs/day`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c6(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Object(obj) => {
@@ -495,7 +505,7 @@ pub mod get_weather_output {
         Ok(true)
     }
     /// `#/$defs/day/properties/conditions`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c7(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
@@ -512,7 +522,7 @@ pub mod get_weather_output {
         Ok(true)
     }
     /// `#/$defs/day/properties/date`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
@@ -538,7 +548,7 @@ pub mod get_weather_output {
         Ok(true)
     }
     /// `#/$defs/day/properties/humidity`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c10(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Number(num) => {
@@ -889,7 +899,12 @@ pub mod get_weather_output {
 ///
 /// A function's doc comment gives its subschema's location; one that starts with `#`
 /// is in `https://schemac.invalid/root.json`.
-#[allow(clippy::approx_constant, clippy::excessive_precision, clippy::too_many_lines)]
+#[allow(
+    clippy::approx_constant,
+    clippy::excessive_precision,
+    clippy::too_many_lines,
+    clippy::nonminimal_bool
+)]
 pub mod search_docs_input {
     use ::schemac_runtime::__private as __rt;
     use __rt::serde_json::Value;
@@ -984,7 +999,7 @@ pub mod search_docs_input {
         Ok(ok)
     }
     /// `#/properties/query`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
@@ -1002,12 +1017,12 @@ pub mod search_docs_input {
         Ok(true)
     }
     /// `#/unevaluatedProperties`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c4(_v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         Ok(false)
     }
     /// `#/$defs/filters`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Object(obj) => {
@@ -1037,7 +1052,7 @@ pub mod search_docs_input {
         Ok(true)
     }
     /// `#/$defs/filters/properties/section`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c6(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
@@ -1052,7 +1067,7 @@ pub mod search_docs_input {
         Ok(true)
     }
     /// `#/$defs/filters/properties/tags`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Array(arr) => {
@@ -1076,7 +1091,7 @@ pub mod search_docs_input {
         Ok(true)
     }
     /// `#/$defs/filters/properties/tags/items`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c9(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
@@ -1091,7 +1106,7 @@ pub mod search_docs_input {
         Ok(true)
     }
     /// `#/$defs/pagination`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c10(v: &Value, cx: &mut __rt::State, ev: &mut __rt::Eval) -> __rt::Res {
         if let Value::Object(obj) = v {
             for (i, (k, x)) in obj.iter().enumerate() {
@@ -1115,7 +1130,7 @@ pub mod search_docs_input {
         Ok(true)
     }
     /// `#/$defs/pagination/properties/cursor`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c11(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
@@ -1130,7 +1145,7 @@ pub mod search_docs_input {
         Ok(true)
     }
     /// `#/$defs/pagination/properties/limit`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c12(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Number(num) => {
@@ -1490,7 +1505,12 @@ pub mod search_docs_input {
 ///
 /// A function's doc comment gives its subschema's location; one that starts with `#`
 /// is in `https://schemac.invalid/root.json`.
-#[allow(clippy::approx_constant, clippy::excessive_precision, clippy::too_many_lines)]
+#[allow(
+    clippy::approx_constant,
+    clippy::excessive_precision,
+    clippy::too_many_lines,
+    clippy::nonminimal_bool
+)]
 pub mod search_docs_output {
     use ::schemac_runtime::__private as __rt;
     use __rt::serde_json::Value;
@@ -1558,7 +1578,7 @@ pub mod search_docs_output {
         Ok(ok)
     }
     /// `#/items`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Object(obj) => {
@@ -1612,7 +1632,7 @@ pub mod search_docs_output {
         Ok(true)
     }
     /// `#/items/properties/path`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
@@ -1627,7 +1647,7 @@ pub mod search_docs_output {
         Ok(true)
     }
     /// `#/items/properties/score`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Number(num) => {
@@ -1645,7 +1665,7 @@ pub mod search_docs_output {
         Ok(true)
     }
     /// `#/items/properties/section`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c4(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
@@ -1660,7 +1680,7 @@ pub mod search_docs_output {
         Ok(true)
     }
     /// `#/items/properties/title`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c5(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         if matches!(
             v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_) |
@@ -1867,7 +1887,12 @@ pub mod search_docs_output {
 ///
 /// A function's doc comment gives its subschema's location; one that starts with `#`
 /// is in `https://schemac.invalid/root.json`.
-#[allow(clippy::approx_constant, clippy::excessive_precision, clippy::too_many_lines)]
+#[allow(
+    clippy::approx_constant,
+    clippy::excessive_precision,
+    clippy::too_many_lines,
+    clippy::nonminimal_bool
+)]
 pub mod convert_currency_input {
     use ::schemac_runtime::__private as __rt;
     use __rt::serde_json::Value;
@@ -1965,7 +1990,7 @@ pub mod convert_currency_input {
         Ok(ok)
     }
     /// `#/properties/amount`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Number(num) => {
@@ -2168,7 +2193,12 @@ pub mod convert_currency_input {
 ///
 /// A function's doc comment gives its subschema's location; one that starts with `#`
 /// is in `https://schemac.invalid/root.json`.
-#[allow(clippy::approx_constant, clippy::excessive_precision, clippy::too_many_lines)]
+#[allow(
+    clippy::approx_constant,
+    clippy::excessive_precision,
+    clippy::too_many_lines,
+    clippy::nonminimal_bool
+)]
 pub mod convert_currency_output {
     use ::schemac_runtime::__private as __rt;
     use __rt::serde_json::Value;
@@ -2237,7 +2267,7 @@ pub mod convert_currency_output {
         Ok(ok)
     }
     /// `#/definitions/unsupported`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c3(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Object(obj) => {
@@ -2267,7 +2297,7 @@ pub mod convert_currency_output {
         Ok(true)
     }
     /// `#/definitions/unsupported/properties/unsupported`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c4(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Array(arr) => {
@@ -2303,7 +2333,7 @@ pub mod convert_currency_output {
         Ok(true)
     }
     /// `#/definitions/quote`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Object(obj) => {
@@ -2360,7 +2390,7 @@ pub mod convert_currency_output {
         Ok(true)
     }
     /// `#/definitions/quote/properties/amount`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         if matches!(
             v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_) |
@@ -2371,7 +2401,7 @@ pub mod convert_currency_output {
         Ok(true)
     }
     /// `#/definitions/quote/properties/rate`
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c11(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Number(num) => {
