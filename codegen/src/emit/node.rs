@@ -406,7 +406,6 @@ impl<'a> Gen<'a> {
         }
         let breaks = breaks_to_label(&body);
         let own = self.own_annotations(&f);
-        let rt = self.rt;
         let name = fn_name(id, mode);
         let doc = doc_text(self.relative_location(&node.uri));
         let state_ty = match mode {
@@ -437,7 +436,6 @@ impl<'a> Gen<'a> {
         } else {
             (quote!(), quote!())
         };
-        let _ = rt;
         let (cost, levels) = (plan.entry_cost, plan.height);
         let (enter, leave) = if plan.recursive {
             (
