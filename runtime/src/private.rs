@@ -158,7 +158,9 @@ impl State {
     }
 
     /// Charges `units` for work done inline whose cost the compiler knows (an `enum`
-    /// table's strings compared by a `match`, [`crate::lookup::Members::str_units`]).
+    /// table's strings compared by a `match`, [`crate::lookup::Members::str_units`]), or
+    /// for entering a region where no depth bound can be reached (nothing to count but
+    /// the budget).
     #[inline(always)]
     pub fn spend_units(&mut self, units: u64) -> Result<(), Stop> {
         self.spend(1, units)

@@ -182,6 +182,7 @@ impl<'a> Gen<'a> {
             // not count (and there the hint `inline` changes nothing).
             let hint = match (inline, mode, check_calls.get(&id)) {
                 (false, ..) => quote!(),
+                (true, Mode::Check, Some(1)) if self.plan.node(id).steps => quote!(#[inline]),
                 (true, Mode::Check, Some(1)) => {
                     quote!(#[cfg_attr(not(debug_assertions), inline(always))])
                 }
@@ -380,7 +381,9 @@ impl<'a> Gen<'a> {
     fn function(&self, id: NodeId, mode: Mode) -> Function {
         let node = self.program.node(id);
         let plan = self.plan.node(id);
-        let exit = if plan.recursive || plan.out_of_line || self.program.uses_dynamic_scope {
+        // Out-of-line nodes leave their region after the body, unless depth is not counted.
+        let leaves = plan.out_of_line && !self.plan.depth_free;
+        let exit = if leaves || self.program.uses_dynamic_scope {
             quote!(break 'n false;)
         } else {
             quote!(return Ok(false);)
@@ -437,7 +440,9 @@ impl<'a> Gen<'a> {
             (quote!(), quote!())
         };
         let (cost, levels) = (plan.entry_cost, plan.height);
-        let (enter, leave) = if plan.recursive {
+        let (enter, leave) = if plan.out_of_line && self.plan.depth_free {
+            (quote!(#st.spend_units(#cost)?;), quote!())
+        } else if plan.recursive {
             (
                 quote!(#st.enter_cycle(#cost, #levels)?;),
                 quote!(#st.leave_cycle(#levels);),
@@ -637,7 +642,8 @@ impl<'a> Gen<'a> {
         let ev_arg = self.ev_arg(target, ev);
         let call = quote!(#name(#value, cx #ev_arg));
         // A child instance that may recur is a step into the instance (see `crate::plan`).
-        let steps = !matches!(inst, Inst::Same) && self.plan.node(target).steps;
+        let steps =
+            !matches!(inst, Inst::Same) && self.plan.node(target).steps && !self.plan.depth_free;
         match f.mode {
             Mode::Check if steps => quote!(cx.stepping(|cx| #call)),
             Mode::Check => call,

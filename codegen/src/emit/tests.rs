@@ -537,3 +537,52 @@ fn a_function_with_one_short_circuit_caller_is_inlined_in_optimized_builds() {
     );
     assert_eq!(attribute("#/$defs/shared"), "#[inline]", "{out}");
 }
+
+#[test]
+fn regions_count_depth_only_where_a_bound_can_be_reached() {
+    // `shared` is out of line (two referrers, too big to copy); nothing recurs.
+    let acyclic = json!({
+        "properties": {
+            "a": {"$ref": "#/$defs/shared"},
+            "b": {"items": {"$ref": "#/$defs/shared"}}
+        },
+        "$defs": {"shared": {
+            "type": "object",
+            "required": ["x", "y"],
+            "properties": {
+                "x": {"type": "string", "minLength": 1, "maxLength": 9},
+                "y": {"type": "integer", "minimum": 0, "maximum": 9},
+                "z": {"type": "array", "minItems": 1, "maxItems": 9}
+            }
+        }}
+    });
+    let out = generate_schema("acyclic", &acyclic);
+    let check_code = check_functions(&out);
+    // Each region only charges the budget: no nesting to count, no step into the instance.
+    assert!(check_code.matches("cx.spend_units(").count() >= 2, "{out}");
+    for counted in ["enter_region", "leave(", "stepping", "enter_cycle"] {
+        assert!(!out.contains(counted), "{counted}: {out}");
+    }
+    assert!(out.contains("cx.state.spend_units("), "{out}");
+
+    // The same schema under limits its deepest chain of regions exceeds.
+    let tight = crate::Options {
+        limits: Limits {
+            max_depth: 0,
+            ..Limits::default()
+        },
+        ..crate::Options::default()
+    };
+    let program = crate::Compiler::new(tight)
+        .compile(&acyclic)
+        .expect("compiles");
+    let out = generate_one("tight", &program);
+    assert!(check_functions(&out).contains("cx.enter_region("), "{out}");
+    assert!(check_functions(&out).contains("cx.stepping("), "{out}");
+
+    // A cycle: its nodes count nesting in place, and calls step into the instance.
+    let recursive = json!({"properties": {"child": {"$ref": "#"}}, "required": ["name"]});
+    let out = generate_schema("recursive", &recursive);
+    assert!(check_functions(&out).contains("cx.enter_cycle("), "{out}");
+    assert!(check_functions(&out).contains("cx.stepping("), "{out}");
+}

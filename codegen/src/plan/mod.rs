@@ -89,6 +89,12 @@ pub struct Plan {
     error_functions: Vec<NodeId>,
     /// The `anyOf` / `oneOf` checks that have a [`Discriminator`], by (node, check index).
     discriminators: BTreeMap<(NodeId, usize), Discriminator>,
+    /// No evaluation can reach a depth bound under the program's limits: the schema has
+    /// no cycle, and its deepest chain of out-of-line nodes nests less than
+    /// [`schemac_runtime::Limits::max_nesting`] and steps into the instance at most
+    /// [`schemac_runtime::Limits::max_depth`] times. Generated code then counts neither:
+    /// an out-of-line node only charges the budget, and a call is no step.
+    pub depth_free: bool,
 }
 
 /// What the plan decided about one node.
@@ -138,11 +144,13 @@ impl Plan {
         let error_functions = share(&program, Sharing::Errors);
         let nodes = decide(&program, &canonical, &weights, &recursive);
         let discriminators = discriminate::discriminators(&program);
+        let depth_free = depth_free(&program, &nodes);
         Plan {
             program,
             nodes,
             error_functions,
             discriminators,
+            depth_free,
         }
     }
 
@@ -704,6 +712,56 @@ fn steps_and_height(
     done.into_iter()
         .map(|d| d.unwrap_or((true, UNKNOWN_HEIGHT)))
         .unzip()
+}
+
+/// See [`Plan::depth_free`]: over the canonical nodes, children first (the graph has no
+/// cycle, or the answer is `false` at once), the most nesting and the most steps an
+/// evaluation below each node can count, and the root's against the limits.
+fn depth_free(program: &Program, nodes: &[NodePlan]) -> bool {
+    if nodes.iter().any(|p| p.recursive) {
+        return false;
+    }
+    let plan = |id: usize| &nodes[nodes[id].canonical.0];
+    let canon = |id: usize| nodes[id].canonical.0;
+    // Per node: (nesting, steps) of the deepest chain of out-of-line nodes below it.
+    let mut below: Vec<Option<(u64, u64)>> = vec![None; nodes.len()];
+    let mut entered = vec![false; nodes.len()];
+    let mut stack = vec![(canon(program.root.0), false)];
+    while let Some((id, expanded)) = stack.pop() {
+        if below[id].is_some() {
+            continue;
+        }
+        let children = successors(program, NodeId(id)).into_iter().map(canon);
+        if !expanded {
+            if std::mem::replace(&mut entered[id], true) {
+                // Entered again below itself: a cycle of the shared graph.
+                return false;
+            }
+            stack.push((id, true));
+            stack.extend(children.filter(|&t| below[t].is_none()).map(|t| (t, false)));
+            continue;
+        }
+        let deepest = children
+            .map(|t| {
+                // Every child is done by now (a cycle returned above); count one that is
+                // not as deep as can be.
+                let (nesting, steps) = below[t].unwrap_or((u64::MAX, u64::MAX));
+                if plan(t).out_of_line {
+                    (
+                        nesting.saturating_add(u64::from(plan(t).height)),
+                        steps.saturating_add(1),
+                    )
+                } else {
+                    (nesting, steps)
+                }
+            })
+            .fold((0, 0), |(n, s), (cn, cs)| (n.max(cn), s.max(cs)));
+        below[id] = Some(deepest);
+    }
+    let root = canon(program.root.0);
+    let (nesting, steps) = below[root].unwrap_or((u64::MAX, u64::MAX));
+    let nesting = nesting.saturating_add(u64::from(plan(root).height));
+    nesting <= u64::from(program.limits.max_nesting) && steps <= u64::from(program.limits.max_depth)
 }
 
 /// The height assumed for a node the plan could not measure (it cannot happen; see
