@@ -57,6 +57,10 @@ pub(super) struct Gen<'a> {
     uses_at: Cell<bool>,
 }
 
+/// From this many `required` names on, short-circuit code tests them in a pass over the
+/// object (see [`Gen::arm`]) rather than by a lookup each.
+const REQUIRED_IN_LOOP: usize = 3;
+
 /// A generated function, before [`Gen::functions`] knows its callers.
 struct Function {
     /// Its doc comment (the node's location).
@@ -1223,8 +1227,17 @@ impl<'a> Gen<'a> {
     fn arm(&self, a: &ArmCx<'_, '_>, checks: &[Check]) -> TokenStream {
         let f = a.f;
         let mut out = TokenStream::new();
+        // Short-circuit code also finds several required names in one pass: a lookup by
+        // name costs more than a step of the loop on the objects schemas describe.
+        let required: usize = checks
+            .iter()
+            .map(|c| match &c.kind {
+                CheckKind::Required(names) => names.len(),
+                _ => 0,
+            })
+            .sum();
         let object_loop = a.variant == Variant::Object
-            && checks.iter().any(|c| {
+            && (checks.iter().any(|c| {
                 matches!(
                     c.kind,
                     CheckKind::Properties(_)
@@ -1232,7 +1245,7 @@ impl<'a> Gen<'a> {
                         | CheckKind::AdditionalProperties { .. }
                         | CheckKind::PropertyNames(_)
                 )
-            });
+            }) || (f.mode == Mode::Check && required >= REQUIRED_IN_LOOP));
         let mut loop_done = false;
         for check in checks {
             if a.terminal.get() && f.mode == Mode::Check {

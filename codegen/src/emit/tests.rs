@@ -586,3 +586,20 @@ fn regions_count_depth_only_where_a_bound_can_be_reached() {
     assert!(check_functions(&out).contains("cx.enter_cycle("), "{out}");
     assert!(check_functions(&out).contains("cx.stepping("), "{out}");
 }
+
+#[test]
+fn several_required_names_are_found_in_one_pass() {
+    let out = generate_schema("three", &json!({"required": ["a", "b", "c"]}));
+    let check_code = check_functions(&out);
+    assert!(check_code.contains("let mut seen = [false; 3];"), "{out}");
+    assert!(!check_code.contains("contains_key"), "{out}");
+    // The error path reports each missing name by a lookup, in the plan's order.
+    assert_eq!(out.matches("obj.contains_key(").count(), 3, "{out}");
+
+    let out = generate_schema("two", &json!({"required": ["a", "b"]}));
+    assert_eq!(
+        check_functions(&out).matches("obj.contains_key(").count(),
+        2,
+        "{out}"
+    );
+}
