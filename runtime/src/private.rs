@@ -9,7 +9,7 @@ use crate::limits::Budget;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
 
 pub use crate::annotation::prefix_items_value;
 pub use crate::content;
@@ -32,6 +32,11 @@ pub struct Stop;
 /// What a node function returns: `Ok(valid)`, or `Err(Stop)` when the whole validation
 /// stops.
 pub type Res = Result<bool, Stop>;
+
+/// What an error-collecting node function returns: `Ok(())` when it ran to its end, or
+/// `Err(Stop)` when the whole validation stops. Whether the node was valid is whether it
+/// added errors ([`Errors::mark`]), which [`Errors::valid`] reads off where it matters.
+pub type Done = Result<(), Stop>;
 
 /// The version of this runtime (`major.minor.patch`), which generated code is checked against.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -334,12 +339,30 @@ pub enum At<'k> {
     Name,
 }
 
+/// Where a child subschema is, as its parent's error-collecting function sees it
+/// ([`Errors::child`]): the keyword path from the parent to it (after `/properties/<key>`
+/// for [`At::Property`]); its own absolute location when that does not extend its
+/// parent's (a `$ref` target's); whether evaluating it is a step into the instance
+/// ([`State::step_in`]). Generated code lists a module's sites in one `static` table,
+/// which its error-collecting functions name by index.
+#[derive(Debug, Clone, Copy)]
+pub struct Site(pub &'static str, pub Option<&'static str>, pub bool);
+
+/// An error site of generated code ([`Errors::fail`]): the keyword that fails there and
+/// what it asserted (the location is the current one). Generated code lists a module's
+/// error sites in one `static` table, which its error-collecting functions name by index.
+#[derive(Debug, Clone)]
+pub struct Fault(pub &'static str, pub ErrorKind);
+
 /// The state of one validation that collects errors: the [`State`], the errors found, and
 /// the current keyword location (evaluation path) and instance location.
 #[derive(Debug)]
 pub struct Errors {
     /// Budget and dynamic scope.
     pub state: State,
+    /// The module's child sites and error sites ([`Errors::child`], [`Errors::fail`]).
+    sites: &'static [Site],
+    faults: &'static [Fault],
     errors: ErrorList,
     keyword_path: String,
     instance: String,
@@ -392,19 +415,31 @@ fn located(
 pub type OwnAnnotation = (&'static str, &'static str, bool);
 
 impl Errors {
-    /// A fresh state under `limits`.
-    pub const fn new(limits: &Limits) -> Errors {
-        Errors::with(limits, None)
+    /// A fresh state under `limits` for a module whose child sites and error sites are
+    /// `sites` and `faults`.
+    pub const fn new(limits: &Limits, sites: &'static [Site], faults: &'static [Fault]) -> Errors {
+        Errors::with(limits, sites, faults, None)
     }
 
-    /// A fresh state under `limits` that also collects annotations.
-    pub const fn evaluating(limits: &Limits) -> Errors {
-        Errors::with(limits, Some(Vec::new()))
+    /// A fresh state as [`Errors::new`] gives that also collects annotations.
+    pub const fn evaluating(
+        limits: &Limits,
+        sites: &'static [Site],
+        faults: &'static [Fault],
+    ) -> Errors {
+        Errors::with(limits, sites, faults, Some(Vec::new()))
     }
 
-    const fn with(limits: &Limits, annotations: Option<Vec<Annotation>>) -> Errors {
+    const fn with(
+        limits: &Limits,
+        sites: &'static [Site],
+        faults: &'static [Fault],
+        annotations: Option<Vec<Annotation>>,
+    ) -> Errors {
         Errors {
             state: State::new(limits),
+            sites,
+            faults,
             errors: ErrorList::new(limits.max_errors),
             keyword_path: String::new(),
             instance: String::new(),
@@ -518,14 +553,23 @@ impl Errors {
     }
 
     /// Evaluates a subschema whose errors are dropped (`anyOf`, `oneOf`, `not`, `if`,
-    /// `contains`), for its annotations: its errors are counted (its validity reads off
-    /// [`Errors::mark`] as usual), then forgotten.
+    /// `contains`), for its annotations: gives whether it was valid (added no error); its
+    /// errors are counted for that, then forgotten.
     #[inline]
-    pub fn silently(&mut self, eval: impl FnOnce(&mut Errors) -> Res) -> Res {
+    pub fn silently(&mut self, eval: impl FnOnce(&mut Errors) -> Done) -> Res {
         let muted = self.errors.mute();
-        let result = eval(self);
+        let result = self.valid(eval);
         self.errors.unmute(muted);
         result
+    }
+
+    /// Runs `eval` (an evaluation that collects errors) and gives whether it was valid:
+    /// whether it added no error.
+    #[inline]
+    pub fn valid(&mut self, eval: impl FnOnce(&mut Errors) -> Done) -> Res {
+        let start = self.mark();
+        eval(self)?;
+        Ok(self.mark() == start)
     }
 
     /// Drops every annotation given since `mark` ([`Errors::annotation_mark`]): what
@@ -539,7 +583,7 @@ impl Errors {
     }
 
     /// The evaluation of an instance whose root returned `result`.
-    pub fn finish_evaluation(mut self, result: Res) -> Evaluation {
+    pub fn finish_evaluation(mut self, result: Done) -> Evaluation {
         let annotations = self.annotations.take().unwrap_or_default();
         let units = core::mem::take(&mut self.units);
         Evaluation::new(self.finish(result), annotations).with_units(units)
@@ -570,6 +614,14 @@ impl Errors {
                 kind,
             }
         });
+    }
+
+    /// Records the error of error site `fault` (an index into the module's table) at the
+    /// current locations.
+    #[cold]
+    pub fn fail(&mut self, fault: usize) {
+        let Fault(keyword, kind) = &self.faults[fault];
+        self.error(keyword, kind.clone());
     }
 
     /// Records a `false`-schema error located at the current node itself.
@@ -634,24 +686,24 @@ impl Errors {
         }
     }
 
-    /// Evaluates a child subschema with `eval` on `instance` (generated code passes the
-    /// child's error function itself, `eN`): steps into the instance first when `steps`
-    /// ([`State::step_in`]), moves the keyword location by `path` and the instance location
-    /// to `at`, sets the absolute location to `base` when the child is not where its
-    /// parent's location leads (a `$ref` target), and restores all of it afterwards.
+    /// Evaluates the child subschema at `site` (an index into the module's table) with
+    /// `eval` on `instance` (generated code passes the child's error function itself,
+    /// `eN`): steps into the instance first when
+    /// the site says so, moves the keyword location by the site's path and the instance
+    /// location to `at`, sets the absolute location to the site's own when it has one, and
+    /// restores all of it afterwards.
     // Not `inline(always)`: at opt-level 0 every call site would get its own slots for
     // these locals, and error functions with many children frames the stack guard does
     // not count. Optimized builds inline it all the same.
     #[inline]
     pub fn child<'v>(
         &mut self,
-        path: &str,
+        site: usize,
         at: At<'_>,
-        base: Option<&'static str>,
-        steps: bool,
         instance: &'v Value,
-        eval: impl FnOnce(&'v Value, &mut Errors) -> Res,
-    ) -> Res {
+        eval: impl FnOnce(&'v Value, &mut Errors) -> Done,
+    ) -> Done {
+        let Site(path, base, steps) = self.sites[site];
         let step = if steps {
             Some(self.state.step_in()?)
         } else {
@@ -672,7 +724,7 @@ impl Errors {
         if let Some(base) = base {
             self.rebase(base);
         }
-        let valid = eval(instance, self);
+        let result = eval(instance, self);
         self.back(saved);
         if let Some(mark) = mark {
             self.drop_annotations(mark);
@@ -680,7 +732,24 @@ impl Errors {
         if let Some(step) = step {
             self.state.step_out(step);
         }
-        valid
+        result
+    }
+
+    /// Evaluates the child at `site` (an index into the module's table) on the value of `obj`'s property `name`, when it has
+    /// one, as [`Errors::child`] at [`At::Property`] does (a property looked up by name
+    /// rather than met in a pass over the object).
+    #[inline]
+    pub fn property<'v>(
+        &mut self,
+        obj: &'v Map<String, Value>,
+        name: &str,
+        site: usize,
+        eval: impl FnOnce(&'v Value, &mut Errors) -> Done,
+    ) -> Done {
+        match obj.get(name) {
+            Some(x) => self.child(site, At::Property(name), x, eval),
+            None => Ok(()),
+        }
     }
 
     /// Restores the locations saved by [`Errors::at`], [`Errors::at_key`] or
@@ -718,9 +787,9 @@ impl Errors {
     }
 
     /// The report of a validation whose root returned `result`.
-    pub fn finish(self, result: Res) -> Report {
+    pub fn finish(self, result: Done) -> Report {
         let stopped = match result {
-            Ok(_) => None,
+            Ok(()) => None,
             Err(Stop) => Some(self.state.reason()),
         };
         Report::new(self.errors, stopped)
@@ -1043,7 +1112,7 @@ mod tests {
             s.verdict(Err(Stop)),
             Verdict::Incomplete(IncompleteReason::UnresolvedRef("https://x/y.json".into()))
         );
-        let mut e = Errors::new(&Limits::DEFAULT);
+        let mut e = Errors::new(&Limits::DEFAULT, &[], &[]);
         e.rebase("https://x/y.json#");
         e.error("type", ErrorKind::Const);
         assert_eq!(e.finish(Err(Stop)).verdict, Verdict::Invalid);
@@ -1051,10 +1120,14 @@ mod tests {
 
     #[test]
     fn errors_past_the_bound_are_counted_not_kept() {
-        let mut e = Errors::new(&Limits {
-            max_errors: 2,
-            ..Limits::DEFAULT
-        });
+        let mut e = Errors::new(
+            &Limits {
+                max_errors: 2,
+                ..Limits::DEFAULT
+            },
+            &[],
+            &[],
+        );
         e.rebase("https://x/s.json#");
         for i in 0..5 {
             let at = e.push_index(i);
@@ -1064,7 +1137,7 @@ mod tests {
             e.pop_instance(at);
         }
         e.error_here();
-        let report = e.finish(Ok(false));
+        let report = e.finish(Ok(()));
         assert_eq!(report.verdict, Verdict::Invalid);
         assert_eq!(report.errors.len(), 2);
         assert_eq!(report.errors_omitted, 4);
@@ -1073,12 +1146,16 @@ mod tests {
         assert_eq!(out["errorsOmitted"], serde_json::json!(4));
         assert_eq!(out["errors"].as_array().map(|a| a.len()), Some(2));
 
-        let mut e = Errors::new(&Limits {
-            max_errors: 0,
-            ..Limits::DEFAULT
-        });
+        let mut e = Errors::new(
+            &Limits {
+                max_errors: 0,
+                ..Limits::DEFAULT
+            },
+            &[],
+            &[],
+        );
         e.error_here();
-        let report = e.finish(Ok(false));
+        let report = e.finish(Ok(()));
         assert_eq!(report.verdict, Verdict::Invalid);
         assert!(report.errors.is_empty());
         assert_eq!(report.errors_omitted, 1);
@@ -1101,7 +1178,7 @@ mod tests {
 
     #[test]
     fn errors_track_locations() {
-        let mut e = Errors::new(&Limits::DEFAULT);
+        let mut e = Errors::new(&Limits::DEFAULT, &[], &[]);
         e.rebase("https://x/s.json#");
         let at = e.at_key("/properties/a~1b", "a/b~");
         e.error("minimum", ErrorKind::Const);
@@ -1118,7 +1195,7 @@ mod tests {
         let i = e.push_index(7);
         e.error_here();
         e.pop_instance(i);
-        let report = e.finish(Ok(false));
+        let report = e.finish(Ok(()));
         assert_eq!(report.verdict, Verdict::Invalid);
         let locations = locations(&report);
         assert_eq!(
@@ -1151,38 +1228,58 @@ mod tests {
 
     #[test]
     fn a_child_restores_every_location() {
-        let mut e = Errors::new(&Limits {
-            max_depth: 1,
-            ..Limits::DEFAULT
-        });
+        static SITES: [Site; 5] = [
+            Site("/$ref", Some("https://x/t.json#/$defs/n"), true),
+            Site("/items", None, true),
+            Site("/not", None, false),
+            Site("/propertyNames", None, false),
+            Site("/items", None, false),
+        ];
+        static FAULTS: [Fault; 1] = [Fault("type", ErrorKind::Const)];
+        let mut e = Errors::new(
+            &Limits {
+                max_depth: 1,
+                ..Limits::DEFAULT
+            },
+            &SITES,
+            &FAULTS,
+        );
         e.rebase("https://x/s.json#");
         let item = Value::Null;
-        let valid = e.child(
-            "/$ref",
-            At::Property("a/b~"),
-            Some("https://x/t.json#/$defs/n"),
-            true,
-            &item,
-            |x, e| {
-                e.error("type", ErrorKind::Const);
+        let valid = e.valid(|e| {
+            e.child(0, At::Property("a/b~"), &item, |x, e| {
+                e.fail(0);
                 // One step in already: the depth bound stops a second one.
-                let deeper = e.child("/items", At::Index(3), None, true, x, |_, _| Ok(true));
+                let deeper = e.child(1, At::Index(3), x, |_, _| Ok(()));
                 assert_eq!(deeper, Err(Stop));
-                e.child("/not", At::Here, None, false, x, |x, e| {
-                    assert!(x.is_null());
-                    e.error_here();
-                    Ok(false)
-                })
-            },
-        );
+                let valid = e.valid(|e| {
+                    e.child(2, At::Here, x, |x, e| {
+                        assert!(x.is_null());
+                        e.error_here();
+                        Ok(())
+                    })
+                });
+                assert_eq!(valid, Ok(false));
+                Ok(())
+            })
+        });
         assert_eq!(valid, Ok(false));
-        e.child("/propertyNames", At::Name, None, false, &item, |_, e| {
+        let valid = e.silently(|e| {
+            e.child(3, At::Name, &item, |_, e| {
+                e.error("maxLength", ErrorKind::Const);
+                Ok(())
+            })
+        });
+        assert_eq!(valid, Ok(false));
+        e.child(3, At::Name, &item, |_, e| {
             e.error("maxLength", ErrorKind::Const);
-            Ok(false)
+            Ok(())
         })
         .unwrap();
+        let valid = e.valid(|e| e.child(4, At::Index(0), &item, |_, _| Ok(())));
+        assert_eq!(valid, Ok(true));
         e.error_here();
-        let report = e.finish(Ok(false));
+        let report = e.finish(Ok(()));
         let locations = locations(&report);
         assert_eq!(
             locations,

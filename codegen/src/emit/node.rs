@@ -53,6 +53,12 @@ pub(super) struct Gen<'a> {
     /// Lookup tables referenced by generated code (`enum` member tables, pattern
     /// prefilters), by their initializer's text: name and `static` item, in first-use order.
     tables: RefCell<BTreeMap<String, (proc_macro2::Ident, TokenStream)>>,
+    /// The child sites of the error path ([`schemac_runtime::__private::Site`]): the
+    /// `SITES` table.
+    sites: RefCell<Listed>,
+    /// The error sites of the error path ([`schemac_runtime::__private::Fault`]): the
+    /// `FAULTS` table.
+    faults: RefCell<Listed>,
     /// Whether generated code names [`schemac_runtime::__private::At`] (imported then).
     uses_at: Cell<bool>,
 }
@@ -60,6 +66,41 @@ pub(super) struct Gen<'a> {
 /// From this many `required` names on, short-circuit code tests them in a pass over the
 /// object (see [`Gen::arm`]) rather than by a lookup each.
 const REQUIRED_IN_LOOP: usize = 3;
+
+/// The entries of a `static` table that generated code names by index: each distinct
+/// initializer once, in first-use order.
+#[derive(Default)]
+struct Listed {
+    entries: Vec<TokenStream>,
+    index: BTreeMap<String, usize>,
+}
+
+impl Listed {
+    /// The index of `entry`, added if it is new, as a literal.
+    fn add(&mut self, entry: TokenStream) -> Literal {
+        let next = self.index.len();
+        let n = *self.index.entry(entry.to_string()).or_insert(next);
+        if n == next {
+            self.entries.push(entry);
+        }
+        Literal::usize_unsuffixed(n)
+    }
+
+    /// The `static` table `name` of element type `ty`, with its doc comment (nothing when
+    /// it is empty).
+    fn table(&self, name: &str, ty: &str, doc: &str) -> TokenStream {
+        if self.entries.is_empty() {
+            return quote!();
+        }
+        let (name, ty) = (format_ident!("{}", name), format_ident!("{}", ty));
+        let n = Literal::usize_unsuffixed(self.entries.len());
+        let entries = &self.entries;
+        quote! {
+            #[doc = #doc]
+            static #name: [#ty; #n] = [#(#entries),*];
+        }
+    }
+}
 
 /// A generated function, before [`Gen::functions`] knows its callers.
 struct Function {
@@ -99,6 +140,10 @@ enum Inst {
     /// keyword location is derived from `k`, so that entries alike but for their names
     /// share their code.
     Property(String),
+    /// The value of property `name`, looked up by name rather than met in the pass over
+    /// the object (a deferred property): by the call itself on the error path, else bound
+    /// as `x`.
+    Named(String),
     /// Array item `i` (bound as `x`), at a literal index.
     Index(usize),
     /// Array item `i` (bound as `x`), index bound as `i`.
@@ -144,6 +189,8 @@ impl<'a> Gen<'a> {
             called: RefCell::new(Vec::new()),
             used_regexes: RefCell::new(BTreeSet::new()),
             tables: RefCell::new(BTreeMap::new()),
+            sites: RefCell::default(),
+            faults: RefCell::default(),
             uses_at: Cell::new(false),
         }
     }
@@ -175,9 +222,17 @@ impl<'a> Gen<'a> {
             }
             work.extend(called);
         }
+        let checked: BTreeSet<NodeId> = bodies
+            .keys()
+            .filter(|(mode, _)| *mode == Mode::Check)
+            .map(|(_, id)| *id)
+            .collect();
         let mut out = TokenStream::new();
         for ((mode, id), function) in bodies {
             let Function { doc, inline, item } = function;
+            // `eN` is located where `cN` is, which says so when there is one.
+            let doc =
+                (mode == Mode::Check || !checked.contains(&id)).then(|| quote!(#[doc = #doc]));
             // An inline short-circuit function called from one place in short-circuit
             // code is inlined there in optimized builds, as it would be without the error
             // path's own call to it (a second caller LLVM counts against inlining). Not
@@ -193,7 +248,7 @@ impl<'a> Gen<'a> {
                 (true, ..) => quote!(#[inline]),
             };
             out.extend(quote! {
-                #[doc = #doc]
+                #doc
                 #hint
                 #item
             });
@@ -217,6 +272,18 @@ impl<'a> Gen<'a> {
             self.tables.borrow().values().cloned().collect();
         tables.sort_by_key(|(name, _)| table_number(name));
         out.extend(tables.into_iter().map(|(_, item)| item));
+        out.extend(self.sites.borrow().table(
+            "SITES",
+            "Site",
+            " Where each child subschema is, as the error-collecting function that evaluates\n \
+             it sees it (keyword path, own absolute location, step), by index.",
+        ));
+        out.extend(self.faults.borrow().table(
+            "FAULTS",
+            "Fault",
+            " The error sites of the error-collecting functions (keyword, what it asserted), by\n \
+             index.",
+        ));
         out
     }
 
@@ -230,13 +297,46 @@ impl<'a> Gen<'a> {
 
     /// The `use` items the functions generated so far need beside the module's own.
     pub(super) fn imports(&self) -> TokenStream {
-        if self.uses_at.get() {
-            quote!(
-                use __rt::At;
-            )
-        } else {
-            quote!()
+        // In the order rustfmt sorts them.
+        let sites = !self.sites.borrow().entries.is_empty();
+        let faults = !self.faults.borrow().entries.is_empty();
+        let names: Vec<TokenStream> = [
+            (self.uses_at.get(), quote!(At)),
+            (self.validate, quote!(Done)),
+            (self.validate, quote!(Errors)),
+            (faults, quote!(Fault)),
+            (sites, quote!(Site)),
+        ]
+        .into_iter()
+        .filter_map(|(used, name)| used.then_some(name))
+        .collect();
+        match names.as_slice() {
+            [] => quote!(),
+            [name] => quote!(use __rt::#name;),
+            _ => quote!(use __rt::{#(#names),*};),
         }
+    }
+
+    /// The arguments naming the module's tables that `Errors::new` takes: `SITES` and
+    /// `FAULTS`, or empty slices for those it has not.
+    pub(super) fn tables_args(&self) -> TokenStream {
+        let arg = |listed: &RefCell<Listed>, name: &str| {
+            let name = format_ident!("{}", name);
+            if listed.borrow().entries.is_empty() {
+                quote!(&[])
+            } else {
+                quote!(&#name)
+            }
+        };
+        let (sites, faults) = (arg(&self.sites, "SITES"), arg(&self.faults, "FAULTS"));
+        quote!(#sites, #faults)
+    }
+
+    /// The index of the site `Site(path, base, steps)` in the `SITES` table.
+    fn site(&self, path: &str, base: TokenStream, steps: bool) -> Literal {
+        self.sites
+            .borrow_mut()
+            .add(quote!(Site(#path, #base, #steps)))
     }
 
     /// The name of a `static` lookup table of type `ty` initialized by `expr` (`prefix`
@@ -338,9 +438,10 @@ impl<'a> Gen<'a> {
                 let body = match arms.as_slice() {
                     [(index, test, body)] => quote!(if p == #index && #test { #body }),
                     _ => {
-                        let arms = arms
-                            .iter()
-                            .map(|(index, test, body)| quote!(#index if #test => { #body }));
+                        let arms = arms.iter().map(|(index, test, body)| {
+                            let body = arm_body(f.mode, body);
+                            quote!(#index if #test => #body)
+                        });
                         quote!(match p { #(#arms)* _ => {} })
                     }
                 };
@@ -415,9 +516,9 @@ impl<'a> Gen<'a> {
         let own = self.own_annotations(&f);
         let name = fn_name(id, mode);
         let doc = doc_text(self.relative_location(&node.uri));
-        let state_ty = match mode {
-            Mode::Check => quote!(__rt::State),
-            Mode::Errors => quote!(__rt::Errors),
+        let (state_ty, result_ty) = match mode {
+            Mode::Check => (quote!(__rt::State), quote!(__rt::Res)),
+            Mode::Errors => (quote!(Errors), quote!(Done)),
         };
         let st = state(mode);
         let v = if f.uses_v.get() {
@@ -494,6 +595,8 @@ impl<'a> Gen<'a> {
                 #leave
                 Ok(true)
             },
+            // An error-collecting function's validity is whether it added errors, which
+            // its caller reads off where it matters (`Errors::valid`): it returns `Ok(())`.
             Mode::Errors if body.is_empty() => {
                 let annotate =
                     own.map(|own| quote!(cx.annotate(true, cx.annotation_mark(), v, #own);));
@@ -503,7 +606,7 @@ impl<'a> Gen<'a> {
                     #annotate
                     #scope_out
                     #leave
-                    Ok(true)
+                    Ok(())
                 }
             }
             Mode::Errors if self.evaluate => {
@@ -516,19 +619,17 @@ impl<'a> Gen<'a> {
                     #body
                     #scope_out
                     #leave
-                    let valid = cx.mark() == start;
-                    cx.annotate(valid, given, v, #own);
-                    Ok(valid)
+                    cx.annotate(cx.mark() == start, given, v, #own);
+                    Ok(())
                 }
             }
             Mode::Errors => quote! {
                 #enter
                 #scope_in
-                let start = cx.mark();
                 #body
                 #scope_out
                 #leave
-                Ok(cx.mark() == start)
+                Ok(())
             },
         };
         let cx = if uses_ident(&inner, "cx") {
@@ -540,7 +641,7 @@ impl<'a> Gen<'a> {
             doc,
             inline: !plan.out_of_line && mode == Mode::Check,
             item: quote! {
-                fn #name(#v: &Value, #cx: &mut #state_ty #ev_param) -> __rt::Res {
+                fn #name(#v: &Value, #cx: &mut #state_ty #ev_param) -> #result_ty {
                     #inner
                 }
             },
@@ -595,13 +696,15 @@ impl<'a> Gen<'a> {
         (out, false)
     }
 
-    /// Code that fails the node: its `exit` (check) or records an error (errors).
+    /// Code that fails the node: its `exit` (check) or records the error of kind `kind` (a
+    /// constant expression) at its error site in the `FAULTS` table (errors).
     fn fail(&self, f: &Fun<'_>, check: &Check, kind: TokenStream) -> TokenStream {
         match f.mode {
             Mode::Check => f.exit.clone(),
             Mode::Errors => {
                 let keyword = &check.keyword;
-                quote!(cx.error(#keyword, #kind);)
+                let n = self.faults.borrow_mut().add(quote!(Fault(#keyword, #kind)));
+                quote!(cx.fail(#n);)
             }
         }
     }
@@ -625,7 +728,8 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// An expression of type `Res` evaluating `edge`'s target on the instance `inst`.
+    /// An expression evaluating `edge`'s target on the instance `inst`: of type `Res`
+    /// (check), or `Done` (errors: see [`Gen::validity`]).
     fn child(
         &self,
         f: &Fun<'_>,
@@ -641,7 +745,9 @@ impl<'a> Gen<'a> {
                 quote!(v)
             }
             Inst::KeyAsValue => quote!(&Value::String(k.clone())),
-            Inst::Key | Inst::Property(_) | Inst::Index(_) | Inst::IndexVar => quote!(x),
+            Inst::Key | Inst::Property(_) | Inst::Named(_) | Inst::Index(_) | Inst::IndexVar => {
+                quote!(x)
+            }
         };
         let ev_arg = self.ev_arg(target, ev);
         let call = quote!(#name(#value, cx #ev_arg));
@@ -653,19 +759,25 @@ impl<'a> Gen<'a> {
             Mode::Check => call,
             Mode::Errors => {
                 let mut path = edge.path.as_str();
-                self.uses_at.set(true);
+                // Located as a `properties` entry (`At::Property`).
+                let mut entry = false;
                 let at = match inst {
                     Inst::Same => quote!(At::Here),
                     Inst::KeyAsValue => quote!(At::Name),
                     Inst::Key => quote!(At::Key(k)),
-                    Inst::Property(name) => {
+                    Inst::Property(name) | Inst::Named(name) => {
+                        let key = match inst {
+                            Inst::Named(_) => quote!(#name),
+                            _ => quote!(k),
+                        };
                         let named = format!("/properties/{}", crate::load::uri::escape_token(name));
                         match path.strip_prefix(named.as_str()) {
                             Some(rest) => {
                                 path = rest;
-                                quote!(At::Property(k))
+                                entry = true;
+                                quote!(At::Property(#key))
                             }
-                            None => quote!(At::Key(k)),
+                            None => quote!(At::Key(#key)),
                         }
                     }
                     Inst::Index(i) => {
@@ -691,8 +803,28 @@ impl<'a> Gen<'a> {
                 } else {
                     quote!(|x, cx| #name(x, cx #ev_arg))
                 };
-                quote!(cx.child(#path, #at, #base, #steps, #value, #eval))
+                let site = self.site(path, base, steps);
+                if !matches!(inst, Inst::Named(_) if entry) {
+                    self.uses_at.set(true);
+                }
+                match inst {
+                    Inst::Named(name) if entry => quote!(cx.property(obj, #name, #site, #eval)),
+                    Inst::Named(name) => quote!(match obj.get(#name) {
+                        Some(x) => cx.child(#site, #at, x, #eval),
+                        None => Ok(()),
+                    }),
+                    _ => quote!(cx.child(#site, #at, #value, #eval)),
+                }
             }
+        }
+    }
+
+    /// A `Res` expression of whether the child evaluated by `call` (an expression from
+    /// [`Gen::child`]) is valid: the call itself (check), or what it adds (errors).
+    fn validity(&self, f: &Fun<'_>, call: TokenStream) -> TokenStream {
+        match f.mode {
+            Mode::Check => call,
+            Mode::Errors => quote!(cx.valid(|cx| #call)),
         }
     }
 
@@ -718,9 +850,10 @@ impl<'a> Gen<'a> {
             } else {
                 quote!(else { #fail })
             };
+            let valid = self.validity(f, call);
             quote! {{
                 let mut sub = __rt::Eval::new();
-                let valid = #call?;
+                let valid = #valid?;
                 if valid { ev.merge(&sub); } #otherwise
             }}
         } else {
@@ -849,12 +982,16 @@ impl<'a> Gen<'a> {
         } else {
             quote!(else { #fail })
         };
-        quote! {{
-            #sub
-            let valid = match #st.outermost(|r| matches!(r, #ids_pattern)) {
+        let call = quote! {
+            match #st.outermost(|r| matches!(r, #ids_pattern)) {
                 #(#arms)*
                 _ => #fallback_call,
-            }?;
+            }
+        };
+        let valid = self.validity(f, call);
+        quote! {{
+            #sub
+            let valid = #valid?;
             if valid { #on_valid } #on_invalid
         }}
     }
@@ -1021,7 +1158,14 @@ impl<'a> Gen<'a> {
         // Reporting counts every match; a collecting node lets every valid branch
         // contribute; otherwise a second match decides.
         let every = errors || collecting;
-        let fail = self.fail(f, check, quote!(__rt::ErrorKind::OneOf { matched }));
+        // The error's kind holds the count: not a constant error site.
+        let fail = match f.mode {
+            Mode::Check => f.exit.clone(),
+            Mode::Errors => {
+                let keyword = &check.keyword;
+                quote!(cx.error(#keyword, __rt::ErrorKind::OneOf { matched });)
+            }
+        };
         let parts: Vec<_> = edges
             .iter()
             .zip(guards)
@@ -1199,15 +1343,22 @@ impl<'a> Gen<'a> {
                 let p = pattern(vs, *binds);
                 match split_single_if(code) {
                     // With an empty fallback arm, a lone `if` is the arm's guard.
-                    Some((cond, body)) if has_rest => quote!(#p if #cond => { #body }),
-                    _ => quote!(#p => { #code }),
+                    Some((cond, body)) if has_rest => {
+                        let body = arm_body(f.mode, &body);
+                        quote!(#p if #cond => #body)
+                    }
+                    _ => {
+                        let code = arm_body(f.mode, code);
+                        quote!(#p => #code)
+                    }
                 }
             })
             .collect();
         let rest = match fallback {
             Some(i) => {
                 let code = &groups[i].1;
-                quote!(_ => { #code })
+                let code = arm_body(f.mode, code);
+                quote!(_ => #code)
             }
             None if has_rest => quote!(_ => {}),
             None => quote!(),
@@ -2046,6 +2197,19 @@ impl<'a> Gen<'a> {
                 .collect()
         };
         properties.retain(|(_, e)| mark || !self.plan.is_deferred(e.target));
+        // On the error path, a property that would be the pass's only work is looked up by
+        // name too, before the others (as the pass would have run it): less code.
+        let mut deferred = deferred;
+        if f.mode == Mode::Errors
+            && !mark
+            && properties.len() == 1
+            && required.is_empty()
+            && additional.is_none()
+            && patterns.is_empty()
+            && names_edge.is_none()
+        {
+            deferred.insert(0, properties.remove(0));
+        }
         // Every key pays for `additionalProperties` and `propertyNames`; a
         // `patternProperties` child is paid for when its pattern matches.
         let per_key: Vec<NodeId> = additional
@@ -2159,7 +2323,9 @@ impl<'a> Gen<'a> {
             || additional.is_some()
             || !patterns.is_empty()
             || names_edge.is_some();
-        let captured = !deferred.is_empty() && (loops || deferred.len() > 1);
+        // (Not on the error path, which looks every one up: less code.)
+        let captured =
+            f.mode == Mode::Check && !deferred.is_empty() && (loops || deferred.len() > 1);
         if captured {
             for (j, (name, _)) in deferred.iter().enumerate() {
                 let j = Literal::usize_unsuffixed(j);
@@ -2202,11 +2368,16 @@ impl<'a> Gen<'a> {
                 .iter()
                 .map(|(names, code)| match split_single_if(code) {
                     Some((cond, body)) if empty_default => {
-                        quote!(#(#names)|* if #cond => { #body })
+                        let body = arm_body(f.mode, &body);
+                        quote!(#(#names)|* if #cond => #body)
                     }
-                    _ => quote!(#(#names)|* => { #code }),
+                    _ => {
+                        let code = arm_body(f.mode, code);
+                        quote!(#(#names)|* => #code)
+                    }
                 })
                 .collect();
+            let default_arm = arm_body(f.mode, &default);
             if arms.is_empty() {
                 default
             } else if let ([(names, code)], true) = (groups.as_slice(), empty_default) {
@@ -2215,7 +2386,7 @@ impl<'a> Gen<'a> {
                 quote! {
                     match k.as_str() {
                         #(#arms)*
-                        _ => { #default }
+                        _ => #default_arm
                     }
                 }
             }
@@ -2284,18 +2455,18 @@ impl<'a> Gen<'a> {
             .iter()
             .enumerate()
             .map(|(j, (name, edge))| {
-                let test = child_test(edge, &Inst::Property(name.to_string()));
-                let key = match f.mode {
-                    Mode::Check => quote!(),
-                    Mode::Errors => quote!(let k = #name;),
-                };
+                let test = child_test(edge, &Inst::Named(name.to_string()));
                 let value = if captured {
                     let j = Literal::usize_unsuffixed(j);
                     quote!(later[#j])
                 } else {
                     quote!(obj.get(#name))
                 };
-                quote!(if let Some(x) = #value { #key #test })
+                match f.mode {
+                    Mode::Check => quote!(if let Some(x) = #value { #test }),
+                    // The call looks the property up itself.
+                    Mode::Errors => test,
+                }
             })
             .collect();
         let later_decl = if captured {
@@ -2313,6 +2484,33 @@ impl<'a> Gen<'a> {
             #(#deferred_code)*
         }
     }
+}
+
+/// The body of a `match` arm that runs `code` (statements), with its comma: on the error
+/// path, a lone call of the error-collecting state's (which gives `()` or, `?` applied,
+/// `()`) or assignment is the arm's expression (`_ => cx.fail(0),`); else a block.
+fn arm_body(mode: Mode, code: &TokenStream) -> TokenStream {
+    if mode == Mode::Errors {
+        if let Ok(block) = syn::parse2::<syn::Block>(quote!({ #code })) {
+            if let [syn::Stmt::Expr(expr, Some(_))] = block.stmts.as_slice() {
+                let call = match expr {
+                    syn::Expr::Try(t) => &*t.expr,
+                    other => other,
+                };
+                let unit = match call {
+                    syn::Expr::MethodCall(m) => {
+                        matches!(&*m.receiver, syn::Expr::Path(p) if p.path.is_ident("cx"))
+                    }
+                    syn::Expr::Assign(_) => true,
+                    _ => false,
+                };
+                if unit {
+                    return quote!(#expr,);
+                }
+            }
+        }
+    }
+    quote!({ #code })
 }
 
 /// Context of one arm of a dispatch.
