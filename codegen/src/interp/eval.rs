@@ -9,7 +9,7 @@
 //! `contains`, `if`) always run in short-circuit mode.
 
 use super::annotations::Annotations;
-use super::plan::{NodePlan, PropertyIndex};
+use super::plan::{Fast, NodePlan, PropertyIndex, Simple};
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use crate::plan::lookup::EnumTable;
@@ -331,10 +331,10 @@ impl<'v> Inst<'v> {
     }
 
     /// Whether the instance has one of `types` (a key is a string).
-    #[inline]
+    #[inline(always)]
     fn has_type(self, types: TypeSet) -> bool {
         match self {
-            Inst::Value(v) => types.matches(v),
+            Inst::Value(v) => has_type(types, v),
             Inst::Key(_) => types.contains(TypeSet::STRING),
         }
     }
@@ -499,14 +499,12 @@ impl Interpreter {
         // Short-circuit mode without annotations: inline nodes run on their own fast
         // paths (nothing to enter or charge).
         if !cx.locates() {
-            if plan.always_valid {
-                return Ok(true);
-            }
-            if let Some(types) = plan.only_type {
-                return Ok(inst.has_type(types));
-            }
-            if plan.quick && !plan.out_of_line {
-                return self.quick_checks(cx, id, inst);
+            match &plan.fast {
+                Fast::Valid => return Ok(true),
+                Fast::Type(types) => return Ok(inst.has_type(*types)),
+                Fast::Simple(ops) => return simple_checks(cx, ops, inst),
+                Fast::Quick => return self.quick_checks(cx, id, inst),
+                Fast::Enter => {}
             }
         }
         self.enter(cx, id, plan, inst, out)
@@ -1664,14 +1662,11 @@ impl Interpreter {
         items: &[Value],
     ) -> Option<Eval> {
         let plan = &self.plans[schema.target.0];
+        if !plan.always_valid && plan.only_type.is_none() {
+            return None;
+        }
         let rest = items.get(skip..).unwrap_or_default();
-        let ok = if plan.always_valid {
-            true
-        } else {
-            let types = plan.only_type?;
-            rest.iter().all(|item| types.matches(item))
-        };
-        Some(charge_elements(cx, rest.len(), plan.loop_cost).map(|()| ok))
+        Some(items_decided(cx, plan.only_type, rest, plan.loop_cost))
     }
 
     /// `items` (from index `skip`): decided at once when [`Interpreter::items_at_once`]
@@ -1696,6 +1691,14 @@ impl Interpreter {
         if ann.is_none() && !cx.locates() {
             // An inline schema that cannot recur: its checks on each item, without the
             // dispatch `node` repeats per item.
+            if let (Fast::Simple(ops), false) = (&plan.fast, plan.steps) {
+                for item in rest {
+                    if !simple_checks(cx, ops, Inst::Value(item))? {
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
             if plan.quick && !plan.out_of_line && !plan.steps {
                 for item in rest {
                     if !self.quick_checks(cx, schema.target, Inst::Value(item))? {
@@ -1816,6 +1819,61 @@ impl Interpreter {
         }
         Ok(ok)
     }
+}
+
+/// Whether `value` has one of `types` ([`TypeSet::matches`]): the type's bit tested
+/// inline, the runtime asked only for a number that `types` does not take as a number
+/// (it may still be an integer).
+#[inline(always)]
+fn has_type(types: TypeSet, value: &Value) -> bool {
+    let bit = match value {
+        Value::Null => TypeSet::NULL,
+        Value::Bool(_) => TypeSet::BOOLEAN,
+        Value::Object(_) => TypeSet::OBJECT,
+        Value::Array(_) => TypeSet::ARRAY,
+        Value::String(_) => TypeSet::STRING,
+        Value::Number(_) => TypeSet::NUMBER,
+    };
+    types.0 & bit.0 != 0 || (bit.0 == TypeSet::NUMBER.0 && types.matches(value))
+}
+
+/// The [`Fast::Simple`] ops of a node, in short-circuit mode.
+#[inline(never)]
+fn simple_checks(cx: &mut Ctx, ops: &[Simple], inst: Inst<'_>) -> Eval {
+    for op in ops {
+        let ok = match op {
+            Simple::Type(types) => inst.has_type(*types),
+            Simple::MinItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 >= *limit),
+            Simple::MaxItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 <= *limit),
+            Simple::Required(names) => inst
+                .as_object()
+                .is_none_or(|o| names.iter().all(|n| o.contains_key(n))),
+            Simple::ItemsAtOnce {
+                skip,
+                types,
+                loop_cost,
+            } => match inst.as_array() {
+                Some(items) => {
+                    let rest = items.get(*skip..).unwrap_or_default();
+                    items_decided(cx, *types, rest, *loop_cost)?
+                }
+                None => true,
+            },
+        };
+        if !ok {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// `items` over `rest` whose schema is always valid (`types` is `None`) or only tests
+/// the type: the verdict, after charging `loop_cost` per item (neither recurs, so no item
+/// is a step).
+#[inline(always)]
+fn items_decided(cx: &mut Ctx, types: Option<TypeSet>, rest: &[Value], loop_cost: u64) -> Eval {
+    let ok = types.is_none_or(|types| rest.iter().all(|item| has_type(types, item)));
+    charge_elements(cx, rest.len(), loop_cost).map(|()| ok)
 }
 
 /// Charges a loop of `elements` elements costing `per_element` each (nothing when free).

@@ -33,9 +33,11 @@
 //! shared plan's region decisions (out of line, entry cost, loop cost, steps), so that a
 //! node evaluation reads one record. In short-circuit mode an inline node without checks
 //! is not evaluated, one whose only check is `type` is a type test, an `items` loop over
-//! such a schema tests the items without applying it, and a node that collects nothing
-//! (in a program without a dynamic scope) runs its checks in a loop of its own without
-//! the error, annotation and location work of `validate`.
+//! such a schema tests the items without applying it, a node whose checks evaluate no
+//! node (`type`, `minItems`, `maxItems`, `required`, such an `items`) runs them from a
+//! list planned with their data (as an `items` loop over it does, per item), and a node
+//! that collects nothing (in a program without a dynamic scope) runs its checks in a loop
+//! of its own without the error, annotation and location work of `validate`.
 //!
 //! # Where evaluation stops early
 //!

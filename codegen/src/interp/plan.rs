@@ -58,6 +58,47 @@ pub(super) struct NodePlan {
     pub(super) discriminators: Vec<(usize, Discriminator)>,
     /// Member tables of the `enum` checks with enough members, by check index.
     pub(super) enum_tables: Vec<(usize, EnumTable)>,
+    /// How short-circuit evaluation without annotations evaluates the node.
+    pub(super) fast: Fast,
+}
+
+/// How short-circuit evaluation without annotations evaluates a node
+/// ([`NodePlan::fast`]), decided once so that a node evaluation reads one tag.
+#[derive(Debug, Default)]
+pub(super) enum Fast {
+    /// Not at all: [`NodePlan::always_valid`].
+    Valid,
+    /// A type test: [`NodePlan::only_type`].
+    Type(TypeSet),
+    /// A quick inline node whose checks are all [`Simple`]: these, in order, in a loop
+    /// of their own.
+    Simple(Vec<Simple>),
+    /// A quick inline node: its checks in the quick loop.
+    Quick,
+    /// Entered as in every other mode.
+    #[default]
+    Enter,
+}
+
+/// A check that evaluates no node, as short-circuit evaluation runs it, with what it
+/// needs copied from the check and its target's plan ([`Fast::Simple`]).
+#[derive(Debug)]
+pub(super) enum Simple {
+    /// `type`.
+    Type(TypeSet),
+    /// `minItems`.
+    MinItems(u64),
+    /// `maxItems`.
+    MaxItems(u64),
+    /// `required`.
+    Required(Vec<String>),
+    /// `items` from index `skip` over a schema decided for every item at once: always
+    /// valid (`types` is `None`) or only testing the type; `loop_cost` per item.
+    ItemsAtOnce {
+        skip: usize,
+        types: Option<TypeSet>,
+        loop_cost: u64,
+    },
 }
 
 impl NodePlan {
@@ -232,7 +273,7 @@ pub(super) struct ObjectPlan {
 /// (read once per node evaluation) beside the interpreter's own.
 pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
     let program = &shared.program;
-    program
+    let mut plans: Vec<NodePlan> = program
         .nodes
         .iter()
         .enumerate()
@@ -256,7 +297,51 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             }
             out
         })
-        .collect()
+        .collect();
+    let fast: Vec<Fast> = (program.nodes.iter().zip(&plans))
+        .map(|(node, plan)| {
+            if plan.always_valid {
+                return Fast::Valid;
+            }
+            if let Some(types) = plan.only_type {
+                return Fast::Type(types);
+            }
+            if !plan.quick || plan.out_of_line {
+                return Fast::Enter;
+            }
+            let simple: Option<Vec<Simple>> = (node.checks.iter())
+                .map(|check| simple(&plans, &check.kind))
+                .collect();
+            simple.map_or(Fast::Quick, Fast::Simple)
+        })
+        .collect();
+    for (plan, fast) in plans.iter_mut().zip(fast) {
+        plan.fast = fast;
+    }
+    plans
+}
+
+/// The [`Simple`] op of a check of kind `kind`, if it is one, given every node's plan
+/// (but their [`NodePlan::fast`]).
+fn simple(plans: &[NodePlan], kind: &CheckKind) -> Option<Simple> {
+    Some(match kind {
+        CheckKind::Type(types) => Simple::Type(*types),
+        CheckKind::MinItems(limit) => Simple::MinItems(*limit),
+        CheckKind::MaxItems(limit) => Simple::MaxItems(*limit),
+        CheckKind::Required(names) => Simple::Required(names.clone()),
+        CheckKind::Items { schema, skip } => {
+            let target = &plans[schema.target.0];
+            if !target.always_valid && target.only_type.is_none() {
+                return None;
+            }
+            Simple::ItemsAtOnce {
+                skip: *skip,
+                types: target.only_type,
+                loop_cost: target.loop_cost,
+            }
+        }
+        _ => return None,
+    })
 }
 
 fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {

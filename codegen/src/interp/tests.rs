@@ -1941,6 +1941,46 @@ fn plan_charges_regions_on_entry_and_loops_per_element() {
 }
 
 #[test]
+fn simple_nodes_in_a_loop_charge_as_validate_does() {
+    // Arrays of number pairs (GeoJSON coordinates): short-circuit evaluation runs the
+    // pair's simple checks on each item without entering it, yet needs the same budget
+    // as `validate`, to the unit, valid or not.
+    let schema = json!({
+        "items": {"type": "array", "minItems": 2, "items": {"type": "number"}}
+    });
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let with = |budget| {
+        Interpreter::new(program.clone()).with_limits(Limits {
+            budget,
+            ..Limits::DEFAULT
+        })
+    };
+    for instance in [
+        json!([[1, 2], [3, 4.5], [5, 6]]),
+        json!([[1, 2], [3], ["x", 6]]),
+    ] {
+        let needed = (0..100)
+            .find(|&budget| {
+                !matches!(
+                    with(budget).validate(&instance).verdict,
+                    Verdict::Incomplete(_)
+                )
+            })
+            .expect("a budget suffices");
+        assert!(needed > 0);
+        let verdict = with(needed).validate(&instance).verdict;
+        assert_eq!(with(needed).check(&instance), verdict, "{instance}");
+        assert_eq!(
+            with(needed - 1).check(&instance),
+            Verdict::Incomplete(IncompleteReason::BudgetExceeded),
+            "{instance}"
+        );
+    }
+}
+
+#[test]
 fn max_errors_keeps_the_first_errors_and_counts_the_rest() {
     // The amplification of issue 9: `items` of objects with five `required` names.
     let schema = json!({"items": {"required": ["a", "b", "c", "d", "e"]}});
