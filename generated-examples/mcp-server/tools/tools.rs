@@ -57,47 +57,43 @@ pub mod get_weather_input {
     }
     /// `#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(4u64, 12u32)?;
-        let ok = 'n: {
-            match v {
-                Value::Object(obj) => {
-                    cx.spend(obj.len(), 1u64)?;
-                    let mut seen = [false; 1];
-                    for (k, x) in obj {
-                        match k.as_str() {
-                            "days" => {
-                                if !c1(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "location" => {
-                                seen[0] = true;
-                                if !c2(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "units" => {
-                                if !c3(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            _ => {
-                                break 'n false;
+        cx.spend_units(4u64)?;
+        match v {
+            Value::Object(obj) => {
+                cx.spend(obj.len(), 1u64)?;
+                let mut seen = [false; 1];
+                for (k, x) in obj {
+                    match k.as_str() {
+                        "days" => {
+                            if !c1(x, cx)? {
+                                return Ok(false);
                             }
                         }
-                    }
-                    if !seen[0] {
-                        break 'n false;
+                        "location" => {
+                            seen[0] = true;
+                            if !c2(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        "units" => {
+                            if !c3(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        _ => {
+                            return Ok(false);
+                        }
                     }
                 }
-                _ => {
-                    break 'n false;
+                if !seen[0] {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        cx.leave(12u32);
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `#/properties/days`
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -154,7 +150,7 @@ pub mod get_weather_input {
         Ok(true)
     }
     fn e0(v: &Value, cx: &mut Errors) -> Done {
-        cx.state.enter_region(4u64, 12u32)?;
+        cx.state.spend_units(4u64)?;
         match v {
             Value::Object(obj) => {
                 cx.state.spend(obj.len(), 1u64)?;
@@ -176,7 +172,6 @@ pub mod get_weather_input {
             }
             _ => cx.fail(1),
         }
-        cx.state.leave(12u32);
         Ok(())
     }
     fn e1(v: &Value, cx: &mut Errors) -> Done {
@@ -328,59 +323,55 @@ pub mod get_weather_output {
     }
     /// `#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(4u64, 27u32)?;
-        let ok = 'n: {
-            match v {
-                Value::Object(obj) => {
-                    cx.spend(obj.len(), 1u64)?;
-                    let mut seen = [false; 3];
-                    let mut later: [Option<&Value>; 1] = [None; 1];
-                    for (k, x) in obj {
-                        match k.as_str() {
-                            "forecast" => {
-                                seen[2] = true;
-                                later[0] = Some(x);
-                            }
-                            "location" => {
-                                seen[0] = true;
-                                if !c2(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "units" => {
-                                seen[1] = true;
-                                if !c3(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            _ => {
-                                break 'n false;
+        cx.spend_units(4u64)?;
+        match v {
+            Value::Object(obj) => {
+                cx.spend(obj.len(), 1u64)?;
+                let mut seen = [false; 3];
+                let mut later: [Option<&Value>; 1] = [None; 1];
+                for (k, x) in obj {
+                    match k.as_str() {
+                        "forecast" => {
+                            seen[2] = true;
+                            later[0] = Some(x);
+                        }
+                        "location" => {
+                            seen[0] = true;
+                            if !c2(x, cx)? {
+                                return Ok(false);
                             }
                         }
-                    }
-                    if !seen[0] {
-                        break 'n false;
-                    }
-                    if !seen[1] {
-                        break 'n false;
-                    }
-                    if !seen[2] {
-                        break 'n false;
-                    }
-                    if let Some(x) = later[0] {
-                        if !c1(x, cx)? {
-                            break 'n false;
+                        "units" => {
+                            seen[1] = true;
+                            if !c3(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        _ => {
+                            return Ok(false);
                         }
                     }
                 }
-                _ => {
-                    break 'n false;
+                if !seen[0] {
+                    return Ok(false);
+                }
+                if !seen[1] {
+                    return Ok(false);
+                }
+                if !seen[2] {
+                    return Ok(false);
+                }
+                if let Some(x) = later[0] {
+                    if !c1(x, cx)? {
+                        return Ok(false);
+                    }
                 }
             }
-            true
-        };
-        cx.leave(27u32);
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `#/properties/forecast`
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -560,7 +551,7 @@ pub mod get_weather_output {
         Ok(true)
     }
     fn e0(v: &Value, cx: &mut Errors) -> Done {
-        cx.state.enter_region(4u64, 27u32)?;
+        cx.state.spend_units(4u64)?;
         match v {
             Value::Object(obj) => {
                 cx.state.spend(obj.len(), 1u64)?;
@@ -592,7 +583,6 @@ pub mod get_weather_output {
             }
             _ => cx.fail(3),
         }
-        cx.state.leave(27u32);
         Ok(())
     }
     fn e1(v: &Value, cx: &mut Errors) -> Done {
@@ -914,52 +904,48 @@ pub mod search_docs_input {
     }
     /// `#`
     fn c0(v: &Value, cx: &mut __rt::State, ev: &mut __rt::Eval) -> __rt::Res {
-        cx.enter_region(8u64, 24u32)?;
-        let ok = 'n: {
-            match v {
-                Value::Object(obj) => {
-                    if !obj.contains_key("query") {
-                        break 'n false;
-                    }
-                }
-                _ => {
-                    break 'n false;
+        cx.spend_units(8u64)?;
+        match v {
+            Value::Object(obj) => {
+                if !obj.contains_key("query") {
+                    return Ok(false);
                 }
             }
-            if !c10(v, cx, ev)? {
-                break 'n false;
+            _ => {
+                return Ok(false);
             }
-            if let Value::Object(obj) = v {
-                for (i, (k, x)) in obj.iter().enumerate() {
-                    match k.as_str() {
-                        "filters" => {
-                            if !c5(x, cx)? {
-                                break 'n false;
-                            }
-                            ev.props.set(i);
+        }
+        if !c10(v, cx, ev)? {
+            return Ok(false);
+        }
+        if let Value::Object(obj) = v {
+            for (i, (k, x)) in obj.iter().enumerate() {
+                match k.as_str() {
+                    "filters" => {
+                        if !c5(x, cx)? {
+                            return Ok(false);
                         }
-                        "query" => {
-                            if !c3(x, cx)? {
-                                break 'n false;
-                            }
-                            ev.props.set(i);
+                        ev.props.set(i);
+                    }
+                    "query" => {
+                        if !c3(x, cx)? {
+                            return Ok(false);
                         }
-                        _ => {}
+                        ev.props.set(i);
                     }
+                    _ => {}
                 }
-                cx.charge(obj.len())?;
-                cx.spend(obj.len(), 1u64)?;
-                for (i, x) in obj.values().enumerate() {
-                    if !ev.props.get(i) && !c4(x, cx)? {
-                        break 'n false;
-                    }
-                }
-                ev.props.set_range(0, obj.len());
             }
-            true
-        };
-        cx.leave(24u32);
-        Ok(ok)
+            cx.charge(obj.len())?;
+            cx.spend(obj.len(), 1u64)?;
+            for (i, x) in obj.values().enumerate() {
+                if !ev.props.get(i) && !c4(x, cx)? {
+                    return Ok(false);
+                }
+            }
+            ev.props.set_range(0, obj.len());
+        }
+        Ok(true)
     }
     /// `#/properties/query`
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -1129,7 +1115,7 @@ pub mod search_docs_input {
         Ok(true)
     }
     fn e0(v: &Value, cx: &mut Errors, ev: &mut __rt::Eval) -> Done {
-        cx.state.enter_region(8u64, 24u32)?;
+        cx.state.spend_units(8u64)?;
         match v {
             Value::Object(obj) => {
                 if !obj.contains_key("query") {
@@ -1169,7 +1155,6 @@ pub mod search_docs_input {
             }
             ev.props.set_range(0, obj.len());
         }
-        cx.state.leave(24u32);
         Ok(())
     }
     fn e3(v: &Value, cx: &mut Errors) -> Done {
@@ -1493,25 +1478,21 @@ pub mod search_docs_output {
     }
     /// `#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(1u64, 17u32)?;
-        let ok = 'n: {
-            match v {
-                Value::Array(arr) => {
-                    cx.spend(arr.len(), 5u64)?;
-                    for x in arr.iter() {
-                        if !c1(x, cx)? {
-                            break 'n false;
-                        }
+        cx.spend_units(1u64)?;
+        match v {
+            Value::Array(arr) => {
+                cx.spend(arr.len(), 5u64)?;
+                for x in arr.iter() {
+                    if !c1(x, cx)? {
+                        return Ok(false);
                     }
                 }
-                _ => {
-                    break 'n false;
-                }
             }
-            true
-        };
-        cx.leave(17u32);
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `#/items`
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -1627,7 +1608,7 @@ pub mod search_docs_output {
         Ok(true)
     }
     fn e0(v: &Value, cx: &mut Errors) -> Done {
-        cx.state.enter_region(1u64, 17u32)?;
+        cx.state.spend_units(1u64)?;
         match v {
             Value::Array(arr) => {
                 cx.state.spend(arr.len(), 5u64)?;
@@ -1637,7 +1618,6 @@ pub mod search_docs_output {
             }
             _ => cx.fail(0),
         }
-        cx.state.leave(17u32);
         Ok(())
     }
     fn e1(v: &Value, cx: &mut Errors) -> Done {
@@ -1873,55 +1853,51 @@ pub mod convert_currency_input {
     }
     /// `#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(4u64, 12u32)?;
-        let ok = 'n: {
-            match v {
-                Value::Object(obj) => {
-                    cx.spend(obj.len(), 1u64)?;
-                    let mut seen = [false; 3];
-                    for (k, x) in obj {
-                        match k.as_str() {
-                            "amount" => {
-                                seen[0] = true;
-                                if !c1(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "from" => {
-                                seen[1] = true;
-                                if !c5(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            "to" => {
-                                seen[2] = true;
-                                if !c5(x, cx)? {
-                                    break 'n false;
-                                }
-                            }
-                            _ => {
-                                break 'n false;
+        cx.spend_units(4u64)?;
+        match v {
+            Value::Object(obj) => {
+                cx.spend(obj.len(), 1u64)?;
+                let mut seen = [false; 3];
+                for (k, x) in obj {
+                    match k.as_str() {
+                        "amount" => {
+                            seen[0] = true;
+                            if !c1(x, cx)? {
+                                return Ok(false);
                             }
                         }
-                    }
-                    if !seen[0] {
-                        break 'n false;
-                    }
-                    if !seen[1] {
-                        break 'n false;
-                    }
-                    if !seen[2] {
-                        break 'n false;
+                        "from" => {
+                            seen[1] = true;
+                            if !c5(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        "to" => {
+                            seen[2] = true;
+                            if !c5(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        _ => {
+                            return Ok(false);
+                        }
                     }
                 }
-                _ => {
-                    break 'n false;
+                if !seen[0] {
+                    return Ok(false);
+                }
+                if !seen[1] {
+                    return Ok(false);
+                }
+                if !seen[2] {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        cx.leave(12u32);
-        Ok(ok)
+            _ => {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `#/properties/amount`
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -1954,7 +1930,7 @@ pub mod convert_currency_input {
         Ok(true)
     }
     fn e0(v: &Value, cx: &mut Errors) -> Done {
-        cx.state.enter_region(4u64, 12u32)?;
+        cx.state.spend_units(4u64)?;
         match v {
             Value::Object(obj) => {
                 cx.state.spend(obj.len(), 1u64)?;
@@ -1988,7 +1964,6 @@ pub mod convert_currency_input {
             }
             _ => cx.fail(3),
         }
-        cx.state.leave(12u32);
         Ok(())
     }
     fn e1(v: &Value, cx: &mut Errors) -> Done {
@@ -2163,27 +2138,23 @@ pub mod convert_currency_output {
     }
     /// `#`
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        cx.enter_region(8u64, 21u32)?;
-        let ok = 'n: {
-            {
-                let mut matched: u64 = 0;
-                if matches!(v, Value::Object(_)) && c8(v, cx)? {
-                    matched += 1;
-                }
-                if matches!(v, Value::Object(_)) && c3(v, cx)? {
-                    matched += 1;
-                    if matched > 1 {
-                        break 'n false;
-                    }
-                }
-                if matched != 1 {
-                    break 'n false;
+        cx.spend_units(8u64)?;
+        {
+            let mut matched: u64 = 0;
+            if matches!(v, Value::Object(_)) && c8(v, cx)? {
+                matched += 1;
+            }
+            if matches!(v, Value::Object(_)) && c3(v, cx)? {
+                matched += 1;
+                if matched > 1 {
+                    return Ok(false);
                 }
             }
-            true
-        };
-        cx.leave(21u32);
-        Ok(ok)
+            if matched != 1 {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
     /// `#/definitions/unsupported`
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -2335,7 +2306,7 @@ pub mod convert_currency_output {
         Ok(true)
     }
     fn e0(v: &Value, cx: &mut Errors) -> Done {
-        cx.state.enter_region(8u64, 21u32)?;
+        cx.state.spend_units(8u64)?;
         {
             let mut matched: u64 = 0;
             if matches!(v, Value::Object(_)) && c8(v, &mut cx.state)? {
@@ -2348,7 +2319,6 @@ pub mod convert_currency_output {
                 cx.error("oneOf", __rt::ErrorKind::OneOf { matched });
             }
         }
-        cx.state.leave(21u32);
         Ok(())
     }
     /// `^[A-Z]{3}$`
