@@ -486,9 +486,10 @@ impl<'a> Gen<'a> {
     fn function(&self, id: NodeId, mode: Mode) -> Function {
         let node = self.program.node(id);
         let plan = self.plan.node(id);
-        // Out-of-line nodes leave their region after the body, unless depth is not counted.
-        let leaves = plan.out_of_line && !self.plan.depth_free;
-        let exit = if leaves || self.program.uses_dynamic_scope {
+        // An out-of-line node enters a region and leaves it after its body, unless depth
+        // is not counted: then it only charges the budget.
+        let region = plan.out_of_line && !self.plan.depth_free;
+        let exit = if region || self.program.uses_dynamic_scope {
             quote!(break 'n false;)
         } else {
             quote!(return Ok(false);)
@@ -545,18 +546,18 @@ impl<'a> Gen<'a> {
             (quote!(), quote!())
         };
         let (cost, levels) = (plan.entry_cost, plan.height);
-        let (enter, leave) = if plan.out_of_line && self.plan.depth_free {
-            (quote!(#st.spend_units(#cost)?;), quote!())
-        } else if plan.recursive {
+        let (enter, leave) = if plan.recursive {
             (
                 quote!(#st.enter_cycle(#cost, #levels)?;),
                 quote!(#st.leave_cycle(#levels);),
             )
-        } else if plan.out_of_line {
+        } else if region {
             (
                 quote!(#st.enter_region(#cost, #levels)?;),
                 quote!(#st.leave(#levels);),
             )
+        } else if plan.out_of_line {
+            (quote!(#st.spend_units(#cost)?;), quote!())
         } else {
             (quote!(), quote!())
         };

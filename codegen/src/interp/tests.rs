@@ -1909,6 +1909,14 @@ fn exponential_fan_out_runs_out_of_budget() {
     assert_eq!(v.check(&json!("x")), Verdict::Invalid);
 }
 
+/// An interpreter of `program` under the default limits but for its `budget`.
+fn under_budget(program: &Program, budget: u64) -> Interpreter {
+    Interpreter::new(program.clone()).with_limits(Limits {
+        budget,
+        ..Limits::DEFAULT
+    })
+}
+
 #[test]
 fn plan_charges_regions_on_entry_and_loops_per_element() {
     // The root's inline children are paid for on entry; a loop pays per element before
@@ -1920,12 +1928,7 @@ fn plan_charges_regions_on_entry_and_loops_per_element() {
     let program = crate::Compiler::new(crate::Options::default())
         .compile(&schema)
         .expect("compiles");
-    let with = |budget| {
-        Interpreter::new(program.clone()).with_limits(Limits {
-            budget,
-            ..Limits::DEFAULT
-        })
-    };
+    let with = |budget| under_budget(&program, budget);
     // Root region: the root and its two `properties` children.
     assert_eq!(with(3).check(&json!({"a": 1})), Verdict::Valid);
     assert_eq!(
@@ -1951,12 +1954,7 @@ fn simple_nodes_in_a_loop_charge_as_validate_does() {
     let program = crate::Compiler::new(crate::Options::default())
         .compile(&schema)
         .expect("compiles");
-    let with = |budget| {
-        Interpreter::new(program.clone()).with_limits(Limits {
-            budget,
-            ..Limits::DEFAULT
-        })
-    };
+    let with = |budget| under_budget(&program, budget);
     for instance in [
         json!([[1, 2], [3, 4.5], [5, 6]]),
         json!([[1, 2], [3], ["x", 6]]),
