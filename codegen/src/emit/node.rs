@@ -238,8 +238,13 @@ impl<'a> Gen<'a> {
             // path's own call to it (a second caller LLVM counts against inlining). Not
             // in debug builds: at opt-level 0 the caller's frame would get a slot for
             // every local of every function inlined into it, which the stack guard does
-            // not count (and there the hint `inline` changes nothing).
+            // not count (and there the hint `inline` changes nothing). The same for the
+            // root when only the entry points call it: inlined there, its prologue goes and
+            // its first budget charge folds with the fresh state's constants.
             let hint = match (inline, mode, check_calls.get(&id)) {
+                (false, Mode::Check, Some(1)) if id == root => {
+                    quote!(#[cfg_attr(not(debug_assertions), inline(always))])
+                }
                 (false, ..) => quote!(),
                 (true, Mode::Check, Some(1)) if self.plan.node(id).steps => quote!(#[inline]),
                 (true, Mode::Check, Some(1)) => {

@@ -564,6 +564,9 @@ fn regions_count_depth_only_where_a_bound_can_be_reached() {
         assert!(!out.contains(counted), "{counted}: {out}");
     }
     assert!(out.contains("cx.state.spend_units("), "{out}");
+    // Only the entry points call the root: it is inlined into them.
+    let inlined_root = "inline(always))]\n    fn c0(";
+    assert!(out.contains(inlined_root), "{out}");
 
     // The same schema under limits its deepest chain of regions exceeds.
     let tight = crate::Options {
@@ -585,6 +588,8 @@ fn regions_count_depth_only_where_a_bound_can_be_reached() {
     let out = generate_schema("recursive", &recursive);
     assert!(check_functions(&out).contains("cx.enter_cycle("), "{out}");
     assert!(check_functions(&out).contains("cx.stepping("), "{out}");
+    // The root is called from inside too: it stays one function.
+    assert!(!out.contains(inlined_root), "{out}");
 }
 
 #[test]

@@ -56,6 +56,7 @@ pub mod get_weather_input {
         cx.finish(result)
     }
     /// `#`
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         cx.spend_units(4u64)?;
         match v {
@@ -322,6 +323,7 @@ pub mod get_weather_output {
         cx.finish(result)
     }
     /// `#`
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         cx.spend_units(4u64)?;
         match v {
@@ -903,6 +905,7 @@ pub mod search_docs_input {
         cx.finish(result)
     }
     /// `#`
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c0(v: &Value, cx: &mut __rt::State, ev: &mut __rt::Eval) -> __rt::Res {
         cx.spend_units(8u64)?;
         match v {
@@ -1477,6 +1480,7 @@ pub mod search_docs_output {
         cx.finish(result)
     }
     /// `#`
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         cx.spend_units(1u64)?;
         match v {
@@ -1852,6 +1856,7 @@ pub mod convert_currency_input {
         cx.finish(result)
     }
     /// `#`
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         cx.spend_units(4u64)?;
         match v {
@@ -2137,6 +2142,7 @@ pub mod convert_currency_output {
         cx.finish(result)
     }
     /// `#`
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         cx.spend_units(8u64)?;
         {
