@@ -31,9 +31,12 @@
 //!   followed by the edge's path, unless it is a `$ref` target, whose location is set.
 //! - **Out of line or inline.** A node is evaluated out of line — its own function in
 //!   generated code, a budget charge point and one level of depth — when it is the root,
-//!   recursive, reached from more than one place (unless its tree is small), a possible
-//!   `$dynamicRef` target, a resource root under a dynamic scope, or nested too deeply
-//!   in inline code. Every other node is inlined into its user (or users).
+//!   on a cycle (unless it is reached from one place and inlining it closes no cycle of
+//!   inline nodes nor raises the stack a region counts by more than a little: every
+//!   cycle passes through an out-of-line node), reached from more than one place (unless
+//!   its tree is small), a possible `$dynamicRef` target, a resource root under a dynamic
+//!   scope, or nested too deeply in inline code. Every other node is inlined into its
+//!   user (or users).
 //! - **Budget, charged in bulk.** Entering an out-of-line node charges its
 //!   [`NodePlan::entry_cost`]: one unit for itself and for every inline node it applies
 //!   at most once per evaluation (in-place applicators, `properties`, `prefixItems`),
@@ -109,9 +112,9 @@ pub struct NodePlan {
     /// when it is out of line: the stack its region may use, as the most [`frame_units`]
     /// along a chain of inline nodes from it (inline nodes evaluate inside its region).
     pub height: u32,
-    /// On a cycle of the schema (always out of line): entering it is also a level of
-    /// nesting in place, bounded by [`schemac_runtime::Limits::max_in_place`] until a
-    /// step into the instance.
+    /// Out of line and on a cycle of the (shared) schema graph: entering it is also a
+    /// level of nesting in place, bounded by [`schemac_runtime::Limits::max_in_place`]
+    /// until a step into the instance.
     pub recursive: bool,
     /// Budget units charged on entering the node when it is out of line (see the module
     /// documentation); for an inline node, what it adds to its region.
@@ -142,7 +145,7 @@ impl Plan {
         order_checks(&mut program, &weights);
         let canonical = share(&program, Sharing::Verdicts);
         let error_functions = share(&program, Sharing::Errors);
-        let nodes = decide(&program, &canonical, &weights, &recursive);
+        let nodes = decide(&program, &canonical, &weights);
         let discriminators = discriminate::discriminators(&program);
         let depth_free = depth_free(&program, &nodes);
         Plan {
@@ -327,11 +330,18 @@ fn weights(program: &Program, recursive: &[bool]) -> Vec<u32> {
     weight.into_iter().map(|w| w.unwrap_or(HEAVY)).collect()
 }
 
-/// Nodes on a cycle of edges (dynamic-reference targets included), by Tarjan's algorithm
-/// without recursion.
+/// Nodes on a cycle of edges (dynamic-reference targets included).
 fn recursive_nodes(program: &Program) -> Vec<bool> {
-    let n = program.nodes.len();
-    let succ: Vec<Vec<usize>> = (0..n).map(|i| successors(program, NodeId(i))).collect();
+    let succ: Vec<Vec<usize>> = (0..program.nodes.len())
+        .map(|i| successors(program, NodeId(i)))
+        .collect();
+    on_cycles(&succ)
+}
+
+/// Nodes on a cycle of the graph whose successors `succ` lists, by Tarjan's algorithm
+/// without recursion.
+fn on_cycles(succ: &[Vec<usize>]) -> Vec<bool> {
+    let n = succ.len();
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0usize; n];
     let mut on_stack = vec![false; n];
@@ -543,14 +553,18 @@ fn inline_size(
 }
 
 /// The out-of-line decisions and entry costs, over the shared (canonical) graph.
-fn decide(
-    program: &Program,
-    canonical: &[NodeId],
-    weights: &[u32],
-    recursive: &[bool],
-) -> Vec<NodePlan> {
+fn decide(program: &Program, canonical: &[NodeId], weights: &[u32]) -> Vec<NodePlan> {
     let n = program.nodes.len();
     let canon = |id: NodeId| canonical[id.0];
+    // Cycles of the shared graph (sharing can close a cycle no original node is on).
+    let cyclic = on_cycles(
+        &(0..n)
+            .map(|i| {
+                let succ = successors(program, NodeId(i));
+                succ.into_iter().map(|t| canonical[t].0).collect()
+            })
+            .collect::<Vec<_>>(),
+    );
     // Referrers of each canonical node, from canonical nodes reachable from the root.
     let mut referrers = vec![0u32; n];
     let mut forced = vec![false; n];
@@ -563,7 +577,7 @@ fn decide(
             continue;
         }
         let node = program.node(id);
-        if recursive[id.0] || (program.uses_dynamic_scope && node.is_resource_root) {
+        if program.uses_dynamic_scope && node.is_resource_root {
             forced[id.0] = true;
         }
         for check in &node.checks {
@@ -585,9 +599,16 @@ fn decide(
         }
     }
     let small = |id: NodeId| inline_size(program, &canon, id, SMALL_INLINE) <= SMALL_INLINE;
-    let mut out_of_line: Vec<bool> = (0..n)
-        .map(|i| forced[i] || (referrers[i] > 1 && !small(NodeId(i))))
+    // A node on a cycle reached from several places is where the cycle is entered; the
+    // others on cycles too, unless they can be inlined (see `inline_cycle_members`).
+    let entry: Vec<bool> = (0..n)
+        .map(|i| forced[i] || (referrers[i] > 1 && (cyclic[i] || !small(NodeId(i)))))
         .collect();
+    let mut out_of_line: Vec<bool> = (0..n).map(|i| entry[i] || cyclic[i]).collect();
+    let members: Vec<usize> = (0..n)
+        .filter(|&i| seen[i] && cyclic[i] && !entry[i])
+        .collect();
+    inline_cycle_members(program, &canon, &members, &mut out_of_line);
     // Bound inline nesting: walk from each out-of-line node through inline children.
     let mut order: Vec<usize> = (0..n).filter(|&i| seen[i] && out_of_line[i]).collect();
     while let Some(start) = order.pop() {
@@ -651,7 +672,7 @@ fn decide(
             NodePlan {
                 canonical: c,
                 out_of_line: out_of_line[c.0],
-                recursive: recursive[c.0] && out_of_line[c.0],
+                recursive: cyclic[c.0] && out_of_line[c.0],
                 entry_cost: cost[c.0].unwrap_or(1),
                 weight: weights[c.0],
                 constant: constant(program, c),
@@ -660,6 +681,69 @@ fn decide(
             }
         })
         .collect()
+}
+
+/// How much inlining nodes on cycles may raise the height of a region (see
+/// [`inline_cycle_members`]): two leaves' frames.
+const HEIGHT_SLACK: u32 = 8;
+
+/// How many node visits [`inline_cycle_members`] may spend trying candidates (each try
+/// visits every node): enough for thousands of candidates in a schema of hundreds of
+/// nodes, and a bound for the largest schemas.
+const INLINING_WORK: usize = 1 << 22;
+
+/// Inlines the nodes on a cycle reached from one place, one at a time, where that closes
+/// no cycle of inline nodes (every cycle still passes through an out-of-line node) and
+/// raises no region's [`NodePlan::height`] by more than [`HEIGHT_SLACK`] over what it was
+/// with all of them out of line. An inlined node saves a region entry per cycle turn (a
+/// call, a budget charge, a depth level), and the slack bound keeps the nesting of every
+/// evaluation about what it was: a region's height is counted on every entry, whichever
+/// branch runs.
+fn inline_cycle_members(
+    program: &Program,
+    canon: &impl Fn(NodeId) -> NodeId,
+    candidates: &[usize],
+    out_of_line: &mut [bool],
+) {
+    let inline_children = |id: NodeId, out_of_line: &[bool]| -> Vec<NodeId> {
+        let edges = program.node(id).checks.iter().flat_map(|c| c.kind.edges());
+        edges
+            .map(|e| canon(e.target))
+            .filter(|t| !out_of_line[t.0])
+            .collect()
+    };
+    // Whether `id` reaches itself through inline nodes.
+    let closes_cycle = |id: NodeId, out_of_line: &[bool]| {
+        let mut seen = vec![false; out_of_line.len()];
+        let mut stack = inline_children(id, out_of_line);
+        while let Some(t) = stack.pop() {
+            if t == id {
+                return true;
+            }
+            if !std::mem::replace(&mut seen[t.0], true) {
+                stack.extend(inline_children(t, out_of_line));
+            }
+        }
+        false
+    };
+    let regions: Vec<usize> = (0..out_of_line.len()).filter(|&i| out_of_line[i]).collect();
+    let (_, base) = steps_and_height(program, canon, out_of_line);
+    // Each try walks the program: a bound on the tries keeps planning linear.
+    let tries = (INLINING_WORK / out_of_line.len().max(1)).max(1);
+    for &c in candidates.iter().take(tries) {
+        out_of_line[c] = false;
+        if closes_cycle(NodeId(c), out_of_line) {
+            out_of_line[c] = true;
+            continue;
+        }
+        let (_, height) = steps_and_height(program, canon, out_of_line);
+        let raised = regions
+            .iter()
+            .any(|&r| out_of_line[r] && height[r] > base[r].saturating_add(HEIGHT_SLACK));
+        if raised {
+            out_of_line[c] = true;
+        }
+    }
 }
 
 /// Per canonical node, whether its evaluation may enter an out-of-line node (see
@@ -780,4 +864,62 @@ fn frame_units(program: &Program, id: NodeId) -> u32 {
         .map(|c| c.kind.edges().len())
         .sum();
     u32::try_from(edges).map_or(u32::MAX, |e| e.saturating_add(4))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn planned(schema: serde_json::Value) -> Plan {
+        let program = crate::Compiler::new(crate::Options::default())
+            .compile(&schema)
+            .expect("compiles");
+        Plan::new(&program)
+    }
+
+    /// The plans of the nodes whose location ends with `suffix`.
+    fn located<'a>(plan: &'a Plan, suffix: &str) -> Vec<&'a NodePlan> {
+        (0..plan.program.nodes.len())
+            .filter(|&i| plan.program.nodes[i].uri.ends_with(suffix))
+            .map(|i| plan.node(NodeId(i)))
+            .collect()
+    }
+
+    #[test]
+    fn a_cycle_is_out_of_line_only_where_it_is_entered() {
+        // node -> children -> items -> node: `node` has two referrers (the root and the
+        // items), `children` one and only connects back to `node`.
+        let mut schema = json!({
+            "$ref": "#/$defs/node",
+            "$defs": {"node": {"properties": {
+                "name": {"type": "string"},
+                "children": {"items": {"$ref": "#/$defs/node"}}
+            }}}
+        });
+        let plan = planned(schema.clone());
+        let node = located(&plan, "#/$defs/node");
+        assert!(
+            node.iter().all(|p| p.out_of_line && p.recursive),
+            "{node:?}"
+        );
+        let children = located(&plan, "#/$defs/node/properties/children");
+        assert!(
+            children.iter().all(|p| !p.out_of_line && !p.recursive),
+            "{children:?}"
+        );
+
+        // Without the leaf, and with `children` applying a leaf of its own, inlining it
+        // would raise the height `node` counts on every entry by more than the slack: it
+        // keeps its own region.
+        let node = &mut schema["$defs"]["node"]["properties"];
+        node.as_object_mut().expect("properties").remove("name");
+        node["children"]["contains"] = json!({"type": "string"});
+        let plan = planned(schema);
+        let children = located(&plan, "#/$defs/node/properties/children");
+        assert!(
+            children.iter().all(|p| p.out_of_line && p.recursive),
+            "{children:?}"
+        );
+    }
 }
