@@ -104,13 +104,19 @@ impl<'a> ClassRun<'a> {
     /// Whether the input matches: for `^…$` every code point is in the set and their
     /// number is within bounds; for `^…` / `…$` the leading / trailing run is at least
     /// `min` long (a longer one has a match of `min` within it); unanchored, some run is.
-    #[inline]
+    // Always inlined: on a `static` regex the set and the bounds become constants.
+    #[inline(always)]
     pub fn is_match(&self, haystack: &str) -> bool {
         let min = self.min as usize;
         match (self.start, self.end) {
             (true, true) => {
                 let max = self.max as usize;
                 let bytes = haystack.as_bytes();
+                if self.ranges.is_empty() {
+                    // An ASCII set: a match is one byte per code point.
+                    return (min..=max).contains(&bytes.len())
+                        && bytes.iter().all(|&b| b < 0x80 && self.contains_ascii(b));
+                }
                 // Each code point is at least one byte.
                 if min > bytes.len() {
                     return false;

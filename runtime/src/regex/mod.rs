@@ -313,6 +313,12 @@ mod tests {
         }
         let any = ClassRun::new([0, 0], &[], 0, 0, false, false);
         assert!(any.is_match("whatever"));
+        // `^[0-9A-Z]{2}$`: "ñ" is two bytes (C3 B1) whose low bits name 'C' and '1'.
+        let upper_digits =
+            ClassRun::new([0x03FF_0000_0000_0000, 0x07FF_FFFE], &[], 2, 2, true, true);
+        for (hay, want) in [("A1", true), ("ñ", false), ("a1", false), ("A12", false)] {
+            assert_eq!(upper_digits.is_match(hay), want, "{hay:?}");
+        }
     }
 
     #[test]
