@@ -407,10 +407,12 @@ impl<'a> Gen<'a> {
         self.used_regexes.borrow_mut().insert(id);
         let re = regex_name(id);
         let st = state(mode);
+        // The fast path inlined with the pattern's constants (a search out of line where
+        // it leaves the answer open).
         let fast = self.program.regexes[id.0]
             .compiled
             .as_ref()
-            .is_some_and(|c| c.fast_path_decides());
+            .is_some_and(|c| c.has_fast_path());
         if fast {
             quote!(#st.is_match_fast(&#re, #text)?)
         } else {

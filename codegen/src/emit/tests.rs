@@ -487,20 +487,22 @@ fn typed_branches_are_called_only_on_their_types() {
 }
 
 #[test]
-fn patterns_decided_by_their_fast_path_inline_it() {
+fn patterns_with_a_fast_path_inline_it() {
     let schema = json!({
         "properties": {
             "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
             "word": {"type": "string", "pattern": "^abc"},
+            "prefixed": {"type": "string", "pattern": "^ab(c|d)+$"},
             "free": {"type": "string", "pattern": "^(a|b)+c$"}
         }
     });
     let out = generate_schema("patterns", &schema);
     let check_code = check_functions(&out);
-    // A class run and a literal decide alone; the last needs a search.
+    // A class run and a literal decide alone, a prefix rules out inputs; the last has
+    // nothing to inline.
     assert_eq!(
         check_code.matches("cx.is_match_fast(&RE").count(),
-        2,
+        3,
         "{out}"
     );
     assert_eq!(check_code.matches("cx.is_match(&RE").count(), 1, "{out}");

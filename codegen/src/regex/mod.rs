@@ -247,13 +247,10 @@ impl CompiledRegex {
         })
     }
 
-    /// Whether the fast path decides every input by itself (a literal or a class run; a
-    /// prefix only rules inputs out), so that no search follows it.
-    pub fn fast_path_decides(&self) -> bool {
-        matches!(
-            self.fast,
-            Some(fast::Fast::Literal { .. } | fast::Fast::ClassRun { .. })
-        )
+    /// Whether the pattern has a fast path: a literal or a class run decides every input
+    /// by itself, a prefix rules out the inputs that do not start with it.
+    pub fn has_fast_path(&self) -> bool {
+        self.fast.is_some()
     }
 
     /// Whether a DFA was built (else the Pike VM runs, unless a fast path decides).
