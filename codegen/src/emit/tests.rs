@@ -493,16 +493,17 @@ fn patterns_with_a_fast_path_inline_it() {
             "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
             "word": {"type": "string", "pattern": "^abc"},
             "prefixed": {"type": "string", "pattern": "^ab(c|d)+$"},
-            "free": {"type": "string", "pattern": "^(a|b)+c$"}
+            "lead": {"type": "string", "pattern": "^(a|b)+c$"},
+            "free": {"type": "string", "pattern": "(a|b)+c"}
         }
     });
     let out = generate_schema("patterns", &schema);
     let check_code = check_functions(&out);
-    // A class run and a literal decide alone, a prefix rules out inputs; the last has
-    // nothing to inline.
+    // A class run and a literal decide alone, a prefix and a leading set rule out
+    // inputs; the last, unanchored, has nothing to inline.
     assert_eq!(
         check_code.matches("cx.is_match_fast(&RE").count(),
-        3,
+        4,
         "{out}"
     );
     assert_eq!(check_code.matches("cx.is_match(&RE").count(), 1, "{out}");

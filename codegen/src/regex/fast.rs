@@ -10,7 +10,9 @@
 //! - one class or character, repeated or not: [`Fast::ClassRun`] (`^[a-z0-9_-]+$`,
 //!   `^[A-Za-z0-9_-]{1,64}$`, `\d{4}`);
 //! - otherwise, after a `^`, literal characters then anything: [`Fast::Prefix`], a quick
-//!   rejection before the automaton runs.
+//!   rejection before the automaton runs;
+//! - otherwise, after a `^`, anything whose first code point is in a known set
+//!   (`^[a-z]+_\d+$`, `^(get|put)_`): [`Fast::Leading`], a rejection by the first byte.
 
 use schemac_runtime::regex::syntax::{Assertion, Class, Node};
 
@@ -27,6 +29,14 @@ pub(crate) enum Fast {
     },
     /// The pattern starts with `^` and this (non-empty) literal.
     Prefix(String),
+    /// The pattern starts with `^` and a code point of a set that is not every code point.
+    Leading {
+        /// ASCII members: bit `c % 64` of word `c / 64`.
+        ascii: [u64; 2],
+        /// Whether some member is outside ASCII (an input starting with one is left to
+        /// the automaton).
+        non_ascii: bool,
+    },
     /// The pattern is `[set]{min,max}` (`max == u32::MAX`: unbounded), anchored as given.
     ClassRun {
         /// ASCII members: bit `c % 64` of word `c / 64`.
@@ -76,7 +86,45 @@ pub(crate) fn analyze(node: &Node) -> Option<Fast> {
             _ => break,
         }
     }
-    (!prefix.is_empty()).then_some(Fast::Prefix(prefix))
+    if !prefix.is_empty() {
+        return Some(Fast::Prefix(prefix));
+    }
+    let (&first, _) = items.split_first()?;
+    let set = first_set(first)?;
+    let (ascii, non_ascii) = split_ascii(&set);
+    (ascii != [u64::MAX; 2] || !non_ascii).then_some(Fast::Leading { ascii, non_ascii })
+}
+
+/// The code points a match of `node` can start with, when it cannot match the empty
+/// string and they are known without lookaround.
+fn first_set(node: &Node) -> Option<Ranges> {
+    match node {
+        Node::Char(c) => Some(vec![(*c, *c)]),
+        Node::Class(class) => class_set(class),
+        Node::Group(n) => first_set(n),
+        Node::Concat(items) => first_set(items.iter().find(|n| !matches!(n, Node::Empty))?),
+        Node::Alt(branches) => {
+            let mut all = Vec::new();
+            for branch in branches {
+                all.extend(first_set(branch)?);
+            }
+            Some(normalize(all))
+        }
+        Node::Repeat { node, min, .. } if *min >= 1 => first_set(node),
+        _ => None,
+    }
+}
+
+/// A set as an ASCII bitmap (bit `c % 64` of word `c / 64`) and whether it has members
+/// from `0x80` on.
+fn split_ascii(set: &Ranges) -> ([u64; 2], bool) {
+    let mut ascii = [0u64; 2];
+    for &(a, b) in set {
+        for c in a..=b.min(0x7F) {
+            ascii[(c / 64) as usize] |= 1 << (c % 64);
+        }
+    }
+    (ascii, set.iter().any(|&(_, b)| b >= 0x80))
 }
 
 /// Appends the sequence `node` stands for, groups and nested sequences opened up and
@@ -112,17 +160,12 @@ fn class_run(item: &Node, start: bool, end: bool) -> Option<Fast> {
         Node::Class(class) => class_set(class)?,
         _ => return None,
     };
-    let mut ascii = [0u64; 2];
-    let mut ranges = Vec::new();
-    for (a, b) in set {
-        for c in a..=b.min(0x7F) {
-            ascii[(c / 64) as usize] |= 1 << (c % 64);
-        }
-        if b >= 0x80 {
-            ranges.push(a.max(0x80));
-            ranges.push(b);
-        }
-    }
+    let (ascii, _) = split_ascii(&set);
+    let ranges = set
+        .iter()
+        .filter(|&&(_, b)| b >= 0x80)
+        .flat_map(|&(a, b)| [a.max(0x80), b])
+        .collect();
     Some(Fast::ClassRun {
         ascii,
         ranges,
@@ -180,7 +223,32 @@ mod tests {
         assert_eq!(fast("^ab[0-9]"), Some(Fast::Prefix("ab".into())));
         assert_eq!(fast("ab[0-9]"), None);
         assert_eq!(fast("^a|b"), None);
-        assert_eq!(fast("^\\uD800x"), None);
+        let leading = |members: &str, non_ascii| {
+            let mut ascii = [0u64; 2];
+            for b in members.bytes() {
+                ascii[usize::from(b / 64)] |= 1 << (b % 64);
+            }
+            Some(Fast::Leading { ascii, non_ascii })
+        };
+        assert_eq!(
+            fast("^(get|put|post|delete)_[a-z]+$"),
+            leading("dgp", false)
+        );
+        assert_eq!(fast("^[a-c]+_\\d{1,4}$"), leading("abc", false));
+        assert_eq!(fast("^(?:é|x)y*z"), leading("x", true));
+        // Nothing to reject: may match the empty string, or start anywhere.
+        assert_eq!(fast("^[a-c]*_"), None);
+        assert_eq!(fast("^(a|)b"), None);
+        assert_eq!(fast("^(?=a)ab*c"), None);
+        assert_eq!(fast("^[^a]?[\\s\\S]x"), None);
+        // A lone surrogate is no literal; inputs starting with ASCII cannot match.
+        assert_eq!(
+            fast("^\\uD800x"),
+            Some(Fast::Leading {
+                ascii: [0, 0],
+                non_ascii: true
+            })
+        );
         match fast("^[a-z0-9_é-]{1,64}$") {
             Some(Fast::ClassRun {
                 ascii,
@@ -217,7 +285,13 @@ mod tests {
             fast("\\d"),
             Some(Fast::ClassRun { min: 1, max: 1, .. })
         ));
-        assert_eq!(fast("^[a-z]+\\b"), None);
+        assert!(matches!(
+            fast("^[a-z]+\\b"),
+            Some(Fast::Leading {
+                non_ascii: false,
+                ..
+            })
+        ));
         assert_eq!(fast("(?=a)b"), None);
     }
 }

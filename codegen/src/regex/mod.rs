@@ -227,6 +227,10 @@ impl CompiledRegex {
                 end: *end,
             },
             fast::Fast::Prefix(text) => FastPath::Prefix(text),
+            fast::Fast::Leading { ascii, non_ascii } => FastPath::Leading {
+                ascii: *ascii,
+                non_ascii: *non_ascii,
+            },
             fast::Fast::ClassRun {
                 ascii,
                 ranges,
@@ -238,17 +242,20 @@ impl CompiledRegex {
         })
     }
 
-    /// The fast path's kind, when there is one: `"literal"`, `"prefix"` or `"class run"`.
+    /// The fast path's kind, when there is one: `"literal"`, `"prefix"`, `"leading"` or
+    /// `"class run"`.
     pub fn fast_path(&self) -> Option<&'static str> {
         self.fast.as_ref().map(|f| match f {
             fast::Fast::Literal { .. } => "literal",
             fast::Fast::Prefix(_) => "prefix",
+            fast::Fast::Leading { .. } => "leading",
             fast::Fast::ClassRun { .. } => "class run",
         })
     }
 
     /// Whether the pattern has a fast path: a literal or a class run decides every input
-    /// by itself, a prefix rules out the inputs that do not start with it.
+    /// by itself, a prefix or a leading set rules out the inputs that do not start with
+    /// it.
     pub fn has_fast_path(&self) -> bool {
         self.fast.is_some()
     }
@@ -271,6 +278,7 @@ impl CompiledRegex {
             None => 0,
             Some(fast::Fast::Literal { text, .. }) | Some(fast::Fast::Prefix(text)) => text.len(),
             Some(fast::Fast::ClassRun { ranges, .. }) => 16 + 4 * ranges.len(),
+            Some(fast::Fast::Leading { .. }) => 17,
         };
         fast + self.ops.len()
             + self.args.0.len()
@@ -291,6 +299,11 @@ impl CompiledRegex {
     pub fn to_tokens(&self, runtime: &proc_macro2::TokenStream) -> proc_macro2::TokenStream {
         use proc_macro2::Literal;
         use quote::{quote, ToTokens};
+        fn hex_word(w: u64) -> Literal {
+            format!("0x{w:016X}")
+                .parse::<Literal>()
+                .unwrap_or_else(|_| Literal::u64_unsuffixed(w))
+        }
         fn words<T: Copy + Into<u32>>(v: &[T]) -> proc_macro2::TokenStream {
             let items = v.iter().map(|&x| Literal::u32_unsuffixed(x.into()));
             quote!(&[#(#items),*])
@@ -305,6 +318,12 @@ impl CompiledRegex {
             Some(fast::Fast::Prefix(text)) => {
                 quote!(::core::option::Option::Some(#runtime::regex::FastPath::Prefix(#text)))
             }
+            Some(fast::Fast::Leading { ascii, non_ascii }) => {
+                let [lo, hi] = ascii.map(hex_word);
+                quote!(::core::option::Option::Some(#runtime::regex::FastPath::Leading {
+                    ascii: [#lo, #hi], non_ascii: #non_ascii
+                }))
+            }
             Some(fast::Fast::ClassRun {
                 ascii,
                 ranges,
@@ -313,11 +332,7 @@ impl CompiledRegex {
                 start,
                 end,
             }) => {
-                let [lo, hi] = ascii.map(|w| {
-                    format!("0x{w:016X}")
-                        .parse::<Literal>()
-                        .unwrap_or_else(|_| Literal::u64_unsuffixed(w))
-                });
+                let [lo, hi] = ascii.map(hex_word);
                 let ranges = words(ranges);
                 let min = Literal::u32_unsuffixed(*min);
                 let max = if *max == u32::MAX {

@@ -26,6 +26,16 @@ pub enum FastPath<'a> {
     /// (`^abc[0-9]+`): an input that does not start with the literal is rejected at once;
     /// one that does is left to the automaton.
     Prefix(&'a str),
+    /// The pattern starts with `^` and a code point of a set (`^[a-z]+_\d+$`,
+    /// `^(get|put)_`): an input whose first byte cannot start one is rejected at once;
+    /// the others are left to the automaton.
+    Leading {
+        /// ASCII members: bit `c % 64` of `ascii[c / 64]`.
+        ascii: [u64; 2],
+        /// Whether the set has members from `0x80` on (an input starting with one is
+        /// left to the automaton).
+        non_ascii: bool,
+    },
     /// The whole pattern is one class repeated, optionally anchored: `^[a-z0-9_-]+$`,
     /// `^[A-Za-z0-9_-]{1,64}$`, `\d{4}`. Decides the match.
     ClassRun(ClassRun<'a>),
@@ -195,6 +205,14 @@ impl FastPath<'_> {
                 (true, true) => haystack == text,
             }),
             FastPath::Prefix(text) => (!haystack.starts_with(text)).then_some(false),
+            FastPath::Leading { ascii, non_ascii } => {
+                let may_start = match haystack.as_bytes().first() {
+                    None => false,
+                    Some(&b) if b < 0x80 => (ascii[usize::from(b >> 6)] >> (b & 63)) & 1 == 1,
+                    Some(_) => non_ascii,
+                };
+                (!may_start).then_some(false)
+            }
             FastPath::ClassRun(run) => Some(run.is_match(haystack)),
         }
     }

@@ -105,7 +105,6 @@ impl<'a> Regex<'a> {
         haystack: &str,
         budget: &mut Budget,
     ) -> Result<bool, IncompleteReason> {
-        let bytes = haystack.len() as u64;
         if let Some(decided) = self
             .fast
             .as_ref()
@@ -113,9 +112,19 @@ impl<'a> Regex<'a> {
         {
             return decided;
         }
+        self.search_budgeted(haystack, budget)
+    }
+
+    /// The automaton's part of [`Regex::is_match_budgeted`] (the fast path left the
+    /// answer open, or there is none).
+    fn search_budgeted(
+        &self,
+        haystack: &str,
+        budget: &mut Budget,
+    ) -> Result<bool, IncompleteReason> {
         match &self.dfa {
             Some(dfa) => {
-                budget.charge(units(bytes))?;
+                budget.charge(units(haystack.len() as u64))?;
                 Ok(dfa.is_match(haystack))
             }
             None => self.pike_vm_budgeted(haystack, budget),
@@ -148,8 +157,7 @@ impl<'a> Regex<'a> {
     /// [`Regex::is_match_budgeted`] with its fast path inlined where it is called (the
     /// search itself stays out of line): for a `static` regex (generated code's
     /// [`crate::__private::State::is_match_fast`]) the fast path is specialized to the
-    /// pattern there. Where the fast path leaves the answer open, the search tries it
-    /// again (a prefix test: a few instructions).
+    /// pattern there.
     #[inline(always)]
     pub fn is_match_inlined(
         &self,
@@ -162,7 +170,7 @@ impl<'a> Regex<'a> {
             .and_then(|fast| fast.decide_budgeted(haystack, budget))
         {
             Some(decided) => decided,
-            None => self.is_match_budgeted(haystack, budget),
+            None => self.search_budgeted(haystack, budget),
         }
     }
 
@@ -355,6 +363,21 @@ mod tests {
         }
         assert_eq!(FastPath::Prefix("ab").decide("xab"), Some(false));
         assert_eq!(FastPath::Prefix("ab").decide("abx"), None);
+        // `^[a-c]…` / `^(?:é|[a-c])…`
+        let leading = |non_ascii| FastPath::Leading {
+            ascii: [0, 0b1110 << 32],
+            non_ascii,
+        };
+        for (non_ascii, hay, want) in [
+            (false, "b_1", None),
+            (false, "x_1", Some(false)),
+            (false, "", Some(false)),
+            (false, "é", Some(false)),
+            (true, "é", None),
+            (true, "x", Some(false)),
+        ] {
+            assert_eq!(leading(non_ascii).decide(hay), want, "{non_ascii} {hay:?}");
+        }
     }
 
     #[test]
