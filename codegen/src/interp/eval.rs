@@ -557,9 +557,12 @@ impl Interpreter {
         let plan = &self.plans[id.0];
         for (index, check) in node.checks.iter().enumerate() {
             let ok = match &check.kind {
-                CheckKind::Required(names) => inst
-                    .as_object()
-                    .is_none_or(|o| names.iter().all(|n| o.contains_key(n))),
+                CheckKind::Required(names) => {
+                    inst.as_object().is_none_or(|o| match plan.required(index) {
+                        Some(required) => required.holds(o),
+                        None => names.iter().all(|n| o.contains_key(n)),
+                    })
+                }
                 CheckKind::Ref(edge) => self.node(cx, edge.target, inst, None)?,
                 CheckKind::Items { schema, skip } => match inst.as_array() {
                     Some(items) => match self.items_at_once(cx, schema, *skip, items) {
@@ -1447,14 +1450,14 @@ impl Interpreter {
         let mut ok = true;
         let mut deferred = Deferred::default();
         for (key, value) in object {
-            let Some(i) = index.find(entries, key) else {
+            let Some(i) = index.find(key, |i| entry_name(entries, i)) else {
                 continue;
             };
             let Some((_, edge)) = entries.get(i) else {
                 continue;
             };
             if self.plans[edge.target.0].deferred {
-                deferred.add(i);
+                deferred.add(i, value);
                 continue;
             }
             if !self.apply_at_key(cx, edge, key, value)? {
@@ -1470,21 +1473,28 @@ impl Interpreter {
         Ok(ok)
     }
 
-    /// Runs the deferred `properties` entries found present, by name in entry order.
+    /// Runs the deferred `properties` entries found present, in entry order: one with the
+    /// value found, several by name.
+    #[inline(always)]
     fn deferred_properties(
         &self,
         cx: &mut Ctx,
         entries: &[(String, Edge)],
         object: &Map<String, Value>,
-        deferred: Deferred,
+        deferred: Deferred<'_>,
     ) -> Eval {
-        match deferred {
-            Deferred::None => Ok(true),
-            Deferred::Few(bits) => {
-                self.properties_by_name(cx, entries, object, |i, _| i < 64 && bits & (1 << i) != 0)
-            }
-            Deferred::Many => self.properties_by_name(cx, entries, object, |_, edge| {
-                self.plans[edge.target.0].deferred
+        match (deferred.count, deferred.first) {
+            (0, _) => Ok(true),
+            (1, Some((i, value))) => match entries.get(i) {
+                Some((name, edge)) => self.apply_at_key(cx, edge, name, value),
+                None => Ok(true),
+            },
+            _ => self.properties_by_name(cx, entries, object, |i, edge| {
+                if i < 64 {
+                    deferred.few & 1 << i != 0
+                } else {
+                    self.plans[edge.target.0].deferred
+                }
             }),
         }
     }
@@ -1541,7 +1551,7 @@ impl Interpreter {
                     evaluated = true;
                     let later = defer && self.plans[edge.target.0].deferred;
                     if later {
-                        deferred.add(at);
+                        deferred.add(at, value);
                     }
                     if !later && !self.apply_at_key(cx, edge, key, value)? {
                         ok = false;
@@ -1845,9 +1855,7 @@ fn simple_checks(cx: &mut Ctx, ops: &[Simple], inst: Inst<'_>) -> Eval {
             Simple::Type(types) => inst.has_type(*types),
             Simple::MinItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 >= *limit),
             Simple::MaxItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 <= *limit),
-            Simple::Required(names) => inst
-                .as_object()
-                .is_none_or(|o| names.iter().all(|n| o.contains_key(n))),
+            Simple::Required(required) => inst.as_object().is_none_or(|o| required.holds(o)),
             Simple::ItemsAtOnce {
                 skip,
                 types,
@@ -1900,32 +1908,39 @@ fn find_property<'p>(
     key: &str,
 ) -> Option<(usize, &'p Edge)> {
     let at = match index {
-        Some(index) => index.find(entries, key)?,
+        Some(index) => index.find(key, |i| entry_name(entries, i))?,
         None => entries.iter().position(|(name, _)| name == key)?,
     };
     entries.get(at).map(|(_, e)| (at, e))
 }
 
-/// The deferred `properties` entries an object has, found during a pass over its keys.
-#[derive(Clone, Copy, Default)]
-enum Deferred {
-    /// None.
-    #[default]
-    None,
-    /// The entries whose indices (all below 64) are set.
-    Few(u64),
-    /// Some entry at index 64 or above: every deferred entry is looked up.
-    Many,
+/// The name of entry `i` of `properties`.
+#[inline(always)]
+fn entry_name(entries: &[(String, Edge)], i: usize) -> Option<&str> {
+    entries.get(i).map(|(name, _)| name.as_str())
 }
 
-impl Deferred {
-    #[inline]
-    fn add(&mut self, index: usize) {
-        *self = match *self {
-            Deferred::None if index < 64 => Deferred::Few(1 << index),
-            Deferred::Few(bits) if index < 64 => Deferred::Few(bits | 1 << index),
-            _ => Deferred::Many,
-        };
+/// The deferred `properties` entries an object has, found during a pass over its keys.
+#[derive(Clone, Copy, Default)]
+struct Deferred<'v> {
+    /// How many.
+    count: usize,
+    /// The first found: its entry index, with its value.
+    first: Option<(usize, &'v Value)>,
+    /// The entries found among the first 64.
+    few: u64,
+}
+
+impl<'v> Deferred<'v> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, value: &'v Value) {
+        if self.count == 0 {
+            self.first = Some((index, value));
+        }
+        if index < 64 {
+            self.few |= 1 << index;
+        }
+        self.count += 1;
     }
 }
 

@@ -27,7 +27,8 @@
 //! `patternProperties` and `additionalProperties` of a node are fused into one pass over
 //! the instance's properties (run where the first of them stands), each pattern tested
 //! once per key; an instance key is found among the `properties` names by its length and
-//! its first and last eight bytes (a scan for a few names, a hash bucket for many); large
+//! its first and last eight bytes (a scan for a few names, a hash bucket for many), and so
+//! are the names of a `required` with three or more, in one pass over a small object; large
 //! `enum`s get the member tables and long pattern lists the prefilters that
 //! [`crate::plan::lookup`] decides, as in generated code. Each node's plan also copies the
 //! shared plan's region decisions (out of line, entry cost, loop cost, steps), so that a
@@ -54,7 +55,9 @@
 //!   `maxContains`, or `maxContains` exceeded) unless the node collects evaluated items;
 //! - `properties` alone (no `patternProperties` / `additionalProperties`, no collection)
 //!   iterates the instance's keys as generated code does, but looks its names up in the
-//!   instance instead when the instance has more than four keys per name.
+//!   instance instead when the instance has more than four keys per name; a deferred
+//!   entry runs with the value the pass found when it is the only one, several are looked
+//!   up by name.
 
 mod annotations;
 mod eval;

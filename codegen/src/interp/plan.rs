@@ -1,12 +1,13 @@
 //! Per-node plans, computed once when the interpreter is built: which checks of a node
-//! are fused into one pass over an object's properties, and a sorted index of the
-//! `properties` names for lookups by instance key.
+//! are fused into one pass over an object's properties, and lookup indices over the
+//! `properties` and `required` names for instance keys.
 
-use crate::ir::{CheckKind, Edge, Node, NodeId};
+use crate::ir::{CheckKind, Node, NodeId};
 use crate::plan::lookup::{pattern_set, EnumTable};
 use crate::plan::{Discriminator, Plan};
 use crate::regex::PatternSet;
 use schemac_runtime::error::TypeSet;
+use serde_json::{Map, Value};
 
 /// What the interpreter precomputes about one node.
 #[derive(Debug, Default)]
@@ -56,6 +57,8 @@ pub(super) struct NodePlan {
     pub(super) pattern_sets: Vec<(usize, PatternSet)>,
     /// The discriminators of the node's `anyOf` / `oneOf` checks, by check index.
     pub(super) discriminators: Vec<(usize, Discriminator)>,
+    /// The `required` checks' names as short-circuit evaluation tests them, by check index.
+    pub(super) required: Vec<(usize, Required)>,
     /// Member tables of the `enum` checks with enough members, by check index.
     pub(super) enum_tables: Vec<(usize, EnumTable)>,
     /// How short-circuit evaluation without annotations evaluates the node.
@@ -91,7 +94,7 @@ pub(super) enum Simple {
     /// `maxItems`.
     MaxItems(u64),
     /// `required`.
-    Required(Vec<String>),
+    Required(Box<Required>),
     /// `items` from index `skip` over a schema decided for every item at once: always
     /// valid (`types` is `None`) or only testing the type; `loop_cost` per item.
     ItemsAtOnce {
@@ -124,6 +127,14 @@ impl NodePlan {
             .iter()
             .find(|(i, _)| *i == index)
             .map(|(_, d)| d)
+    }
+
+    /// The names of check `index` (a `required`), if it is one.
+    pub(super) fn required(&self, index: usize) -> Option<&Required> {
+        self.required
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, required)| required)
     }
 
     /// The member tables of check `index`, if it has them.
@@ -196,8 +207,8 @@ impl PropertyIndex {
     /// Up to this many names, a scan of the heads beats hashing the key.
     const SCAN: usize = 12;
 
-    pub(super) fn new(entries: &[(String, Edge)]) -> PropertyIndex {
-        let heads: Vec<Head> = entries.iter().map(|(name, _)| Head::of(name)).collect();
+    pub(super) fn new<'a>(names: impl Iterator<Item = &'a str>) -> PropertyIndex {
+        let heads: Vec<Head> = names.map(Head::of).collect();
         let lengths = heads.iter().fold(0u64, |bits, h| bits | 1 << (h.len & 63));
         let mut index = PropertyIndex {
             lengths,
@@ -206,7 +217,7 @@ impl PropertyIndex {
             order: Vec::new(),
             shift: 64,
         };
-        let n = entries.len();
+        let n = index.heads.len();
         if n > PropertyIndex::SCAN {
             let buckets = (2 * n).next_power_of_two();
             index.shift = 64 - buckets.trailing_zeros();
@@ -235,24 +246,76 @@ impl PropertyIndex {
         self.lengths & 1 << (len & 63) != 0
     }
 
-    /// The index in `entries` (the ones this index was built from) of the one named `key`.
+    /// The index of the name `key` among the names this index was built from, which
+    /// `name` gives by index (read only for names longer than their heads).
     #[inline(always)]
-    pub(super) fn find(&self, entries: &[(String, Edge)], key: &str) -> Option<usize> {
+    pub(super) fn find<'a>(
+        &self,
+        key: &str,
+        name: impl Fn(usize) -> Option<&'a str>,
+    ) -> Option<usize> {
         if !self.may_have_length(key.len()) {
             return None;
         }
         let head = Head::of(key);
-        let same = |i: usize| {
-            self.heads[i] == head
-                && (head.len <= Head::DECIDES
-                    || entries.get(i).is_some_and(|(name, _)| name.as_str() == key))
-        };
+        let same =
+            |i: usize| self.heads[i] == head && (head.len <= Head::DECIDES || name(i) == Some(key));
         if self.starts.is_empty() {
             return (0..self.heads.len()).find(|&i| same(i));
         }
         let slot = head.slot(self.shift);
         let bucket = &self.order[self.starts[slot] as usize..self.starts[slot + 1] as usize];
         bucket.iter().map(|&i| i as usize).find(|&i| same(i))
+    }
+}
+
+/// `required`'s names, and for several of them an index to find them all in one pass
+/// over a small object instead of a lookup each.
+#[derive(Debug)]
+pub(super) struct Required {
+    names: Vec<String>,
+    /// The index over the names, and the bits of the first occurrence of each distinct
+    /// name (from [`Required::IN_PASS`] up to 64 names).
+    pass: Option<(PropertyIndex, u64)>,
+}
+
+impl Required {
+    /// From this many names on, a small object is searched in one pass.
+    const IN_PASS: usize = 3;
+
+    pub(super) fn new(names: &[String]) -> Required {
+        let pass = (Required::IN_PASS..=64).contains(&names.len()).then(|| {
+            let firsts = (0..names.len())
+                .filter(|&i| !names[..i].contains(&names[i]))
+                .fold(0u64, |bits, i| bits | 1 << i);
+            (PropertyIndex::new(names.iter().map(String::as_str)), firsts)
+        });
+        Required {
+            names: names.to_vec(),
+            pass,
+        }
+    }
+
+    /// Whether `object` has every name: in one pass over its keys (stopping once all are
+    /// found) when it has at most four keys per name, else by a lookup of each.
+    #[inline]
+    pub(super) fn holds(&self, object: &Map<String, Value>) -> bool {
+        let Some((index, all)) = &self.pass else {
+            return self.names.iter().all(|n| object.contains_key(n));
+        };
+        if object.len() > self.names.len() * 4 {
+            return self.names.iter().all(|n| object.contains_key(n));
+        }
+        let mut seen = 0u64;
+        for key in object.keys() {
+            if let Some(i) = index.find(key, |i| self.names.get(i).map(String::as_str)) {
+                seen |= 1 << i;
+                if seen == *all {
+                    return true;
+                }
+            }
+        }
+        false
     }
 }
 
@@ -328,7 +391,7 @@ fn simple(plans: &[NodePlan], kind: &CheckKind) -> Option<Simple> {
         CheckKind::Type(types) => Simple::Type(*types),
         CheckKind::MinItems(limit) => Simple::MinItems(*limit),
         CheckKind::MaxItems(limit) => Simple::MaxItems(*limit),
-        CheckKind::Required(names) => Simple::Required(names.clone()),
+        CheckKind::Required(names) => Simple::Required(Box::new(Required::new(names))),
         CheckKind::Items { schema, skip } => {
             let target = &plans[schema.target.0];
             if !target.always_valid && target.only_type.is_none() {
@@ -367,6 +430,9 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
         if let Some(set) = set {
             out.pattern_sets.push((i, set));
         }
+        if let CheckKind::Required(names) = &check.kind {
+            out.required.push((i, Required::new(names)));
+        }
         if let CheckKind::Enum(values) = &check.kind {
             if let Some(table) = EnumTable::new(values) {
                 out.enum_tables.push((i, table));
@@ -388,7 +454,8 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
             }
             CheckKind::Properties(entries) => {
                 if properties.is_empty() {
-                    out.property_index = Some((i, PropertyIndex::new(entries)));
+                    let names = entries.iter().map(|(name, _)| name.as_str());
+                    out.property_index = Some((i, PropertyIndex::new(names)));
                 }
                 properties.push(i);
             }

@@ -1954,27 +1954,11 @@ fn simple_nodes_in_a_loop_charge_as_validate_does() {
     let program = crate::Compiler::new(crate::Options::default())
         .compile(&schema)
         .expect("compiles");
-    let with = |budget| under_budget(&program, budget);
     for instance in [
         json!([[1, 2], [3, 4.5], [5, 6]]),
         json!([[1, 2], [3], ["x", 6]]),
     ] {
-        let needed = (0..100)
-            .find(|&budget| {
-                !matches!(
-                    with(budget).validate(&instance).verdict,
-                    Verdict::Incomplete(_)
-                )
-            })
-            .expect("a budget suffices");
-        assert!(needed > 0);
-        let verdict = with(needed).validate(&instance).verdict;
-        assert_eq!(with(needed).check(&instance), verdict, "{instance}");
-        assert_eq!(
-            with(needed - 1).check(&instance),
-            Verdict::Incomplete(IncompleteReason::BudgetExceeded),
-            "{instance}"
-        );
+        assert_check_charges_as_validate(&program, &instance);
     }
 }
 
@@ -2325,5 +2309,123 @@ fn applicator_annotations_come_after_their_childrens_and_before_their_nodes() {
             ("", "/properties"),
             ("", "/title")
         ]
+    );
+}
+
+/// Asserts that `check` decides `instance` as `validate` does under the least budget that
+/// `validate` needs (some), and not under one unit less.
+#[track_caller]
+fn assert_check_charges_as_validate(program: &Program, instance: &Value) {
+    let with = |budget| under_budget(program, budget);
+    let needed = (0..1000)
+        .find(|&budget| {
+            !matches!(
+                with(budget).validate(instance).verdict,
+                Verdict::Incomplete(_)
+            )
+        })
+        .expect("a budget suffices");
+    assert!(needed > 0, "{instance}");
+    let verdict = with(needed).validate(instance).verdict;
+    assert_eq!(with(needed).check(instance), verdict, "{instance}");
+    assert_eq!(
+        with(needed - 1).check(instance),
+        Verdict::Incomplete(IncompleteReason::BudgetExceeded),
+        "{instance}"
+    );
+}
+
+#[test]
+fn deferred_properties_run_in_entry_order_with_the_values_found() {
+    // Recursive entries run after the object's other properties, in entry order (here
+    // not the instance's), one found with its value and several looked up by name.
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let x = b.add(
+        "/properties/x",
+        vec![check("type", CheckKind::Type(TypeSet::STRING))],
+    );
+    b.set(
+        root,
+        vec![check(
+            "properties",
+            CheckKind::Properties(vec![
+                ("b".into(), edge(root, "/properties/b")),
+                ("x".into(), edge(x, "/properties/x")),
+                ("a".into(), edge(root, "/properties/a")),
+            ]),
+        )],
+    );
+    let v = b.build();
+    assert_valid(&v, &json!({"a": {"b": {"x": "s"}}, "x": "t"}));
+    assert_valid(&v, &json!({"a": {}, "b": {"a": {}}, "c": 1}));
+    let string = || ErrorKind::Type {
+        expected: TypeSet::STRING,
+    };
+    let x_type = format!("{BASE}#/properties/x/type");
+    let at_x =
+        |instance: &str, keyword: &str| (instance.into(), keyword.into(), x_type.clone(), string());
+    assert_eq!(
+        errors(&v, &json!({"a": {"x": 1}, "b": {"x": 2}, "x": 3})),
+        vec![
+            at_x("/x", "/properties/x/type"),
+            at_x("/b/x", "/properties/b/properties/x/type"),
+            at_x("/a/x", "/properties/a/properties/x/type"),
+        ]
+    );
+    assert_eq!(v.check(&json!({"b": {"x": 1}})), Verdict::Invalid);
+    assert_eq!(v.check(&json!({"a": {}, "b": {"x": 1}})), Verdict::Invalid);
+    let program = v.program().clone();
+    for instance in [
+        json!({"b": {"a": {"x": "s"}}, "x": "t"}),
+        json!({"a": {"b": {}}, "b": {"a": {}}}),
+        json!({"a": {"x": 1}, "b": {}}),
+    ] {
+        assert_check_charges_as_validate(&program, &instance);
+    }
+}
+
+#[test]
+fn required_names_are_found_in_one_pass_or_by_lookups() {
+    // Several names (one repeated, one longer than a head) in one pass over a small
+    // object; a large object, and more than 64 names, by a lookup of each name.
+    let long = "a_name_longer_than_sixteen_bytes";
+    let mut names: Vec<String> = ["id", "name", "id", long].map(String::from).to_vec();
+    let v = single("required", CheckKind::Required(names.clone()));
+    assert_valid(&v, &json!({"id": 1, "name": 2, long: 3}));
+    assert_valid(&v, &json!({"id": 1, "name": 2, long: 3, "x": 4}));
+    let missing = |name: &str| ErrorKind::Required {
+        property: Cow::Owned(name.into()),
+    };
+    assert_eq!(
+        errors(
+            &v,
+            &json!({"id": 1, "name": 2, "a_name_longer_than_sixteen_byteS": 3})
+        ),
+        vec![at("", "/required", missing(long))]
+    );
+    assert_eq!(
+        errors(&v, &json!({"name": 2, long: 3})),
+        vec![
+            at("", "/required", missing("id")),
+            at("", "/required", missing("id"))
+        ]
+    );
+    let mut large: serde_json::Map<String, Value> =
+        (0..40).map(|i| (format!("k{i}"), json!(i))).collect();
+    assert_eq!(v.check(&Value::Object(large.clone())), Verdict::Invalid);
+    for name in &names {
+        large.insert(name.clone(), json!(0));
+    }
+    assert_valid(&v, &Value::Object(large));
+    names = (0..70).map(|i| format!("n{i}")).collect();
+    let v = single("required", CheckKind::Required(names.clone()));
+    let all: serde_json::Map<String, Value> = names.iter().map(|n| (n.clone(), json!(0))).collect();
+    assert_valid(&v, &Value::Object(all.clone()));
+    let mut some = all;
+    some.remove("n69");
+    assert_eq!(
+        errors(&v, &Value::Object(some)),
+        vec![at("", "/required", missing("n69"))]
     );
 }
