@@ -510,7 +510,7 @@ pub mod get_weather_output {
     fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
-                if !cx.is_match(&RE0, text)? {
+                if !cx.is_match_fast(&RE0, text)? {
                     return Ok(false);
                 }
             }
@@ -693,7 +693,7 @@ pub mod get_weather_output {
     fn e8(v: &Value, cx: &mut Errors) -> Done {
         match v {
             Value::String(text) => {
-                if !cx.state.is_match(&RE0, text)? {
+                if !cx.state.is_match_fast(&RE0, text)? {
                     cx.fail(15);
                 }
             }
@@ -729,7 +729,10 @@ pub mod get_weather_output {
     }
     /// `^\\d{4}-\\d{2}-\\d{2}$`
     static RE0: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
-        ::core::option::Option::None,
+        ::core::option::Option::Some(::schemac_runtime::regex::FastPath::Leading {
+            ascii: [0x03FF000000000000, 0x0000000000000000],
+            non_ascii: false,
+        }),
         ::schemac_runtime::regex::Program::new(
             b"\x05\x04\x01\x01\0\x01\x01\0\x01\x01\x01\x01\x04",
             ::schemac_runtime::regex::Words::new(
@@ -1047,7 +1050,7 @@ pub mod search_docs_input {
     fn c9(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::String(text) => {
-                if !cx.is_match(&RE0, text)? {
+                if !cx.is_match_fast(&RE0, text)? {
                     return Ok(false);
                 }
             }
@@ -1226,7 +1229,7 @@ pub mod search_docs_input {
     fn e9(v: &Value, cx: &mut Errors) -> Done {
         match v {
             Value::String(text) => {
-                if !cx.state.is_match(&RE0, text)? {
+                if !cx.state.is_match_fast(&RE0, text)? {
                     cx.fail(6);
                 }
             }
@@ -1282,7 +1285,10 @@ pub mod search_docs_input {
     }
     /// `^[a-z0-9][a-z0-9-]{0,31}$`
     static RE0: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
-        ::core::option::Option::None,
+        ::core::option::Option::Some(::schemac_runtime::regex::FastPath::Leading {
+            ascii: [0x03FF000000000000, 0x07FFFFFE00000000],
+            non_ascii: false,
+        }),
         ::schemac_runtime::regex::Program::new(
             b"\x05\x04\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x04",
             ::schemac_runtime::regex::Words::new(
