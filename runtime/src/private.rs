@@ -735,9 +735,9 @@ impl Errors {
         result
     }
 
-    /// Evaluates the child at `site` (an index into the module's table) on the value of `obj`'s property `name`, when it has
-    /// one, as [`Errors::child`] at [`At::Property`] does (a property looked up by name
-    /// rather than met in a pass over the object).
+    /// Evaluates the child at `site` (an index into the module's table) on the value of
+    /// `obj`'s property `name`, when it has one, as [`Errors::child`] at [`At::Property`]
+    /// does (a property looked up by name rather than met in a pass over the object).
     #[inline]
     pub fn property<'v>(
         &mut self,

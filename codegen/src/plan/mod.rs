@@ -44,9 +44,10 @@
 //!   it starts, the element count times the [`Plan::loop_cost`] of the children it
 //!   applies per element (inline ones; out-of-line children charge on their own entry);
 //!   a `patternProperties` child is charged when its pattern matches a key, since a key
-//!   usually matches few of many patterns. So every node evaluation is paid for, at most once per loop element, and no input
-//!   can run longer than the budget allows — exponential `anyOf` / `$ref` fan-out
-//!   included, since every cycle passes through an out-of-line node.
+//!   usually matches few of many patterns. So every node evaluation is paid for, at most
+//!   once per loop element, and no input can run longer than the budget allows —
+//!   exponential `anyOf` / `$ref` fan-out included, since every cycle passes through an
+//!   out-of-line node.
 //! - **Depth.** Entering an out-of-line node is one level of nesting, and one level in
 //!   place when the node is on a cycle ([`NodePlan::recursive`]); applying
 //!   a node to a child instance (an item, a property value, a property name) is one step

@@ -96,16 +96,11 @@ impl<'a> ClassRun<'a> {
         (self.start, self.end)
     }
 
-    #[inline(always)]
-    fn contains_ascii(&self, b: u8) -> bool {
-        (self.ascii[usize::from(b >> 6) & 1] >> (b & 63)) & 1 == 1
-    }
-
     #[inline]
     fn contains(&self, c: char) -> bool {
         let c = c as u32;
         if c < 0x80 {
-            self.contains_ascii(c as u8)
+            ascii_member(&self.ascii, c as u8)
         } else {
             ranges_contain(self.ranges, c)
         }
@@ -125,7 +120,7 @@ impl<'a> ClassRun<'a> {
                 if self.ranges.is_empty() {
                     // An ASCII set: a match is one byte per code point.
                     return (min..=max).contains(&bytes.len())
-                        && bytes.iter().all(|&b| b < 0x80 && self.contains_ascii(b));
+                        && bytes.iter().all(|&b| ascii_member(&self.ascii, b));
                 }
                 // Each code point is at least one byte.
                 if min > bytes.len() {
@@ -137,7 +132,7 @@ impl<'a> ClassRun<'a> {
                     if b >= 0x80 {
                         break;
                     }
-                    if !self.contains_ascii(b) {
+                    if !ascii_member(&self.ascii, b) {
                         return false;
                     }
                     i += 1;
@@ -191,6 +186,14 @@ impl<'a> ClassRun<'a> {
     }
 }
 
+/// Whether byte `b` is a member of the ASCII bitmap `ascii` (bit `b % 64` of
+/// `ascii[b / 64]`); never for `b >= 0x80`, which starts or continues a code point beyond
+/// ASCII.
+#[inline(always)]
+fn ascii_member(ascii: &[u64; 2], b: u8) -> bool {
+    b < 0x80 && (ascii[usize::from(b >> 6) & 1] >> (b & 63)) & 1 == 1
+}
+
 impl FastPath<'_> {
     /// `Some(answer)` when the fast path decides, `None` when the automaton must.
     // Always inlined, as `decide_budgeted`: on a `static` regex the compiler keeps only
@@ -208,7 +211,7 @@ impl FastPath<'_> {
             FastPath::Leading { ascii, non_ascii } => {
                 let may_start = match haystack.as_bytes().first() {
                     None => false,
-                    Some(&b) if b < 0x80 => (ascii[usize::from(b >> 6)] >> (b & 63)) & 1 == 1,
+                    Some(&b) if b < 0x80 => ascii_member(&ascii, b),
                     Some(_) => non_ascii,
                 };
                 (!may_start).then_some(false)

@@ -105,14 +105,7 @@ impl<'a> Regex<'a> {
         haystack: &str,
         budget: &mut Budget,
     ) -> Result<bool, IncompleteReason> {
-        if let Some(decided) = self
-            .fast
-            .as_ref()
-            .and_then(|fast| fast.decide_budgeted(haystack, budget))
-        {
-            return decided;
-        }
-        self.search_budgeted(haystack, budget)
+        self.is_match_inlined(haystack, budget)
     }
 
     /// The automaton's part of [`Regex::is_match_budgeted`] (the fast path left the
