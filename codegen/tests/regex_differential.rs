@@ -300,6 +300,69 @@ fn fast_paths_agree_with_regress() {
     }
 }
 
+/// Patterns shaped for the ASCII-runs fast path — `^`, maybe a choice of literals, runs of
+/// ASCII characters and classes with every quantifier, maybe `$` — against regress, on
+/// inputs made of the same pieces. Those that qualify (a greedy scan decides) must agree;
+/// so must the others, which the automata decide.
+#[test]
+fn ascii_runs_agree_with_regress() {
+    const HEADS: &[&str] = &["(a|b)", "(ab|ba|c)", "(?:get|put|post)", "(a|ab)", "(é|x)"];
+    const RUNS: &[&str] = &[
+        "a", "b", "-", "1", "_", "[ab]", "[a-c]", "\\d", "[\\d-]", "\\w", "[b-c_]",
+    ];
+    const PIECES: &[&str] = &[
+        "a", "b", "c", "-", "1", "2", "_", "ab", "ba", "get", "post", "x", "é", "A",
+    ];
+    let mut rng = Rng(0xA5C1_2026);
+    let opts = RegexOptions::default();
+    let (mut pairs, mut matches, mut decided) = (0usize, 0usize, 0usize);
+    let mut mismatches = Vec::new();
+    for _ in 0..1500 {
+        let mut pattern = String::from("^");
+        if rng.below(3) == 0 {
+            pattern.push_str(rng.pick(HEADS));
+        }
+        for _ in 0..rng.below(5) {
+            pattern.push_str(rng.pick(RUNS));
+            if rng.below(3) != 0 {
+                pattern.push_str(rng.pick(QUANTS));
+            }
+        }
+        if rng.below(2) == 0 {
+            pattern.push('$');
+        }
+        let theirs = regress::Regex::with_flags(&pattern, "u")
+            .unwrap_or_else(|e| panic!("{pattern:?}: regress rejects it: {e}"));
+        let ours = compile(&pattern, &opts).unwrap_or_else(|e| panic!("{pattern:?}: {e}"));
+        decided += usize::from(ours.fast_path() == Some("ascii runs"));
+        let rt = ours.as_runtime();
+        for _ in 0..12 {
+            let hay: String = (0..rng.below(7)).map(|_| rng.pick(PIECES)).collect();
+            let want = theirs.find(&hay).is_some();
+            let chosen = rt.is_match(&hay);
+            pairs += 1;
+            matches += usize::from(want);
+            if chosen != want {
+                mismatches.push(format!(
+                    "{pattern:?} on {hay:?}: regress {want}, ours {chosen}"
+                ));
+            }
+        }
+    }
+    println!("ascii-runs differential: {pairs} pairs ({matches} matches), {decided} patterns decided by ascii runs");
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches[..mismatches.len().min(40)].join("\n")
+    );
+    assert!(decided >= 300, "only {decided} patterns took the fast path");
+    assert!(
+        matches > pairs / 10 && matches < pairs * 9 / 10,
+        "{matches} of {pairs} match"
+    );
+}
+
 /// Inputs made of runs of repeated characters (up to 60 code points) — where the Pike
 /// VM's one-entry closure memo is reused from character to character and must be dropped
 /// when the seeds or an assertion's answer change: the Pike VM against the DFA on every

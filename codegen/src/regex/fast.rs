@@ -9,12 +9,15 @@
 //!   empty pattern);
 //! - one class or character, repeated or not: [`Fast::ClassRun`] (`^[a-z0-9_-]+$`,
 //!   `^[A-Za-z0-9_-]{1,64}$`, `\d{4}`);
+//! - after a `^`, runs of ASCII classes or characters that a greedy scan decides
+//!   (`^[a-z]+_[0-9]{1,4}$`, `^x-[a-z][a-z0-9-]*$`): [`Fast::AsciiRuns`];
 //! - otherwise, after a `^`, literal characters then anything: [`Fast::Prefix`], a quick
 //!   rejection before the automaton runs;
 //! - otherwise, after a `^`, anything whose first code point is in a known set
 //!   (`^[a-z]+_\d+$`, `^(get|put)_`): [`Fast::Leading`], a rejection by the first byte.
 
 use schemac_runtime::regex::syntax::{Assertion, Class, Node};
+use schemac_runtime::regex::AsciiRun;
 
 use super::unicode::{item_ranges, negate, normalize, Ranges};
 
@@ -48,6 +51,42 @@ pub(crate) enum Fast {
         start: bool,
         end: bool,
     },
+    /// The pattern is `^`, a choice of literals (none a prefix of another; none when
+    /// `head` is empty), these runs of ASCII sets, and `$` if `end`; every run of varying
+    /// length is the last or is followed by a required run of a disjoint set, so a greedy
+    /// scan decides. `head` holds each literal as its length in a byte, then its bytes.
+    AsciiRuns {
+        head: Vec<u8>,
+        runs: Vec<AsciiRun>,
+        end: bool,
+    },
+}
+
+impl Fast {
+    /// The literal that every match starts the input with, when there is one (not empty).
+    pub(crate) fn anchored_prefix(&self) -> Option<String> {
+        let prefix = match self {
+            Fast::Literal {
+                text, start: true, ..
+            }
+            | Fast::Prefix(text) => text.clone(),
+            Fast::AsciiRuns { head, runs, .. } if head.is_empty() => runs
+                .iter()
+                .map_while(|run| {
+                    let [lo, hi] = run.ascii();
+                    let single = run.bounds() == (1, 1) && lo.count_ones() + hi.count_ones() == 1;
+                    let code = if lo != 0 {
+                        lo.trailing_zeros()
+                    } else {
+                        64 + hi.trailing_zeros()
+                    };
+                    single.then(|| char::from(code as u8))
+                })
+                .collect(),
+            _ => String::new(),
+        };
+        (!prefix.is_empty()).then_some(prefix)
+    }
 }
 
 /// The fast path of a parsed pattern (free of unsupported constructs), if it has one.
@@ -75,6 +114,9 @@ pub(crate) fn analyze(node: &Node) -> Option<Fast> {
     }
     if !start {
         return None;
+    }
+    if let Some(runs) = ascii_runs(items, end) {
+        return Some(runs);
     }
     let mut prefix = String::new();
     for item in items {
@@ -149,8 +191,9 @@ fn literal(items: &[&Node]) -> Option<String> {
         .collect()
 }
 
-/// `item` as a class run, when it is a class or character, repeated or not.
-fn class_run(item: &Node, start: bool, end: bool) -> Option<Fast> {
+/// `item` as `(set, min, max)` (`max == u32::MAX`: unbounded), when it is a class or
+/// character, repeated or not.
+fn run(item: &Node) -> Option<(Ranges, u32, u32)> {
     let (atom, min, max) = match item {
         Node::Repeat { node, min, max, .. } => (strip_groups(node), *min, max.unwrap_or(u32::MAX)),
         n => (n, 1, 1),
@@ -160,6 +203,68 @@ fn class_run(item: &Node, start: bool, end: bool) -> Option<Fast> {
         Node::Class(class) => class_set(class)?,
         _ => return None,
     };
+    Some((set, min, max))
+}
+
+/// `items` (after a `^`) as [`Fast::AsciiRuns`]: a choice of literals and any runs of
+/// ASCII sets, or two or more runs, where each run of varying length is the last or is
+/// followed by a required run of a disjoint set (then a match takes every run as long as
+/// it goes; `^[a-z]+[a-z0-9]` and `^a*b?c` do not qualify).
+fn ascii_runs(items: &[&Node], end: bool) -> Option<Fast> {
+    let (head, items) = match items.split_first() {
+        Some((Node::Alt(branches), rest)) => (literal_choice(branches)?, rest),
+        _ => (Vec::new(), items),
+    };
+    if head.is_empty() && items.len() < 2 {
+        return None;
+    }
+    let mut runs = Vec::with_capacity(items.len());
+    for item in items {
+        let (set, min, max) = run(item)?;
+        let (ascii, non_ascii) = split_ascii(&set);
+        if non_ascii || set.is_empty() {
+            return None;
+        }
+        runs.push(AsciiRun::new(ascii, min, max));
+    }
+    let greedy = runs.windows(2).all(|pair| {
+        let ((min, max), (next_min, _)) = (pair[0].bounds(), pair[1].bounds());
+        let (set, next) = (pair[0].ascii(), pair[1].ascii());
+        min == max || (next_min >= 1 && set[0] & next[0] == 0 && set[1] & next[1] == 0)
+    });
+    greedy.then_some(Fast::AsciiRuns { head, runs, end })
+}
+
+/// `branches` as the `head` of [`Fast::AsciiRuns`], when each is a literal of 1 to 255
+/// bytes and none is a prefix of another (so at most one starts an input).
+fn literal_choice(branches: &[Node]) -> Option<Vec<u8>> {
+    let mut literals = Vec::with_capacity(branches.len());
+    for branch in branches {
+        let mut seq = Vec::new();
+        flatten(branch, &mut seq);
+        let text = literal(&seq)?;
+        if text.is_empty() || text.len() > usize::from(u8::MAX) {
+            return None;
+        }
+        literals.push(text);
+    }
+    let prefix_free = literals.iter().enumerate().all(|(i, a)| {
+        literals
+            .iter()
+            .enumerate()
+            .all(|(j, b)| i == j || !b.starts_with(a.as_str()))
+    });
+    prefix_free.then(|| {
+        literals
+            .iter()
+            .flat_map(|text| std::iter::once(text.len() as u8).chain(text.bytes()))
+            .collect()
+    })
+}
+
+/// `item` as a class run, when it is a class or character, repeated or not.
+fn class_run(item: &Node, start: bool, end: bool) -> Option<Fast> {
+    let (set, min, max) = run(item)?;
     let (ascii, _) = split_ascii(&set);
     let ranges = set
         .iter()
@@ -220,7 +325,15 @@ mod tests {
         assert_eq!(fast("abc$"), lit("abc", false, true));
         assert_eq!(fast(""), lit("", false, false));
         assert_eq!(fast("^$"), lit("", true, true));
-        assert_eq!(fast("^ab[0-9]"), Some(Fast::Prefix("ab".into())));
+        assert_eq!(fast("^ab.[0-9]"), Some(Fast::Prefix("ab".into())));
+        let prefix = |p| fast(p).and_then(|f| f.anchored_prefix());
+        assert_eq!(prefix("^ab.[0-9]"), Some("ab".into()));
+        assert_eq!(prefix("^ab[0-9]"), Some("ab".into()));
+        assert_eq!(prefix("^abc$"), Some("abc".into()));
+        assert_eq!(prefix("^a[bc]d"), Some("a".into()));
+        assert_eq!(prefix("^a{2}b"), None);
+        assert_eq!(prefix("^(a|b)c"), None);
+        assert_eq!(prefix("abc"), None);
         assert_eq!(fast("ab[0-9]"), None);
         assert_eq!(fast("^a|b"), None);
         let leading = |members: &str, non_ascii| {
@@ -230,14 +343,15 @@ mod tests {
             }
             Some(Fast::Leading { ascii, non_ascii })
         };
-        assert_eq!(
-            fast("^(get|put|post|delete)_[a-z]+$"),
-            leading("dgp", false)
-        );
-        assert_eq!(fast("^[a-c]+_\\d{1,4}$"), leading("abc", false));
-        assert_eq!(fast("^(?:é|x)y*z"), leading("x", true));
+        // A run of varying length followed by one that overlaps it, or by one that may
+        // be empty: no greedy scan; a literal choice where one starts another: neither.
+        assert_eq!(fast("^[a-c]+[c-d]"), leading("abc", false));
+        assert_eq!(fast("^[a-c]+b?d"), leading("abc", false));
+        assert_eq!(fast("^(a|ab)_"), leading("a", false));
+        assert_eq!(fast("^[a-c]+é"), leading("abc", false));
+        assert_eq!(fast("^(?:é|x)y*."), leading("x", true));
         // Nothing to reject: may match the empty string, or start anywhere.
-        assert_eq!(fast("^[a-c]*_"), None);
+        assert_eq!(fast("^[a-c]*."), None);
         assert_eq!(fast("^(a|)b"), None);
         assert_eq!(fast("^(?=a)ab*c"), None);
         assert_eq!(fast("^[^a]?[\\s\\S]x"), None);
@@ -293,5 +407,77 @@ mod tests {
             })
         ));
         assert_eq!(fast("(?=a)b"), None);
+    }
+
+    #[test]
+    fn recognizes_ascii_runs() {
+        let set = |members: &str| {
+            let mut ascii = [0u64; 2];
+            for b in members.bytes() {
+                ascii[usize::from(b / 64)] |= 1 << (b % 64);
+            }
+            ascii
+        };
+        let digits = set("0123456789");
+        let abc = set("abc");
+        let runs = |head: &[u8], runs: Vec<AsciiRun>, end| {
+            Some(Fast::AsciiRuns {
+                head: head.to_vec(),
+                runs,
+                end,
+            })
+        };
+        assert_eq!(
+            fast("^[a-c]+_\\d{1,4}$"),
+            runs(
+                b"",
+                vec![
+                    AsciiRun::new(abc, 1, u32::MAX),
+                    AsciiRun::new(set("_"), 1, 1),
+                    AsciiRun::new(digits, 1, 4),
+                ],
+                true
+            )
+        );
+        // A run of fixed length may be followed by anything.
+        assert_eq!(
+            fast("^x[a-c][a-c0-9]*"),
+            runs(
+                b"",
+                vec![
+                    AsciiRun::new(set("x"), 1, 1),
+                    AsciiRun::new(abc, 1, 1),
+                    AsciiRun::new(set("abc0123456789"), 0, u32::MAX),
+                ],
+                false
+            )
+        );
+        assert_eq!(
+            fast("^(get|put|post)_[a-c]+$"),
+            runs(
+                b"\x03get\x03put\x04post",
+                vec![
+                    AsciiRun::new(set("_"), 1, 1),
+                    AsciiRun::new(abc, 1, u32::MAX),
+                ],
+                true
+            )
+        );
+        assert_eq!(fast("^(?:get|put)$"), runs(b"\x03get\x03put", vec![], true));
+        // The literals need not be ASCII.
+        assert_eq!(
+            fast("^(?:é|x)y*z"),
+            runs(
+                "\u{2}é\u{1}x".as_bytes(),
+                vec![
+                    AsciiRun::new(set("y"), 0, u32::MAX),
+                    AsciiRun::new(set("z"), 1, 1),
+                ],
+                false
+            )
+        );
+        // Unanchored, or one run alone: other shapes.
+        assert!(!matches!(fast("[a-c]+_"), Some(Fast::AsciiRuns { .. })));
+        assert!(matches!(fast("^[a-c]+$"), Some(Fast::ClassRun { .. })));
     }
 }

@@ -239,23 +239,29 @@ impl CompiledRegex {
                 start,
                 end,
             } => FastPath::ClassRun(ClassRun::new(*ascii, ranges, *min, *max, *start, *end)),
+            fast::Fast::AsciiRuns { head, runs, end } => FastPath::AsciiRuns {
+                head,
+                runs,
+                end: *end,
+            },
         })
     }
 
-    /// The fast path's kind, when there is one: `"literal"`, `"prefix"`, `"leading"` or
-    /// `"class run"`.
+    /// The fast path's kind, when there is one: `"literal"`, `"prefix"`, `"leading"`,
+    /// `"class run"` or `"ascii runs"`.
     pub fn fast_path(&self) -> Option<&'static str> {
         self.fast.as_ref().map(|f| match f {
             fast::Fast::Literal { .. } => "literal",
             fast::Fast::Prefix(_) => "prefix",
             fast::Fast::Leading { .. } => "leading",
             fast::Fast::ClassRun { .. } => "class run",
+            fast::Fast::AsciiRuns { .. } => "ascii runs",
         })
     }
 
-    /// Whether the pattern has a fast path: a literal or a class run decides every input
-    /// by itself, a prefix or a leading set rules out the inputs that do not start with
-    /// it.
+    /// Whether the pattern has a fast path: a literal, a class run or ASCII runs decide
+    /// every input by themselves, a prefix or a leading set rules out the inputs that do
+    /// not start with it.
     pub fn has_fast_path(&self) -> bool {
         self.fast.is_some()
     }
@@ -279,6 +285,7 @@ impl CompiledRegex {
             Some(fast::Fast::Literal { text, .. }) | Some(fast::Fast::Prefix(text)) => text.len(),
             Some(fast::Fast::ClassRun { ranges, .. }) => 16 + 4 * ranges.len(),
             Some(fast::Fast::Leading { .. }) => 17,
+            Some(fast::Fast::AsciiRuns { head, runs, .. }) => head.len() + 24 * runs.len() + 1,
         };
         fast + self.ops.len()
             + self.args.0.len()
@@ -303,6 +310,14 @@ impl CompiledRegex {
             format!("0x{w:016X}")
                 .parse::<Literal>()
                 .unwrap_or_else(|_| Literal::u64_unsuffixed(w))
+        }
+        /// A repetition bound (`u32::MAX`: unbounded, spelled so).
+        fn count(n: u32) -> proc_macro2::TokenStream {
+            if n == u32::MAX {
+                quote!(::core::primitive::u32::MAX)
+            } else {
+                Literal::u32_unsuffixed(n).into_token_stream()
+            }
         }
         fn words<T: Copy + Into<u32>>(v: &[T]) -> proc_macro2::TokenStream {
             let items = v.iter().map(|&x| Literal::u32_unsuffixed(x.into()));
@@ -334,15 +349,22 @@ impl CompiledRegex {
             }) => {
                 let [lo, hi] = ascii.map(hex_word);
                 let ranges = words(ranges);
-                let min = Literal::u32_unsuffixed(*min);
-                let max = if *max == u32::MAX {
-                    quote!(::core::primitive::u32::MAX)
-                } else {
-                    Literal::u32_unsuffixed(*max).into_token_stream()
-                };
+                let (min, max) = (count(*min), count(*max));
                 quote!(::core::option::Option::Some(#runtime::regex::FastPath::ClassRun(
                     #runtime::regex::ClassRun::new([#lo, #hi], #ranges, #min, #max, #start, #end)
                 )))
+            }
+            Some(fast::Fast::AsciiRuns { head, runs, end }) => {
+                let head = Literal::byte_string(head);
+                let runs = runs.iter().map(|run| {
+                    let [lo, hi] = run.ascii().map(hex_word);
+                    let (min, max) = run.bounds();
+                    let (min, max) = (count(min), count(max));
+                    quote!(#runtime::regex::AsciiRun::new([#lo, #hi], #min, #max))
+                });
+                quote!(::core::option::Option::Some(#runtime::regex::FastPath::AsciiRuns {
+                    head: #head, runs: &[#(#runs),*], end: #end
+                }))
             }
         };
         let table = |(bytes, width): &(Vec<u8>, u8)| {

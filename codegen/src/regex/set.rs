@@ -30,21 +30,13 @@ impl PatternSet {
     pub fn new<'r, R: Into<Option<&'r CompiledRegex>>>(
         regexes: impl IntoIterator<Item = R>,
     ) -> PatternSet {
-        let mut literals: Vec<(&'r str, u32)> = Vec::new();
+        let mut literals: Vec<(String, u32)> = Vec::new();
         let mut always = Vec::new();
         for (i, r) in regexes.into_iter().enumerate() {
             let Some(r) = r.into() else { continue };
-            let literal = match &r.fast {
-                Some(Fast::Literal {
-                    text, start: true, ..
-                })
-                | Some(Fast::Prefix(text)) => text.as_str(),
-                _ => "",
-            };
-            if literal.is_empty() {
-                always.push(i as u32);
-            } else {
-                literals.push((literal, i as u32));
+            match r.fast.as_ref().and_then(Fast::anchored_prefix) {
+                Some(literal) => literals.push((literal, i as u32)),
+                None => always.push(i as u32),
             }
         }
         literals.sort();
@@ -54,8 +46,8 @@ impl PatternSet {
             offsets: vec![0],
             ..PatternSet::default()
         };
-        for (k, &(literal, i)) in literals.iter().enumerate() {
-            if k == 0 || literals[k - 1].0 != literal {
+        for (k, (literal, i)) in literals.iter().enumerate() {
+            if k == 0 || literals[k - 1].0 != *literal {
                 if k > 0 {
                     set.offsets.push(set.patterns.len() as u32);
                 }
@@ -63,7 +55,7 @@ impl PatternSet {
                 set.bounds.push(set.text.len() as u32);
                 set.lengths.push(literal.len() as u32);
             }
-            set.patterns.push(i);
+            set.patterns.push(*i);
         }
         if !literals.is_empty() {
             set.offsets.push(set.patterns.len() as u32);

@@ -729,9 +729,36 @@ pub mod get_weather_output {
     }
     /// `^\\d{4}-\\d{2}-\\d{2}$`
     static RE0: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
-        ::core::option::Option::Some(::schemac_runtime::regex::FastPath::Leading {
-            ascii: [0x03FF000000000000, 0x0000000000000000],
-            non_ascii: false,
+        ::core::option::Option::Some(::schemac_runtime::regex::FastPath::AsciiRuns {
+            head: b"",
+            runs: &[
+                ::schemac_runtime::regex::AsciiRun::new(
+                    [0x03FF000000000000, 0x0000000000000000],
+                    4,
+                    4,
+                ),
+                ::schemac_runtime::regex::AsciiRun::new(
+                    [0x0000200000000000, 0x0000000000000000],
+                    1,
+                    1,
+                ),
+                ::schemac_runtime::regex::AsciiRun::new(
+                    [0x03FF000000000000, 0x0000000000000000],
+                    2,
+                    2,
+                ),
+                ::schemac_runtime::regex::AsciiRun::new(
+                    [0x0000200000000000, 0x0000000000000000],
+                    1,
+                    1,
+                ),
+                ::schemac_runtime::regex::AsciiRun::new(
+                    [0x03FF000000000000, 0x0000000000000000],
+                    2,
+                    2,
+                ),
+            ],
+            end: true,
         }),
         ::schemac_runtime::regex::Program::new(
             b"\x05\x04\x01\x01\0\x01\x01\0\x01\x01\x01\x01\x04",
@@ -1285,9 +1312,21 @@ pub mod search_docs_input {
     }
     /// `^[a-z0-9][a-z0-9-]{0,31}$`
     static RE0: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
-        ::core::option::Option::Some(::schemac_runtime::regex::FastPath::Leading {
-            ascii: [0x03FF000000000000, 0x07FFFFFE00000000],
-            non_ascii: false,
+        ::core::option::Option::Some(::schemac_runtime::regex::FastPath::AsciiRuns {
+            head: b"",
+            runs: &[
+                ::schemac_runtime::regex::AsciiRun::new(
+                    [0x03FF000000000000, 0x07FFFFFE00000000],
+                    1,
+                    1,
+                ),
+                ::schemac_runtime::regex::AsciiRun::new(
+                    [0x03FF200000000000, 0x07FFFFFE00000000],
+                    0,
+                    31,
+                ),
+            ],
+            end: true,
         }),
         ::schemac_runtime::regex::Program::new(
             b"\x05\x04\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x02\x01\x04",

@@ -39,6 +39,74 @@ pub enum FastPath<'a> {
     /// The whole pattern is one class repeated, optionally anchored: `^[a-z0-9_-]+$`,
     /// `^[A-Za-z0-9_-]{1,64}$`, `\d{4}`. Decides the match.
     ClassRun(ClassRun<'a>),
+    /// The pattern is `^`, optionally a choice of literals none of which starts another
+    /// (`(get|put|post)`), and a sequence of runs of ASCII sets, optionally ending with `$`
+    /// (`^[a-z]+_[0-9]{1,4}$`, `^x-[a-z][a-z0-9-]*$`, `^\d{4}-\d{2}`,
+    /// `^(get|put)_[a-z]+$`), where every run of varying length is the last or is followed
+    /// by a run, required, of a set disjoint from its own, so that taking each run as long
+    /// as it goes finds a match if there is one. Decides the match.
+    AsciiRuns {
+        /// The literals the input must start with one of, each as its length in a byte
+        /// followed by its bytes; empty for none.
+        head: &'a [u8],
+        /// The runs, in order.
+        runs: &'a [AsciiRun],
+        /// The pattern ends with `$`.
+        end: bool,
+    },
+}
+
+/// One run of [`FastPath::AsciiRuns`]: `[set]{min,max}` for a set of ASCII characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AsciiRun {
+    ascii: [u64; 2],
+    min: u32,
+    max: u32,
+}
+
+impl AsciiRun {
+    /// At least `min` and at most `max` (`u32::MAX`: unbounded) characters `c` with bit
+    /// `c % 64` of `ascii[c / 64]` set.
+    pub const fn new(ascii: [u64; 2], min: u32, max: u32) -> Self {
+        AsciiRun { ascii, min, max }
+    }
+
+    /// The ASCII bitmap.
+    pub fn ascii(&self) -> [u64; 2] {
+        self.ascii
+    }
+
+    /// Least and most repetitions (`u32::MAX`: unbounded).
+    pub fn bounds(&self) -> (u32, u32) {
+        (self.min, self.max)
+    }
+}
+
+/// Whether `haystack` starts with one of the literals of `head` (when there are any) and
+/// then `runs`, each taken as long as it goes (see [`FastPath::AsciiRuns`]), and, under
+/// `end`, has nothing after them.
+// Always inlined: on a `static` regex the runs become constants.
+#[inline(always)]
+fn ascii_runs_match(head: &[u8], runs: &[AsciiRun], end: bool, haystack: &str) -> bool {
+    let bytes = haystack.as_bytes();
+    let mut i = 0usize;
+    if !head.is_empty() {
+        match head_length(head, bytes) {
+            Some(n) => i = n,
+            None => return false,
+        }
+    }
+    for run in runs {
+        let from = i;
+        let limit = bytes.len().min(from.saturating_add(run.max as usize));
+        while i < limit && ascii_member(&run.ascii, bytes[i]) {
+            i += 1;
+        }
+        if i - from < run.min as usize {
+            return false;
+        }
+    }
+    !end || i == bytes.len()
 }
 
 /// `[set]{min,max}`, optionally anchored at either end: a bitmap for ASCII and sorted
@@ -186,6 +254,20 @@ impl<'a> ClassRun<'a> {
     }
 }
 
+/// The length of the literal of `head` (each a length byte, then its bytes) that `bytes`
+/// starts with, if any.
+#[inline]
+fn head_length(mut head: &[u8], bytes: &[u8]) -> Option<usize> {
+    while let Some((&len, rest)) = head.split_first() {
+        let (literal, next) = rest.split_at(usize::from(len).min(rest.len()));
+        if bytes.starts_with(literal) {
+            return Some(literal.len());
+        }
+        head = next;
+    }
+    None
+}
+
 /// Whether byte `b` is a member of the ASCII bitmap `ascii` (bit `b % 64` of
 /// `ascii[b / 64]`); never for `b >= 0x80`, which starts or continues a code point beyond
 /// ASCII.
@@ -217,6 +299,9 @@ impl FastPath<'_> {
                 (!may_start).then_some(false)
             }
             FastPath::ClassRun(run) => Some(run.is_match(haystack)),
+            FastPath::AsciiRuns { head, runs, end } => {
+                Some(ascii_runs_match(head, runs, end, haystack))
+            }
         }
     }
 

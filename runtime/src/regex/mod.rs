@@ -36,7 +36,7 @@ use crate::error::IncompleteReason;
 use crate::limits::Budget;
 
 pub use dfa::Dfa;
-pub use fast::{ClassRun, FastPath};
+pub use fast::{AsciiRun, ClassRun, FastPath};
 pub use pikevm::Program;
 pub use prefilter::{Candidates, PrefixSet};
 pub use words::Words;
@@ -194,7 +194,7 @@ impl<'a> Regex<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_valid_syntax, ClassRun, FastPath, Program, Regex};
+    use super::{is_valid_syntax, AsciiRun, ClassRun, FastPath, Program, Regex};
 
     /// `a`, by hand: the constructors are `const fn`, so a regex can be a `static`.
     static A: Regex<'static> = Regex::new(
@@ -328,6 +328,69 @@ mod tests {
             ClassRun::new([0x03FF_0000_0000_0000, 0x07FF_FFFE], &[], 2, 2, true, true);
         for (hay, want) in [("A1", true), ("ñ", false), ("a1", false), ("A12", false)] {
             assert_eq!(upper_digits.is_match(hay), want, "{hay:?}");
+        }
+    }
+
+    #[test]
+    fn ascii_runs_decide_by_a_greedy_scan() {
+        const LOWER: [u64; 2] = [0, 0x07FF_FFFE_0000_0000];
+        const DIGIT: [u64; 2] = [0x03FF_0000_0000_0000, 0];
+        const UNDERSCORE: [u64; 2] = [0, 1 << 31];
+        // `^[a-z]+_[0-9]{1,4}$`
+        const METRIC: &[AsciiRun] = &[
+            AsciiRun::new(LOWER, 1, u32::MAX),
+            AsciiRun::new(UNDERSCORE, 1, 1),
+            AsciiRun::new(DIGIT, 1, 4),
+        ];
+        let metric = |end| FastPath::AsciiRuns {
+            head: &[],
+            runs: METRIC,
+            end,
+        };
+        for (hay, anchored, unanchored) in [
+            ("mem_0001", true, true),
+            ("m_1", true, true),
+            ("mem_00001", false, true),
+            ("mem_1x", false, true),
+            ("mem_", false, false),
+            ("_1", false, false),
+            ("Mem_1", false, false),
+            ("mém_1", false, false),
+            ("mem_1é", false, true),
+            ("", false, false),
+        ] {
+            assert_eq!(metric(true).decide(hay), Some(anchored), "{hay:?}");
+            assert_eq!(metric(false).decide(hay), Some(unanchored), "{hay:?}");
+        }
+        // `^(get|put|post)_[a-z]+$`, and `^(get|put|post)$`.
+        const ROUTE: &[AsciiRun] = &[
+            AsciiRun::new(UNDERSCORE, 1, 1),
+            AsciiRun::new(LOWER, 1, u32::MAX),
+        ];
+        let head: &[u8] = b"\x03get\x03put\x04post";
+        let route = FastPath::AsciiRuns {
+            head,
+            runs: ROUTE,
+            end: true,
+        };
+        let verb = FastPath::AsciiRuns {
+            head,
+            runs: &[],
+            end: true,
+        };
+        for (hay, as_route, as_verb) in [
+            ("get_users", true, false),
+            ("post_a", true, false),
+            ("put_", false, false),
+            ("patch_a", false, false),
+            ("pos_a", false, false),
+            ("get", false, true),
+            ("post", false, true),
+            ("gets", false, false),
+            ("", false, false),
+        ] {
+            assert_eq!(route.decide(hay), Some(as_route), "{hay:?}");
+            assert_eq!(verb.decide(hay), Some(as_verb), "{hay:?}");
         }
     }
 
