@@ -96,6 +96,19 @@ enum Stopped {
     Unresolved(&'static str),
 }
 
+impl Stopped {
+    /// Why a budgeted step stopped the validation.
+    #[cold]
+    #[inline(never)]
+    fn of(reason: IncompleteReason) -> Stopped {
+        match reason {
+            IncompleteReason::DepthExceeded => Stopped::Depth,
+            // A budgeted step stops for the budget or a depth bound, nothing else.
+            _ => Stopped::Budget,
+        }
+    }
+}
+
 impl State {
     /// A fresh state under `limits`.
     pub const fn new(limits: &Limits) -> State {
@@ -171,22 +184,15 @@ impl State {
         self.spend(1, units)
     }
 
-    /// Records why the validation stops.
-    #[cold]
-    #[inline(never)]
-    fn stop(&mut self, reason: IncompleteReason) -> Stop {
-        self.stop = match reason {
-            IncompleteReason::DepthExceeded => Stopped::Depth,
-            // A budgeted step stops for the budget or a depth bound, nothing else.
-            _ => Stopped::Budget,
-        };
-        Stop
-    }
-
     /// The result of a budgeted step, its reason kept when it stops the validation.
+    // The state is written here, not in the cold function: a state whose address never
+    // leaves the validator (everything inlined) can then live in registers.
     #[inline(always)]
     fn kept<T>(&mut self, result: Result<T, IncompleteReason>) -> Result<T, Stop> {
-        result.map_err(|reason| self.stop(reason))
+        result.map_err(|reason| {
+            self.stop = Stopped::of(reason);
+            Stop
+        })
     }
 
     /// Leaves a node entered with [`State::enter_region`] (the same `levels`).
