@@ -839,11 +839,17 @@ impl Bits {
     }
 
     /// Records locations `from..to`.
+    #[inline]
     pub fn set_range(&mut self, from: usize, to: usize) {
         if from <= self.prefix {
             self.prefix = self.prefix.max(to);
             return;
         }
+        self.set_each(from, to);
+    }
+
+    /// Records locations `from..to` one by one.
+    fn set_each(&mut self, from: usize, to: usize) {
         for i in from..to {
             self.set(i);
         }
@@ -873,10 +879,17 @@ impl Bits {
     pub fn merge(&mut self, other: &Bits) {
         self.prefix = self.prefix.max(other.prefix);
         self.head |= other.head;
-        if self.rest.len() < other.rest.len() {
-            self.rest.resize(other.rest.len(), 0);
+        if !other.rest.is_empty() {
+            self.merge_rest(&other.rest);
         }
-        for (a, b) in self.rest.iter_mut().zip(&other.rest) {
+    }
+
+    /// Adds the locations from 64 on of another set, `rest`.
+    fn merge_rest(&mut self, rest: &[u64]) {
+        if self.rest.len() < rest.len() {
+            self.rest.resize(rest.len(), 0);
+        }
+        for (a, b) in self.rest.iter_mut().zip(rest) {
             *a |= *b;
         }
     }
