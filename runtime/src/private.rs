@@ -996,14 +996,30 @@ pub fn in_range(count: u64, min: u64, max: u64) -> bool {
     count >= min && count <= max
 }
 
+/// The key `k` as a string value, for `propertyNames`: written into `scratch` (a string
+/// value that one loop over an object's keys reuses), so that no key needs a value of its
+/// own.
+#[inline]
+pub fn key_value<'a>(scratch: &'a mut Value, k: &str) -> &'a Value {
+    match &mut *scratch {
+        Value::String(text) => {
+            text.clear();
+            text.push_str(k);
+        }
+        other => *other = Value::String(k.to_owned()),
+    }
+    scratch
+}
+
 /// `minLength`: whether `s` has at least `n` code points.
 #[inline]
 pub fn min_length(s: &str, n: u64) -> bool {
-    // A code point takes 1 to 4 bytes.
+    // A code point takes 1 to 4 bytes; so a string of `n` bytes or more has one code
+    // point at least: for `n <= 1` the length in bytes decides.
     if (s.len() as u64) < n {
         return false;
     }
-    if (s.len() as u64) >= n.saturating_mul(4) {
+    if n <= 1 || (s.len() as u64) >= n.saturating_mul(4) {
         return true;
     }
     json::code_point_len(s) >= n
@@ -1071,6 +1087,11 @@ mod tests {
         assert!(max_length("ééé", 3));
         assert!(!max_length("éééé", 3));
         assert!(min_length("", 0));
+        // One code point: any non-empty string, of whatever width.
+        assert!(min_length("é", 1) && min_length("😀", 1) && min_length("ab", 1));
+        assert!(!min_length("", 1));
+        // Two: "é" is two bytes and one code point.
+        assert!(!min_length("é", 2) && min_length("éa", 2));
     }
 
     #[test]

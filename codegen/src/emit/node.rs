@@ -753,7 +753,7 @@ impl<'a> Gen<'a> {
                 f.uses_v.set(true);
                 quote!(v)
             }
-            Inst::KeyAsValue => quote!(&Value::String(k.clone())),
+            Inst::KeyAsValue => quote!(__rt::key_value(&mut name, k)),
             Inst::Key | Inst::Property(_) | Inst::Named(_) | Inst::Index(_) | Inst::IndexVar => {
                 quote!(x)
             }
@@ -2356,7 +2356,13 @@ impl<'a> Gen<'a> {
         } else if let (1, Some((name, actions)), true) =
             (arms.len(), arms.iter().next(), default.is_empty())
         {
-            guarded_if(quote!(k == #name), quote!(#(#actions)*))
+            // One name and nothing to do for other keys: the pass ends where it is found.
+            let alone = patterns.is_empty() && names_edge.is_none() && f.mode == Mode::Check;
+            if alone {
+                quote!(if k == #name { #(#actions)* break; })
+            } else {
+                guarded_if(quote!(k == #name), quote!(#(#actions)*))
+            }
         } else {
             let empty_default = default.is_empty();
             // Names with the same actions share one arm; with nothing to do by default,
@@ -2503,10 +2509,18 @@ impl<'a> Gen<'a> {
         } else {
             quote!()
         };
+        // `propertyNames` applies its subschema to each key as a string value, made in one
+        // buffer for all keys.
+        let name_decl = if uses_ident(&key_loop, "name") {
+            quote!(let mut name = Value::String(String::new());)
+        } else {
+            quote!()
+        };
         quote! {
             #charge
             #seen_decl
             #later_decl
+            #name_decl
             #key_loop
             #required_check
             #(#deferred_code)*

@@ -611,3 +611,30 @@ fn several_required_names_are_found_in_one_pass() {
         "{out}"
     );
 }
+
+#[test]
+fn a_pass_for_one_name_ends_where_it_finds_it() {
+    // The `if` records the position of `kind` for `unevaluatedProperties`, so it passes
+    // over the keys; nothing else happens per key, so the pass stops at `kind`.
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {"kind": {"type": "string"}},
+        "if": {"properties": {"kind": {"const": "a"}}},
+        "then": {"properties": {"a": {"type": "integer"}}},
+        "unevaluatedProperties": false
+    });
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let out = generate_one("early", &program);
+    let checks = &out[..out.find("fn e0").expect("error functions")];
+    let at = checks
+        .find("if k == \"kind\" {")
+        .expect("a pass for `kind`");
+    let function = &checks[at..checks[at..].find("fn ").map_or(checks.len(), |n| at + n)];
+    assert!(function.contains("ev.props.set(i);"), "{function}");
+    assert!(function.contains("break;"), "{function}");
+    // Not on the error path: it keeps the plain pass.
+    let errors = &out[out.find("fn e0").expect("error functions")..];
+    assert!(!errors.contains("break;"), "{errors}");
+}
