@@ -68,7 +68,10 @@ fn equal_at(a: &Value, b: &Value, depth: u32) -> bool {
             x.iter()
                 .all(|(k, v)| y.get(k).is_some_and(|w| equal_at(v, w, depth + 1)))
         }
-        _ => a == b,
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Null, Value::Null) => true,
+        _ => false,
     }
 }
 
@@ -411,7 +414,14 @@ fn keyed_unique(items: &[Value], keyed: &mut [(u64, usize)]) -> bool {
 fn pairwise_unique<'a>(items: impl Iterator<Item = &'a Value> + Clone) -> bool {
     let mut rest = items;
     while let Some(a) = rest.next() {
-        if rest.clone().any(|b| equal(a, b)) {
+        // Strings, the usual items, compared inline.
+        let repeated = match a {
+            Value::String(text) => rest
+                .clone()
+                .any(|b| matches!(b, Value::String(other) if other == text)),
+            _ => rest.clone().any(|b| equal(a, b)),
+        };
+        if repeated {
             return false;
         }
     }
@@ -525,6 +535,17 @@ mod tests {
     fn unique_small_and_large() {
         assert!(all_unique(&[json!(1), json!("1"), json!([1])]));
         assert!(!all_unique(&[json!(1), json!(1.0)]));
+        // Few items, compared pairwise: strings against strings only, the other scalars.
+        assert!(all_unique(&[
+            json!("a"),
+            json!("b"),
+            json!(null),
+            json!(false)
+        ]));
+        assert!(!all_unique(&[json!("a"), json!(1), json!("a")]));
+        assert!(!all_unique(&[json!(true), json!("true"), json!(true)]));
+        assert!(!all_unique(&[json!(null), json!({}), json!(null)]));
+        assert!(all_unique(&[json!("1"), json!(1), json!([]), json!({})]));
         let mut many: Vec<Value> = (0..1000).map(|i| json!(i)).collect();
         assert!(all_unique(&many));
         many.push(json!(500.0));
