@@ -219,6 +219,21 @@ impl<'a> ClassRun<'a> {
                 count >= min
             }
             _ if min == 0 => true,
+            // An ASCII set: the first / last `min` bytes (a byte of a code point beyond
+            // ASCII is never a member).
+            (true, false) if self.ranges.is_empty() => haystack
+                .as_bytes()
+                .get(..min)
+                .is_some_and(|head| head.iter().all(|&b| ascii_member(&self.ascii, b))),
+            (false, true) if self.ranges.is_empty() => haystack
+                .as_bytes()
+                .len()
+                .checked_sub(min)
+                .is_some_and(|from| {
+                    haystack.as_bytes()[from..]
+                        .iter()
+                        .all(|&b| ascii_member(&self.ascii, b))
+                }),
             (true, false) => {
                 haystack
                     .chars()
@@ -256,11 +271,13 @@ impl<'a> ClassRun<'a> {
 
 /// The length of the literal of `head` (each a length byte, then its bytes) that `bytes`
 /// starts with, if any.
-#[inline]
+// Always inlined: on a `static` regex the literals are constants, compared as words.
+#[inline(always)]
 fn head_length(mut head: &[u8], bytes: &[u8]) -> Option<usize> {
     while let Some((&len, rest)) = head.split_first() {
         let (literal, next) = rest.split_at(usize::from(len).min(rest.len()));
-        if bytes.starts_with(literal) {
+        // The first byte first: most inputs start with none of the literals.
+        if literal.first() == bytes.first() && bytes.starts_with(literal) {
             return Some(literal.len());
         }
         head = next;

@@ -329,6 +329,19 @@ mod tests {
         for (hay, want) in [("A1", true), ("ñ", false), ("a1", false), ("A12", false)] {
             assert_eq!(upper_digits.is_match(hay), want, "{hay:?}");
         }
+        // Anchored at one end: the first or last two bytes, which "ñ" is not either.
+        let head = ClassRun::new([0x03FF_0000_0000_0000, 0x07FF_FFFE], &[], 2, 2, true, false);
+        let tail = ClassRun::new([0x03FF_0000_0000_0000, 0x07FF_FFFE], &[], 2, 2, false, true);
+        for (hay, at_start, at_end) in [
+            ("A1ñ", true, false),
+            ("ñA1", false, true),
+            ("ñ", false, false),
+            ("A", false, false),
+            ("AB", true, true),
+        ] {
+            assert_eq!(head.is_match(hay), at_start, "{hay:?}");
+            assert_eq!(tail.is_match(hay), at_end, "{hay:?}");
+        }
     }
 
     #[test]
