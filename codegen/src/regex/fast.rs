@@ -54,12 +54,37 @@ pub(crate) enum Fast {
     /// The pattern is `^`, a choice of literals (none a prefix of another; none when
     /// `head` is empty), these runs of ASCII sets, and `$` if `end`; every run of varying
     /// length is the last or is followed by a required run of a disjoint set, so a greedy
-    /// scan decides. `head` holds each literal as its length in a byte, then its bytes.
+    /// scan decides.
     AsciiRuns {
-        head: Vec<u8>,
+        head: Choice,
         runs: Vec<AsciiRun>,
         end: bool,
     },
+}
+
+/// The literals of [`Fast::AsciiRuns`], as the runtime's [`schemac_runtime::regex::Choice`]
+/// holds them: one text, and where each literal ends in it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Choice {
+    pub(crate) text: String,
+    pub(crate) ends: Vec<u32>,
+}
+
+impl Choice {
+    /// The choice of `literals`, in order.
+    fn of<'t>(literals: impl IntoIterator<Item = &'t str>) -> Choice {
+        let mut choice = Choice::default();
+        for literal in literals {
+            choice.text.push_str(literal);
+            choice.ends.push(choice.text.len() as u32);
+        }
+        choice
+    }
+
+    /// Whether there is no literal.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
 }
 
 impl Fast {
@@ -213,7 +238,7 @@ fn run(item: &Node) -> Option<(Ranges, u32, u32)> {
 fn ascii_runs(items: &[&Node], end: bool) -> Option<Fast> {
     let (head, items) = match items.split_first() {
         Some((Node::Alt(branches), rest)) => (literal_choice(branches)?, rest),
-        _ => (Vec::new(), items),
+        _ => (Choice::default(), items),
     };
     if head.is_empty() && items.len() < 2 {
         return None;
@@ -235,15 +260,15 @@ fn ascii_runs(items: &[&Node], end: bool) -> Option<Fast> {
     greedy.then_some(Fast::AsciiRuns { head, runs, end })
 }
 
-/// `branches` as the `head` of [`Fast::AsciiRuns`], when each is a literal of 1 to 255
-/// bytes and none is a prefix of another (so at most one starts an input).
-fn literal_choice(branches: &[Node]) -> Option<Vec<u8>> {
+/// `branches` as the `head` of [`Fast::AsciiRuns`], when each is a non-empty literal and
+/// none is a prefix of another (so at most one starts an input).
+fn literal_choice(branches: &[Node]) -> Option<Choice> {
     let mut literals = Vec::with_capacity(branches.len());
     for branch in branches {
         let mut seq = Vec::new();
         flatten(branch, &mut seq);
         let text = literal(&seq)?;
-        if text.is_empty() || text.len() > usize::from(u8::MAX) {
+        if text.is_empty() {
             return None;
         }
         literals.push(text);
@@ -254,12 +279,7 @@ fn literal_choice(branches: &[Node]) -> Option<Vec<u8>> {
             .enumerate()
             .all(|(j, b)| i == j || !b.starts_with(a.as_str()))
     });
-    prefix_free.then(|| {
-        literals
-            .iter()
-            .flat_map(|text| std::iter::once(text.len() as u8).chain(text.bytes()))
-            .collect()
-    })
+    prefix_free.then(|| Choice::of(literals.iter().map(String::as_str)))
 }
 
 /// `item` as a class run, when it is a class or character, repeated or not.
@@ -420,9 +440,9 @@ mod tests {
         };
         let digits = set("0123456789");
         let abc = set("abc");
-        let runs = |head: &[u8], runs: Vec<AsciiRun>, end| {
+        let runs = |head: &[&str], runs: Vec<AsciiRun>, end| {
             Some(Fast::AsciiRuns {
-                head: head.to_vec(),
+                head: Choice::of(head.iter().copied()),
                 runs,
                 end,
             })
@@ -430,7 +450,7 @@ mod tests {
         assert_eq!(
             fast("^[a-c]+_\\d{1,4}$"),
             runs(
-                b"",
+                &[],
                 vec![
                     AsciiRun::new(abc, 1, u32::MAX),
                     AsciiRun::new(set("_"), 1, 1),
@@ -443,7 +463,7 @@ mod tests {
         assert_eq!(
             fast("^x[a-c][a-c0-9]*"),
             runs(
-                b"",
+                &[],
                 vec![
                     AsciiRun::new(set("x"), 1, 1),
                     AsciiRun::new(abc, 1, 1),
@@ -455,7 +475,7 @@ mod tests {
         assert_eq!(
             fast("^(get|put|post)_[a-c]+$"),
             runs(
-                b"\x03get\x03put\x04post",
+                &["get", "put", "post"],
                 vec![
                     AsciiRun::new(set("_"), 1, 1),
                     AsciiRun::new(abc, 1, u32::MAX),
@@ -463,12 +483,12 @@ mod tests {
                 true
             )
         );
-        assert_eq!(fast("^(?:get|put)$"), runs(b"\x03get\x03put", vec![], true));
+        assert_eq!(fast("^(?:get|put)$"), runs(&["get", "put"], vec![], true));
         // The literals need not be ASCII.
         assert_eq!(
             fast("^(?:é|x)y*z"),
             runs(
-                "\u{2}é\u{1}x".as_bytes(),
+                &["é", "x"],
                 vec![
                     AsciiRun::new(set("y"), 0, u32::MAX),
                     AsciiRun::new(set("z"), 1, 1),

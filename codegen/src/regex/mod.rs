@@ -32,7 +32,7 @@ pub use set::PatternSet;
 
 use schemac_runtime::regex::syntax::{self, Node, SyntaxErrorKind};
 use schemac_runtime::regex::words::encode;
-use schemac_runtime::regex::{ClassRun, Dfa, FastPath, Program, Regex, Words};
+use schemac_runtime::regex::{Choice, ClassRun, Dfa, FastPath, Program, Regex, Words};
 
 /// Groups nested deeper than this are [`RegexError::TooLarge`].
 pub const MAX_GROUP_DEPTH: usize = 128;
@@ -240,7 +240,7 @@ impl CompiledRegex {
                 end,
             } => FastPath::ClassRun(ClassRun::new(*ascii, ranges, *min, *max, *start, *end)),
             fast::Fast::AsciiRuns { head, runs, end } => FastPath::AsciiRuns {
-                head,
+                head: Choice::new(&head.text, &head.ends),
                 runs,
                 end: *end,
             },
@@ -285,7 +285,9 @@ impl CompiledRegex {
             Some(fast::Fast::Literal { text, .. }) | Some(fast::Fast::Prefix(text)) => text.len(),
             Some(fast::Fast::ClassRun { ranges, .. }) => 16 + 4 * ranges.len(),
             Some(fast::Fast::Leading { .. }) => 17,
-            Some(fast::Fast::AsciiRuns { head, runs, .. }) => head.len() + 24 * runs.len() + 1,
+            Some(fast::Fast::AsciiRuns { head, runs, .. }) => {
+                head.text.len() + 4 * head.ends.len() + 24 * runs.len() + 1
+            }
         };
         fast + self.ops.len()
             + self.args.0.len()
@@ -355,7 +357,12 @@ impl CompiledRegex {
                 )))
             }
             Some(fast::Fast::AsciiRuns { head, runs, end }) => {
-                let head = Literal::byte_string(head);
+                let head = if head.is_empty() {
+                    quote!(#runtime::regex::Choice::NONE)
+                } else {
+                    let (text, ends) = (&head.text, words(&head.ends));
+                    quote!(#runtime::regex::Choice::new(#text, #ends))
+                };
                 let runs = runs.iter().map(|run| {
                     let [lo, hi] = run.ascii().map(hex_word);
                     let (min, max) = run.bounds();

@@ -730,7 +730,7 @@ pub mod get_weather_output {
     /// `^\\d{4}-\\d{2}-\\d{2}$`
     static RE0: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
         ::core::option::Option::Some(::schemac_runtime::regex::FastPath::AsciiRuns {
-            head: b"",
+            head: ::schemac_runtime::regex::Choice::NONE,
             runs: &[
                 ::schemac_runtime::regex::AsciiRun::new(
                     [0x03FF000000000000, 0x0000000000000000],
@@ -1313,7 +1313,7 @@ pub mod search_docs_input {
     /// `^[a-z0-9][a-z0-9-]{0,31}$`
     static RE0: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
         ::core::option::Option::Some(::schemac_runtime::regex::FastPath::AsciiRuns {
-            head: b"",
+            head: ::schemac_runtime::regex::Choice::NONE,
             runs: &[
                 ::schemac_runtime::regex::AsciiRun::new(
                     [0x03FF000000000000, 0x07FFFFFE00000000],

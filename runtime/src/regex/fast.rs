@@ -46,14 +46,53 @@ pub enum FastPath<'a> {
     /// by a run, required, of a set disjoint from its own, so that taking each run as long
     /// as it goes finds a match if there is one. Decides the match.
     AsciiRuns {
-        /// The literals the input must start with one of, each as its length in a byte
-        /// followed by its bytes; empty for none.
-        head: &'a [u8],
+        /// The literals the input must start with one of (none when empty).
+        head: Choice<'a>,
         /// The runs, in order.
         runs: &'a [AsciiRun],
         /// The pattern ends with `$`.
         end: bool,
     },
+}
+
+/// A choice of literals, none a prefix of another (so at most one starts an input): one
+/// text and where each literal ends in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choice<'a> {
+    text: &'a str,
+    ends: &'a [u32],
+}
+
+impl<'a> Choice<'a> {
+    /// No literal.
+    pub const NONE: Choice<'static> = Choice {
+        text: "",
+        ends: &[],
+    };
+
+    /// The literals `text[0..ends[0]]`, `text[ends[0]..ends[1]]`, and so on.
+    pub const fn new(text: &'a str, ends: &'a [u32]) -> Self {
+        Choice { text, ends }
+    }
+
+    /// The length of the literal that `bytes` starts with, if any.
+    // Always inlined: on a `static` regex the number of literals and each literal are
+    // constants, so the loop unrolls into comparisons of words.
+    #[inline(always)]
+    fn length_at_start(&self, bytes: &[u8]) -> Option<usize> {
+        let text = self.text.as_bytes();
+        let mut start = 0;
+        for &end in self.ends {
+            let end = end as usize;
+            let literal = text.get(start..end).unwrap_or_default();
+            // The first byte first: most inputs start with none of the literals.
+            if literal.first() == bytes.first() && bytes.starts_with(literal) {
+                return Some(literal.len());
+            }
+            start = end;
+        }
+        None
+    }
 }
 
 /// One run of [`FastPath::AsciiRuns`]: `[set]{min,max}` for a set of ASCII characters.
@@ -87,11 +126,11 @@ impl AsciiRun {
 /// `end`, has nothing after them.
 // Always inlined: on a `static` regex the runs become constants.
 #[inline(always)]
-fn ascii_runs_match(head: &[u8], runs: &[AsciiRun], end: bool, haystack: &str) -> bool {
+fn ascii_runs_match(head: Choice<'_>, runs: &[AsciiRun], end: bool, haystack: &str) -> bool {
     let bytes = haystack.as_bytes();
     let mut i = 0usize;
-    if !head.is_empty() {
-        match head_length(head, bytes) {
+    if !head.ends.is_empty() {
+        match head.length_at_start(bytes) {
             Some(n) => i = n,
             None => return false,
         }
@@ -225,15 +264,13 @@ impl<'a> ClassRun<'a> {
                 .as_bytes()
                 .get(..min)
                 .is_some_and(|head| head.iter().all(|&b| ascii_member(&self.ascii, b))),
-            (false, true) if self.ranges.is_empty() => haystack
-                .as_bytes()
-                .len()
-                .checked_sub(min)
-                .is_some_and(|from| {
+            (false, true) if self.ranges.is_empty() => {
+                haystack.len().checked_sub(min).is_some_and(|from| {
                     haystack.as_bytes()[from..]
                         .iter()
                         .all(|&b| ascii_member(&self.ascii, b))
-                }),
+                })
+            }
             (true, false) => {
                 haystack
                     .chars()
@@ -267,22 +304,6 @@ impl<'a> ClassRun<'a> {
             }
         }
     }
-}
-
-/// The length of the literal of `head` (each a length byte, then its bytes) that `bytes`
-/// starts with, if any.
-// Always inlined: on a `static` regex the literals are constants, compared as words.
-#[inline(always)]
-fn head_length(mut head: &[u8], bytes: &[u8]) -> Option<usize> {
-    while let Some((&len, rest)) = head.split_first() {
-        let (literal, next) = rest.split_at(usize::from(len).min(rest.len()));
-        // The first byte first: most inputs start with none of the literals.
-        if literal.first() == bytes.first() && bytes.starts_with(literal) {
-            return Some(literal.len());
-        }
-        head = next;
-    }
-    None
 }
 
 /// Whether byte `b` is a member of the ASCII bitmap `ascii` (bit `b % 64` of

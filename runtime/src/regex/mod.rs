@@ -36,7 +36,7 @@ use crate::error::IncompleteReason;
 use crate::limits::Budget;
 
 pub use dfa::Dfa;
-pub use fast::{AsciiRun, ClassRun, FastPath};
+pub use fast::{AsciiRun, Choice, ClassRun, FastPath};
 pub use pikevm::Program;
 pub use prefilter::{Candidates, PrefixSet};
 pub use words::Words;
@@ -194,7 +194,7 @@ impl<'a> Regex<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_valid_syntax, AsciiRun, ClassRun, FastPath, Program, Regex};
+    use super::{is_valid_syntax, AsciiRun, Choice, ClassRun, FastPath, Program, Regex};
 
     /// `a`, by hand: the constructors are `const fn`, so a regex can be a `static`.
     static A: Regex<'static> = Regex::new(
@@ -356,7 +356,7 @@ mod tests {
             AsciiRun::new(DIGIT, 1, 4),
         ];
         let metric = |end| FastPath::AsciiRuns {
-            head: &[],
+            head: Choice::NONE,
             runs: METRIC,
             end,
         };
@@ -380,7 +380,7 @@ mod tests {
             AsciiRun::new(UNDERSCORE, 1, 1),
             AsciiRun::new(LOWER, 1, u32::MAX),
         ];
-        let head: &[u8] = b"\x03get\x03put\x04post";
+        let head = Choice::new("getputpost", &[3, 6, 10]);
         let route = FastPath::AsciiRuns {
             head,
             runs: ROUTE,
