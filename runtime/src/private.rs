@@ -996,6 +996,17 @@ pub fn in_range(count: u64, min: u64, max: u64) -> bool {
     count >= min && count <= max
 }
 
+/// The position and value of the entry `name` of `object`, by a pass over its entries that
+/// ends where it finds it (for a pass whose only work is that entry, and which must know
+/// its position for `unevaluatedProperties`).
+#[inline]
+pub fn find_entry<'a>(object: &'a Map<String, Value>, name: &str) -> Option<(usize, &'a Value)> {
+    object
+        .iter()
+        .enumerate()
+        .find_map(|(i, (k, v))| (k == name).then_some((i, v)))
+}
+
 /// The key `k` as a string value, for `propertyNames`: written into `scratch` (a string
 /// value that one loop over an object's keys reuses), so that no key needs a value of its
 /// own.

@@ -2351,15 +2351,16 @@ impl<'a> Gen<'a> {
             }
         }
         let default = additional_code.clone().unwrap_or_default();
+        // One name and nothing to do for other keys: the pass ends where it finds it.
+        let mut sought: Option<&str> = None;
         let key_match = if arms.is_empty() {
             default
         } else if let (1, Some((name, actions)), true) =
             (arms.len(), arms.iter().next(), default.is_empty())
         {
-            // One name and nothing to do for other keys: the pass ends where it is found.
-            let alone = patterns.is_empty() && names_edge.is_none() && f.mode == Mode::Check;
-            if alone {
-                quote!(if k == #name { #(#actions)* break; })
+            if patterns.is_empty() && names_edge.is_none() && f.mode == Mode::Check {
+                sought = Some(name);
+                quote!(#(#actions)*)
             } else {
                 guarded_if(quote!(k == #name), quote!(#(#actions)*))
             }
@@ -2379,7 +2380,10 @@ impl<'a> Gen<'a> {
                     None => groups.push((vec![name], code)),
                 }
             }
-            let dispatch = KeyDispatch::new(groups.iter().map(|(names, _)| names.as_slice()));
+            // (Short-circuit code only: the error path keeps the smaller `match`.)
+            let dispatch = (f.mode == Mode::Check)
+                .then(|| KeyDispatch::new(groups.iter().map(|(names, _)| names.as_slice())))
+                .flatten();
             let arms: Vec<_> = groups
                 .iter()
                 .enumerate()
@@ -2446,17 +2450,22 @@ impl<'a> Gen<'a> {
         let uses_x = uses_ident(&body, "x");
         let uses_i = uses_ident(&body, "i");
         let uses_k = uses_ident(&body, "k");
-        let header = match (uses_i, uses_k, uses_x) {
-            (true, true, true) => quote!(for (i, (k, x)) in obj.iter().enumerate()),
-            (true, true, false) => quote!(for (i, k) in obj.keys().enumerate()),
-            (true, false, true) => quote!(for (i, x) in obj.values().enumerate()),
-            (true, false, false) => quote!(for i in 0..obj.len()),
-            (false, true, true) => quote!(for (k, x) in obj),
-            (false, true, false) => quote!(for k in obj.keys()),
-            (false, false, true) => quote!(for x in obj.values()),
+        let header = match (sought, uses_i, uses_k, uses_x) {
+            (Some(name), ..) => {
+                let i = if uses_i { quote!(i) } else { quote!(_) };
+                let x = if uses_x { quote!(x) } else { quote!(_) };
+                quote!(if let Some((#i, #x)) = __rt::find_entry(obj, #name))
+            }
+            (None, true, true, true) => quote!(for (i, (k, x)) in obj.iter().enumerate()),
+            (None, true, true, false) => quote!(for (i, k) in obj.keys().enumerate()),
+            (None, true, false, true) => quote!(for (i, x) in obj.values().enumerate()),
+            (None, true, false, false) => quote!(for i in 0..obj.len()),
+            (None, false, true, true) => quote!(for (k, x) in obj),
+            (None, false, true, false) => quote!(for k in obj.keys()),
+            (None, false, false, true) => quote!(for x in obj.values()),
             // The same action for every key (`additionalProperties: false` alone): once,
             // if there is a key.
-            (false, false, false) => quote!(if !obj.is_empty()),
+            (None, false, false, false) => quote!(if !obj.is_empty()),
         };
         // Nothing to do per key (e.g. `properties` whose subschemas are all `true`): no loop.
         let key_loop = if body.is_empty() {
