@@ -1702,12 +1702,7 @@ impl Interpreter {
             // An inline schema that cannot recur: its checks on each item, without the
             // dispatch `node` repeats per item.
             if let (Fast::Simple(ops), false) = (&plan.fast, plan.steps) {
-                for item in rest {
-                    if !simple_checks(cx, ops, Inst::Value(item))? {
-                        return Ok(false);
-                    }
-                }
-                return Ok(true);
+                return simple_items(cx, ops, rest);
             }
             if plan.quick && !plan.out_of_line && !plan.steps {
                 for item in rest {
@@ -1850,6 +1845,24 @@ fn has_type(types: TypeSet, value: &Value) -> bool {
 /// The [`Fast::Simple`] ops of a node, in short-circuit mode.
 #[inline(never)]
 fn simple_checks(cx: &mut Ctx, ops: &[Simple], inst: Inst<'_>) -> Eval {
+    all_simple(cx, ops, inst)
+}
+
+/// The [`Fast::Simple`] ops of an `items` schema on each of `items` in turn, in
+/// short-circuit mode: one call for the whole array.
+#[inline(never)]
+fn simple_items(cx: &mut Ctx, ops: &[Simple], items: &[Value]) -> Eval {
+    for item in items {
+        if !all_simple(cx, ops, Inst::Value(item))? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Whether `inst` passes the [`Fast::Simple`] ops `ops`, in short-circuit mode.
+#[inline(always)]
+fn all_simple(cx: &mut Ctx, ops: &[Simple], inst: Inst<'_>) -> Eval {
     for op in ops {
         let ok = match op {
             Simple::Type(types) => inst.has_type(*types),
