@@ -28,7 +28,7 @@
 //! the instance's properties (run where the first of them stands), each pattern tested
 //! once per key; an instance key is found among the `properties` names by its length and
 //! its first and last eight bytes (a scan for a few names, a hash bucket for many), and so
-//! are the names of a `required` with three or more, in one pass over a small object; large
+//! are the names of a `required` (up to 64), in one pass over a small object; large
 //! `enum`s get the member tables and long pattern lists the prefilters that
 //! [`crate::plan::lookup`] decides, as in generated code. Each node's plan also copies the
 //! shared plan's region decisions (out of line, entry cost, loop cost, steps), so that a

@@ -269,22 +269,23 @@ impl PropertyIndex {
     }
 }
 
-/// `required`'s names, and for several of them an index to find them all in one pass
+/// `required`'s names, and (for one name up to 64) an index to find them all in one pass
 /// over a small object instead of a lookup each.
 #[derive(Debug)]
 pub(super) struct Required {
     names: Vec<String>,
     /// The index over the names, and the bits of the first occurrence of each distinct
-    /// name (from [`Required::IN_PASS`] up to 64 names).
+    /// name (for one up to [`Required::IN_PASS`] names).
     pass: Option<(PropertyIndex, u64)>,
 }
 
 impl Required {
-    /// From this many names on, a small object is searched in one pass.
-    const IN_PASS: usize = 3;
+    /// Up to this many names (one bit each in the pass), a small object is searched in
+    /// one pass.
+    const IN_PASS: usize = 64;
 
     pub(super) fn new(names: &[String]) -> Required {
-        let pass = (Required::IN_PASS..=64).contains(&names.len()).then(|| {
+        let pass = (1..=Required::IN_PASS).contains(&names.len()).then(|| {
             let firsts = (0..names.len())
                 .filter(|&i| !names[..i].contains(&names[i]))
                 .fold(0u64, |bits, i| bits | 1 << i);
