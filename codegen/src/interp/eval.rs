@@ -372,6 +372,11 @@ impl<'v> Inst<'v> {
             (Inst::Key(_), _) => false,
         }
     }
+
+    /// Whether the instance equals one of `values` ([`Inst::equals`]).
+    fn equals_any(self, values: &[Value]) -> bool {
+        values.iter().any(|v| self.equals(v))
+    }
 }
 
 /// The branches of an `anyOf` / `oneOf`, and its discriminator's reading of the instance.
@@ -612,7 +617,7 @@ impl Interpreter {
             CheckKind::Enum(values) => {
                 return Some(match plan.enum_table(index) {
                     Some(table) => self.enum_lookup(cx, table, values, inst),
-                    None => Ok(values.iter().any(|v| inst.equals(v))),
+                    None => Ok(inst.equals_any(values)),
                 })
             }
             CheckKind::Const(value) => inst.equals(value),
@@ -1199,7 +1204,7 @@ impl Interpreter {
             (_, Some(n)) if table.has_numbers() => {
                 members.is_number_member_budgeted(n, &mut cx.budget)
             }
-            _ => return Ok(values.iter().any(|v| inst.equals(v))),
+            _ => return Ok(inst.equals_any(values)),
         };
         match found {
             Ok(found) => Ok(found),
@@ -1869,6 +1874,10 @@ fn all_simple(cx: &mut Ctx, ops: &[Simple], inst: Inst<'_>) -> Eval {
             Simple::MinItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 >= *limit),
             Simple::MaxItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 <= *limit),
             Simple::Required(required) => inst.as_object().is_none_or(|o| required.holds(o)),
+            Simple::MinLength(limit) => inst.as_str().is_none_or(|s| min_length(s, *limit)),
+            Simple::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
+            Simple::Const(value) => inst.equals(value),
+            Simple::Enum(values) => inst.equals_any(values),
             Simple::ItemsAtOnce {
                 skip,
                 types,

@@ -35,7 +35,8 @@
 //! node evaluation reads one record. In short-circuit mode an inline node without checks
 //! is not evaluated, one whose only check is `type` is a type test, an `items` loop over
 //! such a schema tests the items without applying it, a node whose checks evaluate no
-//! node (`type`, `minItems`, `maxItems`, `required`, such an `items`) runs them from a
+//! node (`type`, `minItems`, `maxItems`, `required`, `minLength`, `maxLength`, `const`,
+//! an `enum` without member tables, such an `items`) runs them from a
 //! list planned with their data (as an `items` loop over it does, for every item in one
 //! call), and a node that collects nothing (in a program without a dynamic scope) runs
 //! its checks in a loop of its own without the error, annotation and location work of

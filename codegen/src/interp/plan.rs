@@ -95,6 +95,14 @@ pub(super) enum Simple {
     MaxItems(u64),
     /// `required`.
     Required(Box<Required>),
+    /// `minLength`.
+    MinLength(u64),
+    /// `maxLength`.
+    MaxLength(u64),
+    /// `const`.
+    Const(Box<Value>),
+    /// `enum` with too few members for [`EnumTable`]s: compared member by member.
+    Enum(Box<[Value]>),
     /// `items` from index `skip` over a schema decided for every item at once: always
     /// valid (`types` is `None`) or only testing the type; `loop_cost` per item.
     ItemsAtOnce {
@@ -393,6 +401,12 @@ fn simple(plans: &[NodePlan], kind: &CheckKind) -> Option<Simple> {
         CheckKind::MinItems(limit) => Simple::MinItems(*limit),
         CheckKind::MaxItems(limit) => Simple::MaxItems(*limit),
         CheckKind::Required(names) => Simple::Required(Box::new(Required::new(names))),
+        CheckKind::MinLength(limit) => Simple::MinLength(*limit),
+        CheckKind::MaxLength(limit) => Simple::MaxLength(*limit),
+        CheckKind::Const(value) => Simple::Const(Box::new(value.clone())),
+        CheckKind::Enum(values) if EnumTable::new(values).is_none() => {
+            Simple::Enum(values.clone().into_boxed_slice())
+        }
         CheckKind::Items { schema, skip } => {
             let target = &plans[schema.target.0];
             if !target.always_valid && target.only_type.is_none() {
