@@ -9,7 +9,7 @@
 //! `contains`, `if`) always run in short-circuit mode.
 
 use super::annotations::Annotations;
-use super::plan::{Fast, NodePlan, PropertyIndex, Simple};
+use super::plan::{Bound, Fast, NodePlan, PropertyIndex, Simple};
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use crate::plan::lookup::EnumTable;
@@ -438,15 +438,6 @@ fn push_pointer_token(path: &mut String, token: &str) {
 /// A number as an `f64` for error messages.
 fn limit_f64(n: &Number) -> f64 {
     n.as_f64().unwrap_or(f64::NAN)
-}
-
-/// Which numeric bound a check is.
-#[derive(Clone, Copy)]
-enum Bound {
-    Minimum,
-    Maximum,
-    ExclusiveMinimum,
-    ExclusiveMaximum,
 }
 
 /// Whether `inst` (a number; anything else passes) is within `limit`.
@@ -1878,6 +1869,7 @@ fn all_simple(cx: &mut Ctx, ops: &[Simple], inst: Inst<'_>) -> Eval {
             Simple::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
             Simple::Const(value) => inst.equals(value),
             Simple::Enum(values) => inst.equals_any(values),
+            Simple::Bound(limit, which) => in_bound(inst, limit, *which),
             Simple::ItemsAtOnce {
                 skip,
                 types,

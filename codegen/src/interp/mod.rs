@@ -36,7 +36,7 @@
 //! is not evaluated, one whose only check is `type` is a type test, an `items` loop over
 //! such a schema tests the items without applying it, a node whose checks evaluate no
 //! node (`type`, `minItems`, `maxItems`, `required`, `minLength`, `maxLength`, `const`,
-//! an `enum` without member tables, such an `items`) runs them from a
+//! an `enum` without member tables, the numeric bounds, such an `items`) runs them from a
 //! list planned with their data (as an `items` loop over it does, for every item in one
 //! call), and a node that collects nothing (in a program without a dynamic scope) runs
 //! its checks in a loop of its own without the error, annotation and location work of

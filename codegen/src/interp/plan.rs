@@ -7,7 +7,7 @@ use crate::plan::lookup::{pattern_set, EnumTable};
 use crate::plan::{Discriminator, Plan};
 use crate::regex::PatternSet;
 use schemac_runtime::error::TypeSet;
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 /// What the interpreter precomputes about one node.
 #[derive(Debug, Default)]
@@ -103,6 +103,8 @@ pub(super) enum Simple {
     Const(Box<Value>),
     /// `enum` with too few members for [`EnumTable`]s: compared member by member.
     Enum(Box<[Value]>),
+    /// `minimum`, `maximum`, `exclusiveMinimum` or `exclusiveMaximum`.
+    Bound(Box<Number>, Bound),
     /// `items` from index `skip` over a schema decided for every item at once: always
     /// valid (`types` is `None`) or only testing the type; `loop_cost` per item.
     ItemsAtOnce {
@@ -152,6 +154,15 @@ impl NodePlan {
             .find(|(i, _)| *i == index)
             .map(|(_, table)| table)
     }
+}
+
+/// Which numeric bound a check is.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Bound {
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
 }
 
 /// A name's byte length with its first and last eight bytes (overlapping, or zero-padded
@@ -406,6 +417,14 @@ fn simple(plans: &[NodePlan], kind: &CheckKind) -> Option<Simple> {
         CheckKind::Const(value) => Simple::Const(Box::new(value.clone())),
         CheckKind::Enum(values) if EnumTable::new(values).is_none() => {
             Simple::Enum(values.clone().into_boxed_slice())
+        }
+        CheckKind::Minimum(limit) => Simple::Bound(Box::new(limit.clone()), Bound::Minimum),
+        CheckKind::Maximum(limit) => Simple::Bound(Box::new(limit.clone()), Bound::Maximum),
+        CheckKind::ExclusiveMinimum(limit) => {
+            Simple::Bound(Box::new(limit.clone()), Bound::ExclusiveMinimum)
+        }
+        CheckKind::ExclusiveMaximum(limit) => {
+            Simple::Bound(Box::new(limit.clone()), Bound::ExclusiveMaximum)
         }
         CheckKind::Items { schema, skip } => {
             let target = &plans[schema.target.0];
