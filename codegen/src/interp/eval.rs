@@ -9,7 +9,7 @@
 //! `contains`, `if`) always run in short-circuit mode.
 
 use super::annotations::Annotations;
-use super::plan::{Fast, NodePlan, PropertyIndex, Simple};
+use super::plan::{Bound, Fast, NodePlan, PropertyIndex, Simple};
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use crate::plan::lookup::EnumTable;
@@ -372,6 +372,11 @@ impl<'v> Inst<'v> {
             (Inst::Key(_), _) => false,
         }
     }
+
+    /// Whether the instance equals one of `values` ([`Inst::equals`]).
+    fn equals_any(self, values: &[Value]) -> bool {
+        values.iter().any(|v| self.equals(v))
+    }
 }
 
 /// The branches of an `anyOf` / `oneOf`, and its discriminator's reading of the instance.
@@ -433,15 +438,6 @@ fn push_pointer_token(path: &mut String, token: &str) {
 /// A number as an `f64` for error messages.
 fn limit_f64(n: &Number) -> f64 {
     n.as_f64().unwrap_or(f64::NAN)
-}
-
-/// Which numeric bound a check is.
-#[derive(Clone, Copy)]
-enum Bound {
-    Minimum,
-    Maximum,
-    ExclusiveMinimum,
-    ExclusiveMaximum,
 }
 
 /// Whether `inst` (a number; anything else passes) is within `limit`.
@@ -612,7 +608,7 @@ impl Interpreter {
             CheckKind::Enum(values) => {
                 return Some(match plan.enum_table(index) {
                     Some(table) => self.enum_lookup(cx, table, values, inst),
-                    None => Ok(values.iter().any(|v| inst.equals(v))),
+                    None => Ok(inst.equals_any(values)),
                 })
             }
             CheckKind::Const(value) => inst.equals(value),
@@ -1199,7 +1195,7 @@ impl Interpreter {
             (_, Some(n)) if table.has_numbers() => {
                 members.is_number_member_budgeted(n, &mut cx.budget)
             }
-            _ => return Ok(values.iter().any(|v| inst.equals(v))),
+            _ => return Ok(inst.equals_any(values)),
         };
         match found {
             Ok(found) => Ok(found),
@@ -1702,12 +1698,7 @@ impl Interpreter {
             // An inline schema that cannot recur: its checks on each item, without the
             // dispatch `node` repeats per item.
             if let (Fast::Simple(ops), false) = (&plan.fast, plan.steps) {
-                for item in rest {
-                    if !simple_checks(cx, ops, Inst::Value(item))? {
-                        return Ok(false);
-                    }
-                }
-                return Ok(true);
+                return simple_items(cx, ops, rest);
             }
             if plan.quick && !plan.out_of_line && !plan.steps {
                 for item in rest {
@@ -1850,12 +1841,35 @@ fn has_type(types: TypeSet, value: &Value) -> bool {
 /// The [`Fast::Simple`] ops of a node, in short-circuit mode.
 #[inline(never)]
 fn simple_checks(cx: &mut Ctx, ops: &[Simple], inst: Inst<'_>) -> Eval {
+    all_simple(cx, ops, inst)
+}
+
+/// The [`Fast::Simple`] ops of an `items` schema on each of `items` in turn, in
+/// short-circuit mode: one call for the whole array.
+#[inline(never)]
+fn simple_items(cx: &mut Ctx, ops: &[Simple], items: &[Value]) -> Eval {
+    for item in items {
+        if !all_simple(cx, ops, Inst::Value(item))? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Whether `inst` passes the [`Fast::Simple`] ops `ops`, in short-circuit mode.
+#[inline(always)]
+fn all_simple(cx: &mut Ctx, ops: &[Simple], inst: Inst<'_>) -> Eval {
     for op in ops {
         let ok = match op {
             Simple::Type(types) => inst.has_type(*types),
             Simple::MinItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 >= *limit),
             Simple::MaxItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 <= *limit),
             Simple::Required(required) => inst.as_object().is_none_or(|o| required.holds(o)),
+            Simple::MinLength(limit) => inst.as_str().is_none_or(|s| min_length(s, *limit)),
+            Simple::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
+            Simple::Const(value) => inst.equals(value),
+            Simple::Enum(values) => inst.equals_any(values),
+            Simple::Bound(limit, which) => in_bound(inst, limit, *which),
             Simple::ItemsAtOnce {
                 skip,
                 types,

@@ -28,17 +28,19 @@
 //! the instance's properties (run where the first of them stands), each pattern tested
 //! once per key; an instance key is found among the `properties` names by its length and
 //! its first and last eight bytes (a scan for a few names, a hash bucket for many), and so
-//! are the names of a `required` with three or more, in one pass over a small object; large
+//! are the names of a `required` (up to 64), in one pass over a small object; large
 //! `enum`s get the member tables and long pattern lists the prefilters that
 //! [`crate::plan::lookup`] decides, as in generated code. Each node's plan also copies the
 //! shared plan's region decisions (out of line, entry cost, loop cost, steps), so that a
 //! node evaluation reads one record. In short-circuit mode an inline node without checks
 //! is not evaluated, one whose only check is `type` is a type test, an `items` loop over
 //! such a schema tests the items without applying it, a node whose checks evaluate no
-//! node (`type`, `minItems`, `maxItems`, `required`, such an `items`) runs them from a
-//! list planned with their data (as an `items` loop over it does, per item), and a node
-//! that collects nothing (in a program without a dynamic scope) runs its checks in a loop
-//! of its own without the error, annotation and location work of `validate`.
+//! node (`type`, `minItems`, `maxItems`, `required`, `minLength`, `maxLength`, `const`,
+//! an `enum` without member tables, the numeric bounds, such an `items`) runs them from a
+//! list planned with their data (as an `items` loop over it does, for every item in one
+//! call), and a node that collects nothing (in a program without a dynamic scope) runs
+//! its checks in a loop of its own without the error, annotation and location work of
+//! `validate`.
 //!
 //! # Where evaluation stops early
 //!

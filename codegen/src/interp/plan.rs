@@ -7,7 +7,7 @@ use crate::plan::lookup::{pattern_set, EnumTable};
 use crate::plan::{Discriminator, Plan};
 use crate::regex::PatternSet;
 use schemac_runtime::error::TypeSet;
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 /// What the interpreter precomputes about one node.
 #[derive(Debug, Default)]
@@ -95,6 +95,16 @@ pub(super) enum Simple {
     MaxItems(u64),
     /// `required`.
     Required(Box<Required>),
+    /// `minLength`.
+    MinLength(u64),
+    /// `maxLength`.
+    MaxLength(u64),
+    /// `const`.
+    Const(Box<Value>),
+    /// `enum` with too few members for [`EnumTable`]s: compared member by member.
+    Enum(Box<[Value]>),
+    /// `minimum`, `maximum`, `exclusiveMinimum` or `exclusiveMaximum`.
+    Bound(Box<Number>, Bound),
     /// `items` from index `skip` over a schema decided for every item at once: always
     /// valid (`types` is `None`) or only testing the type; `loop_cost` per item.
     ItemsAtOnce {
@@ -144,6 +154,15 @@ impl NodePlan {
             .find(|(i, _)| *i == index)
             .map(|(_, table)| table)
     }
+}
+
+/// Which numeric bound a check is.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Bound {
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
 }
 
 /// A name's byte length with its first and last eight bytes (overlapping, or zero-padded
@@ -269,22 +288,23 @@ impl PropertyIndex {
     }
 }
 
-/// `required`'s names, and for several of them an index to find them all in one pass
+/// `required`'s names, and (for one name up to 64) an index to find them all in one pass
 /// over a small object instead of a lookup each.
 #[derive(Debug)]
 pub(super) struct Required {
     names: Vec<String>,
     /// The index over the names, and the bits of the first occurrence of each distinct
-    /// name (from [`Required::IN_PASS`] up to 64 names).
+    /// name (for one up to [`Required::IN_PASS`] names).
     pass: Option<(PropertyIndex, u64)>,
 }
 
 impl Required {
-    /// From this many names on, a small object is searched in one pass.
-    const IN_PASS: usize = 3;
+    /// Up to this many names (one bit each in the pass), a small object is searched in
+    /// one pass.
+    const IN_PASS: usize = 64;
 
     pub(super) fn new(names: &[String]) -> Required {
-        let pass = (Required::IN_PASS..=64).contains(&names.len()).then(|| {
+        let pass = (1..=Required::IN_PASS).contains(&names.len()).then(|| {
             let firsts = (0..names.len())
                 .filter(|&i| !names[..i].contains(&names[i]))
                 .fold(0u64, |bits, i| bits | 1 << i);
@@ -392,6 +412,20 @@ fn simple(plans: &[NodePlan], kind: &CheckKind) -> Option<Simple> {
         CheckKind::MinItems(limit) => Simple::MinItems(*limit),
         CheckKind::MaxItems(limit) => Simple::MaxItems(*limit),
         CheckKind::Required(names) => Simple::Required(Box::new(Required::new(names))),
+        CheckKind::MinLength(limit) => Simple::MinLength(*limit),
+        CheckKind::MaxLength(limit) => Simple::MaxLength(*limit),
+        CheckKind::Const(value) => Simple::Const(Box::new(value.clone())),
+        CheckKind::Enum(values) if EnumTable::new(values).is_none() => {
+            Simple::Enum(values.clone().into_boxed_slice())
+        }
+        CheckKind::Minimum(limit) => Simple::Bound(Box::new(limit.clone()), Bound::Minimum),
+        CheckKind::Maximum(limit) => Simple::Bound(Box::new(limit.clone()), Bound::Maximum),
+        CheckKind::ExclusiveMinimum(limit) => {
+            Simple::Bound(Box::new(limit.clone()), Bound::ExclusiveMinimum)
+        }
+        CheckKind::ExclusiveMaximum(limit) => {
+            Simple::Bound(Box::new(limit.clone()), Bound::ExclusiveMaximum)
+        }
         CheckKind::Items { schema, skip } => {
             let target = &plans[schema.target.0];
             if !target.always_valid && target.only_type.is_none() {
