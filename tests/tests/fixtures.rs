@@ -1,8 +1,8 @@
 //! The project's own fixtures (`tests/fixtures/*.json`, in the suite's file format) through
 //! both backends: every case passes, none is skipped. They hold what the suite lacks: a
 //! 2020-12 or draft-07 schema whose `$ref` reaches an embedded resource of another dialect
-//! (draft-06, draft-04), a schema that repeats `$schema` in its definitions, and property
-//! names that the generated code tells apart by length and one byte (`key_dispatch.json`).
+//! (draft-06, draft-04), a schema that repeats `$schema` in its definitions, and many
+//! property names of one length, some sharing bytes (`property_names_of_one_length.json`).
 
 use schemac_tests::backend::{Backend, Generated, Interpreted};
 use schemac_tests::registry;

@@ -16,7 +16,6 @@
 //! The output is deterministic (it depends only on the programs, in the order given) and
 //! starts with a comment naming its sources and the schemac version.
 
-mod keys;
 mod node;
 mod value;
 

@@ -3,7 +3,6 @@
 //! Takes a [`Program`]; gives the token streams of every reachable node's functions and
 //! the `static` regex tables they use.
 
-use super::keys::KeyDispatch;
 use super::value;
 use crate::ir::{Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::lookup::{self, EnumTable};
@@ -2380,30 +2379,16 @@ impl<'a> Gen<'a> {
                     None => groups.push((vec![name], code)),
                 }
             }
-            // (Short-circuit code only: the error path keeps the smaller `match`.)
-            let dispatch = (f.mode == Mode::Check)
-                .then(|| KeyDispatch::new(groups.iter().map(|(names, _)| names.as_slice())))
-                .flatten();
             let arms: Vec<_> = groups
                 .iter()
-                .enumerate()
-                .map(|(i, (names, code))| {
-                    let pattern = match &dispatch {
-                        Some(_) => {
-                            let i = Literal::usize_unsuffixed(i);
-                            quote!(#i)
-                        }
-                        None => quote!(#(#names)|*),
-                    };
-                    match split_single_if(code) {
-                        Some((cond, body)) if empty_default => {
-                            let body = arm_body(f.mode, &body);
-                            quote!(#pattern if #cond => #body)
-                        }
-                        _ => {
-                            let code = arm_body(f.mode, code);
-                            quote!(#pattern => #code)
-                        }
+                .map(|(names, code)| match split_single_if(code) {
+                    Some((cond, body)) if empty_default => {
+                        let body = arm_body(f.mode, &body);
+                        quote!(#(#names)|* if #cond => #body)
+                    }
+                    _ => {
+                        let code = arm_body(f.mode, code);
+                        quote!(#(#names)|* => #code)
                     }
                 })
                 .collect();
@@ -2412,14 +2397,6 @@ impl<'a> Gen<'a> {
                 default
             } else if let ([(names, code)], true) = (groups.as_slice(), empty_default) {
                 guarded_if(quote!(matches!(k.as_str(), #(#names)|*)), code.clone())
-            } else if let Some(dispatch) = dispatch {
-                let group_of = dispatch.to_tokens();
-                quote! {
-                    match #group_of {
-                        #(#arms)*
-                        _ => #default_arm
-                    }
-                }
             } else {
                 quote! {
                     match k.as_str() {
