@@ -17,7 +17,9 @@
 //!    [`RegexOptions::max_dfa_states`], a minimized DFA over code-point classes.
 //!
 //! Fast paths ([`fast`]) are recognized on the syntax tree: a literal, bare or anchored;
-//! a single class run (`^[a-z0-9_-]+$`); an anchored literal prefix (`^abc…`).
+//! a single class run (`^[a-z0-9_-]+$`); anchored runs of ASCII classes that a greedy scan
+//! decides (`^[a-z]+_[0-9]{1,4}$`, `^(get|put)_[a-z]+$`); an anchored literal prefix
+//! (`^abc…`); a set of first code points (`^[a-z].*x`).
 
 mod dfa;
 mod fast;

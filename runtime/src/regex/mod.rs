@@ -20,9 +20,11 @@
 //!   ([`pikevm::STACK_MARK_WORDS`]): the common case allocates nothing.
 //! - [`FastPath`]: checked first. A literal, bare or anchored (`abc`, `^abc`, `abc$`,
 //!   `^abc$`), is a substring / prefix / suffix / equality test; a single class run
-//!   (`^[a-z0-9_-]+$`, `^[A-Za-z0-9_-]{1,64}$`) is a bitmap loop with length bounds; an
-//!   anchored literal prefix (`^abc…`) rejects inputs that do not start with it before any
-//!   automaton runs.
+//!   (`^[a-z0-9_-]+$`, `^[A-Za-z0-9_-]{1,64}$`) is a bitmap loop with length bounds;
+//!   anchored runs of ASCII classes after an optional choice of literals
+//!   (`^[a-z]+_[0-9]{1,4}$`, `^(get|put)_[a-z]+$`) are one greedy scan; an anchored
+//!   literal prefix (`^abc…`) or a set of first code points rejects inputs that do not
+//!   start with one before any automaton runs.
 
 pub mod dfa;
 pub mod fast;
