@@ -1017,7 +1017,7 @@ pub fn key_value<'a>(scratch: &'a mut Value, k: &str) -> &'a Value {
             text.clear();
             text.push_str(k);
         }
-        other => *other = Value::String(k.to_owned()),
+        other => *other = Value::String(String::from(k)),
     }
     scratch
 }

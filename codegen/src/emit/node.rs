@@ -126,6 +126,8 @@ struct Fun<'a> {
     uses_v: Cell<bool>,
     /// The evaluated-location parameter `ev` is used.
     uses_ev: Cell<bool>,
+    /// In-place children whose checks join the node's own ([`Gen::absorbed`]).
+    absorbed: Vec<NodeId>,
 }
 
 /// Where a child's instance is, relative to the current one.
@@ -508,6 +510,7 @@ impl<'a> Gen<'a> {
             exit,
             uses_v: Cell::new(false),
             uses_ev: Cell::new(false),
+            absorbed: self.absorbed(id, mode),
         };
         let (mut body, terminal) = self.checks(&f, &node.checks);
         let mut tail = quote!(true);
@@ -656,6 +659,69 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// In short-circuit code, the in-place children of node `id` (`allOf` members, `$ref`
+    /// targets) whose checks join the node's own, so that one pass over an object does
+    /// the work of several: each child's checks are only `type`, `properties` and
+    /// `required`, and the node neither records evaluated locations nor has
+    /// `patternProperties` / `additionalProperties` of its own (whose keys are the node's
+    /// own names). An inline child costs nothing to absorb; an out-of-line one (not
+    /// recursive, in a program that counts no depth) is copied, so it is absorbed only
+    /// where its pass merges with another. The verdict is the same, found in another
+    /// order; the budget is the same, an out-of-line child's entry cost charged where
+    /// its call was.
+    fn absorbed(&self, id: NodeId, mode: Mode) -> Vec<NodeId> {
+        let node = self.program.node(id);
+        if mode != Mode::Check
+            || node.collect.properties
+            || node.collect.items
+            || self.program.uses_dynamic_scope
+            || node.checks.iter().any(|c| {
+                matches!(
+                    c.kind,
+                    CheckKind::PatternProperties(_) | CheckKind::AdditionalProperties { .. }
+                )
+            })
+        {
+            return Vec::new();
+        }
+        let object_checks = |checks: &[Check]| {
+            checks
+                .iter()
+                .any(|c| matches!(c.kind, CheckKind::Properties(_) | CheckKind::Required(_)))
+        };
+        let candidates: Vec<NodeId> = node
+            .checks
+            .iter()
+            .flat_map(|c| match &c.kind {
+                CheckKind::Ref(edge) => std::slice::from_ref(edge),
+                CheckKind::AllOf(edges) => edges.as_slice(),
+                _ => &[],
+            })
+            .map(|e| e.target)
+            .filter(|&t| {
+                let plan = self.plan.node(t);
+                let checks = &self.program.node(t).checks;
+                t != id
+                    && plan.constant.is_none()
+                    && !plan.recursive
+                    && (!plan.out_of_line || self.plan.depth_free)
+                    && object_checks(checks)
+                    && checks.iter().all(|c| {
+                        matches!(
+                            c.kind,
+                            CheckKind::Type(_) | CheckKind::Properties(_) | CheckKind::Required(_)
+                        )
+                    })
+            })
+            .collect();
+        // An out-of-line child is copied only where its pass merges with another.
+        let passes = usize::from(object_checks(&node.checks)) + candidates.len();
+        candidates
+            .into_iter()
+            .filter(|&t| !self.plan.node(t).out_of_line || passes > 1)
+            .collect()
+    }
+
     /// The node's annotations as the runtime's list (`&[(token, absolute, JSON, strings
     /// only)]`), in an error-collecting function of generated code that evaluates; `None`
     /// when there is nothing to give.
@@ -680,6 +746,20 @@ impl<'a> Gen<'a> {
     /// on the value's variant; in-place applicators run between them.
     fn checks(&self, f: &Fun<'_>, checks: &[Check]) -> (TokenStream, bool) {
         let mut out = TokenStream::new();
+        // The absorbed children's checks join the first run (before everything when there
+        // is none).
+        let mut joining: Vec<Check> = f
+            .absorbed
+            .iter()
+            .flat_map(|&t| self.program.node(t).checks.iter().cloned())
+            .collect();
+        if !joining.is_empty() && !checks.first().is_some_and(|c| dispatchable(&c.kind)) {
+            let (code, terminal) = self.dispatch(f, &std::mem::take(&mut joining));
+            out.extend(code);
+            if terminal {
+                return (out, true);
+            }
+        }
         let mut i = 0;
         while i < checks.len() {
             if dispatchable(&checks[i].kind) {
@@ -687,7 +767,16 @@ impl<'a> Gen<'a> {
                 while i < checks.len() && dispatchable(&checks[i].kind) {
                     i += 1;
                 }
-                let (code, terminal) = self.dispatch(f, &checks[start..i]);
+                let (code, terminal) = if joining.is_empty() {
+                    self.dispatch(f, &checks[start..i])
+                } else {
+                    let run: Vec<Check> = checks[start..i]
+                        .iter()
+                        .cloned()
+                        .chain(std::mem::take(&mut joining))
+                        .collect();
+                    self.dispatch(f, &run)
+                };
                 out.extend(code);
                 if terminal {
                     return (out, true);
@@ -839,8 +928,17 @@ impl<'a> Gen<'a> {
     /// An in-place child whose errors pass up and whose annotations count when it is
     /// valid (`$ref`, `allOf`, `then`, `dependentSchemas`); failing fails the node.
     fn in_place_child(&self, f: &Fun<'_>, edge: &Edge, target: NodeId) -> TokenStream {
-        if self.plan.node(target).constant == Some(true) {
+        let plan = self.plan.node(target);
+        if plan.constant == Some(true) {
             return quote!();
+        }
+        if f.absorbed.contains(&target) {
+            // Its checks run with the node's own; an out-of-line child is still paid for.
+            let cost = plan.entry_cost;
+            return match plan.out_of_line {
+                true => quote!(cx.spend_units(#cost)?;),
+                false => quote!(),
+            };
         }
         let merge = self.node_collects(f) && self.collects(target);
         if merge && f.mode == Mode::Check && !self.reads_evaluated(target) {

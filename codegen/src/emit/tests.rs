@@ -637,3 +637,47 @@ fn a_pass_for_one_name_ends_where_it_finds_it() {
     let errors = &out[out.find("fn e0").expect("error functions")..];
     assert!(!errors.contains("find_entry"), "{errors}");
 }
+
+#[test]
+fn all_of_members_of_properties_join_the_node_pass() {
+    // The shared definition is out of line; the root absorbs it and the other member, so
+    // that its check function passes over the object once. The error path keeps the
+    // members' own functions.
+    let schema = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {
+            "base": {"properties": {"a": {"type": "integer"}, "b": {"type": "string"}}}
+        },
+        "type": "object",
+        "allOf": [
+            {"$ref": "#/definitions/base"},
+            {"properties": {"nested": {"$ref": "#/definitions/base"}}, "required": ["nested"]}
+        ]
+    });
+    let c0 = root_check_function(&schema);
+    assert_eq!(c0.matches("for (k, x) in obj").count(), 1, "{c0}");
+    for name in ["\"a\"", "\"b\"", "\"nested\""] {
+        assert!(c0.contains(name), "{name} in {c0}");
+    }
+    // The out-of-line definition is still paid for where it was applied.
+    assert!(c0.contains("cx.spend_units("), "{c0}");
+    // With `additionalProperties` of its own, a node keeps its members apart.
+    let schema = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "properties": {"a": {"type": "integer"}},
+        "additionalProperties": false,
+        "allOf": [{"properties": {"b": {"type": "string"}}}]
+    });
+    let c0 = root_check_function(&schema);
+    assert!(!c0.contains("\"b\""), "{c0}");
+}
+
+/// The text of the root's short-circuit function in the code generated for `schema`.
+fn root_check_function(schema: &serde_json::Value) -> String {
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(schema)
+        .expect("compiles");
+    let out = generate_one("root", &program);
+    let c0 = &out[out.find("fn c0").expect("c0")..];
+    c0[..c0[1..].find("\n    fn ").expect("a next function")].to_string()
+}
