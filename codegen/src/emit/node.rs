@@ -661,8 +661,8 @@ impl<'a> Gen<'a> {
 
     /// In short-circuit code, the in-place children of node `id` (`allOf` members, `$ref`
     /// targets) whose checks join the node's own, so that one pass over an object does
-    /// the work of several: each child's checks are only `type`, `properties` and
-    /// `required`, and the node neither records evaluated locations nor has
+    /// the work of several: each child has `properties` or `required`, and its other
+    /// checks are of those that join a run (see [`joins_a_run`]); the node neither records evaluated locations nor has
     /// `patternProperties` / `additionalProperties` of its own (whose keys are the node's
     /// own names). An inline child costs nothing to absorb; an out-of-line one (not
     /// recursive, in a program that counts no depth) is copied, so it is absorbed only
@@ -706,12 +706,7 @@ impl<'a> Gen<'a> {
                     && !plan.recursive
                     && (!plan.out_of_line || self.plan.depth_free)
                     && object_checks(checks)
-                    && checks.iter().all(|c| {
-                        matches!(
-                            c.kind,
-                            CheckKind::Type(_) | CheckKind::Properties(_) | CheckKind::Required(_)
-                        )
-                    })
+                    && checks.iter().all(|c| joins_a_run(&c.kind))
             })
             .collect();
         // An out-of-line child is copied only where its pass merges with another.
@@ -928,17 +923,8 @@ impl<'a> Gen<'a> {
     /// An in-place child whose errors pass up and whose annotations count when it is
     /// valid (`$ref`, `allOf`, `then`, `dependentSchemas`); failing fails the node.
     fn in_place_child(&self, f: &Fun<'_>, edge: &Edge, target: NodeId) -> TokenStream {
-        let plan = self.plan.node(target);
-        if plan.constant == Some(true) {
+        if self.plan.node(target).constant == Some(true) {
             return quote!();
-        }
-        if f.absorbed.contains(&target) {
-            // Its checks run with the node's own; an out-of-line child is still paid for.
-            let cost = plan.entry_cost;
-            return match plan.out_of_line {
-                true => quote!(cx.spend_units(#cost)?;),
-                false => quote!(),
-            };
         }
         let merge = self.node_collects(f) && self.collects(target);
         if merge && f.mode == Mode::Check && !self.reads_evaluated(target) {
@@ -974,6 +960,20 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// An `allOf` member or a `$ref` target: evaluated in place, unless the node absorbed
+    /// it ([`Gen::absorbed`]) — then only an out-of-line one's entry cost is charged here.
+    fn member(&self, f: &Fun<'_>, edge: &Edge) -> TokenStream {
+        if !f.absorbed.contains(&edge.target) {
+            return self.in_place_child(f, edge, edge.target);
+        }
+        let plan = self.plan.node(edge.target);
+        let cost = plan.entry_cost;
+        match plan.out_of_line {
+            true => quote!(cx.spend_units(#cost)?;),
+            false => quote!(),
+        }
+    }
+
     /// The bulk budget charge before a loop over `count` elements that applies `targets`
     /// to each (see [`Plan::loop_cost`]); nothing when they all charge on their own.
     fn loop_charge(&self, f: &Fun<'_>, count: TokenStream, targets: &[NodeId]) -> TokenStream {
@@ -1001,12 +1001,9 @@ impl<'a> Gen<'a> {
                 let st = state(f.mode);
                 (quote!(#st.unresolved(#uri)?;), false)
             }
-            CheckKind::Ref(edge) => (self.in_place_child(f, edge, edge.target), false),
+            CheckKind::Ref(edge) => (self.member(f, edge), false),
             CheckKind::AllOf(edges) => {
-                let parts: Vec<_> = edges
-                    .iter()
-                    .map(|e| self.in_place_child(f, e, e.target))
-                    .collect();
+                let parts: Vec<_> = edges.iter().map(|e| self.member(f, e)).collect();
                 (quote!(#(#parts)*), false)
             }
             CheckKind::DynamicRef { fallback, anchor } => match anchor {
@@ -2724,6 +2721,22 @@ impl Variant {
             TypeTest::Fail
         }
     }
+}
+
+/// Whether a check of an absorbed child ([`Gen::absorbed`]) may join a run of the node's
+/// own: it depends on the instance's type, and it neither depends on the other names of its
+/// node (`patternProperties`, `additionalProperties`), nor is one of the keywords the
+/// object pass has one of (`propertyNames`), nor reads evaluated locations.
+fn joins_a_run(kind: &CheckKind) -> bool {
+    dispatchable(kind)
+        && !matches!(
+            kind,
+            CheckKind::PatternProperties(_)
+                | CheckKind::AdditionalProperties { .. }
+                | CheckKind::PropertyNames(_)
+                | CheckKind::UnevaluatedProperties(_)
+                | CheckKind::UnevaluatedItems(_)
+        )
 }
 
 /// Whether a check depends on the instance's JSON type (and so joins the dispatch).
