@@ -220,7 +220,7 @@ fn keyed(extra: usize) -> Map<String, Value> {
 
 #[test]
 fn many_pattern_properties_use_the_prefilter() {
-    // 5,000 patterns, 100,000 keys: within `hostile::PATTERN_COST`, four units per key,
+    // 5,000 patterns, 100,000 keys: within `hostile::PATTERN_COST`, three units per key,
     // where trying every pattern would cost at least 5,000 per key.
     let mut stranger = keyed(0);
     stranger.insert("q".into(), json!(1));

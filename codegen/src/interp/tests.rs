@@ -1523,11 +1523,15 @@ fn budget_counts_node_evaluations() {
 
 #[test]
 fn budget_charges_unevaluated_locations() {
-    // {unevaluatedProperties: true}: 2 units for the root + charge for 65 properties (2)
-    // + one per property.
+    // {unevaluatedProperties: {type: integer}}: 1 unit for the root + charge for 65
+    // properties (2) + one per property. (A constant subschema, `true` or `false`, is no
+    // evaluation and costs nothing: see the next test.)
     let mut b = Builder::new();
     let root = b.reserve("");
-    let t = b.add("/unevaluatedProperties", vec![]);
+    let t = b.add(
+        "/unevaluatedProperties",
+        vec![check("type", CheckKind::Type(TypeSet::INTEGER))],
+    );
     b.set(
         root,
         vec![check(
@@ -1552,6 +1556,50 @@ fn budget_charges_unevaluated_locations() {
     });
     assert_eq!(
         v.check(&instance),
+        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+    );
+}
+
+#[test]
+fn budget_charges_nothing_for_constant_subschemas() {
+    // {additionalProperties: false} over an object with no additional keys: the root's
+    // unit only, however many keys it has (`false` applies to none of them).
+    let mut b = Builder::new();
+    let root = b.reserve("");
+    let named = b.add("/properties/a", vec![]);
+    let never = b.add(
+        "/additionalProperties",
+        vec![check("false", CheckKind::False)],
+    );
+    b.set(
+        root,
+        vec![
+            check(
+                "properties",
+                CheckKind::Properties(vec![("a".to_string(), edge(named, "/properties/a"))]),
+            ),
+            check(
+                "additionalProperties",
+                CheckKind::AdditionalProperties {
+                    schema: edge(never, "/additionalProperties"),
+                    known: vec!["a".to_string()],
+                    patterns: Vec::new(),
+                },
+            ),
+        ],
+    );
+    let v = b.build().with_limits(Limits {
+        budget: 1,
+        ..Limits::DEFAULT
+    });
+    assert_valid(&v, &json!({"a": 1}));
+    assert_eq!(errors(&v, &json!({"a": 1, "b": 2})).len(), 1);
+    let v = v.with_limits(Limits {
+        budget: 0,
+        ..Limits::DEFAULT
+    });
+    assert_eq!(
+        v.check(&json!({"a": 1})),
         Verdict::Incomplete(IncompleteReason::BudgetExceeded)
     );
 }

@@ -40,7 +40,9 @@
 //! - **Budget, charged in bulk.** Entering an out-of-line node charges its
 //!   [`NodePlan::entry_cost`]: one unit for itself and for every inline node it applies
 //!   at most once per evaluation (in-place applicators, `properties`, `prefixItems`),
-//!   recursively. A loop over an object's properties or an array's items charges, before
+//!   recursively — none for a constant node (`true`, `false`, `{}`: no evaluation, so a
+//!   loop applying only constants, such as `additionalProperties: false`, charges
+//!   nothing). A loop over an object's properties or an array's items charges, before
 //!   it starts, the element count times the [`Plan::loop_cost`] of the children it
 //!   applies per element (inline ones; out-of-line children charge on their own entry);
 //!   a `patternProperties` child is charged when its pattern matches a key, since a key
@@ -660,9 +662,13 @@ fn decide(program: &Program, canonical: &[NodeId], weights: &[u32]) -> Vec<NodeP
                 }
                 continue;
             }
-            let total = once_children
-                .map(|t| cost[t.0].unwrap_or(1))
-                .fold(1u64, u64::saturating_add);
+            // A constant node (`true`, `false`, `{}`) is no evaluation: it costs nothing.
+            let total = match constant(program, id) {
+                Some(_) => 0,
+                None => once_children
+                    .map(|t| cost[t.0].unwrap_or(1))
+                    .fold(1u64, u64::saturating_add),
+            };
             cost[id.0] = Some(total);
         }
     }

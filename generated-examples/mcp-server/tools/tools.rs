@@ -61,7 +61,6 @@ pub mod get_weather_input {
         cx.spend_units(4u64)?;
         match v {
             Value::Object(obj) => {
-                cx.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 1];
                 for (k, x) in obj {
                     match k.as_str() {
@@ -154,7 +153,6 @@ pub mod get_weather_input {
         cx.state.spend_units(4u64)?;
         match v {
             Value::Object(obj) => {
-                cx.state.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 1];
                 for (k, x) in obj {
                     match k.as_str() {
@@ -328,7 +326,6 @@ pub mod get_weather_output {
         cx.spend_units(4u64)?;
         match v {
             Value::Object(obj) => {
-                cx.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 3];
                 let mut later: [Option<&Value>; 1] = [None; 1];
                 for (k, x) in obj {
@@ -427,7 +424,6 @@ pub mod get_weather_output {
     fn c6(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Object(obj) => {
-                cx.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 5];
                 for (k, x) in obj {
                     match k.as_str() {
@@ -556,7 +552,6 @@ pub mod get_weather_output {
         cx.state.spend_units(4u64)?;
         match v {
             Value::Object(obj) => {
-                cx.state.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 3];
                 for (k, x) in obj {
                     match k.as_str() {
@@ -630,7 +625,6 @@ pub mod get_weather_output {
     fn e6(v: &Value, cx: &mut Errors) -> Done {
         match v {
             Value::Object(obj) => {
-                cx.state.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 5];
                 for (k, x) in obj {
                     match k.as_str() {
@@ -970,7 +964,6 @@ pub mod search_docs_input {
                 }
             }
             cx.charge(obj.len())?;
-            cx.spend(obj.len(), 1u64)?;
             for (i, x) in obj.values().enumerate() {
                 if !ev.props.get(i) && !c4(x, cx)? {
                     return Ok(false);
@@ -1008,7 +1001,6 @@ pub mod search_docs_input {
     fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Object(obj) => {
-                cx.spend(obj.len(), 1u64)?;
                 for (k, x) in obj {
                     match k.as_str() {
                         "section" => {
@@ -1180,7 +1172,6 @@ pub mod search_docs_input {
                 }
             }
             cx.state.charge(obj.len())?;
-            cx.state.spend(obj.len(), 1u64)?;
             for (i, (k, x)) in obj.iter().enumerate() {
                 if !ev.props.get(i) {
                     cx.child(3, At::Key(k), x, e4)?;
@@ -1211,7 +1202,6 @@ pub mod search_docs_input {
     fn e5(v: &Value, cx: &mut Errors) -> Done {
         match v {
             Value::Object(obj) => {
-                cx.state.spend(obj.len(), 1u64)?;
                 for (k, x) in obj {
                     match k.as_str() {
                         "section" => cx.child(1, At::Property(k), x, e6)?,
@@ -1906,7 +1896,6 @@ pub mod convert_currency_input {
         cx.spend_units(4u64)?;
         match v {
             Value::Object(obj) => {
-                cx.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 3];
                 for (k, x) in obj {
                     match k.as_str() {
@@ -1983,7 +1972,6 @@ pub mod convert_currency_input {
         cx.state.spend_units(4u64)?;
         match v {
             Value::Object(obj) => {
-                cx.state.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 3];
                 for (k, x) in obj {
                     match k.as_str() {
@@ -2212,7 +2200,6 @@ pub mod convert_currency_output {
     fn c3(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Object(obj) => {
-                cx.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 1];
                 for (k, x) in obj {
                     match k.as_str() {
@@ -2278,7 +2265,6 @@ pub mod convert_currency_output {
     fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Object(obj) => {
-                cx.spend(obj.len(), 1u64)?;
                 let mut seen = [false; 4];
                 for (k, x) in obj {
                     match k.as_str() {
