@@ -9,7 +9,7 @@
 //! `contains`, `if`) always run in short-circuit mode.
 
 use super::annotations::Annotations;
-use super::plan::{Bound, Fast, NodePlan, PropertyIndex, Simple};
+use super::plan::{Bound, Fast, NodePlan, Op, PropertyIndex, Simple};
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use crate::plan::lookup::EnumTable;
@@ -475,6 +475,49 @@ struct ObjectPass<'p> {
     fused: bool,
 }
 
+/// The pass over an object's properties that check `index` of `node` (an object
+/// applicator) runs: the fused applicators at the first of them (`None` at the others,
+/// which ran with it), else the check alone.
+#[inline(always)]
+fn object_pass_at<'p>(node: &'p Node, plan: &'p NodePlan, index: usize) -> Option<ObjectPass<'p>> {
+    let kind = |i: usize| node.checks.get(i).map(|c| &c.kind);
+    let properties_at = |i: usize| match kind(i) {
+        Some(CheckKind::Properties(entries)) => {
+            Some((entries.as_slice(), plan.properties_index(i)))
+        }
+        _ => None,
+    };
+    let patterns_at = |i: usize| match kind(i) {
+        Some(CheckKind::PatternProperties(entries)) => Some(entries.as_slice()),
+        _ => None,
+    };
+    let additional_at = |i: usize| match kind(i) {
+        Some(CheckKind::AdditionalProperties {
+            schema,
+            known,
+            patterns,
+        }) => Some((schema, known.as_slice(), patterns.as_slice())),
+        _ => None,
+    };
+    let (properties, patterns, additional, fused) = match &plan.object {
+        Some(fused) if fused.first != index => return None,
+        Some(fused) => (fused.properties, fused.patterns, fused.additional, true),
+        None => match kind(index) {
+            Some(CheckKind::Properties(_)) => (Some(index), None, None, false),
+            Some(CheckKind::PatternProperties(_)) => (None, Some(index), None, false),
+            _ => (None, None, Some(index), false),
+        },
+    };
+    Some(ObjectPass {
+        properties: properties.and_then(properties_at),
+        patterns: patterns.and_then(patterns_at),
+        pattern_set: patterns.and_then(|i| plan.pattern_set(i)),
+        additional: additional.and_then(additional_at),
+        additional_set: additional.and_then(|i| plan.pattern_set(i)),
+        fused,
+    })
+}
+
 impl Interpreter {
     /// Evaluates the root node.
     pub(super) fn eval_root(&self, cx: &mut Ctx, instance: &Value) -> Eval {
@@ -499,7 +542,7 @@ impl Interpreter {
                 Fast::Valid => return Ok(true),
                 Fast::Type(types) => return Ok(inst.has_type(*types)),
                 Fast::Simple(ops) => return simple_checks(cx, ops, inst),
-                Fast::Quick => return self.quick_checks(cx, id, inst),
+                Fast::Ops(ops) => return self.run_ops(cx, id, ops, inst),
                 Fast::Enter => {}
             }
         }
@@ -528,7 +571,7 @@ impl Interpreter {
             }
         }
         let result = if plan.quick && !cx.locates() {
-            self.quick_checks(cx, id, inst)
+            self.run_ops(cx, id, &plan.ops, inst)
         } else {
             let node = &self.shared.program.nodes[id.0];
             if plan.collects || self.shared.program.uses_dynamic_scope || cx.annotate {
@@ -545,51 +588,83 @@ impl Interpreter {
         result
     }
 
-    /// The checks of a [`NodePlan::quick`] node in short-circuit mode: the common ones
-    /// here, the others through [`Interpreter::check`].
+    /// The [`Op`]s of the [`NodePlan::quick`] node `id` in short-circuit mode.
     #[inline(never)]
-    fn quick_checks(&self, cx: &mut Ctx, id: NodeId, inst: Inst<'_>) -> Eval {
-        let node = &self.shared.program.nodes[id.0];
-        let plan = &self.plans[id.0];
-        for (index, check) in node.checks.iter().enumerate() {
-            let ok = match &check.kind {
-                CheckKind::Required(names) => {
-                    inst.as_object().is_none_or(|o| match plan.required(index) {
-                        Some(required) => required.holds(o),
-                        None => names.iter().all(|n| o.contains_key(n)),
-                    })
-                }
-                CheckKind::Ref(edge) => self.node(cx, edge.target, inst, None)?,
-                CheckKind::Items { schema, skip } => match inst.as_array() {
-                    Some(items) => match self.items_at_once(cx, schema, *skip, items) {
-                        Some(decided) => decided?,
-                        None => self.items(cx, schema, *skip, items, None)?,
-                    },
+    fn run_ops(&self, cx: &mut Ctx, id: NodeId, ops: &[Op], inst: Inst<'_>) -> Eval {
+        for op in ops {
+            let ok = match op {
+                Op::Simple(simple) => all_simple(cx, std::slice::from_ref(simple), inst)?,
+                Op::Apply(target) => self.node(cx, *target, inst, None)?,
+                Op::Items { target, skip } => match inst.as_array() {
+                    Some(items) => self.items_quietly(cx, *target, *skip, items)?,
                     None => true,
                 },
-                CheckKind::Properties(entries) if plan.object.is_none() => match inst.as_object() {
-                    Some(object) => {
-                        let order = plan.properties_index(index);
-                        self.properties_alone(cx, entries, order, object)?
-                    }
+                Op::PrefixItems(targets) => match inst.as_array() {
+                    Some(items) => self.prefix_items_quietly(cx, targets.iter().copied(), items)?,
                     None => true,
                 },
-                CheckKind::Properties(_)
-                | CheckKind::PatternProperties(_)
-                | CheckKind::AdditionalProperties { .. } => match inst.as_object() {
-                    Some(object) => self.object_check(cx, node, plan, index, object, None)?,
+                Op::Properties(index) => match inst.as_object() {
+                    Some(object) => self.quick_properties(cx, id, *index, object)?,
                     None => true,
                 },
-                kind => match self.leaf(cx, plan, index, kind, inst) {
-                    Some(ok) => ok?,
-                    None => self.check(cx, node, plan, index, check, inst, None)?,
+                Op::Object(index) => match inst.as_object() {
+                    Some(object) => self.quick_object(cx, id, *index, object)?,
+                    None => true,
                 },
+                Op::Check(index) => self.quick_check(cx, id, *index, inst)?,
             };
             if !ok {
                 return Ok(false);
             }
         }
         Ok(true)
+    }
+
+    /// Check `index` of node `id`, a `properties` alone, on `object` in short-circuit
+    /// mode ([`Op::Properties`]).
+    #[inline(never)]
+    fn quick_properties(
+        &self,
+        cx: &mut Ctx,
+        id: NodeId,
+        index: usize,
+        object: &Map<String, Value>,
+    ) -> Eval {
+        let node = &self.shared.program.nodes[id.0];
+        match node.checks.get(index).map(|check| &check.kind) {
+            Some(CheckKind::Properties(entries)) => {
+                let names = self.plans[id.0].properties_index(index);
+                self.properties_alone(cx, entries, names, object)
+            }
+            _ => Ok(true),
+        }
+    }
+
+    /// Check `index` of node `id`, an object applicator run in a pass of its own or with
+    /// its siblings, on `object` in short-circuit mode ([`Op::Object`]).
+    #[inline(never)]
+    fn quick_object(
+        &self,
+        cx: &mut Ctx,
+        id: NodeId,
+        index: usize,
+        object: &Map<String, Value>,
+    ) -> Eval {
+        let node = &self.shared.program.nodes[id.0];
+        match object_pass_at(node, &self.plans[id.0], index) {
+            Some(pass) => self.object_pass(cx, pass, object, None),
+            None => Ok(true),
+        }
+    }
+
+    /// Check `index` of node `id` in short-circuit mode ([`Op::Check`]).
+    #[inline(never)]
+    fn quick_check(&self, cx: &mut Ctx, id: NodeId, index: usize, inst: Inst<'_>) -> Eval {
+        let node = &self.shared.program.nodes[id.0];
+        match node.checks.get(index) {
+            Some(check) => self.check(cx, node, &self.plans[id.0], index, check, inst, None),
+            None => Ok(true),
+        }
     }
 
     /// The verdict of a check that reads only the instance (no subschema, no annotation,
@@ -1372,61 +1447,15 @@ impl Interpreter {
         object: &Map<String, Value>,
         ann: Option<&mut Annotations>,
     ) -> Eval {
-        let order_for = |i: usize| plan.properties_index(i);
-        let properties_at = |i: usize| match &node.checks.get(i).map(|c| &c.kind) {
-            Some(CheckKind::Properties(entries)) => Some((entries.as_slice(), order_for(i))),
-            _ => None,
-        };
-        let patterns_at = |i: usize| match &node.checks.get(i).map(|c| &c.kind) {
-            Some(CheckKind::PatternProperties(entries)) => Some(entries.as_slice()),
-            _ => None,
-        };
-        let additional_at = |i: usize| match &node.checks.get(i).map(|c| &c.kind) {
-            Some(CheckKind::AdditionalProperties {
-                schema,
-                known,
-                patterns,
-            }) => Some((schema, known.as_slice(), patterns.as_slice())),
-            _ => None,
-        };
-        if let Some(fused) = &plan.object {
-            if index != fused.first {
-                // Already run with the first of the fused checks.
-                return Ok(true);
-            }
-            let pass = ObjectPass {
-                properties: fused.properties.and_then(properties_at),
-                patterns: fused.patterns.and_then(patterns_at),
-                pattern_set: fused.patterns.and_then(|i| plan.pattern_set(i)),
-                additional: fused.additional.and_then(additional_at),
-                additional_set: fused.additional.and_then(|i| plan.pattern_set(i)),
-                fused: true,
-            };
-            return self.object_pass(cx, pass, object, ann);
+        if let (None, None, Some(CheckKind::Properties(entries))) =
+            (&plan.object, &ann, node.checks.get(index).map(|c| &c.kind))
+        {
+            return self.properties_alone(cx, entries, plan.properties_index(index), object);
         }
-        let mut pass = ObjectPass {
-            properties: None,
-            patterns: None,
-            pattern_set: None,
-            additional: None,
-            additional_set: None,
-            fused: false,
-        };
-        match &node.checks[index].kind {
-            CheckKind::Properties(entries) if ann.is_none() => {
-                return self.properties_alone(cx, entries, order_for(index), object);
-            }
-            CheckKind::Properties(_) => pass.properties = properties_at(index),
-            CheckKind::PatternProperties(_) => {
-                pass.patterns = patterns_at(index);
-                pass.pattern_set = plan.pattern_set(index);
-            }
-            _ => {
-                pass.additional = additional_at(index);
-                pass.additional_set = plan.pattern_set(index);
-            }
+        match object_pass_at(node, plan, index) {
+            Some(pass) => self.object_pass(cx, pass, object, ann),
+            None => Ok(true),
         }
-        self.object_pass(cx, pass, object, ann)
     }
 
     /// `properties` alone, without annotations: one pass over the instance's keys, each
@@ -1641,6 +1670,9 @@ impl Interpreter {
         items: &[Value],
         ann: Option<&mut Annotations>,
     ) -> Eval {
+        if ann.is_none() && !cx.locates() {
+            return self.prefix_items_quietly(cx, edges.iter().map(|e| e.target), items);
+        }
         let mut ok = true;
         for (index, (edge, item)) in edges.iter().zip(items).enumerate() {
             if !self.apply_at_index(cx, edge, index, item)? {
@@ -1656,27 +1688,59 @@ impl Interpreter {
         Ok(ok)
     }
 
-    /// `items` (from index `skip`) in short-circuit mode when its schema is decided for
-    /// every item at once, charged: it is always valid or only tests the type (neither
-    /// recurs, so no item is a step). `None` (nothing charged) for any other schema.
-    #[inline(always)]
-    fn items_at_once(
+    /// `prefixItems` applying `targets` by position, in short-circuit mode.
+    #[inline]
+    fn prefix_items_quietly(
         &self,
         cx: &mut Ctx,
-        schema: &Edge,
-        skip: usize,
+        targets: impl Iterator<Item = NodeId>,
         items: &[Value],
-    ) -> Option<Eval> {
-        let plan = &self.plans[schema.target.0];
-        if !plan.always_valid && plan.only_type.is_none() {
-            return None;
+    ) -> Eval {
+        for (target, item) in targets.zip(items) {
+            if !self.child_quietly(cx, target, item)? {
+                return Ok(false);
+            }
         }
-        let rest = items.get(skip..).unwrap_or_default();
-        Some(items_decided(cx, plan.only_type, rest, plan.loop_cost))
+        Ok(true)
     }
 
-    /// `items` (from index `skip`): decided at once when [`Interpreter::items_at_once`]
-    /// can, else charged in bulk and applied item by item.
+    /// `items` (from index `skip`) over `target`, charged in bulk and applied item by
+    /// item, in short-circuit mode: decided for every item at once when `target` is always
+    /// valid or only tests the type (neither recurs, so no item is a step), an inline
+    /// schema that cannot recur run on each item without the dispatch `node` repeats.
+    #[inline(never)]
+    fn items_quietly(&self, cx: &mut Ctx, target: NodeId, skip: usize, items: &[Value]) -> Eval {
+        let plan = &self.plans[target.0];
+        let rest = items.get(skip..).unwrap_or_default();
+        match &plan.fast {
+            Fast::Valid => return items_decided(cx, None, rest, plan.loop_cost),
+            Fast::Type(types) => return items_decided(cx, Some(*types), rest, plan.loop_cost),
+            _ => {}
+        }
+        charge_elements(cx, rest.len(), plan.loop_cost)?;
+        match (&plan.fast, plan.steps) {
+            (Fast::Simple(ops), false) => simple_items(cx, ops, rest),
+            (Fast::Ops(ops), false) => {
+                for item in rest {
+                    if !self.run_ops(cx, target, ops, Inst::Value(item))? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            _ => {
+                for item in rest {
+                    if !self.child_quietly(cx, target, item)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    /// `items` (from index `skip`): in short-circuit mode [`Interpreter::items_quietly`],
+    /// else charged in bulk and applied item by item.
     #[inline(never)]
     fn items(
         &self,
@@ -1687,28 +1751,11 @@ impl Interpreter {
         ann: Option<&mut Annotations>,
     ) -> Eval {
         if ann.is_none() && !cx.locates() {
-            if let Some(decided) = self.items_at_once(cx, schema, skip, items) {
-                return decided;
-            }
+            return self.items_quietly(cx, schema.target, skip, items);
         }
         let plan = &self.plans[schema.target.0];
         let rest = items.get(skip..).unwrap_or_default();
         charge_elements(cx, rest.len(), plan.loop_cost)?;
-        if ann.is_none() && !cx.locates() {
-            // An inline schema that cannot recur: its checks on each item, without the
-            // dispatch `node` repeats per item.
-            if let (Fast::Simple(ops), false) = (&plan.fast, plan.steps) {
-                return simple_items(cx, ops, rest);
-            }
-            if plan.quick && !plan.out_of_line && !plan.steps {
-                for item in rest {
-                    if !self.quick_checks(cx, schema.target, Inst::Value(item))? {
-                        return Ok(false);
-                    }
-                }
-                return Ok(true);
-            }
-        }
         let mut ok = true;
         for (index, item) in items.iter().enumerate().skip(skip) {
             if !self.apply_at_index(cx, schema, index, item)? {

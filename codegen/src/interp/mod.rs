@@ -38,9 +38,12 @@
 //! node (`type`, `minItems`, `maxItems`, `required`, `minLength`, `maxLength`, `const`,
 //! an `enum` without member tables, the numeric bounds, such an `items`) runs them from a
 //! list planned with their data (as an `items` loop over it does, for every item in one
-//! call), and a node that collects nothing (in a program without a dynamic scope) runs
-//! its checks in a loop of its own without the error, annotation and location work of
-//! `validate`.
+//! call), and any other node that collects nothing (in a program without a dynamic
+//! scope) runs a list of steps planned from its checks, without the error, annotation
+//! and location work of `validate`: those checks with their data, each `$ref` and `allOf`
+//! member as an application of its target (none for an always valid one), `items` and
+//! `prefixItems` by their targets, the object applicators as one pass, and every other
+//! check through the general evaluation.
 //!
 //! # Where evaluation stops early
 //!

@@ -57,12 +57,14 @@ pub(super) struct NodePlan {
     pub(super) pattern_sets: Vec<(usize, PatternSet)>,
     /// The discriminators of the node's `anyOf` / `oneOf` checks, by check index.
     pub(super) discriminators: Vec<(usize, Discriminator)>,
-    /// The `required` checks' names as short-circuit evaluation tests them, by check index.
-    pub(super) required: Vec<(usize, Required)>,
     /// Member tables of the `enum` checks with enough members, by check index.
     pub(super) enum_tables: Vec<(usize, EnumTable)>,
     /// How short-circuit evaluation without annotations evaluates the node.
     pub(super) fast: Fast,
+    /// The [`Op`]s short-circuit evaluation runs once it has entered an out-of-line
+    /// [`NodePlan::quick`] node (empty for every other node: an inline one's are in
+    /// [`NodePlan::fast`]).
+    pub(super) ops: Box<[Op]>,
 }
 
 /// How short-circuit evaluation without annotations evaluates a node
@@ -75,12 +77,36 @@ pub(super) enum Fast {
     Type(TypeSet),
     /// A quick inline node whose checks are all [`Simple`]: these, in order, in a loop
     /// of their own.
-    Simple(Vec<Simple>),
-    /// A quick inline node: its checks in the quick loop.
-    Quick,
+    Simple(Box<[Simple]>),
+    /// Any other quick inline node: its [`Op`]s.
+    Ops(Box<[Op]>),
     /// Entered as in every other mode.
     #[default]
     Enter,
+}
+
+/// One step of a [`NodePlan::quick`] node's checks as short-circuit evaluation runs
+/// them, decided once: the checks in order, an `allOf` as one application per member, an
+/// application of an always valid node left out, and the fused object applicators as one
+/// step where the first of them stands.
+#[derive(Debug)]
+pub(super) enum Op {
+    /// A check that evaluates no node.
+    Simple(Simple),
+    /// Applies a node in place (`$ref`, an `allOf` member).
+    Apply(NodeId),
+    /// `items` from index `skip` over `target`, for a schema [`Simple::ItemsAtOnce`] does
+    /// not decide.
+    Items { target: NodeId, skip: usize },
+    /// `prefixItems`, by position.
+    PrefixItems(Box<[NodeId]>),
+    /// The check at this index, a `properties` not fused with its siblings.
+    Properties(usize),
+    /// The check at this index: `properties`, `patternProperties` or
+    /// `additionalProperties`, fused (the first of them) or alone.
+    Object(usize),
+    /// The check at this index, through the checks' general evaluation.
+    Check(usize),
 }
 
 /// A check that evaluates no node, as short-circuit evaluation runs it, with what it
@@ -139,14 +165,6 @@ impl NodePlan {
             .map(|(_, d)| d)
     }
 
-    /// The names of check `index` (a `required`), if it is one.
-    pub(super) fn required(&self, index: usize) -> Option<&Required> {
-        self.required
-            .iter()
-            .find(|(i, _)| *i == index)
-            .map(|(_, required)| required)
-    }
-
     /// The member tables of check `index`, if it has them.
     pub(super) fn enum_table(&self, index: usize) -> Option<&EnumTable> {
         self.enum_tables
@@ -183,17 +201,14 @@ impl Head {
     fn of(name: &str) -> Head {
         let bytes = name.as_bytes();
         let len = bytes.len();
-        let word = |b: &[u8]| {
-            let mut w = [0u8; 8];
-            w[..b.len()].copy_from_slice(b);
-            u64::from_le_bytes(w)
-        };
         let (first, last) = if len >= 8 {
-            (word(&bytes[..8]), word(&bytes[len - 8..]))
+            (u64_at(bytes, 0), u64_at(bytes, len - 8))
         } else if len >= 4 {
-            (word(&bytes[..4]), word(&bytes[len - 4..]))
+            (u32_at(bytes, 0), u32_at(bytes, len - 4))
         } else {
-            (word(bytes), 0)
+            // Byte by byte: a copy of a variable length would call `memcpy`.
+            let first = (bytes.iter().rev()).fold(0u64, |w, &b| w << 8 | u64::from(b));
+            (first, 0)
         };
         Head { len, first, last }
     }
@@ -204,6 +219,26 @@ impl Head {
         let fold = self.first ^ self.last.rotate_left(29) ^ (self.len as u64);
         (fold.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize
     }
+}
+
+/// The eight bytes of `bytes` from `at` (little-endian; zero past the end).
+#[inline(always)]
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    if let Some(b) = bytes.get(at..at + 8) {
+        w.copy_from_slice(b);
+    }
+    u64::from_le_bytes(w)
+}
+
+/// The four bytes of `bytes` from `at` (little-endian; zero past the end).
+#[inline(always)]
+fn u32_at(bytes: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 4];
+    if let Some(b) = bytes.get(at..at + 4) {
+        w.copy_from_slice(b);
+    }
+    u64::from(u32::from_le_bytes(w))
 }
 
 /// Finds a `properties` entry by instance key: the key's length is tested against the
@@ -381,27 +416,88 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             out
         })
         .collect();
-    let fast: Vec<Fast> = (program.nodes.iter().zip(&plans))
+    let fast: Vec<(Fast, Box<[Op]>)> = (program.nodes.iter().zip(&plans))
         .map(|(node, plan)| {
             if plan.always_valid {
-                return Fast::Valid;
+                return (Fast::Valid, Box::default());
             }
             if let Some(types) = plan.only_type {
-                return Fast::Type(types);
+                return (Fast::Type(types), Box::default());
             }
-            if !plan.quick || plan.out_of_line {
-                return Fast::Enter;
+            if !plan.quick {
+                return (Fast::Enter, Box::default());
             }
-            let simple: Option<Vec<Simple>> = (node.checks.iter())
-                .map(|check| simple(&plans, &check.kind))
-                .collect();
-            simple.map_or(Fast::Quick, Fast::Simple)
+            let mut ops = Vec::new();
+            for (index, check) in node.checks.iter().enumerate() {
+                push_ops(&mut ops, &plans, plan, index, &check.kind);
+            }
+            if plan.out_of_line {
+                return (Fast::Enter, ops.into_boxed_slice());
+            }
+            if !ops.iter().all(|op| matches!(op, Op::Simple(_))) {
+                return (Fast::Ops(ops.into_boxed_slice()), Box::default());
+            }
+            let simple = ops.into_iter().filter_map(|op| match op {
+                Op::Simple(simple) => Some(simple),
+                _ => None,
+            });
+            (Fast::Simple(simple.collect()), Box::default())
         })
         .collect();
-    for (plan, fast) in plans.iter_mut().zip(fast) {
+    for (plan, (fast, ops)) in plans.iter_mut().zip(fast) {
         plan.fast = fast;
+        plan.ops = ops;
     }
     plans
+}
+
+/// Appends the [`Op`]s of check `index` of a node planned `plan`, of kind `kind`, given
+/// every node's plan (but their [`NodePlan::fast`]).
+fn push_ops(
+    ops: &mut Vec<Op>,
+    plans: &[NodePlan],
+    plan: &NodePlan,
+    index: usize,
+    kind: &CheckKind,
+) {
+    if let Some(simple) = simple(plans, kind) {
+        ops.push(Op::Simple(simple));
+        return;
+    }
+    let applies = |target: &NodeId| !plans[target.0].always_valid;
+    match kind {
+        CheckKind::Ref(edge) => ops.extend(Some(edge.target).filter(applies).map(Op::Apply)),
+        CheckKind::AllOf(edges) => {
+            ops.extend(
+                edges
+                    .iter()
+                    .map(|e| e.target)
+                    .filter(applies)
+                    .map(Op::Apply),
+            );
+        }
+        CheckKind::Items { schema, skip } => ops.push(Op::Items {
+            target: schema.target,
+            skip: *skip,
+        }),
+        CheckKind::PrefixItems(edges) => {
+            ops.push(Op::PrefixItems(edges.iter().map(|e| e.target).collect()));
+        }
+        CheckKind::Properties(_) if plan.object.is_none() => ops.push(Op::Properties(index)),
+        CheckKind::Properties(_)
+        | CheckKind::PatternProperties(_)
+        | CheckKind::AdditionalProperties { .. } => {
+            // A fused check runs with the first of them.
+            if plan
+                .object
+                .as_ref()
+                .is_none_or(|fused| fused.first == index)
+            {
+                ops.push(Op::Object(index));
+            }
+        }
+        _ => ops.push(Op::Check(index)),
+    }
 }
 
 /// The [`Simple`] op of a check of kind `kind`, if it is one, given every node's plan
@@ -463,9 +559,6 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
         };
         if let Some(set) = set {
             out.pattern_sets.push((i, set));
-        }
-        if let CheckKind::Required(names) = &check.kind {
-            out.required.push((i, Required::new(names)));
         }
         if let CheckKind::Enum(values) = &check.kind {
             if let Some(table) = EnumTable::new(values) {
