@@ -1917,6 +1917,9 @@ fn all_simple(cx: &mut Ctx, ops: &[Simple], inst: Inst<'_>) -> Eval {
             Simple::Const(value) => inst.equals(value),
             Simple::Enum(values) => inst.equals_any(values),
             Simple::Bound(limit, which) => in_bound(inst, limit, *which),
+            Simple::PrefixItemsAtOnce(types) => inst.as_array().is_none_or(|items| {
+                (types.iter().zip(items)).all(|(t, item)| t.is_none_or(|t| has_type(t, item)))
+            }),
             Simple::ItemsAtOnce {
                 skip,
                 types,

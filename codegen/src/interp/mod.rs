@@ -33,17 +33,17 @@
 //! [`crate::plan::lookup`] decides, as in generated code. Each node's plan also copies the
 //! shared plan's region decisions (out of line, entry cost, loop cost, steps), so that a
 //! node evaluation reads one record. In short-circuit mode an inline node without checks
-//! is not evaluated, one whose only check is `type` is a type test, an `items` loop over
-//! such a schema tests the items without applying it, a node whose checks evaluate no
-//! node (`type`, `minItems`, `maxItems`, `required`, `minLength`, `maxLength`, `const`,
-//! an `enum` without member tables, the numeric bounds, such an `items`) runs them from a
-//! list planned with their data (as an `items` loop over it does, for every item in one
-//! call), and any other node that collects nothing (in a program without a dynamic
-//! scope) runs a list of steps planned from its checks, without the error, annotation
-//! and location work of `validate`: those checks with their data, each `$ref` and `allOf`
-//! member as an application of its target (none for an always valid one), `items` and
-//! `prefixItems` by their targets, the object applicators as one pass, and every other
-//! check through the general evaluation.
+//! is not evaluated, one whose only check is `type` is a type test, an `items` or
+//! `prefixItems` over such schemas tests the items without applying them, a node whose
+//! checks evaluate no node (`type`, `minItems`, `maxItems`, `required`, `minLength`,
+//! `maxLength`, `const`, an `enum` without member tables, the numeric bounds, such an
+//! `items` or `prefixItems`) runs them from a list planned with their data (as an `items`
+//! loop over it does, for every item in one call), and any other node that collects
+//! nothing (in a program without a dynamic scope) runs a list of steps planned from its
+//! checks, without the error, annotation and location work of `validate`: those checks
+//! with their data, each `$ref` and `allOf` member as an application of its target (none
+//! for an always valid one), `items` and `prefixItems` by their targets, the object
+//! applicators as one pass, and every other check through the general evaluation.
 //!
 //! # Where evaluation stops early
 //!

@@ -131,6 +131,9 @@ pub(super) enum Simple {
     Enum(Box<[Value]>),
     /// `minimum`, `maximum`, `exclusiveMinimum` or `exclusiveMaximum`.
     Bound(Box<Number>, Bound),
+    /// `prefixItems` over schemas each decided at once: always valid (`None`) or only
+    /// testing the type.
+    PrefixItemsAtOnce(Box<[Option<TypeSet>]>),
     /// `items` from index `skip` over a schema decided for every item at once: always
     /// valid (`types` is `None`) or only testing the type; `loop_cost` per item.
     ItemsAtOnce {
@@ -451,6 +454,12 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
     plans
 }
 
+/// How a node planned `plan` is decided on an instance at once, when it is: not at all
+/// (`Some(None)`, always valid) or by a type test.
+fn at_once(plan: &NodePlan) -> Option<Option<TypeSet>> {
+    (plan.always_valid || plan.only_type.is_some()).then_some(plan.only_type)
+}
+
 /// Appends the [`Op`]s of check `index` of a node planned `plan`, of kind `kind`, given
 /// every node's plan (but their [`NodePlan::fast`]).
 fn push_ops(
@@ -522,11 +531,14 @@ fn simple(plans: &[NodePlan], kind: &CheckKind) -> Option<Simple> {
         CheckKind::ExclusiveMaximum(limit) => {
             Simple::Bound(Box::new(limit.clone()), Bound::ExclusiveMaximum)
         }
+        CheckKind::PrefixItems(edges) => Simple::PrefixItemsAtOnce(
+            (edges.iter())
+                .map(|edge| at_once(&plans[edge.target.0]))
+                .collect::<Option<_>>()?,
+        ),
         CheckKind::Items { schema, skip } => {
             let target = &plans[schema.target.0];
-            if !target.always_valid && target.only_type.is_none() {
-                return None;
-            }
+            at_once(target)?;
             Simple::ItemsAtOnce {
                 skip: *skip,
                 types: target.only_type,
