@@ -662,9 +662,9 @@ impl<'a> Gen<'a> {
     /// In short-circuit code, the in-place children of node `id` (`allOf` members, `$ref`
     /// targets) whose checks join the node's own, so that one pass over an object does
     /// the work of several: each child has `properties` or `required`, and its other
-    /// checks are of those that join a run (see [`joins_a_run`]); the node neither records evaluated locations nor has
-    /// `patternProperties` / `additionalProperties` of its own (whose keys are the node's
-    /// own names). An inline child costs nothing to absorb; an out-of-line one (not
+    /// checks are of those that join a run (see [`joins_a_run`]); the node neither
+    /// records evaluated locations nor has `patternProperties` / `additionalProperties` of
+    /// its own (whose keys are the node's own names). An inline child costs nothing to absorb; an out-of-line one (not
     /// recursive, in a program that counts no depth) is copied, so it is absorbed only
     /// where its pass merges with another. The verdict is the same, found in another
     /// order; the budget is the same, an out-of-line child's entry cost charged where
