@@ -1,0 +1,405 @@
+//! The checks that are not type-dependent: `$ref` and `allOf` (see [`Gen::member`]),
+//! `$dynamicRef`, `anyOf` / `oneOf` with their discriminators and type guards, `not`, and
+//! `if` / `then` / `else`.
+
+use super::call::{EvArg, Inst};
+use super::dispatch::{TypeTest, Variant};
+use super::syntax::guarded_if;
+use super::{dispatchable, state, Fun, Gen, Mode};
+use crate::ir::{Check, CheckKind, Edge, NodeId};
+use crate::plan::Discriminator;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The branches of an `anyOf` / `oneOf` as emitted: with a discriminator, `tag` binds the
+/// instance's [`schemac_runtime::json::Tag`] and each branch's guard (`matches!(tag, ..)
+/// &&`, empty where every tag is admitted) comes before its call.
+struct Branches<'e> {
+    edges: &'e [Edge],
+    tag: TokenStream,
+    guards: Vec<TokenStream>,
+}
+
+/// The code of a check that [`dispatchable`] sends to the dispatch: never reached here.
+fn unreachable_kind(kind: &CheckKind) -> (TokenStream, bool) {
+    // `dispatchable` routes every other kind to `dispatch`.
+    debug_assert!(dispatchable(kind));
+    (TokenStream::new(), false)
+}
+
+/// A pattern matching exactly the sorted ids `ids`, consecutive runs as ranges.
+fn id_pattern(ids: &[u32]) -> TokenStream {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+            j += 1;
+        }
+        let (a, b) = (ids[i], ids[j]);
+        parts.push(if a == b { quote!(#a) } else { quote!(#a..=#b) });
+        i = j + 1;
+    }
+    quote!(#(#parts)|*)
+}
+
+impl Gen<'_> {
+    /// Code of check `index` of the node (not a dispatched one); `true` when nothing
+    /// after it can run.
+    pub(super) fn in_place(&self, f: &Fun<'_>, index: usize, check: &Check) -> (TokenStream, bool) {
+        match &check.kind {
+            CheckKind::False => match f.mode {
+                Mode::Check => (f.exit.clone(), true),
+                Mode::Errors => (quote!(cx.error_here();), false),
+            },
+            CheckKind::Unresolved { uri } => {
+                let st = state(f.mode);
+                (quote!(#st.unresolved(#uri)?;), false)
+            }
+            CheckKind::Ref(edge) => (self.member(f, edge), false),
+            CheckKind::AllOf(edges) => {
+                let parts: Vec<_> = edges.iter().map(|e| self.member(f, e)).collect();
+                (quote!(#(#parts)*), false)
+            }
+            CheckKind::DynamicRef { fallback, anchor } => match anchor {
+                None => (self.in_place_child(f, fallback, fallback.target), false),
+                Some(name) => (self.dynamic_ref(f, fallback, name), false),
+            },
+            CheckKind::AnyOf(edges) | CheckKind::OneOf(edges) => {
+                let branches = self.branches(f, edges, self.plan.discriminator(f.id, index));
+                let code = match check.kind {
+                    CheckKind::AnyOf(_) => self.any_of(f, check, &branches),
+                    _ => self.one_of(f, check, &branches),
+                };
+                (code, false)
+            }
+            CheckKind::Not(edge) => {
+                let call = self.silent_call(f, edge, &Inst::Same, &EvArg::Throwaway);
+                let fail = self.fail(f, check, quote!(__rt::ErrorKind::Not));
+                (quote!(if #call? { #fail }), false)
+            }
+            CheckKind::IfThenElse {
+                condition,
+                then,
+                otherwise,
+            } => (
+                self.if_then_else(f, condition, then.as_ref(), otherwise.as_ref()),
+                false,
+            ),
+            other => unreachable_kind(other),
+        }
+    }
+
+    /// `$dynamicRef` whose anchor is resolved at run time: the outermost dynamic scope that
+    /// declares `name` picks the target, else `fallback`'s.
+    fn dynamic_ref(&self, f: &Fun<'_>, fallback: &Edge, name: &str) -> TokenStream {
+        let targets = self.program.dynamic_targets(name);
+        let st = state(f.mode);
+        let merge_any = self.node_collects(f);
+        // Short-circuit evaluation records straight into the node's set (see `EvArg::Parent`).
+        let direct = f.mode == Mode::Check
+            && !self.reads_evaluated(fallback.target)
+            && !targets.iter().any(|(_, t)| self.reads_evaluated(*t));
+        let call_for = |target: NodeId| -> TokenStream {
+            let ev = match (merge_any && self.collects(target), direct) {
+                (false, _) => EvArg::Throwaway,
+                (true, true) => {
+                    f.uses_ev.set(true);
+                    EvArg::Parent
+                }
+                (true, false) => EvArg::Sub,
+            };
+            self.child(f, fallback, target, &Inst::Same, &ev)
+        };
+        let ids: Vec<u32> = targets.iter().map(|(r, _)| *r as u32).collect();
+        let ids_pattern = id_pattern(&ids);
+        let arms: Vec<TokenStream> = targets
+            .iter()
+            .map(|(r, t)| {
+                let r = *r as u32;
+                let call = call_for(*t);
+                quote!(Some(#r) => #call,)
+            })
+            .collect();
+        let fallback_call = call_for(fallback.target);
+        let merge = !direct
+            && merge_any
+            && (self.collects(fallback.target) || targets.iter().any(|(_, t)| self.collects(*t)));
+        let sub = if merge {
+            f.uses_ev.set(true);
+            quote!(let mut sub = __rt::Eval::new();)
+        } else {
+            quote!()
+        };
+        let on_valid = if merge {
+            quote!(ev.merge(&sub);)
+        } else {
+            quote!()
+        };
+        let fail = self.fail_silent(f);
+        let on_invalid = if fail.is_empty() {
+            quote!()
+        } else {
+            quote!(else { #fail })
+        };
+        let call = quote! {
+            match #st.outermost(|r| matches!(r, #ids_pattern)) {
+                #(#arms)*
+                _ => #fallback_call,
+            }
+        };
+        let valid = self.validity(f, call);
+        quote! {{
+            #sub
+            let valid = #valid?;
+            if valid { #on_valid } #on_invalid
+        }}
+    }
+
+    /// The branches of an `anyOf` / `oneOf`, with the tests of its discriminator.
+    fn branches<'e>(
+        &self,
+        f: &Fun<'_>,
+        edges: &'e [Edge],
+        discriminator: Option<&Discriminator>,
+    ) -> Branches<'e> {
+        let type_guards = edges.iter().map(|e| self.type_guard(f, e.target));
+        let Some(d) = discriminator else {
+            return Branches {
+                edges,
+                tag: quote!(),
+                guards: type_guards.collect(),
+            };
+        };
+        f.uses_v.set(true);
+        let property = &d.property;
+        let tag = quote!(let tag = __rt::Tag::of(v, #property););
+        let guards = d
+            .branches
+            .iter()
+            .zip(type_guards)
+            .map(|(admits, type_guard)| {
+                if admits.admits_all() {
+                    return type_guard;
+                }
+                let mut tags = vec![quote!(__rt::Tag::NotObject)];
+                if !admits.required {
+                    tags.push(quote!(__rt::Tag::Absent));
+                }
+                match &admits.values {
+                    None => tags.push(quote!(__rt::Tag::Str(_) | __rt::Tag::Other)),
+                    Some(values) if values.is_empty() => {}
+                    Some(values) => tags.push(quote!(__rt::Tag::Str(#(#values)|*))),
+                }
+                quote!(matches!(tag, #(#tags)|*) && #type_guard)
+            })
+            .collect();
+        Branches { edges, tag, guards }
+    }
+
+    /// A test of the instance's variant before a branch that fails at once on the other
+    /// variants (an inline node whose first check is `type`), so that no call is made where
+    /// it could only fail. An inline node charges nothing before that check: the budget is
+    /// spent as if the call were made. Empty where there is nothing to test.
+    fn type_guard(&self, f: &Fun<'_>, target: NodeId) -> TokenStream {
+        if self.evaluate && f.mode == Mode::Errors {
+            return quote!();
+        }
+        let callee = self.callee(target, Mode::Check);
+        let plan = self.plan.node(callee);
+        if plan.out_of_line || plan.recursive {
+            return quote!();
+        }
+        let Some(CheckKind::Type(ts)) = self.program.node(callee).checks.first().map(|c| &c.kind)
+        else {
+            return quote!();
+        };
+        let admitted: Vec<TokenStream> = Variant::ALL
+            .iter()
+            .filter(|v| !matches!(v.type_test(*ts), TypeTest::Fail))
+            .map(|v| v.pattern(false))
+            .collect();
+        if admitted.is_empty() || admitted.len() == Variant::ALL.len() {
+            return quote!();
+        }
+        f.uses_v.set(true);
+        quote!(matches!(v, #(#admitted)|*) &&)
+    }
+
+    /// `anyOf`: a valid branch passes (every branch runs where annotations or evaluated
+    /// locations are collected).
+    fn any_of(&self, f: &Fun<'_>, check: &Check, branches: &Branches<'_>) -> TokenStream {
+        let Branches { edges, tag, guards } = branches;
+        let fail = self.fail(f, check, quote!(__rt::ErrorKind::AnyOf));
+        if !self.node_collects(f) {
+            let calls: Vec<_> = edges
+                .iter()
+                .zip(guards)
+                .map(|(e, guard)| {
+                    let c = self.silent_call(f, e, &Inst::Same, &EvArg::Throwaway);
+                    quote!(#guard #c?)
+                })
+                .collect();
+            if self.evaluate && f.mode == Mode::Errors {
+                // An evaluation runs every branch: each valid one annotates.
+                return quote! {{
+                    #tag
+                    let every = cx.annotating();
+                    let mut any = false;
+                    #(if (every || !any) && #calls { any = true; })*
+                    if !any { #fail }
+                }};
+            }
+            let test = quote!(if !(#(#calls)||*) { #fail });
+            return if tag.is_empty() {
+                test
+            } else {
+                quote!({ #tag #test })
+            };
+        }
+        // A collecting node evaluates every branch: each valid one contributes annotations.
+        let parts: Vec<_> = edges
+            .iter()
+            .zip(guards)
+            .map(|(e, guard)| {
+                if self.collects(e.target) {
+                    f.uses_ev.set(true);
+                    let call = self.silent_call(f, e, &Inst::Same, &EvArg::Sub);
+                    quote! {{
+                        let mut sub = __rt::Eval::new();
+                        if #guard #call? { any = true; ev.merge(&sub); }
+                    }}
+                } else {
+                    let call = self.silent_call(f, e, &Inst::Same, &EvArg::Throwaway);
+                    quote!(if #guard #call? { any = true; })
+                }
+            })
+            .collect();
+        quote! {{
+            #tag
+            let mut any = false;
+            #(#parts)*
+            if !any { #fail }
+        }}
+    }
+
+    /// `oneOf`: exactly one valid branch passes (short-circuit code stops at the second).
+    fn one_of(&self, f: &Fun<'_>, check: &Check, branches: &Branches<'_>) -> TokenStream {
+        let Branches { edges, tag, guards } = branches;
+        let errors = f.mode == Mode::Errors;
+        let collecting = self.node_collects(f);
+        // Reporting counts every match; a collecting node lets every valid branch
+        // contribute; otherwise a second match decides.
+        let every = errors || collecting;
+        // The error's kind holds the count: not a constant error site.
+        let fail = match f.mode {
+            Mode::Check => f.exit.clone(),
+            Mode::Errors => {
+                let keyword = &check.keyword;
+                quote!(cx.error(#keyword, __rt::ErrorKind::OneOf { matched });)
+            }
+        };
+        let parts: Vec<_> = edges
+            .iter()
+            .zip(guards)
+            .enumerate()
+            .map(|(idx, (e, guard))| {
+                let merge = collecting && self.collects(e.target);
+                let call = self.silent_call(
+                    f,
+                    e,
+                    &Inst::Same,
+                    if merge {
+                        &EvArg::Sub
+                    } else {
+                        &EvArg::Throwaway
+                    },
+                );
+                let too_many = if idx > 0 && !every {
+                    quote!(if matched > 1 { #fail })
+                } else {
+                    quote!()
+                };
+                if merge {
+                    f.uses_ev.set(true);
+                    quote! {{
+                        let mut sub = __rt::Eval::new();
+                        if #guard #call? {
+                            matched += 1;
+                            ev.merge(&sub);
+                        }
+                    }}
+                } else {
+                    quote! {
+                        if #guard #call? {
+                            matched += 1;
+                            #too_many
+                        }
+                    }
+                }
+            })
+            .collect();
+        quote! {{
+            #tag
+            let mut matched: u64 = 0;
+            #(#parts)*
+            if matched != 1 { #fail }
+        }}
+    }
+
+    /// `if` / `then` / `else`: the condition's verdict picks the branch that applies.
+    fn if_then_else(
+        &self,
+        f: &Fun<'_>,
+        condition: &Edge,
+        then: Option<&Edge>,
+        otherwise: Option<&Edge>,
+    ) -> TokenStream {
+        let collecting = self.node_collects(f);
+        let merge_cond = collecting && self.collects(condition.target);
+        let call = self.silent_call(
+            f,
+            condition,
+            &Inst::Same,
+            if merge_cond {
+                &EvArg::Sub
+            } else {
+                &EvArg::Throwaway
+            },
+        );
+        let cond = quote!(let holds = #call?;);
+        let (sub, merge) = if merge_cond {
+            f.uses_ev.set(true);
+            (
+                quote!(let mut sub = __rt::Eval::new();),
+                quote!(ev.merge(&sub);),
+            )
+        } else {
+            (quote!(), quote!())
+        };
+        let branch = |edge: Option<&Edge>| {
+            edge.map(|e| self.in_place_child(f, e, e.target))
+                .filter(|code| !code.is_empty())
+        };
+        let (then_code, else_code) = (branch(then), branch(otherwise));
+        let same = then_code.as_ref().map(ToString::to_string)
+            == else_code.as_ref().map(ToString::to_string);
+        let branches = match (merge_cond, then_code, else_code) {
+            // `then` and `else` run the same code (identical subschemas): no test.
+            (false, Some(t), Some(_)) if same => quote!(let _ = holds; #t),
+            (false, None, None) => quote!(let _ = holds;),
+            (false, Some(t), None) => guarded_if(quote!(holds), t),
+            (false, None, Some(e)) => guarded_if(quote!(!holds), e),
+            (_, t, e) => {
+                let t = t.unwrap_or_default();
+                let e = e.map(|e| quote!(else { #e })).unwrap_or_default();
+                quote!(if holds { #merge #t } #e)
+            }
+        };
+        quote! {{
+            #sub
+            #cond
+            #branches
+        }}
+    }
+}

@@ -1,0 +1,259 @@
+//! The array keywords that apply subschemas: `prefixItems`, `items`, `contains`,
+//! `unevaluatedItems`.
+
+use super::call::{EvArg, Inst};
+use super::dispatch::ArmCx;
+use super::{state, Gen, Mode};
+use crate::ir::{Check, Edge};
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+impl Gen<'_> {
+    /// `contains` with its `minContains` / `maxContains` bounds: the number of matching items,
+    /// counted until it decides.
+    pub(super) fn contains(
+        &self,
+        a: &ArmCx<'_, '_>,
+        check: &Check,
+        schema: &Edge,
+        min: u64,
+        max: Option<u64>,
+    ) -> TokenStream {
+        let f = a.f;
+        let mark = f.node.collect.items;
+        a.uses_binding.set(true);
+        let call = self.silent_call(f, schema, &Inst::IndexVar, &EvArg::Throwaway);
+        let max_lit = match max {
+            Some(m) => quote!(Some(#m)),
+            None => quote!(None),
+        };
+        let fail = self.fail(
+            f,
+            check,
+            quote!(__rt::ErrorKind::Contains { min: #min, max: #max_lit }),
+        );
+        // An evaluation locates each item (its annotations) and never stops early.
+        let evaluates = self.evaluate && f.mode == Mode::Errors;
+        let (iter, index) = if mark || evaluates {
+            (quote!(arr.iter().enumerate()), quote!((i, x)))
+        } else {
+            (quote!(arr.iter()), quote!(x))
+        };
+        let mark_code = if mark {
+            f.uses_ev.set(true);
+            quote!(ev.items.set(i);)
+        } else {
+            quote!()
+        };
+        // Its annotation (2020-12): the indices that match.
+        let (matched, record, applied) = if self.annotates(f, check) {
+            let give = self.give(check, quote!(Value::from(matched)));
+            (
+                quote!(let mut matched = __rt::Indices::new();),
+                quote!(if cx.annotating() {
+                    matched.push(i);
+                }),
+                quote!(if cx.annotating() && cx.mark() == start { #give }),
+            )
+        } else {
+            (quote!(), quote!(), quote!())
+        };
+        // `cond && ` when an evaluation must not stop early.
+        let unless_evaluating = if evaluates {
+            quote!(!cx.annotating() &&)
+        } else {
+            quote!()
+        };
+        let charge = self.loop_charge(f, quote!(arr.len()), &[schema.target]);
+        if min == 0 && max.is_none() {
+            // Cannot fail: evaluated for annotations (and the budget) only.
+            let body = if mark {
+                quote!(if #call? { #mark_code #record })
+            } else if !record.is_empty() {
+                quote!(if #call? { #record if !cx.annotating() { break; } })
+            } else if evaluates {
+                quote!(if #call? && !cx.annotating() { break; })
+            } else {
+                quote!(if #call? { break; })
+            };
+            return quote! {
+                #charge
+                #matched
+                for #index in #iter {
+                    #body
+                }
+                #applied
+            };
+        }
+        // Without annotations to collect, stop as soon as the count decides.
+        let early = if mark {
+            quote!()
+        } else {
+            match max {
+                None => quote!(if #unless_evaluating count >= #min { break; }),
+                Some(m) => quote!(if #unless_evaluating count > #m { break; }),
+            }
+        };
+        let verdict = match (min, max) {
+            (0, Some(m)) => quote!(if count > #m { #fail }),
+            (min, None) => quote!(if count < #min { #fail }),
+            (min, Some(m)) => quote!(if !__rt::in_range(count, #min, #m) { #fail }),
+        };
+        quote! {{
+            #charge
+            #matched
+            let mut count: u64 = 0;
+            for #index in #iter {
+                if #call? {
+                    count += 1;
+                    #mark_code
+                    #record
+                    #early
+                }
+            }
+            #verdict
+            #applied
+        }}
+    }
+
+    /// `prefixItems`: each item of the prefix against its subschema.
+    pub(super) fn prefix_items(
+        &self,
+        a: &ArmCx<'_, '_>,
+        check: &Check,
+        edges: &[Edge],
+    ) -> TokenStream {
+        let f = a.f;
+        a.uses_binding.set(true);
+        let mark = self.node_collects(f) && f.node.collect.items;
+        let parts: Vec<_> = edges
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let call = self.child(f, e, e.target, &Inst::Index(i), &EvArg::Throwaway);
+                let fail = self.fail_silent(f);
+                let get = if i == 0 {
+                    quote!(arr.first())
+                } else {
+                    let idx = Literal::usize_unsuffixed(i);
+                    quote!(arr.get(#idx))
+                };
+                match f.mode {
+                    Mode::Check => quote! {
+                        if let Some(x) = #get {
+                            if !#call? { #fail }
+                        }
+                    },
+                    Mode::Errors => quote! {
+                        if let Some(x) = #get {
+                            #call?;
+                        }
+                    },
+                }
+            })
+            .collect();
+        let mark_code = if mark {
+            f.uses_ev.set(true);
+            let n = Literal::usize_unsuffixed(edges.len());
+            quote!(ev.items.set_range(0, arr.len().min(#n));)
+        } else {
+            quote!()
+        };
+        let applied = self.applied(a, check);
+        quote!(#(#parts)* #mark_code #applied)
+    }
+
+    /// `items` (after `skip` prefix items): every further item against `schema`, charged in bulk.
+    pub(super) fn items(
+        &self,
+        a: &ArmCx<'_, '_>,
+        check: &Check,
+        schema: &Edge,
+        skip: usize,
+    ) -> TokenStream {
+        let f = a.f;
+        a.uses_binding.set(true);
+        let mark = f.node.collect.items;
+        let call = self.child(f, schema, schema.target, &Inst::IndexVar, &EvArg::Throwaway);
+        let fail = self.fail_silent(f);
+        let (iter, index) = match (skip, f.mode) {
+            (0, Mode::Check) => (quote!(arr.iter()), quote!(x)),
+            (0, Mode::Errors) => (quote!(arr.iter().enumerate()), quote!((i, x))),
+            (n, Mode::Check) => {
+                let n = Literal::usize_unsuffixed(n);
+                (quote!(arr.iter().skip(#n)), quote!(x))
+            }
+            (n, Mode::Errors) => {
+                let n = Literal::usize_unsuffixed(n);
+                (quote!(arr.iter().enumerate().skip(#n)), quote!((i, x)))
+            }
+        };
+        let body = match f.mode {
+            Mode::Check => quote!(if !#call? { #fail }),
+            Mode::Errors => quote!(#call?;),
+        };
+        let mark_code = if mark {
+            f.uses_ev.set(true);
+            quote!(ev.items.set_range(0, arr.len());)
+        } else {
+            quote!()
+        };
+        let count = match skip {
+            0 => quote!(arr.len()),
+            n => {
+                let n = Literal::usize_unsuffixed(n);
+                quote!(arr.len().saturating_sub(#n))
+            }
+        };
+        let charge = self.loop_charge(f, count, &[schema.target]);
+        let applied = self.applied(a, check);
+        quote! {
+            #charge
+            for #index in #iter { #body }
+            #mark_code
+            #applied
+        }
+    }
+
+    /// `unevaluatedItems`: the items no other keyword evaluated, against `edge`'s subschema.
+    pub(super) fn unevaluated_items(
+        &self,
+        a: &ArmCx<'_, '_>,
+        check: &Check,
+        edge: &Edge,
+    ) -> TokenStream {
+        let f = a.f;
+        a.uses_binding.set(true);
+        f.uses_ev.set(true);
+        let st = state(f.mode);
+        let call = self.child(f, edge, edge.target, &Inst::IndexVar, &EvArg::Throwaway);
+        let body = match f.mode {
+            Mode::Check => {
+                let fail = self.fail_silent(f);
+                quote!(if !ev.items.get(i) && !#call? { #fail })
+            }
+            Mode::Errors => quote!(if !ev.items.get(i) { #call?; }),
+        };
+        let charge = self.loop_charge(f, quote!(arr.len()), &[edge.target]);
+        // Its annotation: whether it applies to an item.
+        let (applies, applied) = if self.annotates(f, check) {
+            let give = self.give(check, quote!(Value::Bool(true)));
+            (
+                quote!(let applies = cx.annotating() && (0..arr.len()).any(|i| !ev.items.get(i));),
+                quote!(if applies && cx.mark() == start { #give }),
+            )
+        } else {
+            (quote!(), quote!())
+        };
+        quote! {
+            #st.charge(arr.len())?;
+            #charge
+            #applies
+            for (i, x) in arr.iter().enumerate() {
+                #body
+            }
+            ev.items.set_range(0, arr.len());
+            #applied
+        }
+    }
+}

@@ -1,0 +1,459 @@
+//! A run of type-dependent checks as one `match` on the value's variant, and the checks of
+//! each arm.
+
+use super::assertion::{f64_tokens, format_fn_name, type_kind};
+use super::syntax::{arm_body, split_single_if};
+use super::{Fun, Gen, Mode};
+use crate::ir::{Check, CheckKind};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use schemac_runtime::error::TypeSet;
+use serde_json::Value;
+use std::cell::Cell;
+
+/// From this many `required` names on, short-circuit code tests them in a pass over the
+/// object (see [`Gen::arm`]) rather than by a lookup each.
+const REQUIRED_IN_LOOP: usize = 3;
+
+/// Context of one arm of a dispatch.
+pub(super) struct ArmCx<'f, 'n> {
+    /// The function the arm is in.
+    pub(super) f: &'f Fun<'n>,
+    /// The variant the arm matches.
+    pub(super) variant: Variant,
+    /// The arm's code uses the variant's contents (its pattern binds them).
+    pub(super) uses_binding: Cell<bool>,
+    /// The arm fails unconditionally (short-circuit code): nothing after it runs.
+    pub(super) terminal: Cell<bool>,
+}
+
+/// A `serde_json::Value` variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Variant {
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+/// What a `type` check does on one variant.
+pub(super) enum TypeTest {
+    /// The variant is of the type.
+    Pass,
+    /// The variant is not.
+    Fail,
+    /// A number is of the type (`integer`) when it is an integer.
+    IfInteger,
+}
+
+impl Variant {
+    /// Every variant, in the order arms are generated.
+    pub(super) const ALL: [Variant; 6] = [
+        Variant::Object,
+        Variant::String,
+        Variant::Number,
+        Variant::Array,
+        Variant::Bool,
+        Variant::Null,
+    ];
+
+    /// The variant of `v`.
+    pub(super) fn of(v: &Value) -> Variant {
+        match v {
+            Value::Null => Variant::Null,
+            Value::Bool(_) => Variant::Bool,
+            Value::Number(_) => Variant::Number,
+            Value::String(_) => Variant::String,
+            Value::Array(_) => Variant::Array,
+            Value::Object(_) => Variant::Object,
+        }
+    }
+
+    /// The pattern matching the variant, binding its contents (`b`, `num`, `text`, `arr`,
+    /// `obj`) when `binds`.
+    pub(super) fn pattern(self, binds: bool) -> TokenStream {
+        match (self, binds) {
+            (Variant::Null, _) => quote!(Value::Null),
+            (Variant::Bool, true) => quote!(Value::Bool(b)),
+            (Variant::Bool, false) => quote!(Value::Bool(_)),
+            (Variant::Number, true) => quote!(Value::Number(num)),
+            (Variant::Number, false) => quote!(Value::Number(_)),
+            (Variant::String, true) => quote!(Value::String(text)),
+            (Variant::String, false) => quote!(Value::String(_)),
+            (Variant::Array, true) => quote!(Value::Array(arr)),
+            (Variant::Array, false) => quote!(Value::Array(_)),
+            (Variant::Object, true) => quote!(Value::Object(obj)),
+            (Variant::Object, false) => quote!(Value::Object(_)),
+        }
+    }
+
+    /// What `type: ts` does on this variant.
+    pub(super) fn type_test(self, ts: TypeSet) -> TypeTest {
+        let bit = match self {
+            Variant::Null => TypeSet::NULL,
+            Variant::Bool => TypeSet::BOOLEAN,
+            Variant::String => TypeSet::STRING,
+            Variant::Array => TypeSet::ARRAY,
+            Variant::Object => TypeSet::OBJECT,
+            Variant::Number => {
+                return if ts.contains(TypeSet::NUMBER) {
+                    TypeTest::Pass
+                } else if ts.contains(TypeSet::INTEGER) {
+                    TypeTest::IfInteger
+                } else {
+                    TypeTest::Fail
+                }
+            }
+        };
+        if ts.contains(bit) {
+            TypeTest::Pass
+        } else {
+            TypeTest::Fail
+        }
+    }
+}
+
+impl Gen<'_> {
+    /// A run of type-dependent checks as one dispatch on the value's variant; `true` when
+    /// every variant fails unconditionally (check mode), so nothing after it can run.
+    pub(super) fn dispatch(&self, f: &Fun<'_>, checks: &[Check]) -> (TokenStream, bool) {
+        let mut arms: Vec<(Variant, TokenStream, bool, bool)> = Vec::new();
+        for variant in Variant::ALL {
+            let a = ArmCx {
+                f,
+                variant,
+                uses_binding: Cell::new(false),
+                terminal: Cell::new(false),
+            };
+            let code = self.arm(&a, checks);
+            arms.push((variant, code, a.uses_binding.get(), a.terminal.get()));
+        }
+        let all_terminal = arms.iter().all(|(_, _, _, t)| *t);
+        // Group arms whose code is identical and binds nothing.
+        let mut groups: Vec<(Vec<Variant>, TokenStream, bool)> = Vec::new();
+        for (variant, code, binds, _) in arms {
+            if code.is_empty() {
+                continue;
+            }
+            if !binds {
+                let key = code.to_string();
+                if let Some(g) = groups
+                    .iter_mut()
+                    .find(|(_, c, b, ..)| !*b && c.to_string() == key)
+                {
+                    g.0.push(variant);
+                    continue;
+                }
+            }
+            groups.push((vec![variant], code, binds));
+        }
+        let covered: usize = groups.iter().map(|g| g.0.len()).sum();
+        if groups.is_empty() {
+            return (quote!(), false);
+        }
+        if groups.len() == 1 && covered == Variant::ALL.len() && !groups[0].2 {
+            // The same code for every variant: no dispatch needed.
+            let code = &groups[0].1;
+            return (quote!(#code), all_terminal);
+        }
+        let pattern = |vs: &[Variant], binds: bool| -> TokenStream {
+            let ps: Vec<_> = vs.iter().map(|v| v.pattern(binds)).collect();
+            quote!(#(#ps)|*)
+        };
+        f.uses_v.set(true);
+        if groups.len() == 1 && covered < Variant::ALL.len() {
+            let (vs, code, binds) = &groups[0];
+            let p = pattern(vs, *binds);
+            let code = if *binds {
+                quote!(if let #p = v { #code })
+            } else {
+                quote!(if matches!(v, #p) { #code })
+            };
+            return (code, false);
+        }
+        let has_rest = covered < Variant::ALL.len();
+        // When every variant has code, the largest group of several variants that binds
+        // nothing (usually the wrong types' failure) is the last arm, as `_`.
+        let fallback = groups
+            .iter()
+            .enumerate()
+            .filter(|(_, (vs, _, binds))| !has_rest && !binds && vs.len() > 1)
+            .max_by_key(|(i, (vs, ..))| (vs.len(), std::cmp::Reverse(*i)))
+            .map(|(i, _)| i);
+        let arms: Vec<_> = groups
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Some(*i) != fallback)
+            .map(|(_, (vs, code, binds))| {
+                let p = pattern(vs, *binds);
+                match split_single_if(code) {
+                    // With an empty fallback arm, a lone `if` is the arm's guard.
+                    Some((cond, body)) if has_rest => {
+                        let body = arm_body(f.mode, &body);
+                        quote!(#p if #cond => #body)
+                    }
+                    _ => {
+                        let code = arm_body(f.mode, code);
+                        quote!(#p => #code)
+                    }
+                }
+            })
+            .collect();
+        let rest = match fallback {
+            Some(i) => {
+                let code = &groups[i].1;
+                let code = arm_body(f.mode, code);
+                quote!(_ => #code)
+            }
+            None if has_rest => quote!(_ => {}),
+            None => quote!(),
+        };
+        (
+            quote! {
+                match v {
+                    #(#arms)*
+                    #rest
+                }
+            },
+            all_terminal,
+        )
+    }
+
+    /// The code of the checks of a run that apply to one variant.
+    pub(super) fn arm(&self, a: &ArmCx<'_, '_>, checks: &[Check]) -> TokenStream {
+        let f = a.f;
+        let mut out = TokenStream::new();
+        // Short-circuit code also finds several required names in one pass: a lookup by
+        // name costs more than a step of the loop on the objects schemas describe.
+        let required: usize = checks
+            .iter()
+            .map(|c| match &c.kind {
+                CheckKind::Required(names) => names.len(),
+                _ => 0,
+            })
+            .sum();
+        let object_loop = a.variant == Variant::Object
+            && (checks.iter().any(|c| {
+                matches!(
+                    c.kind,
+                    CheckKind::Properties(_)
+                        | CheckKind::PatternProperties(_)
+                        | CheckKind::AdditionalProperties { .. }
+                        | CheckKind::PropertyNames(_)
+                )
+            }) || (f.mode == Mode::Check && required >= REQUIRED_IN_LOOP));
+        let mut loop_done = false;
+        for check in checks {
+            if a.terminal.get() && f.mode == Mode::Check {
+                break;
+            }
+            let fused = matches!(
+                check.kind,
+                CheckKind::Properties(_)
+                    | CheckKind::PatternProperties(_)
+                    | CheckKind::AdditionalProperties { .. }
+                    | CheckKind::PropertyNames(_)
+                    | CheckKind::Required(_)
+            );
+            if object_loop && fused {
+                if !loop_done {
+                    loop_done = true;
+                    out.extend(self.object_loop(a, checks));
+                }
+                out.extend(self.applied(a, check));
+                continue;
+            }
+            out.extend(self.typed(a, check));
+        }
+        out
+    }
+
+    /// One type-dependent check within the arm of `a.variant`.
+    pub(super) fn typed(&self, a: &ArmCx<'_, '_>, check: &Check) -> TokenStream {
+        let f = a.f;
+        let variant = a.variant;
+        let fail = |kind: TokenStream| self.fail(f, check, kind);
+        // An unconditional failure.
+        let always = |kind: TokenStream| {
+            if f.mode == Mode::Check {
+                a.terminal.set(true);
+            }
+            self.fail(f, check, kind)
+        };
+        match (&check.kind, variant) {
+            (CheckKind::Type(ts), _) => {
+                let kind = type_kind(*ts);
+                match variant.type_test(*ts) {
+                    TypeTest::Pass => quote!(),
+                    TypeTest::Fail => always(kind),
+                    TypeTest::IfInteger => {
+                        a.uses_binding.set(true);
+                        let fail = fail(kind);
+                        quote!(if !__rt::json::is_integer(num) { #fail })
+                    }
+                }
+            }
+            (CheckKind::IntegerLiteral(ts), Variant::Number) => {
+                a.uses_binding.set(true);
+                let fail = fail(type_kind(*ts));
+                quote!(if __rt::json::is_integral_float(num) { #fail })
+            }
+            (CheckKind::ContentBase64, Variant::String) => {
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::ContentEncoding {
+                    encoding: __rt::Cow::Borrowed("base64")
+                }));
+                quote!(if !__rt::content::is_base64(text) { #fail })
+            }
+            (CheckKind::ContentJson { base64 }, Variant::String) => {
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::ContentMediaType {
+                    media_type: __rt::Cow::Borrowed("application/json")
+                }));
+                quote!(if !__rt::content::is_json(text, #base64) { #fail })
+            }
+            (CheckKind::Const(value), _) => self.enum_test(
+                a,
+                check,
+                std::slice::from_ref(value),
+                quote!(__rt::ErrorKind::Const),
+            ),
+            (CheckKind::Enum(values), _) => {
+                self.enum_test(a, check, values, quote!(__rt::ErrorKind::Enum))
+            }
+            (CheckKind::MultipleOf(d), Variant::Number) => {
+                a.uses_binding.set(true);
+                let lit = f64_tokens(*d);
+                let fail = fail(quote!(__rt::ErrorKind::MultipleOf { divisor: #lit }));
+                quote!(if !__rt::json::is_multiple_of(num, #lit) { #fail })
+            }
+            (CheckKind::Minimum(limit), Variant::Number) => {
+                self.compare(a, check, limit, quote!(is_lt), quote!(Minimum))
+            }
+            (CheckKind::Maximum(limit), Variant::Number) => {
+                self.compare(a, check, limit, quote!(is_gt), quote!(Maximum))
+            }
+            (CheckKind::ExclusiveMinimum(limit), Variant::Number) => {
+                self.compare(a, check, limit, quote!(is_le), quote!(ExclusiveMinimum))
+            }
+            (CheckKind::ExclusiveMaximum(limit), Variant::Number) => {
+                self.compare(a, check, limit, quote!(is_ge), quote!(ExclusiveMaximum))
+            }
+            (CheckKind::MinLength(n), Variant::String) => {
+                if *n == 0 {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::MinLength { limit: #n }));
+                quote!(if !__rt::min_length(text, #n) { #fail })
+            }
+            (CheckKind::MaxLength(n), Variant::String) => {
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::MaxLength { limit: #n }));
+                quote!(if !__rt::max_length(text, #n) { #fail })
+            }
+            (CheckKind::Pattern(id), Variant::String) => {
+                let entry = &self.program.regexes[id.0];
+                if entry.compiled.is_none() {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let source = &entry.source;
+                let fail = fail(quote!(__rt::ErrorKind::Pattern {
+                    pattern: __rt::Cow::Borrowed(#source)
+                }));
+                let test = self.regex_test(f.mode, *id, quote!(text));
+                quote!(if !#test { #fail })
+            }
+            (CheckKind::Format(name), Variant::String) => {
+                if !self.formats.contains_key(name)
+                    && schemac_runtime::format::lookup(name).is_none()
+                {
+                    // Neither custom nor built in: passes, as in the interpreter.
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let rt = self.rt;
+                let path = match self.formats.get(name) {
+                    Some(path) => quote!(#path),
+                    None => {
+                        let ident = format_ident!("{}", format_fn_name(name));
+                        quote!(#rt::format::#ident)
+                    }
+                };
+                let fail = fail(quote!(__rt::ErrorKind::Format {
+                    format: __rt::Cow::Borrowed(#name)
+                }));
+                quote!(if !#path(text) { #fail })
+            }
+            (CheckKind::MinItems(n), Variant::Array) => {
+                if *n == 0 {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::MinItems { limit: #n }));
+                quote!(if (arr.len() as u64) < #n { #fail })
+            }
+            (CheckKind::MaxItems(n), Variant::Array) => {
+                if *n == u64::MAX {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::MaxItems { limit: #n }));
+                quote!(if arr.len() as u64 > #n { #fail })
+            }
+            (CheckKind::UniqueItems, Variant::Array) => {
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::UniqueItems));
+                quote!(if !__rt::json::all_unique(arr) { #fail })
+            }
+            (CheckKind::PrefixItems(edges), Variant::Array) => self.prefix_items(a, check, edges),
+            (CheckKind::Items { schema, skip }, Variant::Array) => {
+                self.items(a, check, schema, *skip)
+            }
+            (CheckKind::Contains { schema, min, max }, Variant::Array) => {
+                self.contains(a, check, schema, *min, *max)
+            }
+            (CheckKind::UnevaluatedItems(edge), Variant::Array) => {
+                self.unevaluated_items(a, check, edge)
+            }
+            (CheckKind::MinProperties(n), Variant::Object) => {
+                if *n == 0 {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::MinProperties { limit: #n }));
+                quote!(if (obj.len() as u64) < #n { #fail })
+            }
+            (CheckKind::MaxProperties(n), Variant::Object) => {
+                if *n == u64::MAX {
+                    return quote!();
+                }
+                a.uses_binding.set(true);
+                let fail = fail(quote!(__rt::ErrorKind::MaxProperties { limit: #n }));
+                quote!(if obj.len() as u64 > #n { #fail })
+            }
+            (CheckKind::Required(names), Variant::Object) => self.required(a, check, names),
+            (CheckKind::DependentRequired(deps), Variant::Object) => {
+                self.dependent_required(a, check, deps)
+            }
+            (CheckKind::DependentSchemas(deps), Variant::Object) => self.dependent_schemas(a, deps),
+            (CheckKind::UnevaluatedProperties(edge), Variant::Object) => {
+                self.unevaluated_properties(a, check, edge)
+            }
+            (
+                CheckKind::Properties(_)
+                | CheckKind::PatternProperties(_)
+                | CheckKind::AdditionalProperties { .. }
+                | CheckKind::PropertyNames(_),
+                Variant::Object,
+            ) => {
+                // Always fused into `object_loop`.
+                quote!()
+            }
+            _ => quote!(),
+        }
+    }
+}

@@ -1,0 +1,541 @@
+//! The object keywords: the one pass over the object (`properties`, `patternProperties`,
+//! `additionalProperties`, `propertyNames`, several `required` names), and `required` by
+//! lookup, `dependentRequired`, `dependentSchemas`, `unevaluatedProperties`.
+
+use super::call::{EvArg, Inst};
+use super::dispatch::ArmCx;
+use super::syntax::{arm_body, guarded_if, split_single_if, uses_ident};
+use super::{state, Fun, Gen, Mode};
+use crate::ir::{Check, CheckKind, Edge, NodeId, RegexId};
+use crate::plan::lookup;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use std::collections::{BTreeMap, BTreeSet};
+
+impl Gen<'_> {
+    /// Code that tries `patterns` on the key `k` in order, running each one's `body` when it
+    /// matches (an empty body skips the pattern): one `if` each, or, for a list with a
+    /// prefilter, a loop over the candidates the prefilter leaves.
+    fn try_patterns(&self, f: &Fun<'_>, patterns: &[(RegexId, TokenStream)]) -> TokenStream {
+        let st = state(f.mode);
+        let mut arms = Vec::new();
+        for (index, (id, body)) in patterns.iter().enumerate() {
+            if body.is_empty() || self.program.regexes[id.0].compiled.is_none() {
+                continue;
+            }
+            let index = Literal::u32_unsuffixed(index as u32);
+            arms.push((index, self.regex_test(f.mode, *id, quote!(k)), body));
+        }
+        let set = lookup::pattern_set(self.program, patterns.iter().map(|(id, _)| *id));
+        match set {
+            None => arms
+                .into_iter()
+                .map(|(_, test, body)| guarded_if(test, body.clone()))
+                .collect(),
+            Some(_) if arms.is_empty() => quote!(),
+            Some(set) => {
+                let name = self.pattern_set(&set);
+                let body = match arms.as_slice() {
+                    [(index, test, body)] => quote!(if p == #index && #test { #body }),
+                    _ => {
+                        let arms = arms.iter().map(|(index, test, body)| {
+                            let body = arm_body(f.mode, body);
+                            quote!(#index if #test => #body)
+                        });
+                        quote!(match p { #(#arms)* _ => {} })
+                    }
+                };
+                quote!(for p in #st.candidates(&#name, k)? { #body })
+            }
+        }
+    }
+
+    /// `properties`, `patternProperties`, `additionalProperties`, `propertyNames` and
+    /// `required` of one run, in one pass over the object.
+    pub(super) fn object_loop(&self, a: &ArmCx<'_, '_>, checks: &[Check]) -> TokenStream {
+        let f = a.f;
+        a.uses_binding.set(true);
+        let mark = f.node.collect.properties;
+        let mut properties: Vec<(&String, &Edge)> = Vec::new();
+        let mut patterns: Vec<(RegexId, &Edge)> = Vec::new();
+        let mut additional: Option<(&Edge, &[String], &[RegexId])> = None;
+        let mut names_edge: Option<&Edge> = None;
+        let mut required: Vec<(&Check, &String)> = Vec::new();
+        for check in checks {
+            match &check.kind {
+                CheckKind::Properties(ps) => properties.extend(ps.iter().map(|(n, e)| (n, e))),
+                CheckKind::PatternProperties(ps) => {
+                    patterns.extend(ps.iter().map(|(r, e)| (*r, e)))
+                }
+                CheckKind::AdditionalProperties {
+                    schema,
+                    known,
+                    patterns,
+                } => additional = Some((schema, known, patterns)),
+                CheckKind::PropertyNames(e) => names_edge = Some(e),
+                CheckKind::Required(rs) => {
+                    for r in rs {
+                        if !required.iter().any(|(_, n)| *n == r) {
+                            required.push((check, r));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if mark {
+            f.uses_ev.set(true);
+        }
+        // Recursive or heavy properties run after the loop, by name (the plan's order),
+        // unless the node records evaluated properties by position.
+        let deferred: Vec<(&String, &Edge)> = if mark {
+            Vec::new()
+        } else {
+            properties
+                .iter()
+                .copied()
+                .filter(|(_, e)| self.plan.is_deferred(e.target))
+                .collect()
+        };
+        properties.retain(|(_, e)| mark || !self.plan.is_deferred(e.target));
+        // On the error path, a property that would be the pass's only work is looked up by
+        // name too, before the others (as the pass would have run it): less code.
+        let mut deferred = deferred;
+        if f.mode == Mode::Errors
+            && !mark
+            && properties.len() == 1
+            && required.is_empty()
+            && additional.is_none()
+            && patterns.is_empty()
+            && names_edge.is_none()
+        {
+            deferred.insert(0, properties.remove(0));
+        }
+        // Every key pays for `additionalProperties` and `propertyNames`; a
+        // `patternProperties` child is paid for when its pattern matches.
+        let per_key: Vec<NodeId> = additional
+            .map(|(e, _, _)| e.target)
+            .into_iter()
+            .chain(names_edge.map(|e| e.target))
+            .collect();
+        let charge = self.loop_charge(f, quote!(obj.len()), &per_key);
+        let child_test = |edge: &Edge, inst: &Inst| -> TokenStream {
+            match (self.plan.node(edge.target).constant, f.mode) {
+                (Some(true), _) => return quote!(),
+                (Some(false), Mode::Check) => return self.fail_silent(f),
+                _ => {}
+            }
+            let call = self.child(f, edge, edge.target, inst, &EvArg::Throwaway);
+            match f.mode {
+                Mode::Check => {
+                    let fail = self.fail_silent(f);
+                    quote!(if !#call? { #fail })
+                }
+                Mode::Errors => quote!(#call?;),
+            }
+        };
+        let mark_i = if mark {
+            quote!(ev.props.set(i);)
+        } else {
+            quote!()
+        };
+        // `additionalProperties` skipping exactly the sibling patterns (the shape the front
+        // end lowers to): the pass over the patterns records whether one matched, and
+        // `additionalProperties` runs after it on keys neither named nor matched — each
+        // pattern tried once per key, in the interpreter's order.
+        let after_patterns = additional
+            .filter(|(_, _, pats)| {
+                !pats.is_empty() && pats.iter().eq(patterns.iter().map(|(id, _)| id))
+            })
+            .map(|(edge, _, _)| {
+                let test = child_test(edge, &Inst::Key);
+                quote!(#test #mark_i)
+            })
+            .filter(|code| !code.is_empty());
+        let covered = if after_patterns.is_some() {
+            quote!(covered = true;)
+        } else {
+            quote!()
+        };
+        // Otherwise, the additional-properties action for a key not named in `properties`.
+        let additional_code =
+            additional
+                .filter(|_| after_patterns.is_none())
+                .map(|(edge, _, pats)| {
+                    let test = child_test(edge, &Inst::Key);
+                    let live: Vec<RegexId> = pats
+                        .iter()
+                        .copied()
+                        .filter(|id| self.program.regexes[id.0].compiled.is_some())
+                        .collect();
+                    if live.is_empty() {
+                        quote!(#test #mark_i)
+                    } else {
+                        let matches: Vec<_> = live
+                            .iter()
+                            .map(|id| self.regex_test(f.mode, *id, quote!(k)))
+                            .collect();
+                        let none_match = if matches.len() == 1 {
+                            let m = &matches[0];
+                            quote!(!#m)
+                        } else {
+                            quote!(!(#(#matches)||*))
+                        };
+                        guarded_if(none_match, quote!(#test #mark_i))
+                    }
+                });
+        let known: BTreeSet<&str> = additional
+            .map(|(_, known, _)| known.iter().map(String::as_str).collect())
+            .unwrap_or_default();
+        // Per key name: what happens when the object has it.
+        let mut arms: BTreeMap<&str, Vec<TokenStream>> = BTreeMap::new();
+        let req_index: BTreeMap<&str, usize> = required
+            .iter()
+            .enumerate()
+            .map(|(i, (_, n))| (n.as_str(), i))
+            .collect();
+        for (name, &i) in &req_index {
+            let i = Literal::usize_unsuffixed(i);
+            arms.entry(name).or_default().push(quote!(seen[#i] = true;));
+        }
+        for (name, edge) in &properties {
+            let test = child_test(edge, &Inst::Property(name.to_string()));
+            arms.entry(name.as_str())
+                .or_default()
+                .push(quote!(#test #mark_i));
+        }
+        for name in &known {
+            arms.entry(name).or_default();
+        }
+        if after_patterns.is_some() {
+            let named: BTreeSet<&str> = properties
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .chain(known.iter().copied())
+                .collect();
+            for name in named {
+                arms.entry(name).or_default().push(covered.clone());
+            }
+        }
+        // A loop that runs anyway picks up the deferred properties' values on its way, for
+        // after it (a lookup by name costs more than that on small objects); so does a loop
+        // run only for that, when it replaces two lookups or more.
+        let loops = !arms.is_empty()
+            || additional.is_some()
+            || !patterns.is_empty()
+            || names_edge.is_some();
+        // (Not on the error path, which looks every one up: less code.)
+        let captured =
+            f.mode == Mode::Check && !deferred.is_empty() && (loops || deferred.len() > 1);
+        if captured {
+            for (j, (name, _)) in deferred.iter().enumerate() {
+                let j = Literal::usize_unsuffixed(j);
+                arms.entry(name.as_str())
+                    .or_default()
+                    .push(quote!(later[#j] = Some(x);));
+            }
+        }
+        if let Some(code) = &additional_code {
+            for (name, actions) in arms.iter_mut() {
+                if !known.contains(name) && !properties.iter().any(|(n, _)| n.as_str() == *name) {
+                    actions.push(code.clone());
+                }
+            }
+        }
+        let default = additional_code.clone().unwrap_or_default();
+        // One name and nothing to do for other keys: the pass ends where it finds it.
+        let mut sought: Option<&str> = None;
+        let key_match = if arms.is_empty() {
+            default
+        } else if let (1, Some((name, actions)), true) =
+            (arms.len(), arms.iter().next(), default.is_empty())
+        {
+            if patterns.is_empty() && names_edge.is_none() && f.mode == Mode::Check {
+                sought = Some(name);
+                quote!(#(#actions)*)
+            } else {
+                guarded_if(quote!(k == #name), quote!(#(#actions)*))
+            }
+        } else {
+            let empty_default = default.is_empty();
+            // Names with the same actions share one arm; with nothing to do by default,
+            // names with nothing to do need no arm.
+            let mut groups: Vec<(Vec<&str>, TokenStream)> = Vec::new();
+            for (name, actions) in &arms {
+                let code = quote!(#(#actions)*);
+                if empty_default && code.is_empty() {
+                    continue;
+                }
+                let key = code.to_string();
+                match groups.iter_mut().find(|(_, c)| c.to_string() == key) {
+                    Some((names, _)) => names.push(name),
+                    None => groups.push((vec![name], code)),
+                }
+            }
+            let arms: Vec<_> = groups
+                .iter()
+                .map(|(names, code)| match split_single_if(code) {
+                    Some((cond, body)) if empty_default => {
+                        let body = arm_body(f.mode, &body);
+                        quote!(#(#names)|* if #cond => #body)
+                    }
+                    _ => {
+                        let code = arm_body(f.mode, code);
+                        quote!(#(#names)|* => #code)
+                    }
+                })
+                .collect();
+            let default_arm = arm_body(f.mode, &default);
+            if arms.is_empty() {
+                default
+            } else if let ([(names, code)], true) = (groups.as_slice(), empty_default) {
+                guarded_if(quote!(matches!(k.as_str(), #(#names)|*)), code.clone())
+            } else {
+                quote! {
+                    match k.as_str() {
+                        #(#arms)*
+                        _ => #default_arm
+                    }
+                }
+            }
+        };
+        let pattern_bodies: Vec<(RegexId, TokenStream)> = patterns
+            .iter()
+            .map(|(id, edge)| {
+                let test = child_test(edge, &Inst::Key);
+                let charge = self.loop_charge(f, quote!(1), &[edge.target]);
+                (*id, quote!(#covered #charge #test #mark_i))
+            })
+            .collect();
+        let pattern_code = self.try_patterns(f, &pattern_bodies);
+        let (covered_decl, after_code) = match &after_patterns {
+            Some(code) => (
+                quote!(let mut covered = false;),
+                guarded_if(quote!(!covered), code.clone()),
+            ),
+            None => (quote!(), quote!()),
+        };
+        let names_code = names_edge.map(|e| child_test(e, &Inst::KeyAsValue));
+        let body = quote!(#covered_decl #key_match #pattern_code #after_code #names_code);
+        let uses_x = uses_ident(&body, "x");
+        let uses_i = uses_ident(&body, "i");
+        let uses_k = uses_ident(&body, "k");
+        let header = match (sought, uses_i, uses_k, uses_x) {
+            (Some(name), ..) => {
+                let i = if uses_i { quote!(i) } else { quote!(_) };
+                let x = if uses_x { quote!(x) } else { quote!(_) };
+                quote!(if let Some((#i, #x)) = __rt::find_entry(obj, #name))
+            }
+            (None, true, true, true) => quote!(for (i, (k, x)) in obj.iter().enumerate()),
+            (None, true, true, false) => quote!(for (i, k) in obj.keys().enumerate()),
+            (None, true, false, true) => quote!(for (i, x) in obj.values().enumerate()),
+            (None, true, false, false) => quote!(for i in 0..obj.len()),
+            (None, false, true, true) => quote!(for (k, x) in obj),
+            (None, false, true, false) => quote!(for k in obj.keys()),
+            (None, false, false, true) => quote!(for x in obj.values()),
+            // The same action for every key (`additionalProperties: false` alone): once,
+            // if there is a key.
+            (None, false, false, false) => quote!(if !obj.is_empty()),
+        };
+        // Nothing to do per key (e.g. `properties` whose subschemas are all `true`): no loop.
+        let key_loop = if body.is_empty() {
+            quote!()
+        } else {
+            quote!(#header { #body })
+        };
+        let (seen_decl, required_check) = if required.is_empty() {
+            (quote!(), quote!())
+        } else {
+            let n = Literal::usize_unsuffixed(required.len());
+            let checks: Vec<_> = required
+                .iter()
+                .enumerate()
+                .map(|(i, (check, name))| {
+                    let i = Literal::usize_unsuffixed(i);
+                    let fail = self.fail(
+                        f,
+                        check,
+                        quote!(__rt::ErrorKind::Required {
+                            property: __rt::Cow::Borrowed(#name)
+                        }),
+                    );
+                    quote!(if !seen[#i] { #fail })
+                })
+                .collect();
+            (quote!(let mut seen = [false; #n];), quote!(#(#checks)*))
+        };
+        let deferred_code: Vec<_> = deferred
+            .iter()
+            .enumerate()
+            .map(|(j, (name, edge))| {
+                let test = child_test(edge, &Inst::Named(name.to_string()));
+                let value = if captured {
+                    let j = Literal::usize_unsuffixed(j);
+                    quote!(later[#j])
+                } else {
+                    quote!(obj.get(#name))
+                };
+                match f.mode {
+                    Mode::Check => quote!(if let Some(x) = #value { #test }),
+                    // The call looks the property up itself.
+                    Mode::Errors => test,
+                }
+            })
+            .collect();
+        let later_decl = if captured {
+            let n = Literal::usize_unsuffixed(deferred.len());
+            quote!(let mut later: [Option<&Value>; #n] = [None; #n];)
+        } else {
+            quote!()
+        };
+        // `propertyNames` applies its subschema to each key as a string value, made in one
+        // buffer for all keys.
+        let name_decl = if uses_ident(&key_loop, "name") {
+            quote!(let mut name = Value::String(String::new());)
+        } else {
+            quote!()
+        };
+        quote! {
+            #charge
+            #seen_decl
+            #later_decl
+            #name_decl
+            #key_loop
+            #required_check
+            #(#deferred_code)*
+        }
+    }
+
+    /// `required` by a lookup per name (from `REQUIRED_IN_LOOP` names on, the pass over the object finds them).
+    pub(super) fn required(
+        &self,
+        a: &ArmCx<'_, '_>,
+        check: &Check,
+        names: &[String],
+    ) -> TokenStream {
+        let f = a.f;
+        let fail = |kind: TokenStream| self.fail(f, check, kind);
+        if names.is_empty() {
+            return quote!();
+        }
+        a.uses_binding.set(true);
+        let parts: Vec<_> = names
+            .iter()
+            .map(|name| {
+                let fail = fail(quote!(__rt::ErrorKind::Required {
+                    property: __rt::Cow::Borrowed(#name)
+                }));
+                quote!(if !obj.contains_key(#name) { #fail })
+            })
+            .collect();
+        quote!(#(#parts)*)
+    }
+
+    /// `dependentRequired`: for each present property, the names it requires.
+    pub(super) fn dependent_required(
+        &self,
+        a: &ArmCx<'_, '_>,
+        check: &Check,
+        deps: &[(String, Vec<String>)],
+    ) -> TokenStream {
+        let f = a.f;
+        let fail = |kind: TokenStream| self.fail(f, check, kind);
+        if deps.iter().all(|(_, r)| r.is_empty()) {
+            return quote!();
+        }
+        a.uses_binding.set(true);
+        let parts: Vec<_> = deps
+            .iter()
+            .filter(|(_, r)| !r.is_empty())
+            .map(|(property, required)| {
+                let inner: Vec<_> = required
+                    .iter()
+                    .map(|missing| {
+                        let fail = fail(quote!(__rt::ErrorKind::DependentRequired {
+                            property: __rt::Cow::Borrowed(#property),
+                            missing: __rt::Cow::Borrowed(#missing)
+                        }));
+                        quote!(if !obj.contains_key(#missing) { #fail })
+                    })
+                    .collect();
+                guarded_if(quote!(obj.contains_key(#property)), quote!(#(#inner)*))
+            })
+            .collect();
+        quote!(#(#parts)*)
+    }
+
+    /// `dependentSchemas`: for each present property, its subschema on the object.
+    pub(super) fn dependent_schemas(
+        &self,
+        a: &ArmCx<'_, '_>,
+        deps: &[(String, Edge)],
+    ) -> TokenStream {
+        let f = a.f;
+        if deps.is_empty() {
+            return quote!();
+        }
+        a.uses_binding.set(true);
+        let parts: Vec<_> = deps
+            .iter()
+            .map(|(property, edge)| {
+                let child = self.in_place_child(f, edge, edge.target);
+                guarded_if(quote!(obj.contains_key(#property)), child)
+            })
+            .collect();
+        quote!(#(#parts)*)
+    }
+
+    /// `unevaluatedProperties`: the entries no other keyword evaluated, against `edge`'s subschema.
+    pub(super) fn unevaluated_properties(
+        &self,
+        a: &ArmCx<'_, '_>,
+        check: &Check,
+        edge: &Edge,
+    ) -> TokenStream {
+        let f = a.f;
+        a.uses_binding.set(true);
+        f.uses_ev.set(true);
+        let st = state(f.mode);
+        let call = self.child(f, edge, edge.target, &Inst::Key, &EvArg::Throwaway);
+        let (header, body) = match f.mode {
+            Mode::Check => {
+                let fail = self.fail_silent(f);
+                (
+                    quote!(for (i, x) in obj.values().enumerate()),
+                    quote!(if !ev.props.get(i) && !#call? { #fail }),
+                )
+            }
+            Mode::Errors => (
+                quote!(for (i, (k, x)) in obj.iter().enumerate()),
+                quote!(if !ev.props.get(i) { #call?; }),
+            ),
+        };
+        let charge = self.loop_charge(f, quote!(obj.len()), &[edge.target]);
+        // Its annotation: the names it applies to.
+        let (applies, applied) = if self.annotates(f, check) {
+            let give = self.give(check, quote!(value));
+            (
+                quote! {
+                    let applies = if cx.annotating() {
+                        Some(__rt::applied_names(obj, |i, _| Ok(!ev.props.get(i)))?)
+                    } else {
+                        None
+                    };
+                },
+                quote!(if let (Some(value), true) = (applies, cx.mark() == start) { #give }),
+            )
+        } else {
+            (quote!(), quote!())
+        };
+        quote! {
+            #st.charge(obj.len())?;
+            #charge
+            #applies
+            #header {
+                #body
+            }
+            ev.props.set_range(0, obj.len());
+            #applied
+        }
+    }
+}
