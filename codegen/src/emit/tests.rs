@@ -369,7 +369,9 @@ fn in_place_children_record_into_the_parents_set_unless_they_read_their_own() {
     let schema = json!({
         "properties": {"a": {"type": "integer"}},
         "allOf": [
-            {"properties": {"b": {"type": "integer"}}},
+            // (`patternProperties` keeps it from joining the root's pass, see
+            // `all_of_members_of_properties_join_the_node_pass`.)
+            {"properties": {"b": {"type": "integer"}}, "patternProperties": {"^x": true}},
             {"properties": {"c": {"type": "integer"}}, "unevaluatedProperties": false}
         ],
         "unevaluatedProperties": false
@@ -670,6 +672,53 @@ fn all_of_members_of_properties_join_the_node_pass() {
     });
     let c0 = root_check_function(&schema);
     assert!(!c0.contains("\"b\""), "{c0}");
+}
+
+#[test]
+fn if_branches_join_the_node_pass_under_their_verdict() {
+    // The conditions are evaluated first; the root's own checks and both `then` branches'
+    // are made in one pass over the object, each branch's where its condition holds.
+    let schema = json!({
+        "properties": {"kind": {"enum": ["a", "b"]}},
+        "required": ["kind"],
+        "allOf": [
+            {
+                "if": {"properties": {"kind": {"const": "a"}}},
+                "then": {"properties": {"x": {"type": "integer"}}, "required": ["x"]}
+            },
+            {
+                "if": {"properties": {"kind": {"const": "b"}}},
+                "then": {"properties": {"y": {"type": "string"}}},
+                "else": {"required": ["z"]}
+            }
+        ],
+        "unevaluatedProperties": false
+    });
+    let c0 = root_check_function(&schema);
+    assert!(c0.contains("let holds0 ="), "{c0}");
+    assert!(c0.contains("let holds1 ="), "{c0}");
+    assert_eq!(c0.matches("k.as_str()").count(), 1, "{c0}");
+    assert!(c0.contains("if !holds1 {"), "{c0}");
+    assert!(c0.contains("if holds0 && !seen["), "{c0}");
+    assert!(c0.contains("if !holds1 && !seen["), "{c0}");
+    // `unevaluatedProperties` is decided in that pass too, from the names and verdicts:
+    // no evaluated locations are recorded by position, none read.
+    assert!(!c0.contains("ev.props.set(i)"), "{c0}");
+    assert!(!c0.contains("ev.props.get"), "{c0}");
+    // With a member it cannot absorb (`anyOf`), a node reads the locations it recorded.
+    let mut schema = schema;
+    schema["anyOf"] = json!([{"properties": {"w": true}}, {"required": ["w"]}]);
+    let c0 = root_check_function(&schema);
+    assert!(c0.contains("ev.props.get"), "{c0}");
+    // A branch that is not inline keeps its call.
+    let schema = json!({
+        "$defs": {"loop": {"properties": {"next": {"$ref": "#/$defs/loop"}}}},
+        "properties": {"kind": {"type": "string"}},
+        "if": {"properties": {"kind": {"const": "a"}}},
+        "then": {"$ref": "#/$defs/loop"}
+    });
+    let c0 = root_check_function(&schema);
+    assert!(!c0.contains("holds0"), "{c0}");
 }
 
 /// The text of the root's short-circuit function in the code generated for `schema`.

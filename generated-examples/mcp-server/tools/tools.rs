@@ -934,42 +934,44 @@ pub mod search_docs_input {
         cx.spend_units(8u64)?;
         match v {
             Value::Object(obj) => {
-                if !obj.contains_key("query") {
+                cx.charge(obj.len())?;
+                let mut seen = [false; 1];
+                for (k, x) in obj {
+                    match k.as_str() {
+                        "cursor" => {
+                            if !c11(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        "filters" => {
+                            if !c5(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        "limit" => {
+                            if !c12(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        "query" => {
+                            seen[0] = true;
+                            if !c3(x, cx)? {
+                                return Ok(false);
+                            }
+                        }
+                        _ => {
+                            return Ok(false);
+                        }
+                    }
+                }
+                if !seen[0] {
                     return Ok(false);
                 }
+                ev.props.set_range(0, obj.len());
             }
             _ => {
                 return Ok(false);
             }
-        }
-        if !c10(v, cx, ev)? {
-            return Ok(false);
-        }
-        if let Value::Object(obj) = v {
-            for (i, (k, x)) in obj.iter().enumerate() {
-                match k.as_str() {
-                    "filters" => {
-                        if !c5(x, cx)? {
-                            return Ok(false);
-                        }
-                        ev.props.set(i);
-                    }
-                    "query" => {
-                        if !c3(x, cx)? {
-                            return Ok(false);
-                        }
-                        ev.props.set(i);
-                    }
-                    _ => {}
-                }
-            }
-            cx.charge(obj.len())?;
-            for (i, x) in obj.values().enumerate() {
-                if !ev.props.get(i) && !c4(x, cx)? {
-                    return Ok(false);
-                }
-            }
-            ev.props.set_range(0, obj.len());
         }
         Ok(true)
     }
@@ -990,11 +992,6 @@ pub mod search_docs_input {
             }
         }
         Ok(true)
-    }
-    /// `#/unevaluatedProperties`
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c4(_v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        Ok(false)
     }
     /// `#/$defs/filters`
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -1075,30 +1072,6 @@ pub mod search_docs_input {
             }
             _ => {
                 return Ok(false);
-            }
-        }
-        Ok(true)
-    }
-    /// `#/$defs/pagination`
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c10(v: &Value, cx: &mut __rt::State, ev: &mut __rt::Eval) -> __rt::Res {
-        if let Value::Object(obj) = v {
-            for (i, (k, x)) in obj.iter().enumerate() {
-                match k.as_str() {
-                    "cursor" => {
-                        if !c11(x, cx)? {
-                            return Ok(false);
-                        }
-                        ev.props.set(i);
-                    }
-                    "limit" => {
-                        if !c12(x, cx)? {
-                            return Ok(false);
-                        }
-                        ev.props.set(i);
-                    }
-                    _ => {}
-                }
             }
         }
         Ok(true)
@@ -1195,6 +1168,7 @@ pub mod search_docs_input {
         }
         Ok(())
     }
+    /// `#/unevaluatedProperties`
     fn e4(_v: &Value, cx: &mut Errors) -> Done {
         cx.error_here();
         Ok(())
@@ -1254,6 +1228,7 @@ pub mod search_docs_input {
         }
         Ok(())
     }
+    /// `#/$defs/pagination`
     fn e10(v: &Value, cx: &mut Errors, ev: &mut __rt::Eval) -> Done {
         if let Value::Object(obj) = v {
             for (i, (k, x)) in obj.iter().enumerate() {

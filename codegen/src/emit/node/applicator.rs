@@ -2,7 +2,7 @@
 //! `$dynamicRef`, `anyOf` / `oneOf` with their discriminators and type guards, `not`, and
 //! `if` / `then` / `else`.
 
-use super::call::{EvArg, Inst};
+use super::call::{holds_name, EvArg, Inst};
 use super::dispatch::{TypeTest, Variant};
 use super::syntax::guarded_if;
 use super::{dispatchable, state, Fun, Gen, Mode};
@@ -78,6 +78,8 @@ impl Gen<'_> {
                 let fail = self.fail(f, check, quote!(__rt::ErrorKind::Not));
                 (quote!(if #call? { #fail }), false)
             }
+            // Absorbed: its condition evaluated first, its branches' checks in a run.
+            CheckKind::IfThenElse { .. } if f.absorbed.ifs.contains(&index) => (quote!(), false),
             CheckKind::IfThenElse {
                 condition,
                 then,
@@ -345,6 +347,35 @@ impl Gen<'_> {
             #(#parts)*
             if matched != 1 { #fail }
         }}
+    }
+
+    /// The evaluation of absorbed condition `n` ([`Gen::absorbed`]) before the node's
+    /// checks: `holdsN` binds its verdict; a node that records evaluated locations adds the
+    /// condition's where it holds.
+    pub(super) fn condition(&self, f: &Fun<'_>, condition: &Edge, n: usize) -> TokenStream {
+        let holds = holds_name(n);
+        // (Not where the node's pass decides `unevaluatedProperties`: it records every
+        // property then.)
+        let merge =
+            self.node_collects(f) && self.collects(condition.target) && !f.absorbed.unevaluated;
+        let ev = if merge {
+            &EvArg::Sub
+        } else {
+            &EvArg::Throwaway
+        };
+        let call = self.silent_call(f, condition, &Inst::Same, ev);
+        if !merge {
+            return quote!(let #holds = #call?;);
+        }
+        f.uses_ev.set(true);
+        quote! {
+            let #holds = {
+                let mut sub = __rt::Eval::new();
+                let holds = #call?;
+                if holds { ev.merge(&sub); }
+                holds
+            };
+        }
     }
 
     /// `if` / `then` / `else`: the condition's verdict picks the branch that applies.

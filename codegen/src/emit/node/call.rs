@@ -3,10 +3,11 @@
 //! `allOf` members and `$ref` targets into the node's own checks, and the budget charged in
 //! bulk before a loop.
 
+use super::syntax::guarded_if;
 use super::{dispatchable, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 /// Where a child's instance is, relative to the current one.
 pub(super) enum Inst {
@@ -58,22 +59,109 @@ fn joins_a_run(kind: &CheckKind) -> bool {
         )
 }
 
+/// Whether checks evaluate an object's properties by name (`properties`, `required`): what
+/// makes a child worth absorbing.
+fn object_checks(checks: &[Check]) -> bool {
+    checks
+        .iter()
+        .any(|c| matches!(c.kind, CheckKind::Properties(_) | CheckKind::Required(_)))
+}
+
+/// When a check of a run applies: always, or under the verdict of an `if` whose branches
+/// the node absorbed ([`Gen::absorbed`]), evaluated before the node's checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum When {
+    /// Always.
+    Always,
+    /// Where absorbed condition `n` holds (`holdsN`): a `then`'s check.
+    Holds(usize),
+    /// Where it does not: an `else`'s check.
+    Fails(usize),
+}
+
+impl When {
+    /// Whether this applies, as a `bool` expression (`None` for always).
+    pub(super) fn test(self) -> Option<TokenStream> {
+        match self {
+            When::Always => None,
+            When::Holds(n) => {
+                let holds = holds_name(n);
+                Some(quote!(#holds))
+            }
+            When::Fails(n) => {
+                let holds = holds_name(n);
+                Some(quote!(!#holds))
+            }
+        }
+    }
+
+    /// Whether this does not apply, as a `bool` expression (`false` for always).
+    pub(super) fn negated(self) -> TokenStream {
+        match self {
+            When::Always => quote!(false),
+            When::Holds(n) => {
+                let holds = holds_name(n);
+                quote!(!#holds)
+            }
+            When::Fails(n) => {
+                let holds = holds_name(n);
+                quote!(#holds)
+            }
+        }
+    }
+
+    /// `code` run only when this applies.
+    pub(super) fn guard(self, code: TokenStream) -> TokenStream {
+        match self.test() {
+            None => code,
+            Some(test) => guarded_if(test, code),
+        }
+    }
+}
+
+/// The variable holding absorbed condition `n`'s verdict.
+pub(super) fn holds_name(n: usize) -> proc_macro2::Ident {
+    format_ident!("holds{}", n)
+}
+
+/// What a node's short-circuit function evaluates of its in-place children with its own
+/// checks ([`Gen::absorbed`]).
+#[derive(Default)]
+pub(super) struct Absorption {
+    /// The `allOf` members and `$ref` targets whose calls it replaces.
+    pub(super) members: Vec<NodeId>,
+    /// Its own `if` checks (by index) whose branches it absorbs.
+    pub(super) ifs: Vec<usize>,
+    /// The conditions of the absorbed `if`s, evaluated first, in order (`holdsN`).
+    pub(super) conditions: Vec<Edge>,
+    /// The absorbed checks, with when they apply: they join the node's first run.
+    pub(super) checks: Vec<(Check, When)>,
+    /// The node's `unevaluatedProperties` joins its pass over the object too: every
+    /// property it could see evaluated is evaluated by name there.
+    pub(super) unevaluated: bool,
+}
+
 impl Gen<'_> {
-    /// In short-circuit code, the in-place children of node `id` (`allOf` members, `$ref`
-    /// targets) whose checks join the node's own, so that one pass over an object does
-    /// the work of several: each child has `properties` or `required`, and its other
-    /// checks are of those that join a run (see [`joins_a_run`]); the node neither
-    /// records evaluated locations nor has `patternProperties` / `additionalProperties` of
-    /// its own (whose keys are the node's own names). An inline child costs nothing to absorb; an out-of-line one (not
-    /// recursive, in a program that counts no depth) is copied, so it is absorbed only
-    /// where its pass merges with another. The verdict is the same, found in another
-    /// order; the budget is the same, an out-of-line child's entry cost charged where
-    /// its call was.
-    pub(super) fn absorbed(&self, id: NodeId, mode: Mode) -> Vec<NodeId> {
+    /// In short-circuit code, what node `id` evaluates of its in-place children with its
+    /// own checks, so that one pass over an object does the work of several:
+    ///
+    /// - `allOf` members and `$ref` targets that have `properties` or `required` and whose
+    ///   other checks are of those that join a run (see [`joins_a_run`]). An inline one
+    ///   costs nothing to absorb; an out-of-line one (not recursive, in a program that
+    ///   counts no depth) is copied, so it is absorbed only where its pass merges with
+    ///   another, and its entry cost is charged where its call was.
+    /// - `if` / `then` / `else`, the node's own or those of an inline member, whose
+    ///   branches are inline, have `properties` or `required`, and have only checks that
+    ///   join a run: the condition is evaluated first (`holdsN`), the branches' checks join
+    ///   the node's under its verdict.
+    ///
+    /// Not where the node has `patternProperties` / `additionalProperties` of its own
+    /// (whose keys are the node's own names) or the program has a dynamic scope. The verdict
+    /// is the same, found in another order; so is the budget.
+    pub(super) fn absorbed(&self, id: NodeId, mode: Mode) -> Absorption {
         let node = self.program.node(id);
+        let mut out = Absorption::default();
         if mode != Mode::Check
-            || node.collect.properties
-            || node.collect.items
             || self.program.uses_dynamic_scope
             || node.checks.iter().any(|c| {
                 matches!(
@@ -82,14 +170,14 @@ impl Gen<'_> {
                 )
             })
         {
-            return Vec::new();
+            return out;
         }
-        let object_checks = |checks: &[Check]| {
-            checks
-                .iter()
-                .any(|c| matches!(c.kind, CheckKind::Properties(_) | CheckKind::Required(_)))
-        };
-        let candidates: Vec<NodeId> = node
+        for (index, check) in node.checks.iter().enumerate() {
+            if self.absorb_if(id, check, &mut out) {
+                out.ifs.push(index);
+            }
+        }
+        let members: Vec<NodeId> = node
             .checks
             .iter()
             .flat_map(|c| match &c.kind {
@@ -100,21 +188,138 @@ impl Gen<'_> {
             .map(|e| e.target)
             .filter(|&t| {
                 let plan = self.plan.node(t);
-                let checks = &self.program.node(t).checks;
                 t != id
                     && plan.constant.is_none()
                     && !plan.recursive
                     && (!plan.out_of_line || self.plan.depth_free)
-                    && object_checks(checks)
-                    && checks.iter().all(|c| joins_a_run(&c.kind))
             })
             .collect();
-        // An out-of-line child is copied only where its pass merges with another.
-        let passes = usize::from(object_checks(&node.checks)) + candidates.len();
-        candidates
-            .into_iter()
-            .filter(|&t| !self.plan.node(t).out_of_line || passes > 1)
-            .collect()
+        let joining = |t: NodeId| {
+            let checks = &self.program.node(t).checks;
+            object_checks(checks) && checks.iter().all(|c| joins_a_run(&c.kind))
+        };
+        let conditional = |t: NodeId| {
+            let checks = &self.program.node(t).checks;
+            !self.plan.node(t).out_of_line
+                && checks.iter().any(|c| self.absorbable_if(id, c))
+                && checks
+                    .iter()
+                    .all(|c| joins_a_run(&c.kind) || self.absorbable_if(id, c))
+        };
+        // An out-of-line member is copied only where its pass merges with another.
+        let passes = usize::from(object_checks(&node.checks))
+            + out.ifs.len()
+            + members
+                .iter()
+                .filter(|&&t| joining(t) || conditional(t))
+                .count();
+        for t in members {
+            if joining(t) && (!self.plan.node(t).out_of_line || passes > 1) {
+                let checks = &self.program.node(t).checks;
+                out.checks
+                    .extend(checks.iter().map(|c| (c.clone(), When::Always)));
+                out.members.push(t);
+            } else if conditional(t) {
+                for check in &self.program.node(t).checks {
+                    if !self.absorb_if(id, check, &mut out) {
+                        out.checks.push((check.clone(), When::Always));
+                    }
+                }
+                out.members.push(t);
+            }
+        }
+        out.unevaluated = self.unevaluated_joins(node, &out);
+        out
+    }
+
+    /// Whether `node`'s `unevaluatedProperties` can be decided in its pass over the object,
+    /// given what it absorbs: it evaluates properties only by name — by its own
+    /// `properties`, its absorbed children's and its absorbed conditions' — so that the
+    /// names and the conditions' verdicts tell which keys are evaluated.
+    fn unevaluated_joins(&self, node: &crate::ir::Node, out: &Absorption) -> bool {
+        let constant_true = |e: &Edge| self.plan.node(e.target).constant == Some(true);
+        let member = |e: &Edge| out.members.contains(&e.target) || constant_true(e);
+        let by_name = |kind: &CheckKind| !matches!(kind, CheckKind::DependentSchemas(_));
+        node.checks
+            .iter()
+            .any(|c| matches!(c.kind, CheckKind::UnevaluatedProperties(_)))
+            && node
+                .checks
+                .iter()
+                .enumerate()
+                .all(|(index, c)| match &c.kind {
+                    CheckKind::False | CheckKind::Not(_) => true,
+                    CheckKind::Ref(e) => member(e),
+                    CheckKind::AllOf(es) => es.iter().all(member),
+                    CheckKind::IfThenElse { .. } => out.ifs.contains(&index),
+                    kind => dispatchable(kind) && by_name(kind),
+                })
+            && out.checks.iter().all(|(c, _)| by_name(&c.kind))
+            && out.conditions.iter().all(|e| {
+                let checks = &self.program.node(e.target).checks;
+                checks
+                    .iter()
+                    .all(|c| joins_a_run(&c.kind) && by_name(&c.kind))
+            })
+    }
+
+    /// Whether `check` is an `if` whose branches node `id` can absorb (see
+    /// [`Gen::absorbed`]).
+    fn absorbable_if(&self, id: NodeId, check: &Check) -> bool {
+        let CheckKind::IfThenElse {
+            then, otherwise, ..
+        } = &check.kind
+        else {
+            return false;
+        };
+        let branch = |edge: &Option<Edge>| match edge {
+            None => Some(false),
+            Some(e) => {
+                let plan = self.plan.node(e.target);
+                let checks = &self.program.node(e.target).checks;
+                match plan.constant {
+                    Some(true) => Some(false),
+                    Some(false) => None,
+                    None => (e.target != id
+                        && !plan.recursive
+                        && !plan.out_of_line
+                        && checks.iter().all(|c| joins_a_run(&c.kind)))
+                    .then(|| object_checks(checks)),
+                }
+            }
+        };
+        match (branch(then), branch(otherwise)) {
+            (Some(t), Some(e)) => t || e,
+            _ => false,
+        }
+    }
+
+    /// Absorbs `check` into `out` when it is an `if` that node `id` can absorb: its
+    /// condition evaluated first, its branches' checks under its verdict.
+    fn absorb_if(&self, id: NodeId, check: &Check, out: &mut Absorption) -> bool {
+        if !self.absorbable_if(id, check) {
+            return false;
+        }
+        let CheckKind::IfThenElse {
+            condition,
+            then,
+            otherwise,
+        } = &check.kind
+        else {
+            return false;
+        };
+        let n = out.conditions.len();
+        out.conditions.push(condition.clone());
+        for (edge, when) in [(then, When::Holds(n)), (otherwise, When::Fails(n))] {
+            if let Some(e) = edge
+                .as_ref()
+                .filter(|e| self.plan.node(e.target).constant.is_none())
+            {
+                let checks = &self.program.node(e.target).checks;
+                out.checks.extend(checks.iter().map(|c| (c.clone(), when)));
+            }
+        }
+        true
     }
 
     /// The evaluated-location argument of a call to `target` (none when it records none).
@@ -270,7 +475,7 @@ impl Gen<'_> {
     /// An `allOf` member or a `$ref` target: evaluated in place, unless the node absorbed
     /// it ([`Gen::absorbed`]) — then only an out-of-line one's entry cost is charged here.
     pub(super) fn member(&self, f: &Fun<'_>, edge: &Edge) -> TokenStream {
-        if !f.absorbed.contains(&edge.target) {
+        if !f.absorbed.members.contains(&edge.target) {
             return self.in_place_child(f, edge, edge.target);
         }
         let plan = self.plan.node(edge.target);

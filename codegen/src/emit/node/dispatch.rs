@@ -2,6 +2,7 @@
 //! each arm.
 
 use super::assertion::{f64_tokens, format_fn_name, type_kind};
+use super::call::When;
 use super::syntax::{arm_body, split_single_if};
 use super::{Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind};
@@ -118,7 +119,7 @@ impl Variant {
 impl Gen<'_> {
     /// A run of type-dependent checks as one dispatch on the value's variant; `true` when
     /// every variant fails unconditionally (check mode), so nothing after it can run.
-    pub(super) fn dispatch(&self, f: &Fun<'_>, checks: &[Check]) -> (TokenStream, bool) {
+    pub(super) fn dispatch(&self, f: &Fun<'_>, checks: &[(Check, When)]) -> (TokenStream, bool) {
         let mut arms: Vec<(Variant, TokenStream, bool, bool)> = Vec::new();
         for variant in Variant::ALL {
             let a = ArmCx {
@@ -221,42 +222,39 @@ impl Gen<'_> {
         )
     }
 
-    /// The code of the checks of a run that apply to one variant.
-    pub(super) fn arm(&self, a: &ArmCx<'_, '_>, checks: &[Check]) -> TokenStream {
+    /// The code of the checks of a run that apply to one variant, each where it applies.
+    pub(super) fn arm(&self, a: &ArmCx<'_, '_>, checks: &[(Check, When)]) -> TokenStream {
         let f = a.f;
         let mut out = TokenStream::new();
         // Short-circuit code also finds several required names in one pass: a lookup by
         // name costs more than a step of the loop on the objects schemas describe.
         let required: usize = checks
             .iter()
-            .map(|c| match &c.kind {
+            .map(|(c, _)| match &c.kind {
                 CheckKind::Required(names) => names.len(),
                 _ => 0,
             })
             .sum();
-        let object_loop = a.variant == Variant::Object
-            && (checks.iter().any(|c| {
-                matches!(
-                    c.kind,
-                    CheckKind::Properties(_)
-                        | CheckKind::PatternProperties(_)
-                        | CheckKind::AdditionalProperties { .. }
-                        | CheckKind::PropertyNames(_)
-                )
-            }) || (f.mode == Mode::Check && required >= REQUIRED_IN_LOOP));
-        let mut loop_done = false;
-        for check in checks {
-            if a.terminal.get() && f.mode == Mode::Check {
-                break;
-            }
-            let fused = matches!(
-                check.kind,
+        // `unevaluatedProperties` joins the pass where the node absorbed everything that
+        // evaluates properties (see `Absorption::unevaluated`).
+        let in_loop = |kind: &CheckKind| {
+            matches!(
+                kind,
                 CheckKind::Properties(_)
                     | CheckKind::PatternProperties(_)
                     | CheckKind::AdditionalProperties { .. }
                     | CheckKind::PropertyNames(_)
-                    | CheckKind::Required(_)
-            );
+            ) || (f.absorbed.unevaluated && matches!(kind, CheckKind::UnevaluatedProperties(_)))
+        };
+        let object_loop = a.variant == Variant::Object
+            && (checks.iter().any(|(c, _)| in_loop(&c.kind))
+                || (f.mode == Mode::Check && required >= REQUIRED_IN_LOOP));
+        let mut loop_done = false;
+        for (check, when) in checks {
+            if a.terminal.get() && f.mode == Mode::Check {
+                break;
+            }
+            let fused = in_loop(&check.kind) || matches!(check.kind, CheckKind::Required(_));
             if object_loop && fused {
                 if !loop_done {
                     loop_done = true;
@@ -265,7 +263,14 @@ impl Gen<'_> {
                 out.extend(self.applied(a, check));
                 continue;
             }
-            out.extend(self.typed(a, check));
+            if *when == When::Always {
+                out.extend(self.typed(a, check));
+            } else {
+                // A check that applies under a condition does not end the arm.
+                let terminal = a.terminal.get();
+                out.extend(when.guard(self.typed(a, check)));
+                a.terminal.set(terminal);
+            }
         }
         out
     }

@@ -23,6 +23,7 @@ use crate::plan::lookup::EnumTable;
 use crate::plan::Plan;
 use crate::regex::PatternSet;
 pub(super) use assertion::number_cmp;
+use call::{Absorption, When};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use std::cell::{Cell, RefCell};
@@ -138,7 +139,7 @@ struct Fun<'a> {
     /// The evaluated-location parameter `ev` is used.
     uses_ev: Cell<bool>,
     /// In-place children whose checks join the node's own ([`Gen::absorbed`]).
-    absorbed: Vec<NodeId>,
+    absorbed: Absorption,
 }
 
 impl<'a> Gen<'a> {
@@ -596,13 +597,37 @@ impl<'a> Gen<'a> {
     /// on the value's variant; in-place applicators run between them.
     fn checks(&self, f: &Fun<'_>, checks: &[Check]) -> (TokenStream, bool) {
         let mut out = TokenStream::new();
-        // The absorbed children's checks join the first run (before everything when there
-        // is none).
-        let mut joining: Vec<Check> = f
-            .absorbed
-            .iter()
-            .flat_map(|&t| self.program.node(t).checks.iter().cloned())
-            .collect();
+        // The absorbed conditions first; the absorbed children's checks join the first run
+        // (before everything when there is none).
+        for (n, condition) in f.absorbed.conditions.iter().enumerate() {
+            out.extend(self.condition(f, condition, n));
+        }
+        let mut joining = f.absorbed.checks.clone();
+        if f.absorbed.unevaluated {
+            // Every check that evaluates properties in one run, `unevaluatedProperties`
+            // with them; the in-place checks left only charge the budget or fail.
+            let run: Vec<(Check, When)> = checks
+                .iter()
+                .filter(|c| dispatchable(&c.kind))
+                .map(|c| (c.clone(), When::Always))
+                .chain(joining)
+                .collect();
+            let (code, terminal) = self.dispatch(f, &run);
+            out.extend(code);
+            if terminal {
+                return (out, true);
+            }
+            for (i, check) in checks.iter().enumerate() {
+                if !dispatchable(&check.kind) {
+                    let (code, terminal) = self.in_place(f, i, check);
+                    out.extend(code);
+                    if terminal {
+                        return (out, true);
+                    }
+                }
+            }
+            return (out, false);
+        }
         if !joining.is_empty() && !checks.first().is_some_and(|c| dispatchable(&c.kind)) {
             let (code, terminal) = self.dispatch(f, &std::mem::take(&mut joining));
             out.extend(code);
@@ -617,16 +642,12 @@ impl<'a> Gen<'a> {
                 while i < checks.len() && dispatchable(&checks[i].kind) {
                     i += 1;
                 }
-                let (code, terminal) = if joining.is_empty() {
-                    self.dispatch(f, &checks[start..i])
-                } else {
-                    let run: Vec<Check> = checks[start..i]
-                        .iter()
-                        .cloned()
-                        .chain(std::mem::take(&mut joining))
-                        .collect();
-                    self.dispatch(f, &run)
-                };
+                let run: Vec<(Check, When)> = checks[start..i]
+                    .iter()
+                    .map(|c| (c.clone(), When::Always))
+                    .chain(std::mem::take(&mut joining))
+                    .collect();
+                let (code, terminal) = self.dispatch(f, &run);
                 out.extend(code);
                 if terminal {
                     return (out, true);

@@ -2,7 +2,7 @@
 //! `additionalProperties`, `propertyNames`, several `required` names), and `required` by
 //! lookup, `dependentRequired`, `dependentSchemas`, `unevaluatedProperties`.
 
-use super::call::{EvArg, Inst};
+use super::call::{EvArg, Inst, When};
 use super::dispatch::ArmCx;
 use super::syntax::{arm_body, guarded_if, split_single_if, uses_ident};
 use super::{state, Fun, Gen, Mode};
@@ -52,18 +52,28 @@ impl Gen<'_> {
 
     /// `properties`, `patternProperties`, `additionalProperties`, `propertyNames` and
     /// `required` of one run, in one pass over the object.
-    pub(super) fn object_loop(&self, a: &ArmCx<'_, '_>, checks: &[Check]) -> TokenStream {
+    pub(super) fn object_loop(&self, a: &ArmCx<'_, '_>, checks: &[(Check, When)]) -> TokenStream {
         let f = a.f;
         a.uses_binding.set(true);
-        let mark = f.node.collect.properties;
-        let mut properties: Vec<(&String, &Edge)> = Vec::new();
+        // An `unevaluatedProperties` decided in the pass (see `Absorption::unevaluated`):
+        // then every property is recorded after it, none by position.
+        let unevaluated = checks.iter().find_map(|(c, _)| match &c.kind {
+            CheckKind::UnevaluatedProperties(e) if f.absorbed.unevaluated => Some(e),
+            _ => None,
+        });
+        let mark = f.node.collect.properties && unevaluated.is_none();
+        // Each with when it applies (an absorbed branch's, see `When`).
+        let mut properties: Vec<(&String, &Edge, When)> = Vec::new();
         let mut patterns: Vec<(RegexId, &Edge)> = Vec::new();
         let mut additional: Option<(&Edge, &[String], &[RegexId])> = None;
         let mut names_edge: Option<&Edge> = None;
-        let mut required: Vec<(&Check, &String)> = Vec::new();
-        for check in checks {
+        let mut required: Vec<(&Check, &String, When)> = Vec::new();
+        for (check, when) in checks {
+            let when = *when;
             match &check.kind {
-                CheckKind::Properties(ps) => properties.extend(ps.iter().map(|(n, e)| (n, e))),
+                CheckKind::Properties(ps) => {
+                    properties.extend(ps.iter().map(|(n, e)| (n, e, when)))
+                }
                 CheckKind::PatternProperties(ps) => {
                     patterns.extend(ps.iter().map(|(r, e)| (*r, e)))
                 }
@@ -75,29 +85,46 @@ impl Gen<'_> {
                 CheckKind::PropertyNames(e) => names_edge = Some(e),
                 CheckKind::Required(rs) => {
                     for r in rs {
-                        if !required.iter().any(|(_, n)| *n == r) {
-                            required.push((check, r));
+                        if !required.iter().any(|&(_, n, w)| n == r && w == when) {
+                            required.push((check, r, when));
                         }
                     }
                 }
                 _ => {}
             }
         }
-        if mark {
+        if f.node.collect.properties {
             f.uses_ev.set(true);
+        }
+        // Which names are evaluated, and when: by `properties` (the node's, its absorbed
+        // children's) and by the absorbed conditions where they hold.
+        let mut evaluated: BTreeMap<&str, Vec<When>> = BTreeMap::new();
+        if unevaluated.is_some() {
+            for (name, _, when) in &properties {
+                evaluated.entry(name.as_str()).or_default().push(*when);
+            }
+            for (n, condition) in f.absorbed.conditions.iter().enumerate() {
+                for c in &self.program.node(condition.target).checks {
+                    if let CheckKind::Properties(ps) = &c.kind {
+                        for (name, _) in ps {
+                            evaluated.entry(name).or_default().push(When::Holds(n));
+                        }
+                    }
+                }
+            }
         }
         // Recursive or heavy properties run after the loop, by name (the plan's order),
         // unless the node records evaluated properties by position.
-        let deferred: Vec<(&String, &Edge)> = if mark {
+        let deferred: Vec<(&String, &Edge, When)> = if mark {
             Vec::new()
         } else {
             properties
                 .iter()
                 .copied()
-                .filter(|(_, e)| self.plan.is_deferred(e.target))
+                .filter(|(_, e, _)| self.plan.is_deferred(e.target))
                 .collect()
         };
-        properties.retain(|(_, e)| mark || !self.plan.is_deferred(e.target));
+        properties.retain(|(_, e, _)| mark || !self.plan.is_deferred(e.target));
         // On the error path, a property that would be the pass's only work is looked up by
         // name too, before the others (as the pass would have run it): less code.
         let mut deferred = deferred;
@@ -118,7 +145,13 @@ impl Gen<'_> {
             .into_iter()
             .chain(names_edge.map(|e| e.target))
             .collect();
-        let charge = self.loop_charge(f, quote!(obj.len()), &per_key);
+        let mut charge = self.loop_charge(f, quote!(obj.len()), &per_key);
+        if let Some(edge) = unevaluated {
+            // What the separate pass would charge: a unit per location, and its subschema.
+            let st = state(f.mode);
+            let subschema = self.loop_charge(f, quote!(obj.len()), &[edge.target]);
+            charge.extend(quote!(#st.charge(obj.len())?; #subschema));
+        }
         let child_test = |edge: &Edge, inst: &Inst| -> TokenStream {
             match (self.plan.node(edge.target).constant, f.mode) {
                 (Some(true), _) => return quote!(),
@@ -189,20 +222,21 @@ impl Gen<'_> {
             .unwrap_or_default();
         // Per key name: what happens when the object has it.
         let mut arms: BTreeMap<&str, Vec<TokenStream>> = BTreeMap::new();
-        let req_index: BTreeMap<&str, usize> = required
-            .iter()
-            .enumerate()
-            .map(|(i, (_, n))| (n.as_str(), i))
-            .collect();
+        // One `seen` slot per required name, in first-use order.
+        let mut req_index: BTreeMap<&str, usize> = BTreeMap::new();
+        for (_, name, _) in &required {
+            let next = req_index.len();
+            req_index.entry(name.as_str()).or_insert(next);
+        }
         for (name, &i) in &req_index {
             let i = Literal::usize_unsuffixed(i);
             arms.entry(name).or_default().push(quote!(seen[#i] = true;));
         }
-        for (name, edge) in &properties {
+        for (name, edge, when) in &properties {
             let test = child_test(edge, &Inst::Property(name.to_string()));
             arms.entry(name.as_str())
                 .or_default()
-                .push(quote!(#test #mark_i));
+                .push(when.guard(quote!(#test #mark_i)));
         }
         for name in &known {
             arms.entry(name).or_default();
@@ -210,7 +244,7 @@ impl Gen<'_> {
         if after_patterns.is_some() {
             let named: BTreeSet<&str> = properties
                 .iter()
-                .map(|(n, _)| n.as_str())
+                .map(|(n, ..)| n.as_str())
                 .chain(known.iter().copied())
                 .collect();
             for name in named {
@@ -228,7 +262,7 @@ impl Gen<'_> {
         let captured =
             f.mode == Mode::Check && !deferred.is_empty() && (loops || deferred.len() > 1);
         if captured {
-            for (j, (name, _)) in deferred.iter().enumerate() {
+            for (j, (name, ..)) in deferred.iter().enumerate() {
                 let j = Literal::usize_unsuffixed(j);
                 arms.entry(name.as_str())
                     .or_default()
@@ -237,12 +271,40 @@ impl Gen<'_> {
         }
         if let Some(code) = &additional_code {
             for (name, actions) in arms.iter_mut() {
-                if !known.contains(name) && !properties.iter().any(|(n, _)| n.as_str() == *name) {
+                if !known.contains(name) && !properties.iter().any(|(n, ..)| n.as_str() == *name) {
                     actions.push(code.clone());
                 }
             }
         }
-        let default = additional_code.clone().unwrap_or_default();
+        // `unevaluatedProperties` on a key no evaluating name covers, unless one of the
+        // conditions under which it is evaluated holds.
+        let unevaluated_code = unevaluated.map(|edge| child_test(edge, &Inst::Key));
+        if let Some(code) = &unevaluated_code {
+            for name in evaluated.keys() {
+                arms.entry(name).or_default();
+            }
+            for (name, actions) in arms.iter_mut() {
+                let mut whens = evaluated.get(name).cloned().unwrap_or_default();
+                whens.sort();
+                whens.dedup();
+                let unless = match whens.iter().map(|w| w.test()).collect::<Option<Vec<_>>>() {
+                    // Evaluated whatever the conditions' verdicts.
+                    None => continue,
+                    // Never evaluated (a name only `required`).
+                    Some(tests) if tests.is_empty() => {
+                        actions.push(code.clone());
+                        continue;
+                    }
+                    Some(_) if whens.len() == 1 => whens[0].negated(),
+                    Some(tests) => quote!(!(#(#tests)||*)),
+                };
+                actions.push(guarded_if(unless, code.clone()));
+            }
+        }
+        let default = additional_code
+            .clone()
+            .or(unevaluated_code)
+            .unwrap_or_default();
         // One name and nothing to do for other keys: the pass ends where it finds it.
         let mut sought: Option<&str> = None;
         let key_match = if arms.is_empty() {
@@ -346,12 +408,11 @@ impl Gen<'_> {
         let (seen_decl, required_check) = if required.is_empty() {
             (quote!(), quote!())
         } else {
-            let n = Literal::usize_unsuffixed(required.len());
+            let n = Literal::usize_unsuffixed(req_index.len());
             let checks: Vec<_> = required
                 .iter()
-                .enumerate()
-                .map(|(i, (check, name))| {
-                    let i = Literal::usize_unsuffixed(i);
+                .map(|(check, name, when)| {
+                    let i = Literal::usize_unsuffixed(req_index[name.as_str()]);
                     let fail = self.fail(
                         f,
                         check,
@@ -359,7 +420,7 @@ impl Gen<'_> {
                             property: __rt::Cow::Borrowed(#name)
                         }),
                     );
-                    quote!(if !seen[#i] { #fail })
+                    when.guard(quote!(if !seen[#i] { #fail }))
                 })
                 .collect();
             (quote!(let mut seen = [false; #n];), quote!(#(#checks)*))
@@ -367,7 +428,7 @@ impl Gen<'_> {
         let deferred_code: Vec<_> = deferred
             .iter()
             .enumerate()
-            .map(|(j, (name, edge))| {
+            .map(|(j, (name, edge, when))| {
                 let test = child_test(edge, &Inst::Named(name.to_string()));
                 let value = if captured {
                     let j = Literal::usize_unsuffixed(j);
@@ -375,11 +436,11 @@ impl Gen<'_> {
                 } else {
                     quote!(obj.get(#name))
                 };
-                match f.mode {
+                when.guard(match f.mode {
                     Mode::Check => quote!(if let Some(x) = #value { #test }),
                     // The call looks the property up itself.
                     Mode::Errors => test,
-                }
+                })
             })
             .collect();
         let later_decl = if captured {
@@ -395,6 +456,12 @@ impl Gen<'_> {
         } else {
             quote!()
         };
+        // Every property is evaluated once `unevaluatedProperties` passed.
+        let evaluated_all = if unevaluated.is_some() && f.node.collect.properties {
+            quote!(ev.props.set_range(0, obj.len());)
+        } else {
+            quote!()
+        };
         quote! {
             #charge
             #seen_decl
@@ -403,6 +470,7 @@ impl Gen<'_> {
             #key_loop
             #required_check
             #(#deferred_code)*
+            #evaluated_all
         }
     }
 
