@@ -697,6 +697,8 @@ fn if_branches_join_the_node_pass_under_their_verdict() {
     let c0 = root_check_function(&schema);
     assert!(c0.contains("let holds0 ="), "{c0}");
     assert!(c0.contains("let holds1 ="), "{c0}");
+    // Both conditions test `kind` only: one lookup serves them.
+    assert_eq!(c0.matches("obj.get(\"kind\")").count(), 1, "{c0}");
     assert_eq!(c0.matches("k.as_str()").count(), 1, "{c0}");
     assert!(c0.contains("if !holds1 {"), "{c0}");
     assert!(c0.contains("if holds0 && !seen["), "{c0}");

@@ -9,7 +9,7 @@ use super::{dispatchable, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
 use crate::plan::Discriminator;
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 /// The branches of an `anyOf` / `oneOf` as emitted: with a discriminator, `tag` binds the
 /// instance's [`schemac_runtime::json::Tag`] and each branch's guard (`matches!(tag, ..)
@@ -351,13 +351,48 @@ impl Gen<'_> {
 
     /// The evaluation of absorbed condition `n` ([`Gen::absorbed`]) before the node's
     /// checks: `holdsN` binds its verdict; a node that records evaluated locations adds the
-    /// condition's where it holds.
-    pub(super) fn condition(&self, f: &Fun<'_>, condition: &Edge, n: usize) -> TokenStream {
+    /// condition's where it holds. A condition that only tests one property is evaluated
+    /// on that property's value, looked up once for every condition that tests it
+    /// (`lookups`: the names looked up so far, `propK` the value of the Kth).
+    pub(super) fn condition(
+        &self,
+        f: &Fun<'_>,
+        condition: &Edge,
+        n: usize,
+        lookups: &mut Vec<String>,
+    ) -> TokenStream {
         let holds = holds_name(n);
         // (Not where the node's pass decides `unevaluatedProperties`: it records every
         // property then.)
         let merge =
             self.node_collects(f) && self.collects(condition.target) && !f.absorbed.unevaluated;
+        if let Some((name, edge)) = self.one_property(condition.target).filter(|_| !merge) {
+            let (index, lookup) = match lookups.iter().position(|p| p == name) {
+                Some(index) => (index, quote!()),
+                None => {
+                    lookups.push(name.to_string());
+                    let index = lookups.len() - 1;
+                    let prop = format_ident!("prop{}", index);
+                    f.uses_v.set(true);
+                    let lookup = quote! {
+                        let #prop = match v {
+                            Value::Object(obj) => obj.get(#name),
+                            _ => None,
+                        };
+                    };
+                    (index, lookup)
+                }
+            };
+            let prop = format_ident!("prop{}", index);
+            let call = self.child(f, edge, edge.target, &Inst::Key, &EvArg::Throwaway);
+            return quote! {
+                #lookup
+                let #holds = match #prop {
+                    Some(x) => #call?,
+                    None => true,
+                };
+            };
+        }
         let ev = if merge {
             &EvArg::Sub
         } else {
@@ -375,6 +410,26 @@ impl Gen<'_> {
                 if holds { ev.merge(&sub); }
                 holds
             };
+        }
+    }
+
+    /// The one property that inline node `id` tests, with its subschema, when that is all
+    /// it does (`{"properties": {P: S}}`): then it holds where the instance is no object,
+    /// has no `P`, or has a `P` valid against `S`.
+    fn one_property(&self, id: NodeId) -> Option<(&str, &Edge)> {
+        let plan = self.plan.node(self.callee(id, Mode::Check));
+        if plan.out_of_line || plan.recursive {
+            return None;
+        }
+        match self.program.node(id).checks.as_slice() {
+            [Check {
+                kind: CheckKind::Properties(entries),
+                ..
+            }] => match entries.as_slice() {
+                [(name, edge)] => Some((name.as_str(), edge)),
+                _ => None,
+            },
+            _ => None,
         }
     }
 

@@ -599,8 +599,9 @@ impl<'a> Gen<'a> {
         let mut out = TokenStream::new();
         // The absorbed conditions first; the absorbed children's checks join the first run
         // (before everything when there is none).
+        let mut lookups = Vec::new();
         for (n, condition) in f.absorbed.conditions.iter().enumerate() {
-            out.extend(self.condition(f, condition, n));
+            out.extend(self.condition(f, condition, n, &mut lookups));
         }
         let mut joining = f.absorbed.checks.clone();
         if f.absorbed.unevaluated {
