@@ -61,7 +61,7 @@ pub mod get_weather_input {
         cx.spend_units(4u64)?;
         match v {
             Value::Object(obj) => {
-                let mut seen = [false; 1];
+                let mut found: usize = 0;
                 for (k, x) in obj {
                     match k.as_str() {
                         "days" => {
@@ -70,7 +70,7 @@ pub mod get_weather_input {
                             }
                         }
                         "location" => {
-                            seen[0] = true;
+                            found += 1;
                             if !c2(x, cx)? {
                                 return Ok(false);
                             }
@@ -85,7 +85,7 @@ pub mod get_weather_input {
                         }
                     }
                 }
-                if !seen[0] {
+                if found != 1 {
                     return Ok(false);
                 }
             }
@@ -326,22 +326,22 @@ pub mod get_weather_output {
         cx.spend_units(4u64)?;
         match v {
             Value::Object(obj) => {
-                let mut seen = [false; 3];
+                let mut found: usize = 0;
                 let mut later: [Option<&Value>; 1] = [None; 1];
                 for (k, x) in obj {
                     match k.as_str() {
                         "forecast" => {
-                            seen[2] = true;
+                            found += 1;
                             later[0] = Some(x);
                         }
                         "location" => {
-                            seen[0] = true;
+                            found += 1;
                             if !c2(x, cx)? {
                                 return Ok(false);
                             }
                         }
                         "units" => {
-                            seen[1] = true;
+                            found += 1;
                             if !c3(x, cx)? {
                                 return Ok(false);
                             }
@@ -351,13 +351,7 @@ pub mod get_weather_output {
                         }
                     }
                 }
-                if !seen[0] {
-                    return Ok(false);
-                }
-                if !seen[1] {
-                    return Ok(false);
-                }
-                if !seen[2] {
+                if found != 3 {
                     return Ok(false);
                 }
                 if let Some(x) = later[0] {
@@ -424,36 +418,30 @@ pub mod get_weather_output {
     fn c6(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Object(obj) => {
-                let mut seen = [false; 5];
+                let mut found: usize = 0;
                 for (k, x) in obj {
                     match k.as_str() {
                         "conditions" => {
-                            seen[3] = true;
+                            found += 1;
                             if !c7(x, cx)? {
                                 return Ok(false);
                             }
                         }
                         "date" => {
-                            seen[0] = true;
+                            found += 1;
                             if !c8(x, cx)? {
                                 return Ok(false);
                             }
                         }
-                        "high" => {
-                            seen[1] = true;
+                        "high" | "low" => {
+                            found += 1;
                             if !c9(x, cx)? {
                                 return Ok(false);
                             }
                         }
                         "humidity" => {
-                            seen[4] = true;
+                            found += 1;
                             if !c10(x, cx)? {
-                                return Ok(false);
-                            }
-                        }
-                        "low" => {
-                            seen[2] = true;
-                            if !c9(x, cx)? {
                                 return Ok(false);
                             }
                         }
@@ -462,19 +450,7 @@ pub mod get_weather_output {
                         }
                     }
                 }
-                if !seen[0] {
-                    return Ok(false);
-                }
-                if !seen[1] {
-                    return Ok(false);
-                }
-                if !seen[2] {
-                    return Ok(false);
-                }
-                if !seen[3] {
-                    return Ok(false);
-                }
-                if !seen[4] {
+                if found != 5 {
                     return Ok(false);
                 }
             }
@@ -935,7 +911,7 @@ pub mod search_docs_input {
         match v {
             Value::Object(obj) => {
                 cx.charge(obj.len())?;
-                let mut seen = [false; 1];
+                let mut found: usize = 0;
                 for (k, x) in obj {
                     match k.as_str() {
                         "cursor" => {
@@ -954,7 +930,7 @@ pub mod search_docs_input {
                             }
                         }
                         "query" => {
-                            seen[0] = true;
+                            found += 1;
                             if !c3(x, cx)? {
                                 return Ok(false);
                             }
@@ -964,7 +940,7 @@ pub mod search_docs_input {
                         }
                     }
                 }
-                if !seen[0] {
+                if found != 1 {
                     return Ok(false);
                 }
                 ev.props.set_range(0, obj.len());
@@ -1513,29 +1489,29 @@ pub mod search_docs_output {
     fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Object(obj) => {
-                let mut seen = [false; 4];
+                let mut found: usize = 0;
                 for (k, x) in obj {
                     match k.as_str() {
                         "path" => {
-                            seen[1] = true;
+                            found += 1;
                             if !c2(x, cx)? {
                                 return Ok(false);
                             }
                         }
                         "score" => {
-                            seen[3] = true;
+                            found += 1;
                             if !c3(x, cx)? {
                                 return Ok(false);
                             }
                         }
                         "section" => {
-                            seen[2] = true;
+                            found += 1;
                             if !c4(x, cx)? {
                                 return Ok(false);
                             }
                         }
                         "title" => {
-                            seen[0] = true;
+                            found += 1;
                             if !c5(x, cx)? {
                                 return Ok(false);
                             }
@@ -1543,16 +1519,7 @@ pub mod search_docs_output {
                         _ => {}
                     }
                 }
-                if !seen[0] {
-                    return Ok(false);
-                }
-                if !seen[1] {
-                    return Ok(false);
-                }
-                if !seen[2] {
-                    return Ok(false);
-                }
-                if !seen[3] {
+                if found != 4 {
                     return Ok(false);
                 }
             }
@@ -1871,23 +1838,17 @@ pub mod convert_currency_input {
         cx.spend_units(4u64)?;
         match v {
             Value::Object(obj) => {
-                let mut seen = [false; 3];
+                let mut found: usize = 0;
                 for (k, x) in obj {
                     match k.as_str() {
                         "amount" => {
-                            seen[0] = true;
+                            found += 1;
                             if !c1(x, cx)? {
                                 return Ok(false);
                             }
                         }
-                        "from" => {
-                            seen[1] = true;
-                            if !c5(x, cx)? {
-                                return Ok(false);
-                            }
-                        }
-                        "to" => {
-                            seen[2] = true;
+                        "from" | "to" => {
+                            found += 1;
                             if !c5(x, cx)? {
                                 return Ok(false);
                             }
@@ -1897,13 +1858,7 @@ pub mod convert_currency_input {
                         }
                     }
                 }
-                if !seen[0] {
-                    return Ok(false);
-                }
-                if !seen[1] {
-                    return Ok(false);
-                }
-                if !seen[2] {
+                if found != 3 {
                     return Ok(false);
                 }
             }
@@ -2175,11 +2130,11 @@ pub mod convert_currency_output {
     fn c3(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Object(obj) => {
-                let mut seen = [false; 1];
+                let mut found: usize = 0;
                 for (k, x) in obj {
                     match k.as_str() {
                         "unsupported" => {
-                            seen[0] = true;
+                            found += 1;
                             if !c4(x, cx)? {
                                 return Ok(false);
                             }
@@ -2189,7 +2144,7 @@ pub mod convert_currency_output {
                         }
                     }
                 }
-                if !seen[0] {
+                if found != 1 {
                     return Ok(false);
                 }
             }
@@ -2240,30 +2195,24 @@ pub mod convert_currency_output {
     fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         match v {
             Value::Object(obj) => {
-                let mut seen = [false; 4];
+                let mut found: usize = 0;
                 for (k, x) in obj {
                     match k.as_str() {
                         "amount" => {
-                            seen[0] = true;
+                            found += 1;
                             if !c9(x, cx)? {
                                 return Ok(false);
                             }
                         }
-                        "from" => {
-                            seen[1] = true;
+                        "from" | "to" => {
+                            found += 1;
                             if !c7(x, cx)? {
                                 return Ok(false);
                             }
                         }
                         "rate" => {
-                            seen[3] = true;
+                            found += 1;
                             if !c11(x, cx)? {
-                                return Ok(false);
-                            }
-                        }
-                        "to" => {
-                            seen[2] = true;
-                            if !c7(x, cx)? {
                                 return Ok(false);
                             }
                         }
@@ -2272,16 +2221,7 @@ pub mod convert_currency_output {
                         }
                     }
                 }
-                if !seen[0] {
-                    return Ok(false);
-                }
-                if !seen[1] {
-                    return Ok(false);
-                }
-                if !seen[2] {
-                    return Ok(false);
-                }
-                if !seen[3] {
+                if found != 4 {
                     return Ok(false);
                 }
             }

@@ -222,15 +222,28 @@ impl Gen<'_> {
             .unwrap_or_default();
         // Per key name: what happens when the object has it.
         let mut arms: BTreeMap<&str, Vec<TokenStream>> = BTreeMap::new();
-        // One `seen` slot per required name, in first-use order.
+        // Short-circuit code counts the required names it finds (an object's names are
+        // distinct) against the number that apply; the error path marks each one's `seen`
+        // slot (in first-use order), to say which is missing.
+        let counting = f.mode == Mode::Check;
         let mut req_index: BTreeMap<&str, usize> = BTreeMap::new();
-        for (_, name, _) in &required {
+        let mut req_whens: BTreeMap<&str, Vec<When>> = BTreeMap::new();
+        for (_, name, when) in &required {
             let next = req_index.len();
             req_index.entry(name.as_str()).or_insert(next);
+            req_whens.entry(name.as_str()).or_default().push(*when);
+        }
+        for whens in req_whens.values_mut() {
+            normalize_whens(whens);
         }
         for (name, &i) in &req_index {
-            let i = Literal::usize_unsuffixed(i);
-            arms.entry(name).or_default().push(quote!(seen[#i] = true;));
+            let action = if counting {
+                any_applies(&req_whens[name], quote!(found += 1;))
+            } else {
+                let i = Literal::usize_unsuffixed(i);
+                quote!(seen[#i] = true;)
+            };
+            arms.entry(name).or_default().push(action);
         }
         for (name, edge, when) in &properties {
             let test = child_test(edge, &Inst::Property(name.to_string()));
@@ -283,15 +296,20 @@ impl Gen<'_> {
             for name in evaluated.keys() {
                 arms.entry(name).or_default();
             }
+            let fails =
+                unevaluated.is_some_and(|e| self.plan.node(e.target).constant == Some(false));
             for (name, actions) in arms.iter_mut() {
                 let mut whens = evaluated.get(name).cloned().unwrap_or_default();
-                whens.sort();
-                whens.dedup();
+                normalize_whens(&mut whens);
                 let unless = match whens.iter().map(|w| w.test()).collect::<Option<Vec<_>>>() {
                     // Evaluated whatever the conditions' verdicts.
                     None => continue,
-                    // Never evaluated (a name only `required`).
+                    // Never evaluated (a name only `required`): with `false`, the key
+                    // fails the node, nothing else to do.
                     Some(tests) if tests.is_empty() => {
+                        if fails {
+                            actions.clear();
+                        }
                         actions.push(code.clone());
                         continue;
                     }
@@ -407,6 +425,29 @@ impl Gen<'_> {
         };
         let (seen_decl, required_check) = if required.is_empty() {
             (quote!(), quote!())
+        } else if counting {
+            // How many names apply: the unconditional ones, and each group required under
+            // the same conditions where one of them holds.
+            let mut groups: BTreeMap<&[When], usize> = BTreeMap::new();
+            for whens in req_whens.values() {
+                *groups.entry(whens.as_slice()).or_default() += 1;
+            }
+            let terms: Vec<TokenStream> = groups
+                .iter()
+                .map(|(whens, &count)| {
+                    let n = Literal::usize_unsuffixed(count);
+                    match whens.iter().map(|w| w.test()).collect::<Option<Vec<_>>>() {
+                        None => quote!(#n),
+                        Some(tests) if count == 1 => quote!(usize::from(#(#tests)||*)),
+                        Some(tests) => quote!(usize::from(#(#tests)||*) * #n),
+                    }
+                })
+                .collect();
+            let exit = self.fail_silent(f);
+            (
+                quote!(let mut found: usize = 0;),
+                quote!(if found != #(#terms)+* { #exit }),
+            )
         } else {
             let n = Literal::usize_unsuffixed(req_index.len());
             let checks: Vec<_> = required
@@ -605,5 +646,27 @@ impl Gen<'_> {
             ev.props.set_range(0, obj.len());
             #applied
         }
+    }
+}
+
+/// `whens` as the set of conditions of which one must hold: `[Always]` when one is
+/// `Always` or when it has a condition and its negation, else sorted without repeats.
+fn normalize_whens(whens: &mut Vec<When>) {
+    let both = whens
+        .iter()
+        .any(|w| matches!(w, When::Holds(n) if whens.contains(&When::Fails(*n))));
+    if both || whens.contains(&When::Always) {
+        *whens = vec![When::Always];
+    } else {
+        whens.sort();
+        whens.dedup();
+    }
+}
+
+/// `code` run where one of `whens` applies.
+fn any_applies(whens: &[When], code: TokenStream) -> TokenStream {
+    match whens.iter().map(|w| w.test()).collect::<Option<Vec<_>>>() {
+        None => code,
+        Some(tests) => guarded_if(quote!(#(#tests)||*), code),
     }
 }
