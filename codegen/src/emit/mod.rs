@@ -308,8 +308,10 @@ fn module_tokens(
         )
     };
     // Lints that generated code trips by design: literal numbers of the schema, long
-    // functions, and `anyOf` branches each behind its own type test (`matches!(v, A) &&
-    // c1(v, cx)? || matches!(v, A) && c2(v, cx)?` keeps the branches' order and calls).
+    // functions, `anyOf` branches each behind its own type test (`matches!(v, A) &&
+    // c1(v, cx)? || matches!(v, A) && c2(v, cx)?` keeps the branches' order and calls), and
+    // a failure written `return Ok(false);` also where it ends the function (a `match`
+    // whose every arm fails).
     quote! {
         #[doc = #doc]
         #[doc = ""]
@@ -319,7 +321,8 @@ fn module_tokens(
             clippy::approx_constant,
             clippy::excessive_precision,
             clippy::too_many_lines,
-            clippy::nonminimal_bool
+            clippy::nonminimal_bool,
+            clippy::needless_return
         )]
         pub mod #module {
             use #runtime::__private as __rt;

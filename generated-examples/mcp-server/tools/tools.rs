@@ -9,7 +9,8 @@ const _: () = ::schemac_runtime::__private::assert_compatible("0.1.0");
     clippy::approx_constant,
     clippy::excessive_precision,
     clippy::too_many_lines,
-    clippy::nonminimal_bool
+    clippy::nonminimal_bool,
+    clippy::needless_return
 )]
 pub mod get_weather_input {
     use ::schemac_runtime::__private as __rt;
@@ -274,7 +275,8 @@ pub mod get_weather_input {
     clippy::approx_constant,
     clippy::excessive_precision,
     clippy::too_many_lines,
-    clippy::nonminimal_bool
+    clippy::nonminimal_bool,
+    clippy::needless_return
 )]
 pub mod get_weather_output {
     use ::schemac_runtime::__private as __rt;
@@ -858,7 +860,8 @@ pub mod get_weather_output {
     clippy::approx_constant,
     clippy::excessive_precision,
     clippy::too_many_lines,
-    clippy::nonminimal_bool
+    clippy::nonminimal_bool,
+    clippy::needless_return
 )]
 pub mod search_docs_input {
     use ::schemac_runtime::__private as __rt;
@@ -1419,7 +1422,8 @@ pub mod search_docs_input {
     clippy::approx_constant,
     clippy::excessive_precision,
     clippy::too_many_lines,
-    clippy::nonminimal_bool
+    clippy::nonminimal_bool,
+    clippy::needless_return
 )]
 pub mod search_docs_output {
     use ::schemac_runtime::__private as __rt;
@@ -1786,7 +1790,8 @@ pub mod search_docs_output {
     clippy::approx_constant,
     clippy::excessive_precision,
     clippy::too_many_lines,
-    clippy::nonminimal_bool
+    clippy::nonminimal_bool,
+    clippy::needless_return
 )]
 pub mod convert_currency_input {
     use ::schemac_runtime::__private as __rt;
@@ -2058,7 +2063,8 @@ pub mod convert_currency_input {
     clippy::approx_constant,
     clippy::excessive_precision,
     clippy::too_many_lines,
-    clippy::nonminimal_bool
+    clippy::nonminimal_bool,
+    clippy::needless_return
 )]
 pub mod convert_currency_output {
     use ::schemac_runtime::__private as __rt;

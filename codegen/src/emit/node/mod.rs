@@ -449,12 +449,19 @@ impl<'a> Gen<'a> {
         let (mut body, terminal) = self.checks(&f, &node.checks);
         let mut tail = quote!(true);
         let mut always_false = false;
+        // The body never ends but by failing (its last statement is a `match` whose every
+        // arm fails): nothing after it.
+        let mut diverges = false;
         if terminal && mode == Mode::Check {
             // The last statement fails the node unconditionally: make it the value.
-            body = strip_final_exit(body, &f.exit);
-            tail = quote!(false);
-            if !breaks_to_label(&body) {
-                always_false = true;
+            let (stripped, was_exit) = strip_final_exit(body, &f.exit);
+            body = stripped;
+            if was_exit {
+                tail = quote!(false);
+                always_false = !breaks_to_label(&body);
+            } else {
+                tail = quote!();
+                diverges = true;
             }
         }
         let breaks = breaks_to_label(&body);
@@ -506,6 +513,11 @@ impl<'a> Gen<'a> {
             (quote!(), quote!())
         };
         let inner = match mode {
+            Mode::Check if diverges && !breaks => quote! {
+                #enter
+                #scope_in
+                #body
+            },
             Mode::Check if always_false => quote! {
                 #enter
                 #scope_in

@@ -93,9 +93,6 @@ impl Gen<'_> {
                 _ => {}
             }
         }
-        if f.node.collect.properties {
-            f.uses_ev.set(true);
-        }
         // Which names are evaluated, and when: by `properties` (the node's, its absorbed
         // children's) and by the absorbed conditions where they hold.
         let mut evaluated: BTreeMap<&str, Vec<When>> = BTreeMap::new();
@@ -172,6 +169,22 @@ impl Gen<'_> {
         } else {
             quote!()
         };
+        // Whether applying `edge`'s subschema fails the node outright (`false`, short-circuit
+        // code): then nothing follows its test.
+        let fails = |edge: &Edge| {
+            f.mode == Mode::Check && self.plan.node(edge.target).constant == Some(false)
+        };
+        // The action for a key that `edge`'s subschema applies to: its test, then the key
+        // recorded as evaluated.
+        let applied_to_key = |edge: &Edge, inst: &Inst| -> TokenStream {
+            let test = child_test(edge, inst);
+            if fails(edge) || !mark {
+                test
+            } else {
+                f.uses_ev.set(true);
+                quote!(#test #mark_i)
+            }
+        };
         // `additionalProperties` skipping exactly the sibling patterns (the shape the front
         // end lowers to): the pass over the patterns records whether one matched, and
         // `additionalProperties` runs after it on keys neither named nor matched — each
@@ -180,29 +193,29 @@ impl Gen<'_> {
             .filter(|(_, _, pats)| {
                 !pats.is_empty() && pats.iter().eq(patterns.iter().map(|(id, _)| id))
             })
-            .map(|(edge, _, _)| {
-                let test = child_test(edge, &Inst::Key);
-                quote!(#test #mark_i)
-            })
+            .map(|(edge, _, _)| applied_to_key(edge, &Inst::Key))
             .filter(|code| !code.is_empty());
         let covered = if after_patterns.is_some() {
             quote!(covered = true;)
         } else {
             quote!()
         };
-        // Otherwise, the additional-properties action for a key not named in `properties`.
+        // Otherwise, the additional-properties action for a key not named in `properties`
+        // (`additional_fails` when it fails the node whatever the key).
+        let mut additional_fails = false;
         let additional_code =
             additional
                 .filter(|_| after_patterns.is_none())
                 .map(|(edge, _, pats)| {
-                    let test = child_test(edge, &Inst::Key);
+                    let action = applied_to_key(edge, &Inst::Key);
                     let live: Vec<RegexId> = pats
                         .iter()
                         .copied()
                         .filter(|id| self.program.regexes[id.0].compiled.is_some())
                         .collect();
                     if live.is_empty() {
-                        quote!(#test #mark_i)
+                        additional_fails = fails(edge);
+                        action
                     } else {
                         let matches: Vec<_> = live
                             .iter()
@@ -214,7 +227,7 @@ impl Gen<'_> {
                         } else {
                             quote!(!(#(#matches)||*))
                         };
-                        guarded_if(none_match, quote!(#test #mark_i))
+                        guarded_if(none_match, action)
                     }
                 });
         let known: BTreeSet<&str> = additional
@@ -246,10 +259,10 @@ impl Gen<'_> {
             arms.entry(name).or_default().push(action);
         }
         for (name, edge, when) in &properties {
-            let test = child_test(edge, &Inst::Property(name.to_string()));
+            let action = applied_to_key(edge, &Inst::Property(name.to_string()));
             arms.entry(name.as_str())
                 .or_default()
-                .push(when.guard(quote!(#test #mark_i)));
+                .push(when.guard(action));
         }
         for name in &known {
             arms.entry(name).or_default();
@@ -325,6 +338,7 @@ impl Gen<'_> {
             .unwrap_or_default();
         // One name and nothing to do for other keys: the pass ends where it finds it.
         let mut sought: Option<&str> = None;
+        let key_fails = arms.is_empty() && additional_fails;
         let key_match = if arms.is_empty() {
             default
         } else if let (1, Some((name, actions)), true) =
@@ -382,9 +396,15 @@ impl Gen<'_> {
         let pattern_bodies: Vec<(RegexId, TokenStream)> = patterns
             .iter()
             .map(|(id, edge)| {
-                let test = child_test(edge, &Inst::Key);
                 let charge = self.loop_charge(f, quote!(1), &[edge.target]);
-                (*id, quote!(#covered #charge #test #mark_i))
+                let action = applied_to_key(edge, &Inst::Key);
+                // (A key that fails the node needs no mark of being covered.)
+                let covered = if fails(edge) {
+                    quote!()
+                } else {
+                    covered.clone()
+                };
+                (*id, quote!(#covered #charge #action))
             })
             .collect();
         let pattern_code = self.try_patterns(f, &pattern_bodies);
@@ -396,7 +416,12 @@ impl Gen<'_> {
             None => (quote!(), quote!()),
         };
         let names_code = names_edge.map(|e| child_test(e, &Inst::KeyAsValue));
-        let body = quote!(#covered_decl #key_match #pattern_code #after_code #names_code);
+        let body = if key_fails {
+            // Any key fails the node: nothing after that.
+            key_match
+        } else {
+            quote!(#covered_decl #key_match #pattern_code #after_code #names_code)
+        };
         let uses_x = uses_ident(&body, "x");
         let uses_i = uses_ident(&body, "i");
         let uses_k = uses_ident(&body, "k");
@@ -499,6 +524,7 @@ impl Gen<'_> {
         };
         // Every property is evaluated once `unevaluatedProperties` passed.
         let evaluated_all = if unevaluated.is_some() && f.node.collect.properties {
+            f.uses_ev.set(true);
             quote!(ev.props.set_range(0, obj.len());)
         } else {
             quote!()

@@ -129,17 +129,18 @@ pub(super) fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
     })
 }
 
-/// `body` without its final statement when that is `exit` (the node's failure).
-pub(super) fn strip_final_exit(body: TokenStream, exit: &TokenStream) -> TokenStream {
+/// `body` without its final statement when that is `exit` (the node's failure), and
+/// whether it was.
+pub(super) fn strip_final_exit(body: TokenStream, exit: &TokenStream) -> (TokenStream, bool) {
     let mut tokens: Vec<proc_macro2::TokenTree> = body.into_iter().collect();
     let exit: Vec<String> = exit.clone().into_iter().map(|t| t.to_string()).collect();
     let tail = tokens.len().saturating_sub(exit.len());
-    if tokens[tail..]
+    let stripped = tokens[tail..]
         .iter()
         .map(|t| t.to_string())
-        .eq(exit.iter().cloned())
-    {
+        .eq(exit.iter().cloned());
+    if stripped {
         tokens.truncate(tail);
     }
-    tokens.into_iter().collect()
+    (tokens.into_iter().collect(), stripped)
 }
