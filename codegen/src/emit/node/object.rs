@@ -174,6 +174,7 @@ impl Gen<'_> {
         let fails = |edge: &Edge| {
             f.mode == Mode::Check && self.plan.node(edge.target).constant == Some(false)
         };
+        let unevaluated_fails = unevaluated.is_some_and(fails);
         // The action for a key that `edge`'s subschema applies to: its test, then the key
         // recorded as evaluated.
         let applied_to_key = |edge: &Edge, inst: &Inst| -> TokenStream {
@@ -309,8 +310,6 @@ impl Gen<'_> {
             for name in evaluated.keys() {
                 arms.entry(name).or_default();
             }
-            let fails =
-                unevaluated.is_some_and(|e| self.plan.node(e.target).constant == Some(false));
             for (name, actions) in arms.iter_mut() {
                 let mut whens = evaluated.get(name).cloned().unwrap_or_default();
                 normalize_whens(&mut whens);
@@ -320,7 +319,7 @@ impl Gen<'_> {
                     // Never evaluated (a name only `required`): with `false`, the key
                     // fails the node, nothing else to do.
                     Some(tests) if tests.is_empty() => {
-                        if fails {
+                        if unevaluated_fails {
                             actions.clear();
                         }
                         actions.push(code.clone());
@@ -338,7 +337,12 @@ impl Gen<'_> {
             .unwrap_or_default();
         // One name and nothing to do for other keys: the pass ends where it finds it.
         let mut sought: Option<&str> = None;
-        let key_fails = arms.is_empty() && additional_fails;
+        // The default action fails the node whatever the key.
+        let default_fails = match additional_code {
+            Some(_) => additional_fails,
+            None => unevaluated_fails,
+        };
+        let key_fails = arms.is_empty() && default_fails;
         let key_match = if arms.is_empty() {
             default
         } else if let (1, Some((name, actions)), true) =
