@@ -397,21 +397,6 @@ impl Gen<'_> {
                 }
             }
         };
-        let pattern_bodies: Vec<(RegexId, TokenStream)> = patterns
-            .iter()
-            .map(|(id, edge)| {
-                let charge = self.loop_charge(f, quote!(1), &[edge.target]);
-                let action = applied_to_key(edge, &Inst::Key);
-                // (A key that fails the node needs no mark of being covered.)
-                let covered = if fails(edge) {
-                    quote!()
-                } else {
-                    covered.clone()
-                };
-                (*id, quote!(#covered #charge #action))
-            })
-            .collect();
-        let pattern_code = self.try_patterns(f, &pattern_bodies);
         let (covered_decl, after_code) = match &after_patterns {
             Some(code) => (
                 quote!(let mut covered = false;),
@@ -419,11 +404,27 @@ impl Gen<'_> {
             ),
             None => (quote!(), quote!()),
         };
-        let names_code = names_edge.map(|e| child_test(e, &Inst::KeyAsValue));
         let body = if key_fails {
-            // Any key fails the node: nothing after that.
+            // Any key fails the node: nothing after that (and no call made, so that every
+            // function generated is called).
             key_match
         } else {
+            let pattern_bodies: Vec<(RegexId, TokenStream)> = patterns
+                .iter()
+                .map(|(id, edge)| {
+                    let charge = self.loop_charge(f, quote!(1), &[edge.target]);
+                    let action = applied_to_key(edge, &Inst::Key);
+                    // (A key that fails the node needs no mark of being covered.)
+                    let covered = if fails(edge) {
+                        quote!()
+                    } else {
+                        covered.clone()
+                    };
+                    (*id, quote!(#covered #charge #action))
+                })
+                .collect();
+            let pattern_code = self.try_patterns(f, &pattern_bodies);
+            let names_code = names_edge.map(|e| child_test(e, &Inst::KeyAsValue));
             quote!(#covered_decl #key_match #pattern_code #after_code #names_code)
         };
         let uses_x = uses_ident(&body, "x");
