@@ -64,7 +64,7 @@ pub(super) struct NodePlan {
     /// The [`Op`]s short-circuit evaluation runs once it has entered an out-of-line
     /// [`NodePlan::quick`] node (empty for every other node: an inline one's are in
     /// [`NodePlan::fast`]).
-    pub(super) ops: Box<[Op]>,
+    pub(super) ops: ByKind<Op>,
 }
 
 /// How short-circuit evaluation without annotations evaluates a node
@@ -77,9 +77,9 @@ pub(super) enum Fast {
     Type(TypeSet),
     /// A quick inline node whose checks are all [`Simple`]: these, in order, in a loop
     /// of their own.
-    Simple(Box<[Simple]>),
+    Simple(ByKind<Simple>),
     /// Any other quick inline node: its [`Op`]s.
-    Ops(Box<[Op]>),
+    Ops(ByKind<Op>),
     /// Entered as in every other mode.
     #[default]
     Enter,
@@ -89,7 +89,7 @@ pub(super) enum Fast {
 /// them, decided once: the checks in order, an `allOf` as one application per member, an
 /// application of an always valid node left out, and the fused object applicators as one
 /// step where the first of them stands.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) enum Op {
     /// A check that evaluates no node.
     Simple(Simple),
@@ -111,7 +111,7 @@ pub(super) enum Op {
 
 /// A check that evaluates no node, as short-circuit evaluation runs it, with what it
 /// needs copied from the check and its target's plan ([`Fast::Simple`]).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) enum Simple {
     /// `type`.
     Type(TypeSet),
@@ -141,6 +141,231 @@ pub(super) enum Simple {
         types: Option<TypeSet>,
         loop_cost: u64,
     },
+}
+
+/// The kind of a JSON instance, which decides the [`Lane`] of a node's steps that
+/// short-circuit evaluation runs on it; in `serde_json::Value`'s variant order, so that
+/// a value's kind is its tag. An object key (`propertyNames`) is a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    Null,
+    Boolean,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+impl Kind {
+    /// Every kind, in lane order.
+    const ALL: [Kind; 6] = [
+        Kind::Null,
+        Kind::Boolean,
+        Kind::Number,
+        Kind::String,
+        Kind::Array,
+        Kind::Object,
+    ];
+
+    /// The kind of `value`.
+    #[inline(always)]
+    pub(super) fn of(value: &Value) -> Kind {
+        match value {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Boolean,
+            Value::Number(_) => Kind::Number,
+            Value::String(_) => Kind::String,
+            Value::Array(_) => Kind::Array,
+            Value::Object(_) => Kind::Object,
+        }
+    }
+
+    /// The `type` bit of the kind (`number` for a number).
+    #[inline(always)]
+    pub(super) fn type_bit(self) -> TypeSet {
+        const BITS: [TypeSet; 6] = [
+            TypeSet::NULL,
+            TypeSet::BOOLEAN,
+            TypeSet::NUMBER,
+            TypeSet::STRING,
+            TypeSet::ARRAY,
+            TypeSet::OBJECT,
+        ];
+        BITS[self as usize]
+    }
+}
+
+/// The steps of a node that short-circuit evaluation runs on an instance of one
+/// [`Kind`]: those that may fail or charge the budget on it, in order, and whether the
+/// node then fails (a `type`, `const` or `enum` that no instance of the kind passes ends
+/// the lane).
+#[derive(Debug)]
+pub(super) struct Lane<T> {
+    pub(super) steps: Box<[T]>,
+    pub(super) fails: bool,
+}
+
+impl<T> Default for Lane<T> {
+    fn default() -> Lane<T> {
+        Lane {
+            steps: Box::default(),
+            fails: false,
+        }
+    }
+}
+
+/// A node's steps split into one [`Lane`] per instance [`Kind`], so that an evaluation
+/// reads the instance's kind once and tests no `type` it decides.
+#[derive(Debug)]
+pub(super) struct ByKind<T> {
+    lanes: [Lane<T>; 6],
+}
+
+impl<T> Default for ByKind<T> {
+    fn default() -> ByKind<T> {
+        ByKind {
+            lanes: Default::default(),
+        }
+    }
+}
+
+impl<T> ByKind<T> {
+    /// The lane for instances of `kind`.
+    #[inline(always)]
+    pub(super) fn lane(&self, kind: Kind) -> &Lane<T> {
+        &self.lanes[kind as usize]
+    }
+}
+
+/// What a step does on instances of one [`Kind`] ([`ByKind`]).
+enum OnKind<T> {
+    /// Passes them all without charging anything: left out of the lane.
+    Passes,
+    /// Runs as this step (the step itself, or one narrowed to the kind).
+    Runs(T),
+    /// Fails them all: the lane ends, failing.
+    Fails,
+}
+
+impl<T> ByKind<T> {
+    /// Splits `steps` by kind, each step's effect on a kind given by `on`.
+    fn split(steps: &[T], on: impl Fn(&T, Kind) -> OnKind<T>) -> ByKind<T> {
+        ByKind {
+            lanes: Kind::ALL.map(|kind| {
+                let mut lane = Vec::new();
+                for step in steps {
+                    match on(step, kind) {
+                        OnKind::Passes => {}
+                        OnKind::Runs(step) => lane.push(step),
+                        OnKind::Fails => {
+                            return Lane {
+                                steps: lane.into_boxed_slice(),
+                                fails: true,
+                            }
+                        }
+                    }
+                }
+                Lane {
+                    steps: lane.into_boxed_slice(),
+                    fails: false,
+                }
+            }),
+        }
+    }
+}
+
+/// What `simple` does on instances of `kind`: a check of another kind passes, a `type`
+/// is decided by the kind (but `integer` on a number), a `const` or `enum` keeps only
+/// the members of the kind.
+fn simple_on_kind(simple: &Simple, kind: Kind) -> OnKind<Simple> {
+    let only = |of: Kind| {
+        if kind == of {
+            OnKind::Runs(simple.clone())
+        } else {
+            OnKind::Passes
+        }
+    };
+    match simple {
+        Simple::Type(types) => {
+            if types.0 & kind.type_bit().0 != 0 {
+                OnKind::Passes
+            } else if kind == Kind::Number && types.contains(TypeSet::INTEGER) {
+                OnKind::Runs(Simple::Type(TypeSet::INTEGER))
+            } else {
+                OnKind::Fails
+            }
+        }
+        Simple::MinItems(_)
+        | Simple::MaxItems(_)
+        | Simple::PrefixItemsAtOnce(_)
+        | Simple::ItemsAtOnce { .. } => only(Kind::Array),
+        Simple::Required(_) => only(Kind::Object),
+        Simple::MinLength(_) | Simple::MaxLength(_) => only(Kind::String),
+        Simple::Bound(..) => only(Kind::Number),
+        Simple::Const(value) if Kind::of(value) != kind => OnKind::Fails,
+        Simple::Const(_) => OnKind::Runs(simple.clone()),
+        Simple::Enum(values) => {
+            let members: Box<[Value]> = (values.iter())
+                .filter(|v| Kind::of(v) == kind)
+                .cloned()
+                .collect();
+            if members.is_empty() {
+                OnKind::Fails
+            } else {
+                OnKind::Runs(Simple::Enum(members))
+            }
+        }
+    }
+}
+
+/// What `op` of `node` does on instances of `kind` ([`simple_on_kind`] for a
+/// [`Simple`]; an applicator over array items or object properties passes other kinds,
+/// and so does a check through the general evaluation that reads only one kind).
+fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
+    let only = |of: Kind| {
+        if kind == of {
+            OnKind::Runs(op.clone())
+        } else {
+            OnKind::Passes
+        }
+    };
+    match op {
+        Op::Simple(simple) => match simple_on_kind(simple, kind) {
+            OnKind::Passes => OnKind::Passes,
+            OnKind::Runs(simple) => OnKind::Runs(Op::Simple(simple)),
+            OnKind::Fails => OnKind::Fails,
+        },
+        Op::Apply(_) => OnKind::Runs(op.clone()),
+        Op::Items { .. } | Op::PrefixItems(_) => only(Kind::Array),
+        Op::Properties(_) | Op::Object(_) => only(Kind::Object),
+        Op::Check(index) => match node.checks.get(*index).map(|c| &c.kind) {
+            Some(CheckKind::False) => OnKind::Fails,
+            Some(check) => match reads_only(check) {
+                Some(of) => only(of),
+                None => OnKind::Runs(op.clone()),
+            },
+            None => OnKind::Passes,
+        },
+    }
+}
+
+/// The one kind of instance a check reads (every other passes it), for the checks
+/// [`Op::Check`] runs that have one.
+fn reads_only(check: &CheckKind) -> Option<Kind> {
+    Some(match check {
+        CheckKind::Pattern(_)
+        | CheckKind::Format(_)
+        | CheckKind::ContentBase64
+        | CheckKind::ContentJson { .. } => Kind::String,
+        CheckKind::MultipleOf(_) | CheckKind::IntegerLiteral(_) => Kind::Number,
+        CheckKind::UniqueItems | CheckKind::Contains { .. } => Kind::Array,
+        CheckKind::DependentRequired(_)
+        | CheckKind::DependentSchemas(_)
+        | CheckKind::PropertyNames(_)
+        | CheckKind::MinProperties(_)
+        | CheckKind::MaxProperties(_) => Kind::Object,
+        _ => return None,
+    })
 }
 
 impl NodePlan {
@@ -247,7 +472,7 @@ fn u32_at(bytes: &[u8], at: usize) -> u64 {
 /// Finds a `properties` entry by instance key: the key's length is tested against the
 /// names' lengths first, then its [`Head`] against the names' heads — all of them for a
 /// few names, one hash bucket's for many.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct PropertyIndex {
     /// One bit per name length (modulo 64): a key whose bit is clear is no name.
     lengths: u64,
@@ -328,7 +553,7 @@ impl PropertyIndex {
 
 /// `required`'s names, and (for one name up to 64) an index to find them all in one pass
 /// over a small object instead of a lookup each.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct Required {
     names: Vec<String>,
     /// The index over the names, and the bits of the first occurrence of each distinct
@@ -356,7 +581,7 @@ impl Required {
 
     /// Whether `object` has every name: in one pass over its keys (stopping once all are
     /// found) when it has at most four keys per name, else by a lookup of each.
-    #[inline]
+    #[inline(never)]
     pub(super) fn holds(&self, object: &Map<String, Value>) -> bool {
         let Some((index, all)) = &self.pass else {
             return self.names.iter().all(|n| object.contains_key(n));
@@ -419,32 +644,38 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             out
         })
         .collect();
-    let fast: Vec<(Fast, Box<[Op]>)> = (program.nodes.iter().zip(&plans))
+    let fast: Vec<(Fast, ByKind<Op>)> = (program.nodes.iter().zip(&plans))
         .map(|(node, plan)| {
             if plan.always_valid {
-                return (Fast::Valid, Box::default());
+                return (Fast::Valid, ByKind::default());
             }
             if let Some(types) = plan.only_type {
-                return (Fast::Type(types), Box::default());
+                return (Fast::Type(types), ByKind::default());
             }
             if !plan.quick {
-                return (Fast::Enter, Box::default());
+                return (Fast::Enter, ByKind::default());
             }
             let mut ops = Vec::new();
             for (index, check) in node.checks.iter().enumerate() {
                 push_ops(&mut ops, &plans, plan, index, &check.kind);
             }
+            let by_kind = |ops: &[Op]| ByKind::split(ops, |op, kind| op_on_kind(node, op, kind));
             if plan.out_of_line {
-                return (Fast::Enter, ops.into_boxed_slice());
+                return (Fast::Enter, by_kind(&ops));
             }
             if !ops.iter().all(|op| matches!(op, Op::Simple(_))) {
-                return (Fast::Ops(ops.into_boxed_slice()), Box::default());
+                return (Fast::Ops(by_kind(&ops)), ByKind::default());
             }
-            let simple = ops.into_iter().filter_map(|op| match op {
-                Op::Simple(simple) => Some(simple),
-                _ => None,
-            });
-            (Fast::Simple(simple.collect()), Box::default())
+            let simple: Vec<Simple> = (ops.into_iter())
+                .filter_map(|op| match op {
+                    Op::Simple(simple) => Some(simple),
+                    _ => None,
+                })
+                .collect();
+            (
+                Fast::Simple(ByKind::split(&simple, simple_on_kind)),
+                ByKind::default(),
+            )
         })
         .collect();
     for (plan, (fast, ops)) in plans.iter_mut().zip(fast) {
