@@ -1951,7 +1951,9 @@ fn simple_check(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Eval {
             skip,
             types,
             loop_cost,
+            count,
         } => match inst.as_array() {
+            Some(items) if !count.contains(&(items.len() as u64)) => false,
             Some(items) => {
                 let rest = items.get(*skip..).unwrap_or_default();
                 items_decided(cx, *types, rest, *loop_cost)?

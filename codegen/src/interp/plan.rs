@@ -135,11 +135,14 @@ pub(super) enum Simple {
     /// testing the type.
     PrefixItemsAtOnce(Box<[Option<TypeSet>]>),
     /// `items` from index `skip` over a schema decided for every item at once: always
-    /// valid (`types` is `None`) or only testing the type; `loop_cost` per item.
+    /// valid (`types` is `None`) or only testing the type; `loop_cost` per item. The
+    /// `minItems` / `maxItems` just before it in an array lane are folded into `count`,
+    /// tested first ([`ByKind::fold_item_counts`]).
     ItemsAtOnce {
         skip: usize,
         types: Option<TypeSet>,
         loop_cost: u64,
+        count: std::ops::RangeInclusive<u64>,
     },
 }
 
@@ -271,6 +274,32 @@ impl<T> ByKind<T> {
                 }
             }),
         }
+    }
+}
+
+impl ByKind<Simple> {
+    /// Folds the `minItems` and `maxItems` just before an `items` decided at once into it,
+    /// in the array lane: all of them read only the array's length, so testing them
+    /// together before the `items` (which charges the budget) changes nothing.
+    fn fold_item_counts(mut self) -> ByKind<Simple> {
+        let lane = &mut self.lanes[Kind::Array as usize];
+        let mut folded: Vec<Simple> = Vec::new();
+        for mut step in std::mem::take(&mut lane.steps).into_vec() {
+            if let Simple::ItemsAtOnce { count, .. } = &mut step {
+                let (mut min, mut max) = (*count.start(), *count.end());
+                while let Some(Simple::MinItems(_) | Simple::MaxItems(_)) = folded.last() {
+                    match folded.pop() {
+                        Some(Simple::MinItems(limit)) => min = min.max(limit),
+                        Some(Simple::MaxItems(limit)) => max = max.min(limit),
+                        _ => {}
+                    }
+                }
+                *count = min..=max;
+            }
+            folded.push(step);
+        }
+        lane.steps = folded.into_boxed_slice();
+        self
     }
 }
 
@@ -673,7 +702,7 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
                 })
                 .collect();
             (
-                Fast::Simple(ByKind::split(&simple, simple_on_kind)),
+                Fast::Simple(ByKind::split(&simple, simple_on_kind).fold_item_counts()),
                 ByKind::default(),
             )
         })
@@ -774,6 +803,7 @@ fn simple(plans: &[NodePlan], kind: &CheckKind) -> Option<Simple> {
                 skip: *skip,
                 types: target.only_type,
                 loop_cost: target.loop_cost,
+                count: 0..=u64::MAX,
             }
         }
         _ => return None,
