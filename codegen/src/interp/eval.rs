@@ -571,7 +571,9 @@ impl Interpreter {
         out: Option<&mut Annotations>,
     ) -> Eval {
         if plan.out_of_line {
-            let entered = if plan.recursive {
+            let entered = if !plan.counts_depth {
+                cx.budget.charge(plan.entry_cost)
+            } else if plan.recursive {
                 cx.budget.enter_cycle(plan.entry_cost, plan.height)
             } else {
                 cx.budget.enter_region(plan.entry_cost, plan.height)
@@ -590,10 +592,12 @@ impl Interpreter {
                 self.checks(cx, node, plan, inst, None)
             }
         };
-        if plan.recursive {
-            cx.budget.leave_cycle(plan.height);
-        } else if plan.out_of_line {
-            cx.budget.leave(plan.height);
+        if plan.counts_depth {
+            if plan.recursive {
+                cx.budget.leave_cycle(plan.height);
+            } else if plan.out_of_line {
+                cx.budget.leave(plan.height);
+            }
         }
         result
     }

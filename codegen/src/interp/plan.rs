@@ -25,8 +25,13 @@ pub(super) struct NodePlan {
     /// is inline, nothing when it is out of line (it charges on entry;
     /// [`crate::plan::Plan::loop_cost`]).
     pub(super) loop_cost: u64,
-    /// Applying the node to a child instance is a step into the instance.
+    /// Applying the node to a child instance is a step into the instance (never when
+    /// the depth is not counted, [`NodePlan::counts_depth`]).
     pub(super) steps: bool,
+    /// Entering the node out of line counts nesting levels: unless the program is
+    /// [`Plan::depth_free`] under the interpreter's limits ([`count_depth`]), where it
+    /// only charges the budget.
+    pub(super) counts_depth: bool,
     /// An inline node without checks: valid whatever the instance, with nothing to charge
     /// (its region paid for it) or record, so it is not evaluated at all.
     pub(super) always_valid: bool,
@@ -660,7 +665,8 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             out.height = decided.height;
             out.entry_cost = decided.entry_cost;
             out.loop_cost = shared.loop_cost(&[NodeId(i)]);
-            out.steps = decided.steps;
+            out.steps = decided.steps && !shared.depth_free;
+            out.counts_depth = !shared.depth_free;
             out.always_valid = node.checks.is_empty() && !decided.out_of_line;
             out.deferred = shared.is_deferred(NodeId(i));
             out.collects = out.collect_properties || out.collect_items || out.has_unevaluated;
@@ -712,6 +718,15 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
         plan.ops = ops;
     }
     plans
+}
+
+/// Sets whether `plans` (of `shared`'s program) count depth: not when `free`, which the
+/// caller may say only when the program is [`Plan::depth_free`] under its limits.
+pub(super) fn count_depth(plans: &mut [NodePlan], shared: &Plan, free: bool) {
+    for (i, plan) in plans.iter_mut().enumerate() {
+        plan.steps = shared.node(NodeId(i)).steps && !free;
+        plan.counts_depth = !free;
+    }
 }
 
 /// How a node planned `plan` is decided on an instance at once, when it is: not at all

@@ -1991,6 +1991,31 @@ fn exponential_fan_out_runs_out_of_budget() {
     assert_eq!(v.check(&json!("x")), Verdict::Invalid);
 }
 
+#[test]
+fn depth_is_counted_again_under_limits_below_the_programs() {
+    // No cycle and shallow: depth free under the program's limits, counted below them.
+    let schema = json!({
+        "properties": {"a": {"$ref": "#/$defs/x"}, "b": {"$ref": "#/$defs/x"}},
+        "$defs": {"x": {"properties": {"c": {"type": "integer"}}}}
+    });
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let instance = json!({"a": {"c": 1}});
+    let v = Interpreter::new(program);
+    assert_eq!(v.check(&instance), Verdict::Valid);
+    let v = v.with_limits(Limits {
+        max_nesting: 0,
+        ..Limits::DEFAULT
+    });
+    assert_eq!(
+        v.check(&instance),
+        Verdict::Incomplete(IncompleteReason::DepthExceeded)
+    );
+    let v = v.with_limits(Limits::DEFAULT);
+    assert_eq!(v.check(&instance), Verdict::Valid);
+}
+
 /// An interpreter of `program` under the default limits but for its `budget`.
 fn under_budget(program: &Program, budget: u64) -> Interpreter {
     Interpreter::new(program.clone()).with_limits(Limits {
