@@ -9,7 +9,7 @@
 //! `contains`, `if`) always run in short-circuit mode.
 
 use super::annotations::Annotations;
-use super::plan::{Bound, Fast, NodePlan, Op, PropertyIndex, Simple};
+use super::plan::{Bound, ByKind, Fast, Kind, Lane, NodePlan, Op, PropertyIndex, Simple};
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use crate::plan::lookup::EnumTable;
@@ -314,19 +314,29 @@ impl Iterator for PatternIndices<'_> {
 }
 
 /// The instance a node is evaluated against: a JSON value, or an object key
-/// (`propertyNames`), which behaves as a string and is never allocated as one.
+/// (`propertyNames`), which behaves as a string and is never allocated as one (the map's
+/// own `String`, so that an instance is two words, passed in registers).
 #[derive(Clone, Copy)]
 enum Inst<'v> {
     Value(&'v Value),
-    Key(&'v str),
+    Key(&'v String),
 }
 
 impl<'v> Inst<'v> {
     fn as_str(self) -> Option<&'v str> {
         match self {
             Inst::Value(Value::String(s)) => Some(s),
-            Inst::Key(k) => Some(k),
+            Inst::Key(k) => Some(k.as_str()),
             Inst::Value(_) => None,
+        }
+    }
+
+    /// The instance's kind (a key is a string).
+    #[inline(always)]
+    fn kind(self) -> Kind {
+        match self {
+            Inst::Value(v) => Kind::of(v),
+            Inst::Key(_) => Kind::String,
         }
     }
 
@@ -541,8 +551,8 @@ impl Interpreter {
             match &plan.fast {
                 Fast::Valid => return Ok(true),
                 Fast::Type(types) => return Ok(inst.has_type(*types)),
-                Fast::Simple(ops) => return simple_checks(cx, ops, inst),
-                Fast::Ops(ops) => return self.run_ops(cx, id, ops, inst),
+                Fast::Simple(lanes) => return simple_checks(cx, lanes.lane(inst.kind()), inst),
+                Fast::Ops(lanes) => return self.run_ops(cx, id, lanes, inst),
                 Fast::Enter => {}
             }
         }
@@ -561,7 +571,9 @@ impl Interpreter {
         out: Option<&mut Annotations>,
     ) -> Eval {
         if plan.out_of_line {
-            let entered = if plan.recursive {
+            let entered = if !plan.counts_depth {
+                cx.budget.charge(plan.entry_cost)
+            } else if plan.recursive {
                 cx.budget.enter_cycle(plan.entry_cost, plan.height)
             } else {
                 cx.budget.enter_region(plan.entry_cost, plan.height)
@@ -580,20 +592,27 @@ impl Interpreter {
                 self.checks(cx, node, plan, inst, None)
             }
         };
-        if plan.recursive {
-            cx.budget.leave_cycle(plan.height);
-        } else if plan.out_of_line {
-            cx.budget.leave(plan.height);
+        if plan.counts_depth {
+            if plan.recursive {
+                cx.budget.leave_cycle(plan.height);
+            } else if plan.out_of_line {
+                cx.budget.leave(plan.height);
+            }
         }
         result
     }
 
-    /// The [`Op`]s of the [`NodePlan::quick`] node `id` in short-circuit mode.
+    /// The [`Op`]s of the [`NodePlan::quick`] node `id` in short-circuit mode: the lane
+    /// of `inst`'s kind.
     #[inline(never)]
-    fn run_ops(&self, cx: &mut Ctx, id: NodeId, ops: &[Op], inst: Inst<'_>) -> Eval {
-        for op in ops {
+    fn run_ops(&self, cx: &mut Ctx, id: NodeId, lanes: &ByKind<Op>, inst: Inst<'_>) -> Eval {
+        let lane = lanes.lane(inst.kind());
+        for op in lane.steps.iter() {
             let ok = match op {
-                Op::Simple(simple) => all_simple(cx, std::slice::from_ref(simple), inst)?,
+                Op::Simple(Simple::Required(required)) => {
+                    inst.as_object().is_none_or(|o| required.holds(o))
+                }
+                Op::Simple(simple) => simple_op(cx, simple, inst)?,
                 Op::Apply(target) => self.node(cx, *target, inst, None)?,
                 Op::Items { target, skip } => match inst.as_array() {
                     Some(items) => self.items_quietly(cx, *target, *skip, items)?,
@@ -617,7 +636,7 @@ impl Interpreter {
                 return Ok(false);
             }
         }
-        Ok(true)
+        Ok(!lane.fails)
     }
 
     /// Check `index` of node `id`, a `properties` alone, on `object` in short-circuit
@@ -1689,7 +1708,7 @@ impl Interpreter {
     }
 
     /// `prefixItems` applying `targets` by position, in short-circuit mode.
-    #[inline]
+    #[inline(never)]
     fn prefix_items_quietly(
         &self,
         cx: &mut Ctx,
@@ -1719,10 +1738,10 @@ impl Interpreter {
         }
         charge_elements(cx, rest.len(), plan.loop_cost)?;
         match (&plan.fast, plan.steps) {
-            (Fast::Simple(ops), false) => simple_items(cx, ops, rest),
-            (Fast::Ops(ops), false) => {
+            (Fast::Simple(lanes), false) => simple_items(cx, lanes, rest),
+            (Fast::Ops(lanes), false) => {
                 for item in rest {
-                    if !self.run_ops(cx, target, ops, Inst::Value(item))? {
+                    if !self.run_ops(cx, target, lanes, Inst::Value(item))? {
                         return Ok(false);
                     }
                 }
@@ -1869,74 +1888,83 @@ impl Interpreter {
     }
 }
 
-/// Whether `value` has one of `types` ([`TypeSet::matches`]): the type's bit tested
-/// inline, the runtime asked only for a number that `types` does not take as a number
-/// (it may still be an integer).
+/// Whether `value` has one of `types` ([`TypeSet::matches`]): the kind's bit tested
+/// inline, and `integer` for a number that `types` does not take as a number (the
+/// runtime asked only for one not held as an integer).
 #[inline(always)]
 fn has_type(types: TypeSet, value: &Value) -> bool {
-    let bit = match value {
-        Value::Null => TypeSet::NULL,
-        Value::Bool(_) => TypeSet::BOOLEAN,
-        Value::Object(_) => TypeSet::OBJECT,
-        Value::Array(_) => TypeSet::ARRAY,
-        Value::String(_) => TypeSet::STRING,
-        Value::Number(_) => TypeSet::NUMBER,
-    };
-    types.0 & bit.0 != 0 || (bit.0 == TypeSet::NUMBER.0 && types.matches(value))
+    let integer = |n: &Number| n.is_i64() || n.is_u64() || json::is_integer(n);
+    types.0 & Kind::of(value).type_bit().0 != 0
+        || (types.contains(TypeSet::INTEGER) && matches!(value, Value::Number(n) if integer(n)))
 }
 
-/// The [`Fast::Simple`] ops of a node, in short-circuit mode.
+/// The [`Fast::Simple`] ops of a node in the lane of `inst`'s kind, in short-circuit
+/// mode.
 #[inline(never)]
-fn simple_checks(cx: &mut Ctx, ops: &[Simple], inst: Inst<'_>) -> Eval {
-    all_simple(cx, ops, inst)
+fn simple_checks(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Eval {
+    all_simple(cx, lane, inst)
 }
 
-/// The [`Fast::Simple`] ops of an `items` schema on each of `items` in turn, in
-/// short-circuit mode: one call for the whole array.
+/// The [`Fast::Simple`] ops of an `items` schema on each of `items` in turn (the lane
+/// of its kind), in short-circuit mode: one call for the whole array.
 #[inline(never)]
-fn simple_items(cx: &mut Ctx, ops: &[Simple], items: &[Value]) -> Eval {
+fn simple_items(cx: &mut Ctx, lanes: &ByKind<Simple>, items: &[Value]) -> Eval {
     for item in items {
-        if !all_simple(cx, ops, Inst::Value(item))? {
+        if !all_simple(cx, lanes.lane(Kind::of(item)), Inst::Value(item))? {
             return Ok(false);
         }
     }
     Ok(true)
 }
 
-/// Whether `inst` passes the [`Fast::Simple`] ops `ops`, in short-circuit mode.
+/// Whether `inst` passes the [`Fast::Simple`] ops of `lane`, in short-circuit mode.
 #[inline(always)]
-fn all_simple(cx: &mut Ctx, ops: &[Simple], inst: Inst<'_>) -> Eval {
-    for op in ops {
-        let ok = match op {
-            Simple::Type(types) => inst.has_type(*types),
-            Simple::MinItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 >= *limit),
-            Simple::MaxItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 <= *limit),
-            Simple::Required(required) => inst.as_object().is_none_or(|o| required.holds(o)),
-            Simple::MinLength(limit) => inst.as_str().is_none_or(|s| min_length(s, *limit)),
-            Simple::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
-            Simple::Const(value) => inst.equals(value),
-            Simple::Enum(values) => inst.equals_any(values),
-            Simple::Bound(limit, which) => in_bound(inst, limit, *which),
-            Simple::PrefixItemsAtOnce(types) => inst.as_array().is_none_or(|items| {
-                (types.iter().zip(items)).all(|(t, item)| t.is_none_or(|t| has_type(t, item)))
-            }),
-            Simple::ItemsAtOnce {
-                skip,
-                types,
-                loop_cost,
-            } => match inst.as_array() {
-                Some(items) => {
-                    let rest = items.get(*skip..).unwrap_or_default();
-                    items_decided(cx, *types, rest, *loop_cost)?
-                }
-                None => true,
-            },
-        };
-        if !ok {
+fn all_simple(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Eval {
+    for op in lane.steps.iter() {
+        if !simple_check(cx, op, inst)? {
             return Ok(false);
         }
     }
-    Ok(true)
+    Ok(!lane.fails)
+}
+
+/// [`simple_check`] out of line, for a loop over [`Op`]s (which then keeps few values
+/// in registers).
+#[inline(never)]
+fn simple_op(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Eval {
+    simple_check(cx, op, inst)
+}
+
+/// Whether `inst` passes the [`Simple`] op `op`, in short-circuit mode.
+#[inline(always)]
+fn simple_check(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Eval {
+    Ok(match op {
+        Simple::Type(types) => inst.has_type(*types),
+        Simple::MinItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 >= *limit),
+        Simple::MaxItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 <= *limit),
+        Simple::Required(required) => inst.as_object().is_none_or(|o| required.holds(o)),
+        Simple::MinLength(limit) => inst.as_str().is_none_or(|s| min_length(s, *limit)),
+        Simple::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
+        Simple::Const(value) => inst.equals(value),
+        Simple::Enum(values) => inst.equals_any(values),
+        Simple::Bound(limit, which) => in_bound(inst, limit, *which),
+        Simple::PrefixItemsAtOnce(types) => inst.as_array().is_none_or(|items| {
+            (types.iter().zip(items)).all(|(t, item)| t.is_none_or(|t| has_type(t, item)))
+        }),
+        Simple::ItemsAtOnce {
+            skip,
+            types,
+            loop_cost,
+            count,
+        } => match inst.as_array() {
+            Some(items) if !count.contains(&(items.len() as u64)) => false,
+            Some(items) => {
+                let rest = items.get(*skip..).unwrap_or_default();
+                items_decided(cx, *types, rest, *loop_cost)?
+            }
+            None => true,
+        },
+    })
 }
 
 /// `items` over `rest` whose schema is always valid (`types` is `None`) or only tests

@@ -20,7 +20,10 @@
 //! interpreter recurses once per nested node evaluation, and inline nodes nest only a
 //! bounded number of levels between two out-of-line ones, so `max_nesting` is also its
 //! stack bound: the defaults fit a 2 MiB thread stack (tested); raise `max_nesting` only
-//! with a stack to match.
+//! with a stack to match. When no evaluation can reach a depth bound
+//! ([`crate::plan::Plan::depth_free`], under limits no lower than the program's), an
+//! out-of-line node only charges the budget and no evaluation is a step, as in generated
+//! code.
 //!
 //! Before evaluation the interpreter plans each node once (`plan.rs`), beside the shared
 //! plan's decisions it copies per node: the object applicators `properties`,
@@ -139,8 +142,15 @@ impl Interpreter {
     }
 
     /// The same interpreter under other run-time limits (default: the program's
-    /// [`Program::limits`]).
+    /// [`Program::limits`]). Depth is not counted when no evaluation can reach the depth
+    /// bounds ([`crate::plan::Plan::depth_free`] under the program's limits, and these are
+    /// no lower).
     pub fn with_limits(mut self, limits: Limits) -> Interpreter {
+        let planned = &self.shared.program.limits;
+        let free = self.shared.depth_free
+            && limits.max_nesting >= planned.max_nesting
+            && limits.max_depth >= planned.max_depth;
+        plan::count_depth(&mut self.plans, &self.shared, free);
         self.limits = limits;
         self
     }

@@ -25,8 +25,13 @@ pub(super) struct NodePlan {
     /// is inline, nothing when it is out of line (it charges on entry;
     /// [`crate::plan::Plan::loop_cost`]).
     pub(super) loop_cost: u64,
-    /// Applying the node to a child instance is a step into the instance.
+    /// Applying the node to a child instance is a step into the instance (never when
+    /// the depth is not counted, [`NodePlan::counts_depth`]).
     pub(super) steps: bool,
+    /// Entering the node out of line counts nesting levels: unless the program is
+    /// [`Plan::depth_free`] under the interpreter's limits ([`count_depth`]), where it
+    /// only charges the budget.
+    pub(super) counts_depth: bool,
     /// An inline node without checks: valid whatever the instance, with nothing to charge
     /// (its region paid for it) or record, so it is not evaluated at all.
     pub(super) always_valid: bool,
@@ -64,7 +69,7 @@ pub(super) struct NodePlan {
     /// The [`Op`]s short-circuit evaluation runs once it has entered an out-of-line
     /// [`NodePlan::quick`] node (empty for every other node: an inline one's are in
     /// [`NodePlan::fast`]).
-    pub(super) ops: Box<[Op]>,
+    pub(super) ops: ByKind<Op>,
 }
 
 /// How short-circuit evaluation without annotations evaluates a node
@@ -77,9 +82,9 @@ pub(super) enum Fast {
     Type(TypeSet),
     /// A quick inline node whose checks are all [`Simple`]: these, in order, in a loop
     /// of their own.
-    Simple(Box<[Simple]>),
+    Simple(ByKind<Simple>),
     /// Any other quick inline node: its [`Op`]s.
-    Ops(Box<[Op]>),
+    Ops(ByKind<Op>),
     /// Entered as in every other mode.
     #[default]
     Enter,
@@ -89,7 +94,7 @@ pub(super) enum Fast {
 /// them, decided once: the checks in order, an `allOf` as one application per member, an
 /// application of an always valid node left out, and the fused object applicators as one
 /// step where the first of them stands.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) enum Op {
     /// A check that evaluates no node.
     Simple(Simple),
@@ -111,7 +116,7 @@ pub(super) enum Op {
 
 /// A check that evaluates no node, as short-circuit evaluation runs it, with what it
 /// needs copied from the check and its target's plan ([`Fast::Simple`]).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) enum Simple {
     /// `type`.
     Type(TypeSet),
@@ -135,12 +140,266 @@ pub(super) enum Simple {
     /// testing the type.
     PrefixItemsAtOnce(Box<[Option<TypeSet>]>),
     /// `items` from index `skip` over a schema decided for every item at once: always
-    /// valid (`types` is `None`) or only testing the type; `loop_cost` per item.
+    /// valid (`types` is `None`) or only testing the type; `loop_cost` per item. The
+    /// `minItems` / `maxItems` just before it in an array lane are folded into `count`,
+    /// tested first ([`ByKind::fold_item_counts`]).
     ItemsAtOnce {
         skip: usize,
         types: Option<TypeSet>,
         loop_cost: u64,
+        count: std::ops::RangeInclusive<u64>,
     },
+}
+
+/// The kind of a JSON instance, which decides the [`Lane`] of a node's steps that
+/// short-circuit evaluation runs on it; in `serde_json::Value`'s variant order, so that
+/// a value's kind is its tag. An object key (`propertyNames`) is a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    Null,
+    Boolean,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+impl Kind {
+    /// Every kind, in lane order.
+    const ALL: [Kind; 6] = [
+        Kind::Null,
+        Kind::Boolean,
+        Kind::Number,
+        Kind::String,
+        Kind::Array,
+        Kind::Object,
+    ];
+
+    /// The kind of `value`.
+    #[inline(always)]
+    pub(super) fn of(value: &Value) -> Kind {
+        match value {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Boolean,
+            Value::Number(_) => Kind::Number,
+            Value::String(_) => Kind::String,
+            Value::Array(_) => Kind::Array,
+            Value::Object(_) => Kind::Object,
+        }
+    }
+
+    /// The `type` bit of the kind (`number` for a number).
+    #[inline(always)]
+    pub(super) fn type_bit(self) -> TypeSet {
+        const BITS: [TypeSet; 6] = [
+            TypeSet::NULL,
+            TypeSet::BOOLEAN,
+            TypeSet::NUMBER,
+            TypeSet::STRING,
+            TypeSet::ARRAY,
+            TypeSet::OBJECT,
+        ];
+        BITS[self as usize]
+    }
+}
+
+/// The steps of a node that short-circuit evaluation runs on an instance of one
+/// [`Kind`]: those that may fail or charge the budget on it, in order, and whether the
+/// node then fails (a `type`, `const` or `enum` that no instance of the kind passes ends
+/// the lane).
+#[derive(Debug)]
+pub(super) struct Lane<T> {
+    pub(super) steps: Box<[T]>,
+    pub(super) fails: bool,
+}
+
+impl<T> Default for Lane<T> {
+    fn default() -> Lane<T> {
+        Lane {
+            steps: Box::default(),
+            fails: false,
+        }
+    }
+}
+
+/// A node's steps split into one [`Lane`] per instance [`Kind`], so that an evaluation
+/// reads the instance's kind once and tests no `type` it decides.
+#[derive(Debug)]
+pub(super) struct ByKind<T> {
+    lanes: [Lane<T>; 6],
+}
+
+impl<T> Default for ByKind<T> {
+    fn default() -> ByKind<T> {
+        ByKind {
+            lanes: Default::default(),
+        }
+    }
+}
+
+impl<T> ByKind<T> {
+    /// The lane for instances of `kind`.
+    #[inline(always)]
+    pub(super) fn lane(&self, kind: Kind) -> &Lane<T> {
+        &self.lanes[kind as usize]
+    }
+}
+
+/// What a step does on instances of one [`Kind`] ([`ByKind`]).
+enum OnKind<T> {
+    /// Passes them all without charging anything: left out of the lane.
+    Passes,
+    /// Runs as this step (the step itself, or one narrowed to the kind).
+    Runs(T),
+    /// Fails them all: the lane ends, failing.
+    Fails,
+}
+
+impl<T> ByKind<T> {
+    /// Splits `steps` by kind, each step's effect on a kind given by `on`.
+    fn split(steps: &[T], on: impl Fn(&T, Kind) -> OnKind<T>) -> ByKind<T> {
+        ByKind {
+            lanes: Kind::ALL.map(|kind| {
+                let mut lane = Vec::new();
+                for step in steps {
+                    match on(step, kind) {
+                        OnKind::Passes => {}
+                        OnKind::Runs(step) => lane.push(step),
+                        OnKind::Fails => {
+                            return Lane {
+                                steps: lane.into_boxed_slice(),
+                                fails: true,
+                            }
+                        }
+                    }
+                }
+                Lane {
+                    steps: lane.into_boxed_slice(),
+                    fails: false,
+                }
+            }),
+        }
+    }
+}
+
+impl ByKind<Simple> {
+    /// Folds the `minItems` and `maxItems` just before an `items` decided at once into it,
+    /// in the array lane: all of them read only the array's length, so testing them
+    /// together before the `items` (which charges the budget) changes nothing.
+    fn fold_item_counts(mut self) -> ByKind<Simple> {
+        let lane = &mut self.lanes[Kind::Array as usize];
+        let mut folded: Vec<Simple> = Vec::new();
+        for mut step in std::mem::take(&mut lane.steps).into_vec() {
+            if let Simple::ItemsAtOnce { count, .. } = &mut step {
+                let (mut min, mut max) = (*count.start(), *count.end());
+                while let Some(Simple::MinItems(_) | Simple::MaxItems(_)) = folded.last() {
+                    match folded.pop() {
+                        Some(Simple::MinItems(limit)) => min = min.max(limit),
+                        Some(Simple::MaxItems(limit)) => max = max.min(limit),
+                        _ => {}
+                    }
+                }
+                *count = min..=max;
+            }
+            folded.push(step);
+        }
+        lane.steps = folded.into_boxed_slice();
+        self
+    }
+}
+
+/// What `simple` does on instances of `kind`: a check of another kind passes, a `type`
+/// is decided by the kind (but `integer` on a number), a `const` or `enum` keeps only
+/// the members of the kind.
+fn simple_on_kind(simple: &Simple, kind: Kind) -> OnKind<Simple> {
+    let only = |of: Kind| {
+        if kind == of {
+            OnKind::Runs(simple.clone())
+        } else {
+            OnKind::Passes
+        }
+    };
+    match simple {
+        Simple::Type(types) => {
+            if types.0 & kind.type_bit().0 != 0 {
+                OnKind::Passes
+            } else if kind == Kind::Number && types.contains(TypeSet::INTEGER) {
+                OnKind::Runs(Simple::Type(TypeSet::INTEGER))
+            } else {
+                OnKind::Fails
+            }
+        }
+        Simple::MinItems(_)
+        | Simple::MaxItems(_)
+        | Simple::PrefixItemsAtOnce(_)
+        | Simple::ItemsAtOnce { .. } => only(Kind::Array),
+        Simple::Required(_) => only(Kind::Object),
+        Simple::MinLength(_) | Simple::MaxLength(_) => only(Kind::String),
+        Simple::Bound(..) => only(Kind::Number),
+        Simple::Const(value) if Kind::of(value) != kind => OnKind::Fails,
+        Simple::Const(_) => OnKind::Runs(simple.clone()),
+        Simple::Enum(values) => {
+            let members: Box<[Value]> = (values.iter())
+                .filter(|v| Kind::of(v) == kind)
+                .cloned()
+                .collect();
+            if members.is_empty() {
+                OnKind::Fails
+            } else {
+                OnKind::Runs(Simple::Enum(members))
+            }
+        }
+    }
+}
+
+/// What `op` of `node` does on instances of `kind` ([`simple_on_kind`] for a
+/// [`Simple`]; an applicator over array items or object properties passes other kinds,
+/// and so does a check through the general evaluation that reads only one kind).
+fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
+    let only = |of: Kind| {
+        if kind == of {
+            OnKind::Runs(op.clone())
+        } else {
+            OnKind::Passes
+        }
+    };
+    match op {
+        Op::Simple(simple) => match simple_on_kind(simple, kind) {
+            OnKind::Passes => OnKind::Passes,
+            OnKind::Runs(simple) => OnKind::Runs(Op::Simple(simple)),
+            OnKind::Fails => OnKind::Fails,
+        },
+        Op::Apply(_) => OnKind::Runs(op.clone()),
+        Op::Items { .. } | Op::PrefixItems(_) => only(Kind::Array),
+        Op::Properties(_) | Op::Object(_) => only(Kind::Object),
+        Op::Check(index) => match node.checks.get(*index).map(|c| &c.kind) {
+            Some(CheckKind::False) => OnKind::Fails,
+            Some(check) => match reads_only(check) {
+                Some(of) => only(of),
+                None => OnKind::Runs(op.clone()),
+            },
+            None => OnKind::Passes,
+        },
+    }
+}
+
+/// The one kind of instance a check reads (every other passes it), for the checks
+/// [`Op::Check`] runs that have one.
+fn reads_only(check: &CheckKind) -> Option<Kind> {
+    Some(match check {
+        CheckKind::Pattern(_)
+        | CheckKind::Format(_)
+        | CheckKind::ContentBase64
+        | CheckKind::ContentJson { .. } => Kind::String,
+        CheckKind::MultipleOf(_) | CheckKind::IntegerLiteral(_) => Kind::Number,
+        CheckKind::UniqueItems | CheckKind::Contains { .. } => Kind::Array,
+        CheckKind::DependentRequired(_)
+        | CheckKind::DependentSchemas(_)
+        | CheckKind::PropertyNames(_)
+        | CheckKind::MinProperties(_)
+        | CheckKind::MaxProperties(_) => Kind::Object,
+        _ => return None,
+    })
 }
 
 impl NodePlan {
@@ -247,7 +506,7 @@ fn u32_at(bytes: &[u8], at: usize) -> u64 {
 /// Finds a `properties` entry by instance key: the key's length is tested against the
 /// names' lengths first, then its [`Head`] against the names' heads — all of them for a
 /// few names, one hash bucket's for many.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct PropertyIndex {
     /// One bit per name length (modulo 64): a key whose bit is clear is no name.
     lengths: u64,
@@ -328,7 +587,7 @@ impl PropertyIndex {
 
 /// `required`'s names, and (for one name up to 64) an index to find them all in one pass
 /// over a small object instead of a lookup each.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct Required {
     names: Vec<String>,
     /// The index over the names, and the bits of the first occurrence of each distinct
@@ -356,7 +615,7 @@ impl Required {
 
     /// Whether `object` has every name: in one pass over its keys (stopping once all are
     /// found) when it has at most four keys per name, else by a lookup of each.
-    #[inline]
+    #[inline(never)]
     pub(super) fn holds(&self, object: &Map<String, Value>) -> bool {
         let Some((index, all)) = &self.pass else {
             return self.names.iter().all(|n| object.contains_key(n));
@@ -406,7 +665,8 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             out.height = decided.height;
             out.entry_cost = decided.entry_cost;
             out.loop_cost = shared.loop_cost(&[NodeId(i)]);
-            out.steps = decided.steps;
+            out.steps = decided.steps && !shared.depth_free;
+            out.counts_depth = !shared.depth_free;
             out.always_valid = node.checks.is_empty() && !decided.out_of_line;
             out.deferred = shared.is_deferred(NodeId(i));
             out.collects = out.collect_properties || out.collect_items || out.has_unevaluated;
@@ -419,32 +679,38 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             out
         })
         .collect();
-    let fast: Vec<(Fast, Box<[Op]>)> = (program.nodes.iter().zip(&plans))
+    let fast: Vec<(Fast, ByKind<Op>)> = (program.nodes.iter().zip(&plans))
         .map(|(node, plan)| {
             if plan.always_valid {
-                return (Fast::Valid, Box::default());
+                return (Fast::Valid, ByKind::default());
             }
             if let Some(types) = plan.only_type {
-                return (Fast::Type(types), Box::default());
+                return (Fast::Type(types), ByKind::default());
             }
             if !plan.quick {
-                return (Fast::Enter, Box::default());
+                return (Fast::Enter, ByKind::default());
             }
             let mut ops = Vec::new();
             for (index, check) in node.checks.iter().enumerate() {
                 push_ops(&mut ops, &plans, plan, index, &check.kind);
             }
+            let by_kind = |ops: &[Op]| ByKind::split(ops, |op, kind| op_on_kind(node, op, kind));
             if plan.out_of_line {
-                return (Fast::Enter, ops.into_boxed_slice());
+                return (Fast::Enter, by_kind(&ops));
             }
             if !ops.iter().all(|op| matches!(op, Op::Simple(_))) {
-                return (Fast::Ops(ops.into_boxed_slice()), Box::default());
+                return (Fast::Ops(by_kind(&ops)), ByKind::default());
             }
-            let simple = ops.into_iter().filter_map(|op| match op {
-                Op::Simple(simple) => Some(simple),
-                _ => None,
-            });
-            (Fast::Simple(simple.collect()), Box::default())
+            let simple: Vec<Simple> = (ops.into_iter())
+                .filter_map(|op| match op {
+                    Op::Simple(simple) => Some(simple),
+                    _ => None,
+                })
+                .collect();
+            (
+                Fast::Simple(ByKind::split(&simple, simple_on_kind).fold_item_counts()),
+                ByKind::default(),
+            )
         })
         .collect();
     for (plan, (fast, ops)) in plans.iter_mut().zip(fast) {
@@ -452,6 +718,15 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
         plan.ops = ops;
     }
     plans
+}
+
+/// Sets whether `plans` (of `shared`'s program) count depth: not when `free`, which the
+/// caller may say only when the program is [`Plan::depth_free`] under its limits.
+pub(super) fn count_depth(plans: &mut [NodePlan], shared: &Plan, free: bool) {
+    for (i, plan) in plans.iter_mut().enumerate() {
+        plan.steps = shared.node(NodeId(i)).steps && !free;
+        plan.counts_depth = !free;
+    }
 }
 
 /// How a node planned `plan` is decided on an instance at once, when it is: not at all
@@ -543,6 +818,7 @@ fn simple(plans: &[NodePlan], kind: &CheckKind) -> Option<Simple> {
                 skip: *skip,
                 types: target.only_type,
                 loop_cost: target.loop_cost,
+                count: 0..=u64::MAX,
             }
         }
         _ => return None,

@@ -424,6 +424,40 @@ fn array_checks() {
 }
 
 #[test]
+fn short_circuit_lanes_decide_by_the_instance_kind() {
+    let schema = json!({
+        "type": "array",
+        "items": {
+            "type": ["array", "integer", "string"],
+            "minItems": 2,
+            "maxItems": 3,
+            "items": {"type": "number"},
+            "enum": [[1, 2], [1, 2, 3], [1, "x"], 4, 5.0, "a"]
+        }
+    });
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let v = Interpreter::new(program);
+    assert_valid(&v, &json!([[1, 2], [1, 2, 3], 4, 5, "a"]));
+    // `minItems` and `maxItems` folded into `items`, the `type` each kind decides, the
+    // `integer` a number still tests, and the `enum` members of the instance's kind.
+    for item in [
+        json!([1]),
+        json!([1, 2, 3, 4]),
+        json!([1, "x"]),
+        json!([2, 1]),
+        json!(4.5),
+        json!(6),
+        json!("b"),
+        json!(null),
+        json!({}),
+    ] {
+        errors(&v, &json!([item]));
+    }
+}
+
+#[test]
 fn object_checks() {
     let v = single("minProperties", CheckKind::MinProperties(1));
     assert_valid(&v, &json!({"a": 1}));
@@ -1955,6 +1989,31 @@ fn exponential_fan_out_runs_out_of_budget() {
         .expect("compiles");
     let v = Interpreter::new(program);
     assert_eq!(v.check(&json!("x")), Verdict::Invalid);
+}
+
+#[test]
+fn depth_is_counted_again_under_limits_below_the_programs() {
+    // No cycle and shallow: depth free under the program's limits, counted below them.
+    let schema = json!({
+        "properties": {"a": {"$ref": "#/$defs/x"}, "b": {"$ref": "#/$defs/x"}},
+        "$defs": {"x": {"properties": {"c": {"type": "integer"}}}}
+    });
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let instance = json!({"a": {"c": 1}});
+    let v = Interpreter::new(program);
+    assert_eq!(v.check(&instance), Verdict::Valid);
+    let v = v.with_limits(Limits {
+        max_nesting: 0,
+        ..Limits::DEFAULT
+    });
+    assert_eq!(
+        v.check(&instance),
+        Verdict::Incomplete(IncompleteReason::DepthExceeded)
+    );
+    let v = v.with_limits(Limits::DEFAULT);
+    assert_eq!(v.check(&instance), Verdict::Valid);
 }
 
 /// An interpreter of `program` under the default limits but for its `budget`.
