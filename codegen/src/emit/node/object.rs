@@ -313,20 +313,20 @@ impl Gen<'_> {
             for (name, actions) in arms.iter_mut() {
                 let mut whens = evaluated.get(name).cloned().unwrap_or_default();
                 normalize_whens(&mut whens);
-                let unless = match whens.iter().map(|w| w.test()).collect::<Option<Vec<_>>>() {
+                let unless = match (any_holds(&whens), whens.as_slice()) {
                     // Evaluated whatever the conditions' verdicts.
-                    None => continue,
+                    (None, _) => continue,
                     // Never evaluated (a name only `required`): with `false`, the key
                     // fails the node, nothing else to do.
-                    Some(tests) if tests.is_empty() => {
+                    (Some(_), []) => {
                         if unevaluated_fails {
                             actions.clear();
                         }
                         actions.push(code.clone());
                         continue;
                     }
-                    Some(_) if whens.len() == 1 => whens[0].negated(),
-                    Some(tests) => quote!(!(#(#tests)||*)),
+                    (Some(_), [when]) => when.negated(),
+                    (Some(any), _) => quote!(!(#any)),
                 };
                 actions.push(guarded_if(unless, code.clone()));
             }
@@ -466,10 +466,10 @@ impl Gen<'_> {
                 .iter()
                 .map(|(whens, &count)| {
                     let n = Literal::usize_unsuffixed(count);
-                    match whens.iter().map(|w| w.test()).collect::<Option<Vec<_>>>() {
+                    match any_holds(whens) {
                         None => quote!(#n),
-                        Some(tests) if count == 1 => quote!(usize::from(#(#tests)||*)),
-                        Some(tests) => quote!(usize::from(#(#tests)||*) * #n),
+                        Some(any) if count == 1 => quote!(usize::from(#any)),
+                        Some(any) => quote!(usize::from(#any) * #n),
                     }
                 })
                 .collect();
@@ -696,8 +696,18 @@ fn normalize_whens(whens: &mut Vec<When>) {
 
 /// `code` run where one of `whens` applies.
 fn any_applies(whens: &[When], code: TokenStream) -> TokenStream {
-    match whens.iter().map(|w| w.test()).collect::<Option<Vec<_>>>() {
+    match any_holds(whens) {
         None => code,
-        Some(tests) => guarded_if(quote!(#(#tests)||*), code),
+        Some(any) => guarded_if(any, code),
     }
+}
+
+/// Whether one of `whens` applies, as a `bool` expression (`false` for none); `None` where
+/// one always does.
+fn any_holds(whens: &[When]) -> Option<TokenStream> {
+    let tests: Vec<TokenStream> = whens.iter().map(|w| w.test()).collect::<Option<_>>()?;
+    Some(match tests.as_slice() {
+        [] => quote!(false),
+        _ => quote!(#(#tests)||*),
+    })
 }
