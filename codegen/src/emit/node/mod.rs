@@ -142,6 +142,14 @@ struct Fun<'a> {
     absorbed: Absorption,
 }
 
+/// One step of a node's checks as generated ([`Gen::steps`]).
+enum Step {
+    /// A run of type-dependent checks, each with when it applies: one dispatch.
+    Run(Vec<(Check, When)>),
+    /// The in-place check of this index.
+    InPlace(usize),
+}
+
 impl<'a> Gen<'a> {
     /// A generator for `plan`, naming the runtime `rt`, with the user's custom formats.
     pub(super) fn new(
@@ -609,44 +617,47 @@ impl<'a> Gen<'a> {
     /// on the value's variant; in-place applicators run between them.
     fn checks(&self, f: &Fun<'_>, checks: &[Check]) -> (TokenStream, bool) {
         let mut out = TokenStream::new();
-        // The absorbed conditions first; the absorbed children's checks join the first run
-        // (before everything when there is none).
+        // The absorbed conditions first (see `Gen::absorbed`), then the steps.
         let mut lookups = Vec::new();
         for (n, condition) in f.absorbed.conditions.iter().enumerate() {
             out.extend(self.condition(f, condition, n, &mut lookups));
         }
+        for step in self.steps(f, checks) {
+            let (code, terminal) = match step {
+                Step::Run(run) => self.dispatch(f, &run),
+                Step::InPlace(i) => self.in_place(f, i, &checks[i]),
+            };
+            out.extend(code);
+            if terminal {
+                return (out, true);
+            }
+        }
+        (out, false)
+    }
+
+    /// The order in which the node's checks are generated: runs of type-dependent checks,
+    /// the absorbed children's joining the first (a run of their own before everything
+    /// when the node's first check is not one), and in-place checks between them. Where
+    /// `unevaluatedProperties` joins the pass, every type-dependent check is in one run,
+    /// the in-place checks (which then only charge the budget or fail) after it.
+    fn steps(&self, f: &Fun<'_>, checks: &[Check]) -> Vec<Step> {
+        let own = |c: &Check| (c.clone(), When::Always);
         let mut joining = f.absorbed.checks.clone();
+        let in_place = (0..checks.len()).filter(|&i| !dispatchable(&checks[i].kind));
         if f.absorbed.unevaluated {
-            // Every check that evaluates properties in one run, `unevaluatedProperties`
-            // with them; the in-place checks left only charge the budget or fail.
-            let run: Vec<(Check, When)> = checks
+            let run = checks
                 .iter()
                 .filter(|c| dispatchable(&c.kind))
-                .map(|c| (c.clone(), When::Always))
+                .map(own)
                 .chain(joining)
                 .collect();
-            let (code, terminal) = self.dispatch(f, &run);
-            out.extend(code);
-            if terminal {
-                return (out, true);
-            }
-            for (i, check) in checks.iter().enumerate() {
-                if !dispatchable(&check.kind) {
-                    let (code, terminal) = self.in_place(f, i, check);
-                    out.extend(code);
-                    if terminal {
-                        return (out, true);
-                    }
-                }
-            }
-            return (out, false);
+            return std::iter::once(Step::Run(run))
+                .chain(in_place.map(Step::InPlace))
+                .collect();
         }
+        let mut steps = Vec::new();
         if !joining.is_empty() && !checks.first().is_some_and(|c| dispatchable(&c.kind)) {
-            let (code, terminal) = self.dispatch(f, &std::mem::take(&mut joining));
-            out.extend(code);
-            if terminal {
-                return (out, true);
-            }
+            steps.push(Step::Run(std::mem::take(&mut joining)));
         }
         let mut i = 0;
         while i < checks.len() {
@@ -655,26 +666,18 @@ impl<'a> Gen<'a> {
                 while i < checks.len() && dispatchable(&checks[i].kind) {
                     i += 1;
                 }
-                let run: Vec<(Check, When)> = checks[start..i]
+                let run = checks[start..i]
                     .iter()
-                    .map(|c| (c.clone(), When::Always))
+                    .map(own)
                     .chain(std::mem::take(&mut joining))
                     .collect();
-                let (code, terminal) = self.dispatch(f, &run);
-                out.extend(code);
-                if terminal {
-                    return (out, true);
-                }
+                steps.push(Step::Run(run));
             } else {
-                let (code, terminal) = self.in_place(f, i, &checks[i]);
-                out.extend(code);
+                steps.push(Step::InPlace(i));
                 i += 1;
-                if terminal {
-                    return (out, true);
-                }
             }
         }
-        (out, false)
+        steps
     }
 
     /// Code that fails the node: its `exit` (check) or records the error of kind `kind` (a
