@@ -739,3 +739,50 @@ fn root_check_function(schema: &serde_json::Value) -> String {
     let c0 = &out[out.find("fn c0").expect("c0")..];
     c0[..c0[1..].find("\n    fn ").expect("a next function")].to_string()
 }
+
+#[test]
+fn names_of_a_crowded_length_are_told_apart_by_a_byte() {
+    // Five names of six bytes (two sharing a schema), one of five: the six-byte ones are
+    // found by their third byte after the length, the other by the plain match.
+    let names = ["abc_1x", "abd_2x", "zzz_3x", "qqq_4x", "rrr_5x"];
+    let mut properties = serde_json::Map::new();
+    for (i, name) in names.iter().enumerate() {
+        properties.insert(name.to_string(), json!({"minimum": i.min(1)}));
+    }
+    properties.insert("short".into(), json!({"type": "null"}));
+    let c0 = root_check_function(&json!({
+        "properties": properties,
+        "additionalProperties": {"type": "array"}
+    }));
+    assert!(c0.contains("\"short\" => {"), "{c0}");
+    assert!(c0.contains("_ if k.len() == 6 => {"), "{c0}");
+    assert!(c0.contains("match k.as_bytes()[2] {"), "{c0}");
+    // One arm per byte, the two names with one schema included.
+    for (byte, name) in [('c', "abc_1x"), ('d', "abd_2x"), ('z', "zzz_3x")] {
+        assert!(
+            c0.contains(&format!("b'{byte}' if k == \"{name}\" => {{")),
+            "{c0}"
+        );
+    }
+    // Few names of one length keep the plain match.
+    let c0 = root_check_function(&json!({
+        "properties": {"abc_1x": {"minimum": 1}, "abd_2x": {"minimum": 2}},
+        "additionalProperties": {"type": "array"}
+    }));
+    assert!(!c0.contains("as_bytes()"), "{c0}");
+}
+
+#[test]
+fn an_absorbed_reference_does_not_split_the_node_pass() {
+    // `allOf: [$ref]` to a shared node of properties (out of line: `a` uses it too),
+    // then the node's own `type` and `properties`: one pass over the object for all.
+    let c0 = root_check_function(&json!({
+        "allOf": [{"$ref": "#/$defs/config"}],
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/config"}, "b": {"$ref": "#/$defs/config"}},
+        "$defs": {"config": {"properties": {"x": {"type": "string"}, "y": {"type": "integer"}}}}
+    }));
+    assert_eq!(c0.matches("for (k, x) in obj").count(), 1, "{c0}");
+    assert!(c0.contains("\"a\" | \"b\""), "{c0}");
+    assert!(c0.contains("\"x\""), "{c0}");
+}

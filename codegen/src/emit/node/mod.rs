@@ -15,10 +15,11 @@ mod array;
 mod assertion;
 mod call;
 mod dispatch;
+mod names;
 mod object;
 mod syntax;
 
-use crate::ir::{Check, CheckKind, Collect, Node, NodeId, Program, RegexId};
+use crate::ir::{Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::lookup::EnumTable;
 use crate::plan::Plan;
 use crate::regex::PatternSet;
@@ -635,9 +636,10 @@ impl<'a> Gen<'a> {
         (out, false)
     }
 
-    /// The order in which the node's checks are generated: runs of type-dependent checks,
-    /// the absorbed children's joining the first (a run of their own before everything
-    /// when the node's first check is not one), and in-place checks between them. Where
+    /// The order in which the node's checks are generated: the steps of absorbed checks
+    /// (budget charges), then runs of type-dependent checks, the absorbed children's
+    /// joining the first (a run of their own before everything when the node's first
+    /// other check is in place), and in-place checks between them. Where
     /// `unevaluatedProperties` joins the pass, every type-dependent check is in one run,
     /// the in-place checks (which then only charge the budget or fail) after it.
     fn steps(&self, f: &Fun<'_>, checks: &[Check]) -> Vec<Step> {
@@ -655,26 +657,37 @@ impl<'a> Gen<'a> {
                 .chain(in_place.map(Step::InPlace))
                 .collect();
         }
-        let mut steps = Vec::new();
-        if !joining.is_empty() && !checks.first().is_some_and(|c| dispatchable(&c.kind)) {
+        // An absorbed check's step only charges the budget, if that: first, so that it
+        // does not split the runs.
+        let absorbed_away = |i: &usize| {
+            let away = |e: &Edge| {
+                f.absorbed.members.contains(&e.target)
+                    || self.plan.node(e.target).constant == Some(true)
+            };
+            match &checks[*i].kind {
+                CheckKind::Ref(edge) => away(edge),
+                CheckKind::AllOf(edges) => edges.iter().all(away),
+                CheckKind::IfThenElse { .. } => f.absorbed.ifs.contains(i),
+                _ => false,
+            }
+        };
+        let (away, rest): (Vec<usize>, Vec<usize>) = (0..checks.len()).partition(absorbed_away);
+        let mut steps: Vec<Step> = away.into_iter().map(Step::InPlace).collect();
+        if !joining.is_empty() && !rest.first().is_some_and(|&i| dispatchable(&checks[i].kind)) {
             steps.push(Step::Run(std::mem::take(&mut joining)));
         }
-        let mut i = 0;
-        while i < checks.len() {
-            if dispatchable(&checks[i].kind) {
-                let start = i;
-                while i < checks.len() && dispatchable(&checks[i].kind) {
-                    i += 1;
-                }
-                let run = checks[start..i]
+        for group in
+            rest.chunk_by(|&a, &b| dispatchable(&checks[a].kind) == dispatchable(&checks[b].kind))
+        {
+            if dispatchable(&checks[group[0]].kind) {
+                let run = group
                     .iter()
-                    .map(own)
+                    .map(|&i| own(&checks[i]))
                     .chain(std::mem::take(&mut joining))
                     .collect();
                 steps.push(Step::Run(run));
             } else {
-                steps.push(Step::InPlace(i));
-                i += 1;
+                steps.extend(group.iter().map(|&i| Step::InPlace(i)));
             }
         }
         steps

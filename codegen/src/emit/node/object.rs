@@ -4,6 +4,7 @@
 
 use super::call::{EvArg, Inst, When};
 use super::dispatch::ArmCx;
+use super::names::{match_names, NameArm};
 use super::syntax::{arm_body, guarded_if, split_single_if, uses_ident};
 use super::{state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId, RegexId};
@@ -370,31 +371,28 @@ impl Gen<'_> {
                     None => groups.push((vec![name], code)),
                 }
             }
-            let arms: Vec<_> = groups
+            let arms: Vec<NameArm> = groups
                 .iter()
                 .map(|(names, code)| match split_single_if(code) {
-                    Some((cond, body)) if empty_default => {
-                        let body = arm_body(f.mode, &body);
-                        quote!(#(#names)|* if #cond => #body)
-                    }
-                    _ => {
-                        let code = arm_body(f.mode, code);
-                        quote!(#(#names)|* => #code)
-                    }
+                    Some((cond, body)) if empty_default => NameArm {
+                        names: names.clone(),
+                        guard: Some(cond),
+                        body: arm_body(f.mode, &body),
+                    },
+                    _ => NameArm {
+                        names: names.clone(),
+                        guard: None,
+                        body: arm_body(f.mode, code),
+                    },
                 })
                 .collect();
-            let default_arm = arm_body(f.mode, &default);
-            if arms.is_empty() {
-                default
-            } else if let ([(names, code)], true) = (groups.as_slice(), empty_default) {
-                guarded_if(quote!(matches!(k.as_str(), #(#names)|*)), code.clone())
-            } else {
-                quote! {
-                    match k.as_str() {
-                        #(#arms)*
-                        _ => #default_arm
-                    }
+            match (groups.as_slice(), empty_default) {
+                ([], _) => default,
+                // (One arm gains nothing from telling its names apart by a byte.)
+                ([(names, code)], true) => {
+                    guarded_if(quote!(matches!(k.as_str(), #(#names)|*)), code.clone())
                 }
+                _ => match_names(&quote!(k), &arms, arm_body(f.mode, &default)),
             }
         };
         let (covered_decl, after_code) = match &after_patterns {

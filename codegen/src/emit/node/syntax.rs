@@ -67,7 +67,7 @@ pub(super) fn split_single_if(code: &TokenStream) -> Option<(TokenStream, TokenS
 }
 
 /// Whether a condition has a top-level `||` (and needs parentheses after `&&`).
-fn has_top_level_or(cond: &TokenStream) -> bool {
+pub(super) fn has_top_level_or(cond: &TokenStream) -> bool {
     use proc_macro2::{Spacing, TokenTree};
     let tokens: Vec<TokenTree> = cond.clone().into_iter().collect();
     tokens.windows(2).any(|w| {
