@@ -10,6 +10,9 @@ use crate::error::IncompleteReason;
 use crate::limits::Budget;
 
 /// A pattern's fast path.
+// `ClassRun` holds its set as a table by byte (256 bytes), in the `static` regex itself:
+// no indirection in the loop over the input, for a few hundred bytes of data per regex.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FastPath<'a> {
     /// The whole pattern is a literal string, optionally anchored: `abc` (substring
@@ -99,6 +102,8 @@ impl<'a> Choice<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AsciiRun {
     ascii: [u64; 2],
+    /// The set by byte, built from `ascii` at compile time: one load per byte tested.
+    members: ByteSet,
     min: u32,
     max: u32,
 }
@@ -107,7 +112,12 @@ impl AsciiRun {
     /// At least `min` and at most `max` (`u32::MAX`: unbounded) characters `c` with bit
     /// `c % 64` of `ascii[c / 64]` set.
     pub const fn new(ascii: [u64; 2], min: u32, max: u32) -> Self {
-        AsciiRun { ascii, min, max }
+        AsciiRun {
+            ascii,
+            members: ByteSet::of_ascii(ascii),
+            min,
+            max,
+        }
     }
 
     /// The ASCII bitmap.
@@ -138,7 +148,7 @@ fn ascii_runs_match(head: Choice<'_>, runs: &[AsciiRun], end: bool, haystack: &s
     for run in runs {
         let from = i;
         let limit = bytes.len().min(from.saturating_add(run.max as usize));
-        while i < limit && ascii_member(&run.ascii, bytes[i]) {
+        while i < limit && run.members.contains(bytes[i]) {
             i += 1;
         }
         if i - from < run.min as usize {
@@ -153,6 +163,8 @@ fn ascii_runs_match(head: Choice<'_>, runs: &[AsciiRun], end: bool, haystack: &s
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClassRun<'a> {
     ascii: [u64; 2],
+    /// The ASCII members by byte, built from `ascii` at compile time.
+    members: ByteSet,
     ranges: &'a [u32],
     min: u32,
     max: u32,
@@ -175,6 +187,7 @@ impl<'a> ClassRun<'a> {
     ) -> Self {
         ClassRun {
             ascii,
+            members: ByteSet::of_ascii(ascii),
             ranges,
             min,
             max,
@@ -207,7 +220,7 @@ impl<'a> ClassRun<'a> {
     fn contains(&self, c: char) -> bool {
         let c = c as u32;
         if c < 0x80 {
-            ascii_member(&self.ascii, c as u8)
+            self.members.contains(c as u8)
         } else {
             ranges_contain(self.ranges, c)
         }
@@ -227,7 +240,7 @@ impl<'a> ClassRun<'a> {
                 if self.ranges.is_empty() {
                     // An ASCII set: a match is one byte per code point.
                     return (min..=max).contains(&bytes.len())
-                        && bytes.iter().all(|&b| ascii_member(&self.ascii, b));
+                        && bytes.iter().all(|&b| self.members.contains(b));
                 }
                 // Each code point is at least one byte.
                 if min > bytes.len() {
@@ -239,7 +252,7 @@ impl<'a> ClassRun<'a> {
                     if b >= 0x80 {
                         break;
                     }
-                    if !ascii_member(&self.ascii, b) {
+                    if !self.members.contains(b) {
                         return false;
                     }
                     i += 1;
@@ -263,12 +276,12 @@ impl<'a> ClassRun<'a> {
             (true, false) if self.ranges.is_empty() => haystack
                 .as_bytes()
                 .get(..min)
-                .is_some_and(|head| head.iter().all(|&b| ascii_member(&self.ascii, b))),
+                .is_some_and(|head| head.iter().all(|&b| self.members.contains(b))),
             (false, true) if self.ranges.is_empty() => {
                 haystack.len().checked_sub(min).is_some_and(|from| {
                     haystack.as_bytes()[from..]
                         .iter()
-                        .all(|&b| ascii_member(&self.ascii, b))
+                        .all(|&b| self.members.contains(b))
                 })
             }
             (true, false) => {
@@ -303,6 +316,36 @@ impl<'a> ClassRun<'a> {
                 false
             }
         }
+    }
+}
+
+/// A set of bytes as a table by byte.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct ByteSet([bool; 256]);
+
+impl ByteSet {
+    /// The members of the ASCII bitmap `ascii` (see [`ascii_member`]).
+    const fn of_ascii(ascii: [u64; 2]) -> ByteSet {
+        let mut members = [false; 256];
+        let mut b = 0;
+        while b < 0x80 {
+            members[b] = (ascii[b / 64] >> (b % 64)) & 1 == 1;
+            b += 1;
+        }
+        ByteSet(members)
+    }
+
+    /// Whether `b` is a member.
+    #[inline(always)]
+    fn contains(&self, b: u8) -> bool {
+        self.0[usize::from(b)]
+    }
+}
+
+impl core::fmt::Debug for ByteSet {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let members = (0..=255u8).filter(|&b| self.contains(b)).map(char::from);
+        f.debug_set().entries(members).finish()
     }
 }
 
@@ -359,5 +402,25 @@ impl FastPath<'_> {
                 .charge(super::units(haystack.len() as u64))
                 .map(|()| answer),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ascii_member, ByteSet};
+
+    #[test]
+    fn a_byte_set_holds_the_bitmap_members_and_nothing_from_0x80() {
+        let lower = [0, 0x07FF_FFFE << 32];
+        let digits_and_dash = [0x03FF_2000_0000_0000, 0];
+        for ascii in [lower, digits_and_dash, [u64::MAX; 2], [0; 2]] {
+            let set = ByteSet::of_ascii(ascii);
+            for b in 0..=255u8 {
+                assert_eq!(set.contains(b), ascii_member(&ascii, b), "{ascii:x?} {b}");
+            }
+        }
+        assert!(ByteSet::of_ascii(lower).contains(b'q'));
+        assert!(!ByteSet::of_ascii(lower).contains(b'Q'));
+        assert!(!ByteSet::of_ascii([u64::MAX; 2]).contains(0x80));
     }
 }
