@@ -786,3 +786,26 @@ fn an_absorbed_reference_does_not_split_the_node_pass() {
     assert!(c0.contains("\"a\" | \"b\""), "{c0}");
     assert!(c0.contains("\"x\""), "{c0}");
 }
+
+#[test]
+fn branches_on_disjoint_variants_are_one_match_on_the_variant() {
+    let one_of = json!({"oneOf": [
+        {"type": "string", "minLength": 2},
+        {"type": "object", "required": ["a"]},
+        {"type": ["integer", "boolean"]}
+    ]});
+    let c0 = root_check_function(&one_of);
+    assert!(c0.contains("let passes = match v {"), "{c0}");
+    assert!(c0.contains("_ => false,"), "{c0}");
+    assert!(!c0.contains("matched"), "{c0}");
+    let any_of = json!({"anyOf": [{"type": "string"}, {"type": "array", "minItems": 1}]});
+    assert!(root_check_function(&any_of).contains("let passes = match v {"));
+    // Two branches that may both pass on strings keep the count.
+    let overlapping = json!({"oneOf": [
+        {"type": "string", "minLength": 2},
+        {"type": ["string", "object"], "maxLength": 3}
+    ]});
+    let c0 = root_check_function(&overlapping);
+    assert!(!c0.contains("let passes"), "{c0}");
+    assert!(c0.contains("matched"), "{c0}");
+}

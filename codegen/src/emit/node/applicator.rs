@@ -18,6 +18,9 @@ struct Branches<'e> {
     edges: &'e [Edge],
     tag: TokenStream,
     guards: Vec<TokenStream>,
+    /// Without a discriminator, where each branch passes only on some variants of the
+    /// instance, no two on the same: those variants (at most one branch applies).
+    by_variant: Option<Vec<Vec<Variant>>>,
 }
 
 /// The code of a check that [`dispatchable`] sends to the dispatch: never reached here.
@@ -167,10 +170,17 @@ impl Gen<'_> {
     ) -> Branches<'e> {
         let type_guards = edges.iter().map(|e| self.type_guard(f, e.target));
         let Some(d) = discriminator else {
+            let admitted: Option<Vec<Vec<Variant>>> =
+                edges.iter().map(|e| self.admitted(f, e.target)).collect();
+            let disjoint = |admitted: &Vec<Vec<Variant>>| {
+                let all: Vec<Variant> = admitted.iter().flatten().copied().collect();
+                (0..all.len()).all(|i| !all[i + 1..].contains(&all[i]))
+            };
             return Branches {
                 edges,
                 tag: quote!(),
                 guards: type_guards.collect(),
+                by_variant: admitted.filter(disjoint),
             };
         };
         f.uses_v.set(true);
@@ -196,7 +206,12 @@ impl Gen<'_> {
                 quote!(matches!(tag, #(#tags)|*) && #type_guard)
             })
             .collect();
-        Branches { edges, tag, guards }
+        Branches {
+            edges,
+            tag,
+            guards,
+            by_variant: None,
+        }
     }
 
     /// A test of the instance's variant before a branch that fails at once on the other
@@ -204,34 +219,55 @@ impl Gen<'_> {
     /// it could only fail. An inline node charges nothing before that check: the budget is
     /// spent as if the call were made. Empty where there is nothing to test.
     fn type_guard(&self, f: &Fun<'_>, target: NodeId) -> TokenStream {
-        if self.evaluate && f.mode == Mode::Errors {
+        let Some(admitted) = self.admitted(f, target) else {
             return quote!();
+        };
+        f.uses_v.set(true);
+        let patterns = admitted.iter().map(|v| v.pattern(false));
+        quote!(matches!(v, #(#patterns)|*) &&)
+    }
+
+    /// The variants a branch can pass on where a type guard tests them ([`Gen::type_guard`]):
+    /// fewer than all, at least one.
+    fn admitted(&self, f: &Fun<'_>, target: NodeId) -> Option<Vec<Variant>> {
+        if self.evaluate && f.mode == Mode::Errors {
+            return None;
         }
         let callee = self.callee(target, Mode::Check);
         let plan = self.plan.node(callee);
         if plan.out_of_line || plan.recursive {
-            return quote!();
+            return None;
         }
         let Some(CheckKind::Type(ts)) = self.program.node(callee).checks.first().map(|c| &c.kind)
         else {
-            return quote!();
+            return None;
         };
-        let admitted: Vec<TokenStream> = Variant::ALL
+        let admitted: Vec<Variant> = Variant::ALL
             .iter()
+            .copied()
             .filter(|v| !matches!(v.type_test(*ts), TypeTest::Fail))
-            .map(|v| v.pattern(false))
             .collect();
-        if admitted.is_empty() || admitted.len() == Variant::ALL.len() {
-            return quote!();
-        }
-        f.uses_v.set(true);
-        quote!(matches!(v, #(#admitted)|*) &&)
+        (!admitted.is_empty() && admitted.len() < Variant::ALL.len()).then_some(admitted)
+    }
+
+    /// Where at most one branch applies ([`Branches::by_variant`]): whether the one the
+    /// instance's variant admits passes (`false` where none does).
+    fn by_variant(&self, f: &Fun<'_>, branches: &Branches<'_>) -> Option<TokenStream> {
+        let by_variant = branches.by_variant.as_ref()?;
+        let arms = branches.edges.iter().zip(by_variant).map(|(e, variants)| {
+            let call = self.silent_call(f, e, &Inst::Same, &EvArg::Throwaway);
+            let patterns = variants.iter().map(|v| v.pattern(false));
+            quote!(#(#patterns)|* => #call?,)
+        });
+        Some(quote!(match v { #(#arms)* _ => false }))
     }
 
     /// `anyOf`: a valid branch passes (every branch runs where annotations or evaluated
     /// locations are collected).
     fn any_of(&self, f: &Fun<'_>, check: &Check, branches: &Branches<'_>) -> TokenStream {
-        let Branches { edges, tag, guards } = branches;
+        let Branches {
+            edges, tag, guards, ..
+        } = branches;
         let fail = self.fail(f, check, quote!(__rt::ErrorKind::AnyOf));
         if !self.node_collects(f) {
             let calls: Vec<_> = edges
@@ -252,7 +288,13 @@ impl Gen<'_> {
                     if !any { #fail }
                 }};
             }
-            let test = quote!(if !(#(#calls)||*) { #fail });
+            let test = match self.by_variant(f, branches) {
+                Some(passes) => quote! {
+                    let passes = #passes;
+                    if !passes { #fail }
+                },
+                None => quote!(if !(#(#calls)||*) { #fail }),
+            };
             return if tag.is_empty() {
                 test
             } else {
@@ -287,7 +329,9 @@ impl Gen<'_> {
 
     /// `oneOf`: exactly one valid branch passes (short-circuit code stops at the second).
     fn one_of(&self, f: &Fun<'_>, check: &Check, branches: &Branches<'_>) -> TokenStream {
-        let Branches { edges, tag, guards } = branches;
+        let Branches {
+            edges, tag, guards, ..
+        } = branches;
         let errors = f.mode == Mode::Errors;
         let collecting = self.node_collects(f);
         // Reporting counts every match; a collecting node lets every valid branch
@@ -301,6 +345,15 @@ impl Gen<'_> {
                 quote!(cx.error(#keyword, __rt::ErrorKind::OneOf { matched });)
             }
         };
+        if !every {
+            if let Some(passes) = self.by_variant(f, branches) {
+                // At most one branch applies: exactly one passes where it does.
+                return quote! {
+                    let passes = #passes;
+                    if !passes { #fail }
+                };
+            }
+        }
         let parts: Vec<_> = edges
             .iter()
             .zip(guards)
