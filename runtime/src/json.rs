@@ -143,7 +143,21 @@ fn cmp_floats(x: f64, y: f64) -> Ordering {
 }
 
 /// An integer against a float, exactly.
+#[inline]
 pub(crate) fn cmp_int_float(i: i128, f: f64) -> Ordering {
+    // Up to 2^53 in magnitude an integer is an f64 exactly, and comparing f64s is exact
+    // (with a NaN, `Equal` as in `cmp_wide_int_float`).
+    if i.unsigned_abs() <= 1 << 53 {
+        cmp_floats(i as f64, f)
+    } else {
+        cmp_wide_int_float(i, f)
+    }
+}
+
+/// [`cmp_int_float`] for an integer beyond 2^53 in magnitude.
+#[cold]
+#[inline(never)]
+fn cmp_wide_int_float(i: i128, f: f64) -> Ordering {
     // 2^127: every i128 is below it, and every i128 is at or above -2^127.
     const TWO_127: f64 = 170_141_183_460_469_231_731_687_303_715_884_105_728.0;
     if f.is_nan() {
@@ -692,6 +706,17 @@ mod tests {
         assert_eq!(cmp_int_float(i128::MIN, -1.7014118346046923e38), Equal);
         assert_eq!(cmp_int_float(i128::MIN, -1e39), Greater);
         assert_eq!(cmp_int_float(i128::MAX, 1e39), Less);
+        // Around 2^53, where the integer stops being an f64 exactly.
+        let two_53 = 1i128 << 53;
+        assert_eq!(cmp_int_float(two_53, 9_007_199_254_740_992.0), Equal);
+        assert_eq!(cmp_int_float(two_53 + 1, 9_007_199_254_740_992.0), Greater);
+        assert_eq!(cmp_int_float(-two_53 - 1, -9_007_199_254_740_992.0), Less);
+        assert_eq!(cmp_int_float(-two_53, -9_007_199_254_740_992.0), Equal);
+        assert_eq!(cmp_int_float(two_53 - 1, 9_007_199_254_740_992.0), Less);
+        assert_eq!(cmp_int_float(0, -0.0), Equal);
+        assert_eq!(cmp_int_float(0, f64::NAN), Equal);
+        assert_eq!(cmp_int_float(1, 0.5), Greater);
+        assert_eq!(cmp_int_float(-1, -0.5), Less);
     }
 
     #[test]
