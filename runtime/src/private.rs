@@ -996,6 +996,21 @@ pub fn in_range(count: u64, min: u64, max: u64) -> bool {
     count >= min && count <= max
 }
 
+/// The value of the entry `name` of `object`: on a small object by a pass over its keys
+/// that compares their lengths first (no call to compare bytes, no hashing under
+/// `preserve_order`), else by the map's own lookup.
+#[inline]
+pub fn get<'a>(object: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    /// Up to how many entries a pass beats the map's lookup.
+    const SCANNED: usize = 8;
+    if object.len() > SCANNED {
+        return object.get(name);
+    }
+    object
+        .iter()
+        .find_map(|(k, v)| (k.len() == name.len() && k == name).then_some(v))
+}
+
 /// The position and value of the entry `name` of `object`, by a pass over its entries that
 /// ends where it finds it (for a pass whose only work is that entry, and which must know
 /// its position for `unevaluatedProperties`).

@@ -704,7 +704,7 @@ fn if_branches_join_the_node_pass_under_their_verdict() {
     assert!(c0.contains("let holds0 ="), "{c0}");
     assert!(c0.contains("let holds1 ="), "{c0}");
     // Both conditions test `kind` only: one lookup serves them.
-    assert_eq!(c0.matches("obj.get(\"kind\")").count(), 1, "{c0}");
+    assert_eq!(c0.matches("__rt::get(obj, \"kind\")").count(), 1, "{c0}");
     assert_eq!(c0.matches("k.as_str()").count(), 1, "{c0}");
     assert!(c0.contains("if !holds1 {"), "{c0}");
     // The required names found are counted against those that apply.

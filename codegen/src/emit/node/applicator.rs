@@ -429,7 +429,7 @@ impl Gen<'_> {
                     f.uses_v.set(true);
                     let lookup = quote! {
                         let #prop = match v {
-                            Value::Object(obj) => obj.get(#name),
+                            Value::Object(obj) => __rt::get(obj, #name),
                             _ => None,
                         };
                     };

@@ -503,7 +503,7 @@ impl Gen<'_> {
                     let j = Literal::usize_unsuffixed(j);
                     quote!(later[#j])
                 } else {
-                    quote!(obj.get(#name))
+                    quote!(__rt::get(obj, #name))
                 };
                 when.guard(match f.mode {
                     Mode::Check => quote!(if let Some(x) = #value { #test }),
