@@ -9,7 +9,9 @@
 //! `contains`, `if`) always run in short-circuit mode.
 
 use super::annotations::Annotations;
-use super::plan::{Bound, ByKind, Fast, Kind, Lane, NodePlan, Op, PropertyIndex, Simple};
+use super::plan::{
+    Bound, ByKind, Fast, Kind, Lane, NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
+};
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use crate::plan::lookup::EnumTable;
@@ -469,7 +471,7 @@ type PropertiesRef<'p> = (&'p [(String, Edge)], Option<&'p PropertyIndex>);
 
 /// The object applicators one pass over an object runs.
 #[derive(Clone, Copy)]
-struct ObjectPass<'p> {
+pub(super) struct ObjectPass<'p> {
     /// `properties`, with its entries' indices sorted by name when known.
     properties: Option<PropertiesRef<'p>>,
     /// `patternProperties`.
@@ -489,7 +491,11 @@ struct ObjectPass<'p> {
 /// applicator) runs: the fused applicators at the first of them (`None` at the others,
 /// which ran with it), else the check alone.
 #[inline(always)]
-fn object_pass_at<'p>(node: &'p Node, plan: &'p NodePlan, index: usize) -> Option<ObjectPass<'p>> {
+pub(super) fn object_pass_at<'p>(
+    node: &'p Node,
+    plan: &'p NodePlan,
+    index: usize,
+) -> Option<ObjectPass<'p>> {
     let kind = |i: usize| node.checks.get(i).map(|c| &c.kind);
     let properties_at = |i: usize| match kind(i) {
         Some(CheckKind::Properties(entries)) => {
@@ -528,6 +534,44 @@ fn object_pass_at<'p>(node: &'p Node, plan: &'p NodePlan, index: usize) -> Optio
     })
 }
 
+impl PropertiesOp {
+    /// The entries and their index, borrowed as a pass reads them.
+    fn borrowed(&self) -> PropertiesRef<'_> {
+        (&self.entries, self.index.as_ref())
+    }
+}
+
+impl ObjectOp {
+    /// The op that runs `pass`, copying what it borrows.
+    pub(super) fn of(pass: ObjectPass<'_>) -> ObjectOp {
+        ObjectOp {
+            properties: pass.properties.map(|(entries, index)| PropertiesOp {
+                entries: entries.into(),
+                index: index.cloned(),
+            }),
+            patterns: pass.patterns.map(Into::into),
+            pattern_set: pass.pattern_set.cloned(),
+            additional: (pass.additional)
+                .map(|(edge, known, patterns)| (edge.clone(), known.into(), patterns.into())),
+            additional_set: pass.additional_set.cloned(),
+            fused: pass.fused,
+        }
+    }
+
+    /// The pass the op runs.
+    fn pass(&self) -> ObjectPass<'_> {
+        ObjectPass {
+            properties: self.properties.as_ref().map(PropertiesOp::borrowed),
+            patterns: self.patterns.as_deref(),
+            pattern_set: self.pattern_set.as_ref(),
+            additional: (self.additional.as_ref())
+                .map(|(edge, known, patterns)| (edge, &known[..], &patterns[..])),
+            additional_set: self.additional_set.as_ref(),
+            fused: self.fused,
+        }
+    }
+}
+
 impl Interpreter {
     /// Evaluates the root node.
     pub(super) fn eval_root(&self, cx: &mut Ctx, instance: &Value) -> Eval {
@@ -552,7 +596,7 @@ impl Interpreter {
                 Fast::Valid => return Ok(true),
                 Fast::Type(types) => return Ok(inst.has_type(*types)),
                 Fast::Simple(lanes) => return simple_checks(cx, lanes.lane(inst.kind()), inst),
-                Fast::Ops(lanes) => return self.run_ops(cx, id, lanes, inst),
+                Fast::Ops(lanes) => return self.run_ops(cx, lanes, inst),
                 Fast::Enter => {}
             }
         }
@@ -583,7 +627,7 @@ impl Interpreter {
             }
         }
         let result = if plan.quick && !cx.locates() {
-            self.run_ops(cx, id, &plan.ops, inst)
+            self.run_ops(cx, &plan.ops, inst)
         } else {
             let node = &self.shared.program.nodes[id.0];
             if plan.collects || self.shared.program.uses_dynamic_scope || cx.annotate {
@@ -602,10 +646,10 @@ impl Interpreter {
         result
     }
 
-    /// The [`Op`]s of the [`NodePlan::quick`] node `id` in short-circuit mode: the lane
-    /// of `inst`'s kind.
+    /// The [`Op`]s of a [`NodePlan::quick`] node in short-circuit mode: the lane of
+    /// `inst`'s kind.
     #[inline(never)]
-    fn run_ops(&self, cx: &mut Ctx, id: NodeId, lanes: &ByKind<Op>, inst: Inst<'_>) -> Eval {
+    fn run_ops(&self, cx: &mut Ctx, lanes: &ByKind<Op>, inst: Inst<'_>) -> Eval {
         let lane = lanes.lane(inst.kind());
         for op in lane.steps.iter() {
             let ok = match op {
@@ -622,58 +666,24 @@ impl Interpreter {
                     Some(items) => self.prefix_items_quietly(cx, targets.iter().copied(), items)?,
                     None => true,
                 },
-                Op::Properties(index) => match inst.as_object() {
-                    Some(object) => self.quick_properties(cx, id, *index, object)?,
+                Op::Properties(properties) => match inst.as_object() {
+                    Some(object) => {
+                        let (entries, index) = properties.borrowed();
+                        self.properties_alone(cx, entries, index, object)?
+                    }
                     None => true,
                 },
-                Op::Object(index) => match inst.as_object() {
-                    Some(object) => self.quick_object(cx, id, *index, object)?,
+                Op::Object(pass) => match inst.as_object() {
+                    Some(object) => self.object_pass(cx, pass.pass(), object, None)?,
                     None => true,
                 },
-                Op::Check(index) => self.quick_check(cx, id, *index, inst)?,
+                Op::Check { node, index } => self.quick_check(cx, *node, *index, inst)?,
             };
             if !ok {
                 return Ok(false);
             }
         }
         Ok(!lane.fails)
-    }
-
-    /// Check `index` of node `id`, a `properties` alone, on `object` in short-circuit
-    /// mode ([`Op::Properties`]).
-    #[inline(never)]
-    fn quick_properties(
-        &self,
-        cx: &mut Ctx,
-        id: NodeId,
-        index: usize,
-        object: &Map<String, Value>,
-    ) -> Eval {
-        let node = &self.shared.program.nodes[id.0];
-        match node.checks.get(index).map(|check| &check.kind) {
-            Some(CheckKind::Properties(entries)) => {
-                let names = self.plans[id.0].properties_index(index);
-                self.properties_alone(cx, entries, names, object)
-            }
-            _ => Ok(true),
-        }
-    }
-
-    /// Check `index` of node `id`, an object applicator run in a pass of its own or with
-    /// its siblings, on `object` in short-circuit mode ([`Op::Object`]).
-    #[inline(never)]
-    fn quick_object(
-        &self,
-        cx: &mut Ctx,
-        id: NodeId,
-        index: usize,
-        object: &Map<String, Value>,
-    ) -> Eval {
-        let node = &self.shared.program.nodes[id.0];
-        match object_pass_at(node, &self.plans[id.0], index) {
-            Some(pass) => self.object_pass(cx, pass, object, None),
-            None => Ok(true),
-        }
     }
 
     /// Check `index` of node `id` in short-circuit mode ([`Op::Check`]).
@@ -1741,7 +1751,7 @@ impl Interpreter {
             (Fast::Simple(lanes), false) => simple_items(cx, lanes, rest),
             (Fast::Ops(lanes), false) => {
                 for item in rest {
-                    if !self.run_ops(cx, target, lanes, Inst::Value(item))? {
+                    if !self.run_ops(cx, lanes, Inst::Value(item))? {
                         return Ok(false);
                     }
                 }

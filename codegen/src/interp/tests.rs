@@ -1513,6 +1513,53 @@ fn unresolved_reference_is_incomplete_unless_already_invalid() {
 }
 
 #[test]
+fn inline_nodes_applied_in_place_run_as_their_parents_steps() {
+    // The inline `allOf` members (a type test, a node of simple checks, an `allOf` of
+    // them) run as steps of the root's lane, before the recursive `$ref`, which charges.
+    let schema = json!({
+        "$defs": {"tree": {"items": {"$ref": "#/$defs/tree"}}},
+        "allOf": [
+            {"allOf": [{"type": ["string", "array"]}, {"maxLength": 3, "maxItems": 2}]},
+            {"$ref": "#/$defs/tree"},
+            {"type": "array"}
+        ]
+    });
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let with_budget = |budget: u64| {
+        Interpreter::new(program.clone()).with_limits(Limits {
+            budget,
+            ..program.limits
+        })
+    };
+    let tree = json!([[[]], []]);
+    let need = (1..1000)
+        .find(|&b| with_budget(b).check(&tree) == Verdict::Valid)
+        .expect("a budget that suffices");
+    // A valid instance runs every step in both modes: they spend the same budget.
+    for budget in 1..=need {
+        let v = with_budget(budget);
+        assert_eq!(v.check(&tree), v.validate(&tree).verdict, "budget {budget}");
+    }
+    let tight = with_budget(need - 1);
+    assert_eq!(
+        tight.check(&tree),
+        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+    );
+    // A failing member stops the evaluation before the `$ref` charges anything.
+    for invalid in [json!(5), json!("abcd"), json!([[], [], []])] {
+        assert_eq!(tight.check(&invalid), Verdict::Invalid, "{invalid}");
+    }
+    // A string passes the members before the `$ref` and fails the one after it.
+    assert_eq!(
+        tight.check(&json!("abc")),
+        with_budget(need).check(&json!("abc"))
+    );
+    errors(&with_budget(need), &json!("abc"));
+}
+
+#[test]
 fn budget_counts_node_evaluations() {
     // {items: {type: integer}}: 1 for the root, then n charged before the loop starts.
     let mut b = Builder::new();
