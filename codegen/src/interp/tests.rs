@@ -1512,6 +1512,36 @@ fn unresolved_reference_is_incomplete_unless_already_invalid() {
     assert_eq!(report.errors.len(), 1);
 }
 
+/// The interpreter of `schema` under a budget of `budget` units.
+fn compiled_with_budget(schema: &Value, budget: u64) -> Interpreter {
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(schema)
+        .expect("compiles");
+    let limits = Limits {
+        budget,
+        ..program.limits
+    };
+    Interpreter::new(program).with_limits(limits)
+}
+
+/// Checks that short-circuit evaluation of `schema` (its fast paths) spends what
+/// `validate` (the general evaluation) does on `valid`, which both evaluate in full: the
+/// same verdict under every budget up to the least that suffices, which is returned.
+fn same_budget_as_validate(schema: &Value, valid: &Value) -> u64 {
+    let need = (1..10_000)
+        .find(|&b| compiled_with_budget(schema, b).check(valid) == Verdict::Valid)
+        .expect("a budget that suffices");
+    for budget in 1..=need {
+        let v = compiled_with_budget(schema, budget);
+        assert_eq!(v.check(valid), v.validate(valid).verdict, "budget {budget}");
+    }
+    assert_eq!(
+        compiled_with_budget(schema, need - 1).check(valid),
+        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+    );
+    need
+}
+
 #[test]
 fn inline_nodes_applied_in_place_run_as_their_parents_steps() {
     // The inline `allOf` members (a type test, a node of simple checks, an `allOf` of
@@ -1524,39 +1554,48 @@ fn inline_nodes_applied_in_place_run_as_their_parents_steps() {
             {"type": "array"}
         ]
     });
-    let program = crate::Compiler::new(crate::Options::default())
-        .compile(&schema)
-        .expect("compiles");
-    let with_budget = |budget: u64| {
-        Interpreter::new(program.clone()).with_limits(Limits {
-            budget,
-            ..program.limits
-        })
-    };
-    let tree = json!([[[]], []]);
-    let need = (1..1000)
-        .find(|&b| with_budget(b).check(&tree) == Verdict::Valid)
-        .expect("a budget that suffices");
-    // A valid instance runs every step in both modes: they spend the same budget.
-    for budget in 1..=need {
-        let v = with_budget(budget);
-        assert_eq!(v.check(&tree), v.validate(&tree).verdict, "budget {budget}");
-    }
-    let tight = with_budget(need - 1);
-    assert_eq!(
-        tight.check(&tree),
-        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
-    );
+    let need = same_budget_as_validate(&schema, &json!([[[]], []]));
+    let tight = compiled_with_budget(&schema, need - 1);
     // A failing member stops the evaluation before the `$ref` charges anything.
     for invalid in [json!(5), json!("abcd"), json!([[], [], []])] {
         assert_eq!(tight.check(&invalid), Verdict::Invalid, "{invalid}");
     }
-    // A string passes the members before the `$ref` and fails the one after it.
-    assert_eq!(
-        tight.check(&json!("abc")),
-        with_budget(need).check(&json!("abc"))
-    );
-    errors(&with_budget(need), &json!("abc"));
+    errors(&compiled_with_budget(&schema, need), &json!("abc"));
+}
+
+#[test]
+fn short_circuit_applicators_spend_what_validate_does() {
+    // `anyOf`, `oneOf`, `not` and `if` run directly in short-circuit mode, over branches
+    // that recur (and charge).
+    let schema = json!({
+        "$defs": {"tree": {"type": "array", "items": {"$ref": "#/$defs/tree"}}},
+        "type": "array",
+        "items": {
+            "anyOf": [{"type": "string"}, {"$ref": "#/$defs/tree"}],
+            "oneOf": [
+                {"type": "string"},
+                {"type": "array", "maxItems": 1},
+                {"type": "array", "minItems": 3}
+            ],
+            "not": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+            "if": {"$ref": "#/$defs/tree"},
+            "then": {"items": {"$ref": "#/$defs/tree"}},
+            "else": {"maxLength": 2}
+        }
+    });
+    let valid = json!(["ab", [[]], [[], [[]], []], []]);
+    let need = same_budget_as_validate(&schema, &valid);
+    let v = compiled_with_budget(&schema, need);
+    // No `oneOf` branch, no `anyOf` branch, the `not` subschema, the `else`.
+    for invalid in [
+        json!([[[], []]]),
+        json!([5]),
+        json!([["x"]]),
+        json!(["abc"]),
+    ] {
+        assert_eq!(v.check(&invalid), Verdict::Invalid, "{invalid}");
+        errors(&v, &invalid);
+    }
 }
 
 #[test]
