@@ -669,12 +669,12 @@ impl Interpreter {
                 Op::Properties(properties) => match inst.as_object() {
                     Some(object) => {
                         let (entries, index) = properties.borrowed();
-                        self.properties_alone::<true>(cx, entries, index, object)?
+                        self.properties_alone(cx, entries, index, object)?
                     }
                     None => true,
                 },
                 Op::Object(pass) => match inst.as_object() {
-                    Some(object) => self.object_pass::<true>(cx, pass.pass(), object, None)?,
+                    Some(object) => self.object_pass(cx, pass.pass(), object, None)?,
                     None => true,
                 },
                 Op::Check { node, index } => self.quick_check(cx, *node, *index, inst)?,
@@ -1523,15 +1523,10 @@ impl Interpreter {
         if let (None, None, Some(CheckKind::Properties(entries))) =
             (&plan.object, &ann, node.checks.get(index).map(|c| &c.kind))
         {
-            return self.properties_alone::<false>(
-                cx,
-                entries,
-                plan.properties_index(index),
-                object,
-            );
+            return self.properties_alone(cx, entries, plan.properties_index(index), object);
         }
         match object_pass_at(node, plan, index) {
-            Some(pass) => self.object_pass::<false>(cx, pass, object, ann),
+            Some(pass) => self.object_pass(cx, pass, object, ann),
             None => Ok(true),
         }
     }
@@ -1539,9 +1534,8 @@ impl Interpreter {
     /// `properties` alone, without annotations: one pass over the instance's keys, each
     /// found in the names' index (the deferred entries after, by name), or a lookup of
     /// each name in the instance when the instance has many more keys than there are names.
-    /// `QUIET`: known to run in short-circuit mode ([`Interpreter::at_key`]).
     #[inline(never)]
-    fn properties_alone<const QUIET: bool>(
+    fn properties_alone(
         &self,
         cx: &mut Ctx,
         entries: &[(String, Edge)],
@@ -1549,7 +1543,7 @@ impl Interpreter {
         object: &Map<String, Value>,
     ) -> Eval {
         let Some(index) = index.filter(|_| object.len() <= entries.len().saturating_mul(4)) else {
-            return self.properties_by_name::<QUIET>(cx, entries, object, |_, _| true);
+            return self.properties_by_name(cx, entries, object, |_, _| true);
         };
         let mut ok = true;
         let mut deferred = Deferred::default();
@@ -1564,14 +1558,14 @@ impl Interpreter {
                 deferred.add(i, value);
                 continue;
             }
-            if !self.at_key::<QUIET>(cx, edge, key, value)? {
+            if !self.apply_at_key(cx, edge, key, value)? {
                 ok = false;
-                if QUIET || !cx.report {
+                if !cx.report {
                     return Ok(false);
                 }
             }
         }
-        if !self.deferred_properties::<QUIET>(cx, entries, object, deferred)? {
+        if !self.deferred_properties(cx, entries, object, deferred)? {
             ok = false;
         }
         Ok(ok)
@@ -1580,7 +1574,7 @@ impl Interpreter {
     /// Runs the deferred `properties` entries found present, in entry order: one with the
     /// value found, several by name.
     #[inline(always)]
-    fn deferred_properties<const QUIET: bool>(
+    fn deferred_properties(
         &self,
         cx: &mut Ctx,
         entries: &[(String, Edge)],
@@ -1590,10 +1584,10 @@ impl Interpreter {
         match (deferred.count, deferred.first) {
             (0, _) => Ok(true),
             (1, Some((i, value))) => match entries.get(i) {
-                Some((name, edge)) => self.at_key::<QUIET>(cx, edge, name, value),
+                Some((name, edge)) => self.apply_at_key(cx, edge, name, value),
                 None => Ok(true),
             },
-            _ => self.properties_by_name::<QUIET>(cx, entries, object, |i, edge| {
+            _ => self.properties_by_name(cx, entries, object, |i, edge| {
                 if i < 64 {
                     deferred.few & 1 << i != 0
                 } else {
@@ -1605,7 +1599,7 @@ impl Interpreter {
 
     /// `properties` by name: each entry `(index, edge)` that `keep` holds for, looked up
     /// in the instance, in entry order.
-    fn properties_by_name<const QUIET: bool>(
+    fn properties_by_name(
         &self,
         cx: &mut Ctx,
         entries: &[(String, Edge)],
@@ -1618,9 +1612,9 @@ impl Interpreter {
                 continue;
             }
             if let Some(value) = object.get(name) {
-                if !self.at_key::<QUIET>(cx, edge, name, value)? {
+                if !self.apply_at_key(cx, edge, name, value)? {
                     ok = false;
-                    if QUIET || !cx.report {
+                    if !cx.report {
                         break;
                     }
                 }
@@ -1629,9 +1623,8 @@ impl Interpreter {
         Ok(ok)
     }
 
-    /// One pass over the object's properties, running the applicators in `pass` on each
-    /// (`QUIET`: known to run in short-circuit mode, [`Interpreter::at_key`]).
-    fn object_pass<const QUIET: bool>(
+    /// One pass over the object's properties, running the applicators in `pass` on each.
+    fn object_pass(
         &self,
         cx: &mut Ctx,
         pass: ObjectPass<'_>,
@@ -1644,7 +1637,7 @@ impl Interpreter {
         self.charge_loop(cx, object.len(), per_key.as_slice())?;
         // Recursive or heavy properties run after the loop, by name (the plan's order),
         // unless evaluated properties are recorded by position.
-        let defer = QUIET || ann.is_none();
+        let defer = ann.is_none();
         let mut deferred = Deferred::default();
         let mut ok = true;
         for (position, (key, value)) in object.iter().enumerate() {
@@ -1658,9 +1651,9 @@ impl Interpreter {
                     if later {
                         deferred.add(at, value);
                     }
-                    if !later && !self.at_key::<QUIET>(cx, edge, key, value)? {
+                    if !later && !self.apply_at_key(cx, edge, key, value)? {
                         ok = false;
-                        if QUIET || !cx.report {
+                        if !cx.report {
                             return Ok(false);
                         }
                     }
@@ -1675,9 +1668,9 @@ impl Interpreter {
                         covered = true;
                         evaluated = true;
                         self.charge_loop(cx, 1, &[edge.target])?;
-                        if !self.at_key::<QUIET>(cx, edge, key, value)? {
+                        if !self.apply_at_key(cx, edge, key, value)? {
                             ok = false;
-                            if QUIET || !cx.report {
+                            if !cx.report {
                                 return Ok(false);
                             }
                         }
@@ -1700,43 +1693,26 @@ impl Interpreter {
                 }
                 if !covered {
                     evaluated = true;
-                    if !self.at_key::<QUIET>(cx, edge, key, value)? {
+                    if !self.apply_at_key(cx, edge, key, value)? {
                         ok = false;
-                        if QUIET || !cx.report {
+                        if !cx.report {
                             return Ok(false);
                         }
                     }
                 }
             }
-            if evaluated && !QUIET {
+            if evaluated {
                 if let Some(ann) = ann.as_deref_mut() {
                     ann.add_property(position);
                 }
             }
         }
         if let Some((entries, _)) = pass.properties {
-            if !self.deferred_properties::<QUIET>(cx, entries, object, deferred)? {
+            if !self.deferred_properties(cx, entries, object, deferred)? {
                 ok = false;
             }
         }
         Ok(ok)
-    }
-
-    /// [`Interpreter::apply_at_key`], which a `QUIET` caller runs only in short-circuit
-    /// mode (no locations to maintain, no errors to report): the child directly.
-    #[inline(always)]
-    fn at_key<const QUIET: bool>(
-        &self,
-        cx: &mut Ctx,
-        edge: &Edge,
-        key: &str,
-        value: &Value,
-    ) -> Eval {
-        if QUIET {
-            debug_assert!(!cx.locates());
-            return self.child_quietly(cx, edge.target, value);
-        }
-        self.apply_at_key(cx, edge, key, value)
     }
 
     #[inline(never)]
