@@ -578,6 +578,21 @@ impl Interpreter {
         self.node(cx, self.shared.program.root, Inst::Value(instance), None)
     }
 
+    /// Evaluates the root node in short-circuit mode ([`Ctx::checking`]): an out-of-line
+    /// [`NodePlan::quick`] root that counts no depth (the usual root) is entered here, as
+    /// [`Interpreter::enter`] would (its entry cost charged, then its ops), without the
+    /// general dispatch around it; any other through [`Interpreter::eval_root`].
+    pub(super) fn check_root(&self, cx: &mut Ctx, instance: &Value) -> Eval {
+        let plan = &self.plans[self.shared.program.root.0];
+        if !(plan.quick && plan.out_of_line && !plan.counts_depth) || cx.locates() {
+            return self.eval_root(cx, instance);
+        }
+        if let Err(reason) = cx.budget.charge(plan.entry_cost) {
+            return cx.stop(reason);
+        }
+        self.run_ops(cx, &plan.ops, Inst::Value(instance))
+    }
+
     /// Evaluates node `id` against `inst`. When `out` is given and the node collects
     /// evaluated locations, a valid evaluation adds its locations to `out`.
     #[inline(always)]

@@ -191,7 +191,7 @@ impl fmt::Debug for Interpreter {
 impl Validate for Interpreter {
     fn check(&self, instance: &Value) -> Verdict {
         let mut cx = eval::Ctx::checking(Budget::new(&self.limits));
-        let outcome = self.eval_root(&mut cx, instance);
+        let outcome = self.check_root(&mut cx, instance);
         match outcome {
             Ok(true) => Verdict::Valid,
             Ok(false) => Verdict::Invalid,

@@ -1564,6 +1564,24 @@ fn inline_nodes_applied_in_place_run_as_their_parents_steps() {
 }
 
 #[test]
+fn a_root_without_depth_is_entered_as_any_node() {
+    // No recursion: no depth is counted, and `check` enters the root directly.
+    let schema = json!({
+        "properties": {"a": {"type": "string"}, "b": {"items": {"minimum": 1}}},
+        "required": ["a"]
+    });
+    let need = same_budget_as_validate(&schema, &json!({"a": "x", "b": [1, 2, 3]}));
+    let v = compiled_with_budget(&schema, need);
+    for invalid in [json!({}), json!({"a": 1}), json!({"a": "x", "b": [0]})] {
+        assert_eq!(v.check(&invalid), Verdict::Invalid, "{invalid}");
+    }
+    assert_eq!(
+        compiled_with_budget(&schema, 0).check(&json!(5)),
+        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+    );
+}
+
+#[test]
 fn short_circuit_applicators_spend_what_validate_does() {
     // `anyOf`, `oneOf`, `not` and `if` run directly in short-circuit mode, over branches
     // that recur (and charge).
