@@ -1256,7 +1256,7 @@ impl Interpreter {
 
     /// Gives the annotation of the applicator `check` of `node`, evaluated on `inst`, when
     /// the node is still `valid` (else it would be dropped): the one the check found
-    /// ([`Ctx::applied`]), else [`Interpreter::applied`].
+    /// ([`Output::applied`]), else [`Interpreter::applied`].
     #[cold]
     fn give_applied(
         &self,
