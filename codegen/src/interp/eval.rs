@@ -1975,15 +1975,52 @@ fn simple_checks(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Eval {
 }
 
 /// The [`Fast::Simple`] ops of an `items` schema on each of `items` in turn (the lane
-/// of its kind), in short-circuit mode: one call for the whole array.
+/// of its kind), in short-circuit mode: one call for the whole array. When the schema's
+/// array lane is one [`Simple::ItemsAtOnce`] (an array of arrays decided at once:
+/// coordinates, matrices), the arrays among `items` run it without the lane's dispatch.
 #[inline(never)]
 fn simple_items(cx: &mut Ctx, lanes: &ByKind<Simple>, items: &[Value]) -> Eval {
+    let arrays = lanes.lane(Kind::Array);
+    if let ([Simple::ItemsAtOnce { .. }], false) = (&*arrays.steps, arrays.fails) {
+        let at_once = &arrays.steps[0];
+        for item in items {
+            let ok = match item {
+                Value::Array(inner) => items_at_once(cx, at_once, inner)?,
+                _ => all_simple(cx, lanes.lane(Kind::of(item)), Inst::Value(item))?,
+            };
+            if !ok {
+                return Ok(false);
+            }
+        }
+        return Ok(true);
+    }
     for item in items {
         if !all_simple(cx, lanes.lane(Kind::of(item)), Inst::Value(item))? {
             return Ok(false);
         }
     }
     Ok(true)
+}
+
+/// Whether the array `items` passes `step`, a [`Simple::ItemsAtOnce`] (any other step
+/// passes): its count tested first, then the items from `skip` decided after charging
+/// the loop.
+#[inline(always)]
+fn items_at_once(cx: &mut Ctx, step: &Simple, items: &[Value]) -> Eval {
+    let Simple::ItemsAtOnce {
+        skip,
+        types,
+        loop_cost,
+        count,
+    } = step
+    else {
+        return Ok(true);
+    };
+    if !count.contains(&(items.len() as u64)) {
+        return Ok(false);
+    }
+    let rest = items.get(*skip..).unwrap_or_default();
+    items_decided(cx, *types, rest, *loop_cost)
 }
 
 /// Whether `inst` passes the [`Fast::Simple`] ops of `lane`, in short-circuit mode.
@@ -2020,17 +2057,8 @@ fn simple_check(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Eval {
         Simple::PrefixItemsAtOnce(types) => inst.as_array().is_none_or(|items| {
             (types.iter().zip(items)).all(|(t, item)| t.is_none_or(|t| has_type(t, item)))
         }),
-        Simple::ItemsAtOnce {
-            skip,
-            types,
-            loop_cost,
-            count,
-        } => match inst.as_array() {
-            Some(items) if !count.contains(&(items.len() as u64)) => false,
-            Some(items) => {
-                let rest = items.get(*skip..).unwrap_or_default();
-                items_decided(cx, *types, rest, *loop_cost)?
-            }
+        Simple::ItemsAtOnce { .. } => match inst.as_array() {
+            Some(items) => items_at_once(cx, op, items)?,
             None => true,
         },
     })

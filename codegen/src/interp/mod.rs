@@ -41,7 +41,8 @@
 //! checks evaluate no node (`type`, `minItems`, `maxItems`, `required`, `minLength`,
 //! `maxLength`, `const`, an `enum` without member tables, the numeric bounds, such an
 //! `items` or `prefixItems`) runs them from a list planned with their data (as an `items`
-//! loop over it does, for every item in one call), and any other node that collects
+//! loop over it does, for every item in one call, running an inner `items` decided at
+//! once on each array item without the list's dispatch), and any other node that collects
 //! nothing (in a program without a dynamic scope) runs a list of steps planned from its
 //! checks, without the error, annotation and location work of `validate`: those checks
 //! with their data, each `$ref` and `allOf` member as an application of its target (none

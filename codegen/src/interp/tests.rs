@@ -1582,6 +1582,36 @@ fn a_root_without_depth_is_entered_as_any_node() {
 }
 
 #[test]
+fn arrays_of_arrays_decided_at_once_spend_what_validate_does() {
+    // The outer `items` runs the inner `items` (folded with the counts) on each array
+    // without the lane's dispatch, and anything else through its lane.
+    let schema = json!({
+        "type": "array",
+        "items": {
+            "type": ["array", "string"],
+            "minItems": 2,
+            "maxItems": 3,
+            "maxLength": 1,
+            "items": {"type": "number"}
+        }
+    });
+    let valid = json!([[1, 2.5], "s", [3, 4, 5], [6, 7]]);
+    let need = same_budget_as_validate(&schema, &valid);
+    let v = compiled_with_budget(&schema, need);
+    for invalid in [
+        json!([[1]]),
+        json!([[1, 2, 3, 4]]),
+        json!([[1, "x"]]),
+        json!([5]),
+        json!(["st"]),
+        json!([[1, 2], null]),
+    ] {
+        assert_eq!(v.check(&invalid), Verdict::Invalid, "{invalid}");
+        errors(&v, &invalid);
+    }
+}
+
+#[test]
 fn short_circuit_applicators_spend_what_validate_does() {
     // `anyOf`, `oneOf`, `not` and `if` run directly in short-circuit mode, over branches
     // that recur (and charge).
