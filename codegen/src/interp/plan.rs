@@ -602,13 +602,42 @@ impl PropertyIndex {
         key: &str,
         name: impl Fn(usize) -> Option<&'a str>,
     ) -> Option<usize> {
+        self.find_in(key, name, self.scans())
+    }
+
+    /// Whether [`PropertyIndex::find`] scans the heads (a few names) rather than hashing.
+    #[inline(always)]
+    pub(super) fn scans(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// [`PropertyIndex::find`] where the caller has decided [`PropertyIndex::scans`]
+    /// (`SCAN`), so that a loop of lookups decides it once.
+    #[inline(always)]
+    pub(super) fn find_by<'a, const SCAN: bool>(
+        &self,
+        key: &str,
+        name: impl Fn(usize) -> Option<&'a str>,
+    ) -> Option<usize> {
+        self.find_in(key, name, SCAN)
+    }
+
+    /// [`PropertyIndex::find`], scanning the heads when `scan` (which must be
+    /// [`PropertyIndex::scans`]) and hashing otherwise.
+    #[inline(always)]
+    fn find_in<'a>(
+        &self,
+        key: &str,
+        name: impl Fn(usize) -> Option<&'a str>,
+        scan: bool,
+    ) -> Option<usize> {
         if !self.may_have_length(key.len()) {
             return None;
         }
         let head = Head::of(key);
         let same =
             |i: usize| self.heads[i] == head && (head.len <= Head::DECIDES || name(i) == Some(key));
-        if self.starts.is_empty() {
+        if scan {
             return (0..self.heads.len()).find(|&i| same(i));
         }
         let slot = head.slot(self.shift);
@@ -655,17 +684,29 @@ impl Required {
         if object.len() > self.names.len() * 4 {
             return self.names.iter().all(|n| object.contains_key(n));
         }
-        let mut seen = 0u64;
-        for key in object.keys() {
-            if let Some(i) = index.find(key, |i| self.names.get(i).map(String::as_str)) {
-                seen |= 1 << i;
-                if seen == *all {
-                    return true;
-                }
+        let name = |i: usize| self.names.get(i).map(String::as_str);
+        if index.scans() {
+            all_found(object, *all, |key| index.find_by::<true>(key, name))
+        } else {
+            all_found(object, *all, |key| index.find_by::<false>(key, name))
+        }
+    }
+}
+
+/// Whether the keys of `object` that `find` places among some names (by index, below
+/// 64) cover the bits `all`: one pass, stopping once they do.
+#[inline(always)]
+fn all_found(object: &Map<String, Value>, all: u64, find: impl Fn(&str) -> Option<usize>) -> bool {
+    let mut seen = 0u64;
+    for key in object.keys() {
+        if let Some(i) = find(key) {
+            seen |= 1 << i;
+            if seen == all {
+                return true;
             }
         }
-        false
     }
+    false
 }
 
 /// The object applicators of a node, run together at the first of them.

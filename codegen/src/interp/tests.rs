@@ -1612,6 +1612,33 @@ fn arrays_of_arrays_decided_at_once_spend_what_validate_does() {
 }
 
 #[test]
+fn required_finds_its_names_by_scan_and_by_hash() {
+    // Three names are scanned for, twenty hashed; the objects are small enough for one
+    // pass over their keys.
+    for count in [3, 20] {
+        let names: Vec<String> = (0..count).map(|i| format!("name-{i}")).collect();
+        let v = Interpreter::new(
+            crate::Compiler::new(crate::Options::default())
+                .compile(&json!({"required": names}))
+                .expect("compiles"),
+        );
+        let full: serde_json::Map<String, Value> =
+            names.iter().map(|n| (n.clone(), json!(1))).collect();
+        assert_valid(&v, &Value::Object(full.clone()));
+        let mut extra = full.clone();
+        extra.insert("other".into(), json!(2));
+        assert_valid(&v, &Value::Object(extra.clone()));
+        for name in &names {
+            let mut missing = extra.clone();
+            missing.remove(name);
+            missing.insert(format!("{name}x"), json!(3));
+            assert_eq!(v.check(&Value::Object(missing.clone())), Verdict::Invalid);
+            assert_eq!(errors(&v, &Value::Object(missing)).len(), 1, "{name}");
+        }
+    }
+}
+
+#[test]
 fn short_circuit_applicators_spend_what_validate_does() {
     // `anyOf`, `oneOf`, `not` and `if` run directly in short-circuit mode, over branches
     // that recur (and charge).
