@@ -9,7 +9,9 @@
 //! `contains`, `if`) always run in short-circuit mode.
 
 use super::annotations::Annotations;
-use super::plan::{Bound, ByKind, Fast, Kind, Lane, NodePlan, Op, PropertyIndex, Simple};
+use super::plan::{
+    Bound, ByKind, Fast, Kind, Lane, NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
+};
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
 use crate::plan::lookup::EnumTable;
@@ -469,7 +471,7 @@ type PropertiesRef<'p> = (&'p [(String, Edge)], Option<&'p PropertyIndex>);
 
 /// The object applicators one pass over an object runs.
 #[derive(Clone, Copy)]
-struct ObjectPass<'p> {
+pub(super) struct ObjectPass<'p> {
     /// `properties`, with its entries' indices sorted by name when known.
     properties: Option<PropertiesRef<'p>>,
     /// `patternProperties`.
@@ -489,7 +491,11 @@ struct ObjectPass<'p> {
 /// applicator) runs: the fused applicators at the first of them (`None` at the others,
 /// which ran with it), else the check alone.
 #[inline(always)]
-fn object_pass_at<'p>(node: &'p Node, plan: &'p NodePlan, index: usize) -> Option<ObjectPass<'p>> {
+pub(super) fn object_pass_at<'p>(
+    node: &'p Node,
+    plan: &'p NodePlan,
+    index: usize,
+) -> Option<ObjectPass<'p>> {
     let kind = |i: usize| node.checks.get(i).map(|c| &c.kind);
     let properties_at = |i: usize| match kind(i) {
         Some(CheckKind::Properties(entries)) => {
@@ -528,10 +534,63 @@ fn object_pass_at<'p>(node: &'p Node, plan: &'p NodePlan, index: usize) -> Optio
     })
 }
 
+impl PropertiesOp {
+    /// The entries and their index, borrowed as a pass reads them.
+    fn borrowed(&self) -> PropertiesRef<'_> {
+        (&self.entries, self.index.as_ref())
+    }
+}
+
+impl ObjectOp {
+    /// The op that runs `pass`, copying what it borrows.
+    pub(super) fn of(pass: ObjectPass<'_>) -> ObjectOp {
+        ObjectOp {
+            properties: pass.properties.map(|(entries, index)| PropertiesOp {
+                entries: entries.into(),
+                index: index.cloned(),
+            }),
+            patterns: pass.patterns.map(Into::into),
+            pattern_set: pass.pattern_set.cloned(),
+            additional: (pass.additional)
+                .map(|(edge, known, patterns)| (edge.clone(), known.into(), patterns.into())),
+            additional_set: pass.additional_set.cloned(),
+            fused: pass.fused,
+        }
+    }
+
+    /// The pass the op runs.
+    fn pass(&self) -> ObjectPass<'_> {
+        ObjectPass {
+            properties: self.properties.as_ref().map(PropertiesOp::borrowed),
+            patterns: self.patterns.as_deref(),
+            pattern_set: self.pattern_set.as_ref(),
+            additional: (self.additional.as_ref())
+                .map(|(edge, known, patterns)| (edge, &known[..], &patterns[..])),
+            additional_set: self.additional_set.as_ref(),
+            fused: self.fused,
+        }
+    }
+}
+
 impl Interpreter {
     /// Evaluates the root node.
     pub(super) fn eval_root(&self, cx: &mut Ctx, instance: &Value) -> Eval {
         self.node(cx, self.shared.program.root, Inst::Value(instance), None)
+    }
+
+    /// Evaluates the root node in short-circuit mode ([`Ctx::checking`]): an out-of-line
+    /// [`NodePlan::quick`] root that counts no depth (the usual root) is entered here, as
+    /// [`Interpreter::enter`] would (its entry cost charged, then its ops), without the
+    /// general dispatch around it; any other through [`Interpreter::eval_root`].
+    pub(super) fn check_root(&self, cx: &mut Ctx, instance: &Value) -> Eval {
+        let plan = &self.plans[self.shared.program.root.0];
+        if !(plan.quick && plan.out_of_line && !plan.counts_depth) || cx.locates() {
+            return self.eval_root(cx, instance);
+        }
+        if let Err(reason) = cx.budget.charge(plan.entry_cost) {
+            return cx.stop(reason);
+        }
+        self.run_ops(cx, &plan.ops, Inst::Value(instance))
     }
 
     /// Evaluates node `id` against `inst`. When `out` is given and the node collects
@@ -552,7 +611,7 @@ impl Interpreter {
                 Fast::Valid => return Ok(true),
                 Fast::Type(types) => return Ok(inst.has_type(*types)),
                 Fast::Simple(lanes) => return simple_checks(cx, lanes.lane(inst.kind()), inst),
-                Fast::Ops(lanes) => return self.run_ops(cx, id, lanes, inst),
+                Fast::Ops(lanes) => return self.run_ops(cx, lanes, inst),
                 Fast::Enter => {}
             }
         }
@@ -583,7 +642,7 @@ impl Interpreter {
             }
         }
         let result = if plan.quick && !cx.locates() {
-            self.run_ops(cx, id, &plan.ops, inst)
+            self.run_ops(cx, &plan.ops, inst)
         } else {
             let node = &self.shared.program.nodes[id.0];
             if plan.collects || self.shared.program.uses_dynamic_scope || cx.annotate {
@@ -602,10 +661,10 @@ impl Interpreter {
         result
     }
 
-    /// The [`Op`]s of the [`NodePlan::quick`] node `id` in short-circuit mode: the lane
-    /// of `inst`'s kind.
+    /// The [`Op`]s of a [`NodePlan::quick`] node in short-circuit mode: the lane of
+    /// `inst`'s kind.
     #[inline(never)]
-    fn run_ops(&self, cx: &mut Ctx, id: NodeId, lanes: &ByKind<Op>, inst: Inst<'_>) -> Eval {
+    fn run_ops(&self, cx: &mut Ctx, lanes: &ByKind<Op>, inst: Inst<'_>) -> Eval {
         let lane = lanes.lane(inst.kind());
         for op in lane.steps.iter() {
             let ok = match op {
@@ -622,15 +681,18 @@ impl Interpreter {
                     Some(items) => self.prefix_items_quietly(cx, targets.iter().copied(), items)?,
                     None => true,
                 },
-                Op::Properties(index) => match inst.as_object() {
-                    Some(object) => self.quick_properties(cx, id, *index, object)?,
+                Op::Properties(properties) => match inst.as_object() {
+                    Some(object) => {
+                        let (entries, index) = properties.borrowed();
+                        self.properties_alone(cx, entries, index, object)?
+                    }
                     None => true,
                 },
-                Op::Object(index) => match inst.as_object() {
-                    Some(object) => self.quick_object(cx, id, *index, object)?,
+                Op::Object(pass) => match inst.as_object() {
+                    Some(object) => self.object_pass(cx, pass.pass(), object, None)?,
                     None => true,
                 },
-                Op::Check(index) => self.quick_check(cx, id, *index, inst)?,
+                Op::Check { node, index } => self.quick_check(cx, *node, *index, inst)?,
             };
             if !ok {
                 return Ok(false);
@@ -639,50 +701,57 @@ impl Interpreter {
         Ok(!lane.fails)
     }
 
-    /// Check `index` of node `id`, a `properties` alone, on `object` in short-circuit
-    /// mode ([`Op::Properties`]).
-    #[inline(never)]
-    fn quick_properties(
-        &self,
-        cx: &mut Ctx,
-        id: NodeId,
-        index: usize,
-        object: &Map<String, Value>,
-    ) -> Eval {
-        let node = &self.shared.program.nodes[id.0];
-        match node.checks.get(index).map(|check| &check.kind) {
-            Some(CheckKind::Properties(entries)) => {
-                let names = self.plans[id.0].properties_index(index);
-                self.properties_alone(cx, entries, names, object)
-            }
-            _ => Ok(true),
-        }
-    }
-
-    /// Check `index` of node `id`, an object applicator run in a pass of its own or with
-    /// its siblings, on `object` in short-circuit mode ([`Op::Object`]).
-    #[inline(never)]
-    fn quick_object(
-        &self,
-        cx: &mut Ctx,
-        id: NodeId,
-        index: usize,
-        object: &Map<String, Value>,
-    ) -> Eval {
-        let node = &self.shared.program.nodes[id.0];
-        match object_pass_at(node, &self.plans[id.0], index) {
-            Some(pass) => self.object_pass(cx, pass, object, None),
-            None => Ok(true),
-        }
-    }
-
-    /// Check `index` of node `id` in short-circuit mode ([`Op::Check`]).
+    /// Check `index` of node `id` in short-circuit mode ([`Op::Check`]): a check that
+    /// reads only the instance ([`Interpreter::leaf`]) and the in-place applicators
+    /// whose errors are dropped (`anyOf`, `oneOf`, `not`, `if`) directly, as
+    /// [`Interpreter::check`] evaluates them without errors, annotations or evaluated
+    /// locations; any other through it.
     #[inline(never)]
     fn quick_check(&self, cx: &mut Ctx, id: NodeId, index: usize, inst: Inst<'_>) -> Eval {
         let node = &self.shared.program.nodes[id.0];
-        match node.checks.get(index) {
-            Some(check) => self.check(cx, node, &self.plans[id.0], index, check, inst, None),
-            None => Ok(true),
+        let plan = &self.plans[id.0];
+        let Some(check) = node.checks.get(index) else {
+            return Ok(true);
+        };
+        match &check.kind {
+            CheckKind::AnyOf(edges) => {
+                let branches = Branches::new(edges, plan.discriminator(index), inst);
+                for edge in branches.admitted() {
+                    if self.node(cx, edge.target, inst, None)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            CheckKind::OneOf(edges) => {
+                let branches = Branches::new(edges, plan.discriminator(index), inst);
+                let mut matched = false;
+                for edge in branches.admitted() {
+                    if self.node(cx, edge.target, inst, None)? {
+                        if matched {
+                            return Ok(false);
+                        }
+                        matched = true;
+                    }
+                }
+                Ok(matched)
+            }
+            CheckKind::Not(edge) => Ok(!self.node(cx, edge.target, inst, None)?),
+            CheckKind::IfThenElse {
+                condition,
+                then,
+                otherwise,
+            } => {
+                let holds = self.node(cx, condition.target, inst, None)?;
+                match if holds { then } else { otherwise } {
+                    Some(edge) => self.node(cx, edge.target, inst, None),
+                    None => Ok(true),
+                }
+            }
+            kind => match self.leaf(cx, plan, index, kind, inst) {
+                Some(verdict) => verdict,
+                None => self.check(cx, node, plan, index, check, inst, None),
+            },
         }
     }
 
@@ -1187,7 +1256,7 @@ impl Interpreter {
 
     /// Gives the annotation of the applicator `check` of `node`, evaluated on `inst`, when
     /// the node is still `valid` (else it would be dropped): the one the check found
-    /// ([`Ctx::applied`]), else [`Interpreter::applied`].
+    /// ([`Output::applied`]), else [`Interpreter::applied`].
     #[cold]
     fn give_applied(
         &self,
@@ -1741,7 +1810,7 @@ impl Interpreter {
             (Fast::Simple(lanes), false) => simple_items(cx, lanes, rest),
             (Fast::Ops(lanes), false) => {
                 for item in rest {
-                    if !self.run_ops(cx, target, lanes, Inst::Value(item))? {
+                    if !self.run_ops(cx, lanes, Inst::Value(item))? {
                         return Ok(false);
                     }
                 }
@@ -1906,15 +1975,52 @@ fn simple_checks(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Eval {
 }
 
 /// The [`Fast::Simple`] ops of an `items` schema on each of `items` in turn (the lane
-/// of its kind), in short-circuit mode: one call for the whole array.
+/// of its kind), in short-circuit mode: one call for the whole array. When the schema's
+/// array lane is one [`Simple::ItemsAtOnce`] (an array of arrays decided at once:
+/// coordinates, matrices), the arrays among `items` run it without the lane's dispatch.
 #[inline(never)]
 fn simple_items(cx: &mut Ctx, lanes: &ByKind<Simple>, items: &[Value]) -> Eval {
+    let arrays = lanes.lane(Kind::Array);
+    if let ([Simple::ItemsAtOnce { .. }], false) = (&*arrays.steps, arrays.fails) {
+        let at_once = &arrays.steps[0];
+        for item in items {
+            let ok = match item {
+                Value::Array(inner) => items_at_once(cx, at_once, inner)?,
+                _ => all_simple(cx, lanes.lane(Kind::of(item)), Inst::Value(item))?,
+            };
+            if !ok {
+                return Ok(false);
+            }
+        }
+        return Ok(true);
+    }
     for item in items {
         if !all_simple(cx, lanes.lane(Kind::of(item)), Inst::Value(item))? {
             return Ok(false);
         }
     }
     Ok(true)
+}
+
+/// Whether the array `items` passes `step`, a [`Simple::ItemsAtOnce`] (any other step
+/// passes): its count tested first, then the items from `skip` decided after charging
+/// the loop.
+#[inline(always)]
+fn items_at_once(cx: &mut Ctx, step: &Simple, items: &[Value]) -> Eval {
+    let Simple::ItemsAtOnce {
+        skip,
+        types,
+        loop_cost,
+        count,
+    } = step
+    else {
+        return Ok(true);
+    };
+    if !count.contains(&(items.len() as u64)) {
+        return Ok(false);
+    }
+    let rest = items.get(*skip..).unwrap_or_default();
+    items_decided(cx, *types, rest, *loop_cost)
 }
 
 /// Whether `inst` passes the [`Fast::Simple`] ops of `lane`, in short-circuit mode.
@@ -1951,17 +2057,8 @@ fn simple_check(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Eval {
         Simple::PrefixItemsAtOnce(types) => inst.as_array().is_none_or(|items| {
             (types.iter().zip(items)).all(|(t, item)| t.is_none_or(|t| has_type(t, item)))
         }),
-        Simple::ItemsAtOnce {
-            skip,
-            types,
-            loop_cost,
-            count,
-        } => match inst.as_array() {
-            Some(items) if !count.contains(&(items.len() as u64)) => false,
-            Some(items) => {
-                let rest = items.get(*skip..).unwrap_or_default();
-                items_decided(cx, *types, rest, *loop_cost)?
-            }
+        Simple::ItemsAtOnce { .. } => match inst.as_array() {
+            Some(items) => items_at_once(cx, op, items)?,
             None => true,
         },
     })

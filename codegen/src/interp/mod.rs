@@ -41,12 +41,21 @@
 //! checks evaluate no node (`type`, `minItems`, `maxItems`, `required`, `minLength`,
 //! `maxLength`, `const`, an `enum` without member tables, the numeric bounds, such an
 //! `items` or `prefixItems`) runs them from a list planned with their data (as an `items`
-//! loop over it does, for every item in one call), and any other node that collects
+//! loop over it does, for every item in one call, running an inner `items` decided at
+//! once on each array item without the list's dispatch), and any other node that collects
 //! nothing (in a program without a dynamic scope) runs a list of steps planned from its
 //! checks, without the error, annotation and location work of `validate`: those checks
 //! with their data, each `$ref` and `allOf` member as an application of its target (none
 //! for an always valid one), `items` and `prefixItems` by their targets, the object
-//! applicators as one pass, and every other check through the general evaluation.
+//! applicators as one pass (the step holds copies of the names, index, patterns and
+//! prefilters it reads), `anyOf`, `oneOf`, `not` and `if` as applications of their
+//! targets, a check that reads only the instance directly, and every other check through
+//! the general evaluation. Steps are split by the instance's kind, and where a node
+//! applies an inline node in place (which short-circuit evaluation neither enters nor
+//! charges) the target's steps for that kind stand in its place (up to 64 steps a lane),
+//! ending the lane where the target's fails; a node left with only checks that evaluate
+//! no node runs them as above. `check` enters the usual root (out of line, counting no
+//! depth) itself: its entry cost charged, then its steps.
 //!
 //! # Where evaluation stops early
 //!
@@ -191,7 +200,7 @@ impl fmt::Debug for Interpreter {
 impl Validate for Interpreter {
     fn check(&self, instance: &Value) -> Verdict {
         let mut cx = eval::Ctx::checking(Budget::new(&self.limits));
-        let outcome = self.eval_root(&mut cx, instance);
+        let outcome = self.check_root(&mut cx, instance);
         match outcome {
             Ok(true) => Verdict::Valid,
             Ok(false) => Verdict::Invalid,

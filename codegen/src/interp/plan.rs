@@ -2,7 +2,8 @@
 //! are fused into one pass over an object's properties, and lookup indices over the
 //! `properties` and `required` names for instance keys.
 
-use crate::ir::{CheckKind, Node, NodeId};
+use super::eval::object_pass_at;
+use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId};
 use crate::plan::lookup::{pattern_set, EnumTable};
 use crate::plan::{Discriminator, Plan};
 use crate::regex::PatternSet;
@@ -105,13 +106,44 @@ pub(super) enum Op {
     Items { target: NodeId, skip: usize },
     /// `prefixItems`, by position.
     PrefixItems(Box<[NodeId]>),
-    /// The check at this index, a `properties` not fused with its siblings.
-    Properties(usize),
-    /// The check at this index: `properties`, `patternProperties` or
-    /// `additionalProperties`, fused (the first of them) or alone.
-    Object(usize),
-    /// The check at this index, through the checks' general evaluation.
-    Check(usize),
+    /// A `properties` not fused with its siblings.
+    Properties(Box<PropertiesOp>),
+    /// `properties`, `patternProperties` and `additionalProperties` fused, or one of them
+    /// alone: one pass over the object's properties.
+    Object(Box<ObjectOp>),
+    /// Check `index` of `node`, through the checks' general evaluation.
+    Check { node: NodeId, index: usize },
+}
+
+/// A `properties` check as [`Op::Properties`] runs it, copied from the check and its
+/// node's plan so that running it reads nothing else.
+#[derive(Debug, Clone)]
+pub(super) struct PropertiesOp {
+    /// The entries: name and edge.
+    pub(super) entries: Box<[(String, Edge)]>,
+    /// The lookup index over the entries' names, when the node's plan has one.
+    pub(super) index: Option<PropertyIndex>,
+}
+
+/// `additionalProperties` as [`ObjectOp`] holds it: its schema, names and patterns.
+pub(super) type AdditionalOp = (Edge, Box<[String]>, Box<[RegexId]>);
+
+/// The object applicators one pass over an object runs ([`Op::Object`]), copied from the
+/// checks and their node's plan (what `eval::ObjectPass` borrows).
+#[derive(Debug, Clone)]
+pub(super) struct ObjectOp {
+    /// `properties`.
+    pub(super) properties: Option<PropertiesOp>,
+    /// `patternProperties`.
+    pub(super) patterns: Option<Box<[(RegexId, Edge)]>>,
+    /// `patternProperties`' prefilter, when it has one.
+    pub(super) pattern_set: Option<PatternSet>,
+    /// `additionalProperties`: its schema, names and patterns.
+    pub(super) additional: Option<AdditionalOp>,
+    /// The prefilter of `additionalProperties`' patterns, when it has one.
+    pub(super) additional_set: Option<PatternSet>,
+    /// Whether `additional`'s names and patterns are exactly the sibling ones above.
+    pub(super) fused: bool,
 }
 
 /// A check that evaluates no node, as short-circuit evaluation runs it, with what it
@@ -372,7 +404,7 @@ fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
         Op::Apply(_) => OnKind::Runs(op.clone()),
         Op::Items { .. } | Op::PrefixItems(_) => only(Kind::Array),
         Op::Properties(_) | Op::Object(_) => only(Kind::Object),
-        Op::Check(index) => match node.checks.get(*index).map(|c| &c.kind) {
+        Op::Check { index, .. } => match node.checks.get(*index).map(|c| &c.kind) {
             Some(CheckKind::False) => OnKind::Fails,
             Some(check) => match reads_only(check) {
                 Some(of) => only(of),
@@ -570,13 +602,42 @@ impl PropertyIndex {
         key: &str,
         name: impl Fn(usize) -> Option<&'a str>,
     ) -> Option<usize> {
+        self.find_in(key, name, self.scans())
+    }
+
+    /// Whether [`PropertyIndex::find`] scans the heads (a few names) rather than hashing.
+    #[inline(always)]
+    pub(super) fn scans(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// [`PropertyIndex::find`] where the caller has decided [`PropertyIndex::scans`]
+    /// (`SCAN`), so that a loop of lookups decides it once.
+    #[inline(always)]
+    pub(super) fn find_by<'a, const SCAN: bool>(
+        &self,
+        key: &str,
+        name: impl Fn(usize) -> Option<&'a str>,
+    ) -> Option<usize> {
+        self.find_in(key, name, SCAN)
+    }
+
+    /// [`PropertyIndex::find`], scanning the heads when `scan` (which must be
+    /// [`PropertyIndex::scans`]) and hashing otherwise.
+    #[inline(always)]
+    fn find_in<'a>(
+        &self,
+        key: &str,
+        name: impl Fn(usize) -> Option<&'a str>,
+        scan: bool,
+    ) -> Option<usize> {
         if !self.may_have_length(key.len()) {
             return None;
         }
         let head = Head::of(key);
         let same =
             |i: usize| self.heads[i] == head && (head.len <= Head::DECIDES || name(i) == Some(key));
-        if self.starts.is_empty() {
+        if scan {
             return (0..self.heads.len()).find(|&i| same(i));
         }
         let slot = head.slot(self.shift);
@@ -623,17 +684,29 @@ impl Required {
         if object.len() > self.names.len() * 4 {
             return self.names.iter().all(|n| object.contains_key(n));
         }
-        let mut seen = 0u64;
-        for key in object.keys() {
-            if let Some(i) = index.find(key, |i| self.names.get(i).map(String::as_str)) {
-                seen |= 1 << i;
-                if seen == *all {
-                    return true;
-                }
+        let name = |i: usize| self.names.get(i).map(String::as_str);
+        if index.scans() {
+            all_found(object, *all, |key| index.find_by::<true>(key, name))
+        } else {
+            all_found(object, *all, |key| index.find_by::<false>(key, name))
+        }
+    }
+}
+
+/// Whether the keys of `object` that `find` places among some names (by index, below
+/// 64) cover the bits `all`: one pass, stopping once they do.
+#[inline(always)]
+fn all_found(object: &Map<String, Value>, all: u64, find: impl Fn(&str) -> Option<usize>) -> bool {
+    let mut seen = 0u64;
+    for key in object.keys() {
+        if let Some(i) = find(key) {
+            seen |= 1 << i;
+            if seen == all {
+                return true;
             }
         }
-        false
     }
+    false
 }
 
 /// The object applicators of a node, run together at the first of them.
@@ -679,8 +752,9 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             out
         })
         .collect();
-    let fast: Vec<(Fast, ByKind<Op>)> = (program.nodes.iter().zip(&plans))
-        .map(|(node, plan)| {
+    let mut fast: Vec<(Fast, ByKind<Op>)> = (program.nodes.iter().zip(&plans))
+        .enumerate()
+        .map(|(i, (node, plan))| {
             if plan.always_valid {
                 return (Fast::Valid, ByKind::default());
             }
@@ -691,33 +765,144 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
                 return (Fast::Enter, ByKind::default());
             }
             let mut ops = Vec::new();
-            for (index, check) in node.checks.iter().enumerate() {
-                push_ops(&mut ops, &plans, plan, index, &check.kind);
+            for index in 0..node.checks.len() {
+                push_ops(&mut ops, &plans, (NodeId(i), node, plan), index);
             }
-            let by_kind = |ops: &[Op]| ByKind::split(ops, |op, kind| op_on_kind(node, op, kind));
+            let lanes = ByKind::split(&ops, |op, kind| op_on_kind(node, op, kind));
             if plan.out_of_line {
-                return (Fast::Enter, by_kind(&ops));
+                return (Fast::Enter, lanes);
             }
-            if !ops.iter().all(|op| matches!(op, Op::Simple(_))) {
-                return (Fast::Ops(by_kind(&ops)), ByKind::default());
-            }
-            let simple: Vec<Simple> = (ops.into_iter())
-                .filter_map(|op| match op {
-                    Op::Simple(simple) => Some(simple),
-                    _ => None,
-                })
-                .collect();
-            (
-                Fast::Simple(ByKind::split(&simple, simple_on_kind).fold_item_counts()),
-                ByKind::default(),
-            )
+            (Fast::Ops(lanes), ByKind::default())
         })
         .collect();
+    let mut spliced = vec![false; fast.len()];
+    for id in 0..fast.len() {
+        splice_node(&mut fast, &mut spliced, id);
+    }
     for (plan, (fast, ops)) in plans.iter_mut().zip(fast) {
-        plan.fast = fast;
+        plan.fast = fast.simplified();
         plan.ops = ops;
     }
     plans
+}
+
+/// A lane longer than this takes no more steps of the nodes it applies in place.
+const MAX_SPLICED: usize = 64;
+
+/// Splices into the [`Op`] lanes of node `id` (its [`Fast::Ops`], or its ops when it is
+/// out of line) the lanes of the inline nodes it applies in place (after splicing
+/// theirs): short-circuit evaluation of such a node is exactly its lane of the
+/// instance's kind, which enters nothing and charges nothing, so the parent runs those
+/// steps itself instead of an [`Op::Apply`] (and fails where that lane fails).
+fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize) {
+    if std::mem::replace(&mut spliced[id], true) {
+        return;
+    }
+    let applied: Vec<usize> = (fast[id].0.ops().into_iter())
+        .chain([&fast[id].1])
+        .flat_map(|lanes| lanes.lanes.iter())
+        .flat_map(|lane| lane.steps.iter())
+        .filter_map(|op| match op {
+            Op::Apply(target) => Some(target.0),
+            _ => None,
+        })
+        .collect();
+    for target in applied {
+        splice_node(fast, spliced, target);
+    }
+    let splice = |lanes: &ByKind<Op>| ByKind {
+        lanes: Kind::ALL.map(|kind| {
+            let lane = lanes.lane(kind);
+            let mut steps = Vec::new();
+            for op in lane.steps.iter() {
+                let inner = match op {
+                    Op::Apply(target) => fast[target.0].0.inline_lane(kind),
+                    _ => None,
+                };
+                match inner {
+                    Some(inner) if steps.len() + inner.steps.len() <= MAX_SPLICED => {
+                        steps.extend(inner.steps.into_vec());
+                        if inner.fails {
+                            return Lane {
+                                steps: steps.into_boxed_slice(),
+                                fails: true,
+                            };
+                        }
+                    }
+                    _ => steps.push(op.clone()),
+                }
+            }
+            Lane {
+                steps: steps.into_boxed_slice(),
+                fails: lane.fails,
+            }
+        }),
+    };
+    let fast_lanes = fast[id].0.ops().map(splice);
+    let ops = splice(&fast[id].1);
+    if let Some(lanes) = fast_lanes {
+        fast[id].0 = Fast::Ops(lanes);
+    }
+    fast[id].1 = ops;
+}
+
+impl Fast {
+    /// The [`Op`] lanes of a [`Fast::Ops`] node.
+    fn ops(&self) -> Option<&ByKind<Op>> {
+        match self {
+            Fast::Ops(lanes) => Some(lanes),
+            _ => None,
+        }
+    }
+
+    /// The steps short-circuit evaluation runs for the inline node evaluated so on an
+    /// instance of `kind`, as [`Op`]s: its lane, or its type test (`None` for a node
+    /// that is entered).
+    fn inline_lane(&self, kind: Kind) -> Option<Lane<Op>> {
+        match self {
+            Fast::Ops(lanes) => {
+                let lane = lanes.lane(kind);
+                Some(Lane {
+                    steps: lane.steps.clone(),
+                    fails: lane.fails,
+                })
+            }
+            Fast::Type(types) => Some(match simple_on_kind(&Simple::Type(*types), kind) {
+                OnKind::Passes => Lane::default(),
+                OnKind::Runs(simple) => Lane {
+                    steps: Box::new([Op::Simple(simple)]),
+                    fails: false,
+                },
+                OnKind::Fails => Lane {
+                    steps: Box::default(),
+                    fails: true,
+                },
+            }),
+            Fast::Valid => Some(Lane::default()),
+            Fast::Simple(_) | Fast::Enter => None,
+        }
+    }
+
+    /// The same evaluation, [`Fast::Simple`] when it runs only [`Simple`] steps.
+    fn simplified(self) -> Fast {
+        let Fast::Ops(lanes) = self else {
+            return self;
+        };
+        let simple = |op: &Op| match op {
+            Op::Simple(simple) => Some(simple.clone()),
+            _ => None,
+        };
+        let all_simple =
+            (lanes.lanes.iter()).all(|lane| lane.steps.iter().all(|op| simple(op).is_some()));
+        if !all_simple {
+            return Fast::Ops(lanes);
+        }
+        let lanes = lanes.lanes.map(|lane| Lane {
+            steps: lane.steps.iter().filter_map(simple).collect(),
+            fails: lane.fails,
+        });
+        Fast::Simple(ByKind { lanes }.fold_item_counts())
+    }
 }
 
 /// Sets whether `plans` (of `shared`'s program) count depth: not when `free`, which the
@@ -735,15 +920,17 @@ fn at_once(plan: &NodePlan) -> Option<Option<TypeSet>> {
     (plan.always_valid || plan.only_type.is_some()).then_some(plan.only_type)
 }
 
-/// Appends the [`Op`]s of check `index` of a node planned `plan`, of kind `kind`, given
+/// Appends the [`Op`]s of check `index` of node `id` (`node`, planned `plan`), given
 /// every node's plan (but their [`NodePlan::fast`]).
 fn push_ops(
     ops: &mut Vec<Op>,
     plans: &[NodePlan],
-    plan: &NodePlan,
+    (id, node, plan): (NodeId, &Node, &NodePlan),
     index: usize,
-    kind: &CheckKind,
 ) {
+    let Some(kind) = node.checks.get(index).map(|check| &check.kind) else {
+        return;
+    };
     if let Some(simple) = simple(plans, kind) {
         ops.push(Op::Simple(simple));
         return;
@@ -767,20 +954,21 @@ fn push_ops(
         CheckKind::PrefixItems(edges) => {
             ops.push(Op::PrefixItems(edges.iter().map(|e| e.target).collect()));
         }
-        CheckKind::Properties(_) if plan.object.is_none() => ops.push(Op::Properties(index)),
+        CheckKind::Properties(entries) if plan.object.is_none() => {
+            ops.push(Op::Properties(Box::new(PropertiesOp {
+                entries: entries.clone().into_boxed_slice(),
+                index: plan.properties_index(index).cloned(),
+            })));
+        }
         CheckKind::Properties(_)
         | CheckKind::PatternProperties(_)
         | CheckKind::AdditionalProperties { .. } => {
-            // A fused check runs with the first of them.
-            if plan
-                .object
-                .as_ref()
-                .is_none_or(|fused| fused.first == index)
-            {
-                ops.push(Op::Object(index));
+            // A fused check runs with the first of them (no pass at the others).
+            if let Some(pass) = object_pass_at(node, plan, index) {
+                ops.push(Op::Object(Box::new(ObjectOp::of(pass))));
             }
         }
-        _ => ops.push(Op::Check(index)),
+        _ => ops.push(Op::Check { node: id, index }),
     }
 }
 

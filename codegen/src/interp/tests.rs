@@ -1512,6 +1512,167 @@ fn unresolved_reference_is_incomplete_unless_already_invalid() {
     assert_eq!(report.errors.len(), 1);
 }
 
+/// The interpreter of `schema` under a budget of `budget` units.
+fn compiled_with_budget(schema: &Value, budget: u64) -> Interpreter {
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(schema)
+        .expect("compiles");
+    let limits = Limits {
+        budget,
+        ..program.limits
+    };
+    Interpreter::new(program).with_limits(limits)
+}
+
+/// Checks that short-circuit evaluation of `schema` (its fast paths) spends what
+/// `validate` (the general evaluation) does on `valid`, which both evaluate in full: the
+/// same verdict under every budget up to the least that suffices, which is returned.
+fn same_budget_as_validate(schema: &Value, valid: &Value) -> u64 {
+    let need = (1..10_000)
+        .find(|&b| compiled_with_budget(schema, b).check(valid) == Verdict::Valid)
+        .expect("a budget that suffices");
+    for budget in 1..=need {
+        let v = compiled_with_budget(schema, budget);
+        assert_eq!(v.check(valid), v.validate(valid).verdict, "budget {budget}");
+    }
+    assert_eq!(
+        compiled_with_budget(schema, need - 1).check(valid),
+        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+    );
+    need
+}
+
+#[test]
+fn inline_nodes_applied_in_place_run_as_their_parents_steps() {
+    // The inline `allOf` members (a type test, a node of simple checks, an `allOf` of
+    // them) run as steps of the root's lane, before the recursive `$ref`, which charges.
+    let schema = json!({
+        "$defs": {"tree": {"items": {"$ref": "#/$defs/tree"}}},
+        "allOf": [
+            {"allOf": [{"type": ["string", "array"]}, {"maxLength": 3, "maxItems": 2}]},
+            {"$ref": "#/$defs/tree"},
+            {"type": "array"}
+        ]
+    });
+    let need = same_budget_as_validate(&schema, &json!([[[]], []]));
+    let tight = compiled_with_budget(&schema, need - 1);
+    // A failing member stops the evaluation before the `$ref` charges anything.
+    for invalid in [json!(5), json!("abcd"), json!([[], [], []])] {
+        assert_eq!(tight.check(&invalid), Verdict::Invalid, "{invalid}");
+    }
+    errors(&compiled_with_budget(&schema, need), &json!("abc"));
+}
+
+#[test]
+fn a_root_without_depth_is_entered_as_any_node() {
+    // No recursion: no depth is counted, and `check` enters the root directly.
+    let schema = json!({
+        "properties": {"a": {"type": "string"}, "b": {"items": {"minimum": 1}}},
+        "required": ["a"]
+    });
+    let need = same_budget_as_validate(&schema, &json!({"a": "x", "b": [1, 2, 3]}));
+    let v = compiled_with_budget(&schema, need);
+    for invalid in [json!({}), json!({"a": 1}), json!({"a": "x", "b": [0]})] {
+        assert_eq!(v.check(&invalid), Verdict::Invalid, "{invalid}");
+    }
+    assert_eq!(
+        compiled_with_budget(&schema, 0).check(&json!(5)),
+        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+    );
+}
+
+#[test]
+fn arrays_of_arrays_decided_at_once_spend_what_validate_does() {
+    // The outer `items` runs the inner `items` (folded with the counts) on each array
+    // without the lane's dispatch, and anything else through its lane.
+    let schema = json!({
+        "type": "array",
+        "items": {
+            "type": ["array", "string"],
+            "minItems": 2,
+            "maxItems": 3,
+            "maxLength": 1,
+            "items": {"type": "number"}
+        }
+    });
+    let valid = json!([[1, 2.5], "s", [3, 4, 5], [6, 7]]);
+    let need = same_budget_as_validate(&schema, &valid);
+    let v = compiled_with_budget(&schema, need);
+    for invalid in [
+        json!([[1]]),
+        json!([[1, 2, 3, 4]]),
+        json!([[1, "x"]]),
+        json!([5]),
+        json!(["st"]),
+        json!([[1, 2], null]),
+    ] {
+        assert_eq!(v.check(&invalid), Verdict::Invalid, "{invalid}");
+        errors(&v, &invalid);
+    }
+}
+
+#[test]
+fn required_finds_its_names_by_scan_and_by_hash() {
+    // Three names are scanned for, twenty hashed; the objects are small enough for one
+    // pass over their keys.
+    for count in [3, 20] {
+        let names: Vec<String> = (0..count).map(|i| format!("name-{i}")).collect();
+        let v = Interpreter::new(
+            crate::Compiler::new(crate::Options::default())
+                .compile(&json!({"required": names}))
+                .expect("compiles"),
+        );
+        let full: serde_json::Map<String, Value> =
+            names.iter().map(|n| (n.clone(), json!(1))).collect();
+        assert_valid(&v, &Value::Object(full.clone()));
+        let mut extra = full.clone();
+        extra.insert("other".into(), json!(2));
+        assert_valid(&v, &Value::Object(extra.clone()));
+        for name in &names {
+            let mut missing = extra.clone();
+            missing.remove(name);
+            missing.insert(format!("{name}x"), json!(3));
+            assert_eq!(v.check(&Value::Object(missing.clone())), Verdict::Invalid);
+            assert_eq!(errors(&v, &Value::Object(missing)).len(), 1, "{name}");
+        }
+    }
+}
+
+#[test]
+fn short_circuit_applicators_spend_what_validate_does() {
+    // `anyOf`, `oneOf`, `not` and `if` run directly in short-circuit mode, over branches
+    // that recur (and charge).
+    let schema = json!({
+        "$defs": {"tree": {"type": "array", "items": {"$ref": "#/$defs/tree"}}},
+        "type": "array",
+        "items": {
+            "anyOf": [{"type": "string"}, {"$ref": "#/$defs/tree"}],
+            "oneOf": [
+                {"type": "string"},
+                {"type": "array", "maxItems": 1},
+                {"type": "array", "minItems": 3}
+            ],
+            "not": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+            "if": {"$ref": "#/$defs/tree"},
+            "then": {"items": {"$ref": "#/$defs/tree"}},
+            "else": {"maxLength": 2}
+        }
+    });
+    let valid = json!(["ab", [[]], [[], [[]], []], []]);
+    let need = same_budget_as_validate(&schema, &valid);
+    let v = compiled_with_budget(&schema, need);
+    // No `oneOf` branch, no `anyOf` branch, the `not` subschema, the `else`.
+    for invalid in [
+        json!([[[], []]]),
+        json!([5]),
+        json!([["x"]]),
+        json!(["abc"]),
+    ] {
+        assert_eq!(v.check(&invalid), Verdict::Invalid, "{invalid}");
+        errors(&v, &invalid);
+    }
+}
+
 #[test]
 fn budget_counts_node_evaluations() {
     // {items: {type: integer}}: 1 for the root, then n charged before the loop starts.
