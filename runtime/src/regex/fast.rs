@@ -10,9 +10,6 @@ use crate::error::IncompleteReason;
 use crate::limits::Budget;
 
 /// A pattern's fast path.
-// `ClassRun` holds its set as a table by byte (256 bytes), in the `static` regex itself:
-// no indirection in the loop over the input, for a few hundred bytes of data per regex.
-#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FastPath<'a> {
     /// The whole pattern is a literal string, optionally anchored: `abc` (substring
@@ -163,8 +160,6 @@ fn ascii_runs_match(head: Choice<'_>, runs: &[AsciiRun], end: bool, haystack: &s
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClassRun<'a> {
     ascii: [u64; 2],
-    /// The ASCII members by byte, built from `ascii` at compile time.
-    members: ByteSet,
     ranges: &'a [u32],
     min: u32,
     max: u32,
@@ -187,7 +182,6 @@ impl<'a> ClassRun<'a> {
     ) -> Self {
         ClassRun {
             ascii,
-            members: ByteSet::of_ascii(ascii),
             ranges,
             min,
             max,
@@ -220,7 +214,7 @@ impl<'a> ClassRun<'a> {
     fn contains(&self, c: char) -> bool {
         let c = c as u32;
         if c < 0x80 {
-            self.members.contains(c as u8)
+            ascii_member(&self.ascii, c as u8)
         } else {
             ranges_contain(self.ranges, c)
         }
@@ -240,7 +234,7 @@ impl<'a> ClassRun<'a> {
                 if self.ranges.is_empty() {
                     // An ASCII set: a match is one byte per code point.
                     return (min..=max).contains(&bytes.len())
-                        && bytes.iter().all(|&b| self.members.contains(b));
+                        && bytes.iter().all(|&b| ascii_member(&self.ascii, b));
                 }
                 // Each code point is at least one byte.
                 if min > bytes.len() {
@@ -252,7 +246,7 @@ impl<'a> ClassRun<'a> {
                     if b >= 0x80 {
                         break;
                     }
-                    if !self.members.contains(b) {
+                    if !ascii_member(&self.ascii, b) {
                         return false;
                     }
                     i += 1;
@@ -276,12 +270,12 @@ impl<'a> ClassRun<'a> {
             (true, false) if self.ranges.is_empty() => haystack
                 .as_bytes()
                 .get(..min)
-                .is_some_and(|head| head.iter().all(|&b| self.members.contains(b))),
+                .is_some_and(|head| head.iter().all(|&b| ascii_member(&self.ascii, b))),
             (false, true) if self.ranges.is_empty() => {
                 haystack.len().checked_sub(min).is_some_and(|from| {
                     haystack.as_bytes()[from..]
                         .iter()
-                        .all(|&b| self.members.contains(b))
+                        .all(|&b| ascii_member(&self.ascii, b))
                 })
             }
             (true, false) => {
