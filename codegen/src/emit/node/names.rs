@@ -5,9 +5,9 @@
 //! or 8 bytes, a few instructions more for other lengths. Where a length's group is long
 //! enough for that chain to cost more than a jump on one byte, the string's length is
 //! tested after the other names (`_ if k.len() == 7 => match k.as_bytes()[2] { .. }`)
-//! and its names are told apart by the byte at the position where that costs least
-//! (an arm's body repeated for each of its bytes), then compared in full. The costs are estimates, in instructions, of what rustc and
-//! LLVM make of it.
+//! and its names are told apart by the byte at the position where that costs least (an
+//! arm's body repeated for each of its bytes), then compared in full. The costs are
+//! estimates, in instructions, of what rustc and LLVM make of it.
 
 use super::syntax::has_top_level_or;
 use proc_macro2::{Literal, TokenStream};
