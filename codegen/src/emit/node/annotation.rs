@@ -1,6 +1,7 @@
 //! Annotations in an evaluation's error-collecting code: a node's own, and the applicator
 //! annotations that the instance decides (which names, which items).
 
+use super::code::Code;
 use super::dispatch::ArmCx;
 use super::syntax::uses_ident;
 use super::{regex_name, state, Fun, Gen, Mode};
@@ -47,12 +48,13 @@ impl Gen<'_> {
     /// applicators, `prefixItems`, `items`), given after the check while the node is valid
     /// — `start` is the error mark the function began with — in an evaluation; nothing
     /// otherwise. Patterns are tried again, in order, as the interpreter does.
-    pub(super) fn applied(&self, a: &ArmCx<'_, '_>, check: &Check) -> TokenStream {
+    pub(super) fn applied(&self, a: &ArmCx<'_, '_>, check: &Check) -> Code {
         let f = a.f;
         if !self.annotates(f, check) {
-            return quote!();
+            return Code::default();
         }
-        a.uses_binding.set(true);
+        // Given while the node is valid, in an evaluation.
+        let valid = quote!(cx.annotating() && cx.mark() == start);
         let st = state(f.mode);
         // Whether a key is named, or matches a live pattern: each test, in order.
         let tests = |names: &[String], ids: &mut dyn Iterator<Item = RegexId>| {
@@ -86,12 +88,11 @@ impl Gen<'_> {
                             .find(|id| self.program.regexes[id.0].compiled.is_some());
                         let re = id.map(regex_name);
                         let give = self.give(check, quote!(value));
-                        return quote! {
-                            if cx.annotating() && cx.mark() == start {
-                                let value = __rt::applied_names(obj, |_, k| #st.is_match(&#re, k))?;
-                                #give
-                            }
+                        let give = quote! {
+                            let value = __rt::applied_names(obj, |_, k| #st.is_match(&#re, k))?;
+                            #give
                         };
+                        return Code::if_then(valid, Code::stmt(give)).binding();
                     }
                     _ => any_of(tries),
                 }
@@ -109,11 +110,9 @@ impl Gen<'_> {
             CheckKind::PrefixItems(edges) => {
                 let n = Literal::usize_unsuffixed(edges.len());
                 let give = self.give(check, quote!(value));
-                return quote! {
-                    if cx.annotating() && cx.mark() == start {
-                        if let Some(value) = __rt::prefix_items_value(arr.len(), #n) { #give }
-                    }
-                };
+                let give =
+                    quote!(if let Some(value) = __rt::prefix_items_value(arr.len(), #n) { #give });
+                return Code::if_then(valid, Code::stmt(give)).binding();
             }
             CheckKind::Items { skip, .. } => {
                 let applies = match *skip {
@@ -124,11 +123,9 @@ impl Gen<'_> {
                     }
                 };
                 let give = self.give(check, quote!(Value::Bool(true)));
-                return quote! {
-                    if #applies && cx.annotating() && cx.mark() == start { #give }
-                };
+                return Code::if_then(quote!(#applies && #valid), Code::stmt(give)).binding();
             }
-            _ => return quote!(),
+            _ => return Code::default(),
         };
         let give = self.give(check, quote!(value));
         let k = if uses_ident(&test, "k") {
@@ -136,11 +133,10 @@ impl Gen<'_> {
         } else {
             quote!(_)
         };
-        quote! {
-            if cx.annotating() && cx.mark() == start {
-                let value = __rt::applied_names(obj, |_, #k| Ok(#test))?;
-                #give
-            }
-        }
+        let give = quote! {
+            let value = __rt::applied_names(obj, |_, #k| Ok(#test))?;
+            #give
+        };
+        Code::if_then(valid, Code::stmt(give)).binding()
     }
 }

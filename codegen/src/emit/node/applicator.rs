@@ -3,8 +3,8 @@
 //! `if` / `then` / `else`.
 
 use super::call::{holds_name, EvArg, Inst};
+use super::code::Code;
 use super::dispatch::{TypeTest, Variant};
-use super::syntax::guarded_if;
 use super::{dispatchable, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
 use crate::plan::Discriminator;
@@ -24,10 +24,10 @@ struct Branches<'e> {
 }
 
 /// The code of a check that [`dispatchable`] sends to the dispatch: never reached here.
-fn unreachable_kind(kind: &CheckKind) -> (TokenStream, bool) {
+fn unreachable_kind(kind: &CheckKind) -> Code {
     // `dispatchable` routes every other kind to `dispatch`.
     debug_assert!(dispatchable(kind));
-    (TokenStream::new(), false)
+    Code::default()
 }
 
 /// A pattern matching exactly the sorted ids `ids`, consecutive runs as ranges.
@@ -47,57 +47,49 @@ fn id_pattern(ids: &[u32]) -> TokenStream {
 }
 
 impl Gen<'_> {
-    /// Code of check `index` of the node (not a dispatched one); `true` when nothing
-    /// after it can run.
-    pub(super) fn in_place(&self, f: &Fun<'_>, index: usize, check: &Check) -> (TokenStream, bool) {
+    /// Code of check `index` of the node (not a dispatched one).
+    pub(super) fn in_place(&self, f: &Fun<'_>, index: usize, check: &Check) -> Code {
         match &check.kind {
             CheckKind::False => match f.mode {
-                Mode::Check => (f.exit.clone(), true),
-                Mode::Errors => (quote!(cx.error_here();), false),
+                Mode::Check => Code::exit(f.exit.clone()),
+                Mode::Errors => Code::stmt(quote!(cx.error_here();)),
             },
             CheckKind::Unresolved { uri } => {
                 let st = state(f.mode);
-                (quote!(#st.unresolved(#uri)?;), false)
+                Code::stmt(quote!(#st.unresolved(#uri)?;))
             }
-            CheckKind::Ref(edge) => (self.member(f, edge), false),
-            CheckKind::AllOf(edges) => {
-                let parts: Vec<_> = edges.iter().map(|e| self.member(f, e)).collect();
-                (quote!(#(#parts)*), false)
-            }
+            CheckKind::Ref(edge) => self.member(f, edge),
+            CheckKind::AllOf(edges) => edges.iter().map(|e| self.member(f, e)).collect(),
             CheckKind::DynamicRef { fallback, anchor } => match anchor {
-                None => (self.in_place_child(f, fallback, fallback.target), false),
-                Some(name) => (self.dynamic_ref(f, fallback, name), false),
+                None => self.in_place_child(f, fallback, fallback.target),
+                Some(name) => self.dynamic_ref(f, fallback, name),
             },
             CheckKind::AnyOf(edges) | CheckKind::OneOf(edges) => {
                 let branches = self.branches(f, edges, self.plan.discriminator(f.id, index));
-                let code = match check.kind {
+                match check.kind {
                     CheckKind::AnyOf(_) => self.any_of(f, check, &branches),
                     _ => self.one_of(f, check, &branches),
-                };
-                (code, false)
+                }
             }
             CheckKind::Not(edge) => {
                 let call = self.silent_call(f, edge, &Inst::Same, &EvArg::Throwaway);
                 let fail = self.fail(f, check, quote!(__rt::ErrorKind::Not));
-                (quote!(if #call? { #fail }), false)
+                Code::if_then(quote!(#call?), fail)
             }
             // Absorbed: its condition evaluated first, its branches' checks in a run.
-            CheckKind::IfThenElse { .. } if f.absorbed.ifs.contains(&index) => (quote!(), false),
+            CheckKind::IfThenElse { .. } if f.absorbed.ifs.contains(&index) => Code::default(),
             CheckKind::IfThenElse {
                 condition,
                 then,
                 otherwise,
-            } => (
-                self.if_then_else(f, condition, then.as_ref(), otherwise.as_ref()),
-                false,
-            ),
+            } => self.if_then_else(f, condition, then.as_ref(), otherwise.as_ref()),
             other => unreachable_kind(other),
         }
     }
 
     /// `$dynamicRef` whose anchor is resolved at run time: the outermost dynamic scope that
     /// declares `name` picks the target, else `fallback`'s.
-    fn dynamic_ref(&self, f: &Fun<'_>, fallback: &Edge, name: &str) -> TokenStream {
+    fn dynamic_ref(&self, f: &Fun<'_>, fallback: &Edge, name: &str) -> Code {
         let targets = self.program.dynamic_targets(name);
         let st = state(f.mode);
         let merge_any = self.node_collects(f);
@@ -141,12 +133,6 @@ impl Gen<'_> {
         } else {
             quote!()
         };
-        let fail = self.fail_silent(f);
-        let on_invalid = if fail.is_empty() {
-            quote!()
-        } else {
-            quote!(else { #fail })
-        };
         let call = quote! {
             match #st.outermost(|r| matches!(r, #ids_pattern)) {
                 #(#arms)*
@@ -154,11 +140,18 @@ impl Gen<'_> {
             }
         };
         let valid = self.validity(f, call);
-        quote! {{
-            #sub
-            let valid = #valid?;
-            if valid { #on_valid } #on_invalid
-        }}
+        Code::around([self.fail_silent(f)], |[fail]| {
+            let on_invalid = if fail.is_empty() {
+                quote!()
+            } else {
+                quote!(else { #fail })
+            };
+            quote! {{
+                #sub
+                let valid = #valid?;
+                if valid { #on_valid } #on_invalid
+            }}
+        })
     }
 
     /// The branches of an `anyOf` / `oneOf`, with the tests of its discriminator.
@@ -264,7 +257,7 @@ impl Gen<'_> {
 
     /// `anyOf`: a valid branch passes (every branch runs where annotations or evaluated
     /// locations are collected).
-    fn any_of(&self, f: &Fun<'_>, check: &Check, branches: &Branches<'_>) -> TokenStream {
+    fn any_of(&self, f: &Fun<'_>, check: &Check, branches: &Branches<'_>) -> Code {
         let Branches {
             edges, tag, guards, ..
         } = branches;
@@ -280,25 +273,25 @@ impl Gen<'_> {
                 .collect();
             if self.evaluate && f.mode == Mode::Errors {
                 // An evaluation runs every branch: each valid one annotates.
-                return quote! {{
-                    #tag
-                    let every = cx.annotating();
-                    let mut any = false;
-                    #(if (every || !any) && #calls { any = true; })*
-                    if !any { #fail }
-                }};
+                return Code::around([fail], |[fail]| {
+                    quote! {{
+                        #tag
+                        let every = cx.annotating();
+                        let mut any = false;
+                        #(if (every || !any) && #calls { any = true; })*
+                        if !any { #fail }
+                    }}
+                });
             }
             let test = match self.by_variant(f, branches) {
-                Some(passes) => quote! {
-                    let passes = #passes;
-                    if !passes { #fail }
-                },
-                None => quote!(if !(#(#calls)||*) { #fail }),
+                Some(passes) => Code::stmt(quote!(let passes = #passes;))
+                    .then(Code::if_then(quote!(!passes), fail)),
+                None => Code::if_then(quote!(!(#(#calls)||*)), fail),
             };
             return if tag.is_empty() {
                 test
             } else {
-                quote!({ #tag #test })
+                Code::around([test], |[test]| quote!({ #tag #test }))
             };
         }
         // A collecting node evaluates every branch: each valid one contributes annotations.
@@ -319,16 +312,18 @@ impl Gen<'_> {
                 }
             })
             .collect();
-        quote! {{
-            #tag
-            let mut any = false;
-            #(#parts)*
-            if !any { #fail }
-        }}
+        Code::around([fail], |[fail]| {
+            quote! {{
+                #tag
+                let mut any = false;
+                #(#parts)*
+                if !any { #fail }
+            }}
+        })
     }
 
     /// `oneOf`: exactly one valid branch passes (short-circuit code stops at the second).
-    fn one_of(&self, f: &Fun<'_>, check: &Check, branches: &Branches<'_>) -> TokenStream {
+    fn one_of(&self, f: &Fun<'_>, check: &Check, branches: &Branches<'_>) -> Code {
         let Branches {
             edges, tag, guards, ..
         } = branches;
@@ -339,21 +334,20 @@ impl Gen<'_> {
         let every = errors || collecting;
         // The error's kind holds the count: not a constant error site.
         let fail = match f.mode {
-            Mode::Check => f.exit.clone(),
+            Mode::Check => Code::exit(f.exit.clone()),
             Mode::Errors => {
                 let keyword = &check.keyword;
-                quote!(cx.error(#keyword, __rt::ErrorKind::OneOf { matched });)
+                Code::stmt(quote!(cx.error(#keyword, __rt::ErrorKind::OneOf { matched });))
             }
         };
         if !every {
             if let Some(passes) = self.by_variant(f, branches) {
                 // At most one branch applies: exactly one passes where it does.
-                return quote! {
-                    let passes = #passes;
-                    if !passes { #fail }
-                };
+                return Code::stmt(quote!(let passes = #passes;))
+                    .then(Code::if_then(quote!(!passes), fail));
             }
         }
+        let fail_tokens = fail.render();
         let parts: Vec<_> = edges
             .iter()
             .zip(guards)
@@ -371,7 +365,7 @@ impl Gen<'_> {
                     },
                 );
                 let too_many = if idx > 0 && !every {
-                    quote!(if matched > 1 { #fail })
+                    quote!(if matched > 1 { #fail_tokens })
                 } else {
                     quote!()
                 };
@@ -394,12 +388,14 @@ impl Gen<'_> {
                 }
             })
             .collect();
-        quote! {{
-            #tag
-            let mut matched: u64 = 0;
-            #(#parts)*
-            if matched != 1 { #fail }
-        }}
+        Code::around([fail], |[fail]| {
+            quote! {{
+                #tag
+                let mut matched: u64 = 0;
+                #(#parts)*
+                if matched != 1 { #fail }
+            }}
+        })
     }
 
     /// The evaluation of absorbed condition `n` ([`Gen::absorbed`]) before the node's
@@ -493,7 +489,7 @@ impl Gen<'_> {
         condition: &Edge,
         then: Option<&Edge>,
         otherwise: Option<&Edge>,
-    ) -> TokenStream {
+    ) -> Code {
         let collecting = self.node_collects(f);
         let merge_cond = collecting && self.collects(condition.target);
         let call = self.silent_call(
@@ -521,24 +517,32 @@ impl Gen<'_> {
                 .filter(|code| !code.is_empty())
         };
         let (then_code, else_code) = (branch(then), branch(otherwise));
-        let same = then_code.as_ref().map(ToString::to_string)
-            == else_code.as_ref().map(ToString::to_string);
+        let same = then_code.as_ref().map(|c| c.render().to_string())
+            == else_code.as_ref().map(|c| c.render().to_string());
         let branches = match (merge_cond, then_code, else_code) {
             // `then` and `else` run the same code (identical subschemas): no test.
-            (false, Some(t), Some(_)) if same => quote!(let _ = holds; #t),
-            (false, None, None) => quote!(let _ = holds;),
-            (false, Some(t), None) => guarded_if(quote!(holds), t),
-            (false, None, Some(e)) => guarded_if(quote!(!holds), e),
+            (false, Some(t), Some(_)) if same => Code::stmt(quote!(let _ = holds;)).then(t),
+            (false, None, None) => Code::stmt(quote!(let _ = holds;)),
+            (false, Some(t), None) => Code::when(quote!(holds), t),
+            (false, None, Some(e)) => Code::when(quote!(!holds), e),
             (_, t, e) => {
-                let t = t.unwrap_or_default();
-                let e = e.map(|e| quote!(else { #e })).unwrap_or_default();
-                quote!(if holds { #merge #t } #e)
+                let else_code = e.is_some();
+                Code::around([t.unwrap_or_default(), e.unwrap_or_default()], |[t, e]| {
+                    let e = if else_code {
+                        quote!(else { #e })
+                    } else {
+                        quote!()
+                    };
+                    quote!(if holds { #merge #t } #e)
+                })
             }
         };
-        quote! {{
-            #sub
-            #cond
-            #branches
-        }}
+        Code::around([branches], |[branches]| {
+            quote! {{
+                #sub
+                #cond
+                #branches
+            }}
+        })
     }
 }

@@ -2,10 +2,11 @@
 //! `unevaluatedItems`.
 
 use super::call::{EvArg, Inst};
+use super::code::Code;
 use super::dispatch::ArmCx;
 use super::{state, Gen, Mode};
 use crate::ir::{Check, Edge};
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::Literal;
 use quote::quote;
 
 impl Gen<'_> {
@@ -18,10 +19,9 @@ impl Gen<'_> {
         schema: &Edge,
         min: u64,
         max: Option<u64>,
-    ) -> TokenStream {
+    ) -> Code {
         let f = a.f;
         let mark = f.node.collect.items;
-        a.uses_binding.set(true);
         let call = self.silent_call(f, schema, &Inst::IndexVar, &EvArg::Throwaway);
         let max_lit = match max {
             Some(m) => quote!(Some(#m)),
@@ -76,14 +76,15 @@ impl Gen<'_> {
             } else {
                 quote!(if #call? { break; })
             };
-            return quote! {
+            return Code::stmt(quote! {
                 #charge
                 #matched
                 for #index in #iter {
                     #body
                 }
                 #applied
-            };
+            })
+            .binding();
         }
         // Without annotations to collect, stop as soon as the count decides.
         let early = if mark {
@@ -95,61 +96,50 @@ impl Gen<'_> {
             }
         };
         let verdict = match (min, max) {
-            (0, Some(m)) => quote!(if count > #m { #fail }),
-            (min, None) => quote!(if count < #min { #fail }),
-            (min, Some(m)) => quote!(if !__rt::in_range(count, #min, #m) { #fail }),
+            (0, Some(m)) => Code::if_then(quote!(count > #m), fail),
+            (min, None) => Code::if_then(quote!(count < #min), fail),
+            (min, Some(m)) => Code::if_then(quote!(!__rt::in_range(count, #min, #m)), fail),
         };
-        quote! {{
-            #charge
-            #matched
-            let mut count: u64 = 0;
-            for #index in #iter {
-                if #call? {
-                    count += 1;
-                    #mark_code
-                    #record
-                    #early
+        Code::around([verdict], |[verdict]| {
+            quote! {{
+                #charge
+                #matched
+                let mut count: u64 = 0;
+                for #index in #iter {
+                    if #call? {
+                        count += 1;
+                        #mark_code
+                        #record
+                        #early
+                    }
                 }
-            }
-            #verdict
-            #applied
-        }}
+                #verdict
+                #applied
+            }}
+        })
+        .binding()
     }
 
     /// `prefixItems`: each item of the prefix against its subschema.
-    pub(super) fn prefix_items(
-        &self,
-        a: &ArmCx<'_, '_>,
-        check: &Check,
-        edges: &[Edge],
-    ) -> TokenStream {
+    pub(super) fn prefix_items(&self, a: &ArmCx<'_, '_>, check: &Check, edges: &[Edge]) -> Code {
         let f = a.f;
-        a.uses_binding.set(true);
         let mark = self.node_collects(f) && f.node.collect.items;
-        let parts: Vec<_> = edges
+        let parts: Code = edges
             .iter()
             .enumerate()
             .map(|(i, e)| {
                 let call = self.child(f, e, e.target, &Inst::Index(i), &EvArg::Throwaway);
-                let fail = self.fail_silent(f);
                 let get = if i == 0 {
                     quote!(arr.first())
                 } else {
                     let idx = Literal::usize_unsuffixed(i);
                     quote!(arr.get(#idx))
                 };
-                match f.mode {
-                    Mode::Check => quote! {
-                        if let Some(x) = #get {
-                            if !#call? { #fail }
-                        }
-                    },
-                    Mode::Errors => quote! {
-                        if let Some(x) = #get {
-                            #call?;
-                        }
-                    },
-                }
+                let test = match f.mode {
+                    Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
+                    Mode::Errors => Code::stmt(quote!(#call?;)),
+                };
+                Code::around([test], |[test]| quote!(if let Some(x) = #get { #test }))
             })
             .collect();
         let mark_code = if mark {
@@ -159,8 +149,10 @@ impl Gen<'_> {
         } else {
             quote!()
         };
-        let applied = self.applied(a, check);
-        quote!(#(#parts)* #mark_code #applied)
+        parts
+            .then(Code::stmt(mark_code))
+            .then(self.applied(a, check))
+            .binding()
     }
 
     /// `items` (after `skip` prefix items): every further item against `schema`, charged in bulk.
@@ -170,12 +162,10 @@ impl Gen<'_> {
         check: &Check,
         schema: &Edge,
         skip: usize,
-    ) -> TokenStream {
+    ) -> Code {
         let f = a.f;
-        a.uses_binding.set(true);
         let mark = f.node.collect.items;
         let call = self.child(f, schema, schema.target, &Inst::IndexVar, &EvArg::Throwaway);
-        let fail = self.fail_silent(f);
         let (iter, index) = match (skip, f.mode) {
             (0, Mode::Check) => (quote!(arr.iter()), quote!(x)),
             (0, Mode::Errors) => (quote!(arr.iter().enumerate()), quote!((i, x))),
@@ -189,8 +179,8 @@ impl Gen<'_> {
             }
         };
         let body = match f.mode {
-            Mode::Check => quote!(if !#call? { #fail }),
-            Mode::Errors => quote!(#call?;),
+            Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
+            Mode::Errors => Code::stmt(quote!(#call?;)),
         };
         let mark_code = if mark {
             f.uses_ev.set(true);
@@ -206,33 +196,27 @@ impl Gen<'_> {
             }
         };
         let charge = self.loop_charge(f, count, &[schema.target]);
-        let applied = self.applied(a, check);
-        quote! {
-            #charge
-            for #index in #iter { #body }
-            #mark_code
-            #applied
-        }
+        let applied = self.applied(a, check).render();
+        Code::around([body], |[body]| {
+            quote! {
+                #charge
+                for #index in #iter { #body }
+                #mark_code
+                #applied
+            }
+        })
+        .binding()
     }
 
     /// `unevaluatedItems`: the items no other keyword evaluated, against `edge`'s subschema.
-    pub(super) fn unevaluated_items(
-        &self,
-        a: &ArmCx<'_, '_>,
-        check: &Check,
-        edge: &Edge,
-    ) -> TokenStream {
+    pub(super) fn unevaluated_items(&self, a: &ArmCx<'_, '_>, check: &Check, edge: &Edge) -> Code {
         let f = a.f;
-        a.uses_binding.set(true);
         f.uses_ev.set(true);
         let st = state(f.mode);
         let call = self.child(f, edge, edge.target, &Inst::IndexVar, &EvArg::Throwaway);
         let body = match f.mode {
-            Mode::Check => {
-                let fail = self.fail_silent(f);
-                quote!(if !ev.items.get(i) && !#call? { #fail })
-            }
-            Mode::Errors => quote!(if !ev.items.get(i) { #call?; }),
+            Mode::Check => Code::if_then(quote!(!ev.items.get(i) && !#call?), self.fail_silent(f)),
+            Mode::Errors => Code::stmt(quote!(if !ev.items.get(i) { #call?; })),
         };
         let charge = self.loop_charge(f, quote!(arr.len()), &[edge.target]);
         // Its annotation: whether it applies to an item.
@@ -245,15 +229,18 @@ impl Gen<'_> {
         } else {
             (quote!(), quote!())
         };
-        quote! {
-            #st.charge(arr.len())?;
-            #charge
-            #applies
-            for (i, x) in arr.iter().enumerate() {
-                #body
+        Code::around([body], |[body]| {
+            quote! {
+                #st.charge(arr.len())?;
+                #charge
+                #applies
+                for (i, x) in arr.iter().enumerate() {
+                    #body
+                }
+                ev.items.set_range(0, arr.len());
+                #applied
             }
-            ev.items.set_range(0, arr.len());
-            #applied
-        }
+        })
+        .binding()
     }
 }

@@ -2,8 +2,9 @@
 //! / `enum`, and the tokens of numbers and error kinds they use.
 
 use super::super::value;
+use super::code::Code;
 use super::dispatch::{ArmCx, Variant};
-use super::{state, Gen, Mode};
+use super::{state, Gen};
 use crate::ir::Check;
 use crate::plan::lookup::EnumTable;
 use proc_macro2::{Literal, TokenStream};
@@ -58,8 +59,7 @@ impl Gen<'_> {
         limit: &Number,
         test: TokenStream,
         kind: TokenStream,
-    ) -> TokenStream {
-        a.uses_binding.set(true);
+    ) -> Code {
         let cmp = number_cmp(quote!(num), limit);
         let as_f64 = f64_tokens(limit.as_f64().unwrap_or(f64::NAN));
         let fail = self.fail(
@@ -67,7 +67,7 @@ impl Gen<'_> {
             check,
             quote!(__rt::ErrorKind::#kind { limit: #as_f64 }),
         );
-        quote!(if #cmp.#test() { #fail })
+        Code::if_then(quote!(#cmp.#test()), fail).binding()
     }
 
     /// `const` / `enum`: the values of the arm's variant, compared without allocating.
@@ -77,75 +77,64 @@ impl Gen<'_> {
         check: &Check,
         values: &[Value],
         kind: TokenStream,
-    ) -> TokenStream {
+    ) -> Code {
         let f = a.f;
         let of_variant: Vec<&Value> = values
             .iter()
             .filter(|v| Variant::of(v) == a.variant)
             .collect();
         if of_variant.is_empty() {
-            if f.mode == Mode::Check {
-                a.terminal.set(true);
-            }
             return self.fail(f, check, kind);
         }
         let fail = self.fail(f, check, kind);
         let st = state(f.mode);
         match (a.variant, EnumTable::new(values)) {
             (Variant::String, Some(table)) if table.has_strings() && table.matches_inline() => {
-                a.uses_binding.set(true);
                 let units = table.str_units();
                 let members = table.strings();
-                return quote! {
-                    #st.spend_units(#units)?;
-                    if !matches!(text.as_str(), #(#members)|*) { #fail }
-                };
+                return Code::stmt(quote!(#st.spend_units(#units)?;))
+                    .then(Code::if_then(
+                        quote!(!matches!(text.as_str(), #(#members)|*)),
+                        fail,
+                    ))
+                    .binding();
             }
             (Variant::String, Some(table)) if table.has_strings() => {
-                a.uses_binding.set(true);
                 let name = self.enum_table(&table);
-                return quote!(if !#st.is_str_member(&#name, text)? { #fail });
+                return Code::if_then(quote!(!#st.is_str_member(&#name, text)?), fail).binding();
             }
             (Variant::Number, Some(table)) if table.has_numbers() => {
-                a.uses_binding.set(true);
                 let name = self.enum_table(&table);
-                return quote!(if !#st.is_number_member(&#name, num)? { #fail });
+                return Code::if_then(quote!(!#st.is_number_member(&#name, num)?), fail).binding();
             }
             _ => {}
         }
         match a.variant {
-            Variant::Null => quote!(),
+            Variant::Null => Code::default(),
             Variant::Bool => {
                 let t = of_variant.iter().any(|v| v.as_bool() == Some(true));
                 let fa = of_variant.iter().any(|v| v.as_bool() == Some(false));
                 match (t, fa) {
-                    (true, true) => quote!(),
-                    (true, false) => {
-                        a.uses_binding.set(true);
-                        quote!(if !*b { #fail })
-                    }
-                    _ => {
-                        a.uses_binding.set(true);
-                        quote!(if *b { #fail })
-                    }
+                    (true, true) => Code::default(),
+                    (true, false) => Code::if_then(quote!(!*b), fail).binding(),
+                    _ => Code::if_then(quote!(*b), fail).binding(),
                 }
             }
             Variant::String => {
-                a.uses_binding.set(true);
                 let mut strs: Vec<&str> = of_variant.iter().filter_map(|v| v.as_str()).collect();
                 strs.dedup();
-                if strs.len() == 1 {
+                let cond = if strs.len() == 1 {
                     let s = strs[0];
-                    quote!(if text != #s { #fail })
+                    quote!(text != #s)
                 } else {
                     let mut sorted = strs.clone();
                     sorted.sort_unstable();
                     sorted.dedup();
-                    quote!(if !matches!(text.as_str(), #(#sorted)|*) { #fail })
-                }
+                    quote!(!matches!(text.as_str(), #(#sorted)|*))
+                };
+                Code::if_then(cond, fail).binding()
             }
             Variant::Number => {
-                a.uses_binding.set(true);
                 let tests: Vec<_> = of_variant
                     .iter()
                     .filter_map(|v| v.as_number())
@@ -154,7 +143,7 @@ impl Gen<'_> {
                         quote!(#cmp.is_eq())
                     })
                     .collect();
-                quote!(if !(#(#tests)||*) { #fail })
+                Code::if_then(quote!(!(#(#tests)||*)), fail).binding()
             }
             Variant::Array | Variant::Object => {
                 f.uses_v.set(true);
@@ -162,10 +151,8 @@ impl Gen<'_> {
                     .iter()
                     .map(|val| value::equals(quote!(v), val, 0))
                     .collect();
-                quote! {
-                    let equal = #(#tests)||*;
-                    if !equal { #fail }
-                }
+                Code::stmt(quote!(let equal = #(#tests)||*;))
+                    .then(Code::if_then(quote!(!equal), fail))
             }
         }
     }

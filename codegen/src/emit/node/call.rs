@@ -3,7 +3,7 @@
 //! `allOf` members and `$ref` targets into the node's own checks, and the budget charged in
 //! bulk before a loop.
 
-use super::syntax::guarded_if;
+use super::code::Code;
 use super::{dispatchable, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
 use proc_macro2::{Literal, TokenStream};
@@ -111,10 +111,10 @@ impl When {
     }
 
     /// `code` run only when this applies.
-    pub(super) fn guard(self, code: TokenStream) -> TokenStream {
+    pub(super) fn guard(self, code: Code) -> Code {
         match self.test() {
             None => code,
-            Some(test) => guarded_if(test, code),
+            Some(test) => Code::when(test, code),
         }
     }
 }
@@ -434,55 +434,53 @@ impl Gen<'_> {
 
     /// An in-place child whose errors pass up and whose annotations count when it is
     /// valid (`$ref`, `allOf`, `then`, `dependentSchemas`); failing fails the node.
-    pub(super) fn in_place_child(&self, f: &Fun<'_>, edge: &Edge, target: NodeId) -> TokenStream {
+    pub(super) fn in_place_child(&self, f: &Fun<'_>, edge: &Edge, target: NodeId) -> Code {
         if self.plan.node(target).constant == Some(true) {
-            return quote!();
+            return Code::default();
         }
         let merge = self.node_collects(f) && self.collects(target);
         if merge && f.mode == Mode::Check && !self.reads_evaluated(target) {
             f.uses_ev.set(true);
             let call = self.child(f, edge, target, &Inst::Same, &EvArg::Parent);
-            let fail = self.fail_silent(f);
-            return quote!(if !#call? { #fail });
+            return Code::if_then(quote!(!#call?), self.fail_silent(f));
         }
         if merge {
             f.uses_ev.set(true);
             let call = self.child(f, edge, target, &Inst::Same, &EvArg::Sub);
             let fail = self.fail_silent(f);
-            let otherwise = if fail.is_empty() {
-                quote!()
-            } else {
-                quote!(else { #fail })
-            };
             let valid = self.validity(f, call);
-            quote! {{
-                let mut sub = __rt::Eval::new();
-                let valid = #valid?;
-                if valid { ev.merge(&sub); } #otherwise
-            }}
+            Code::around([fail], |[fail]| {
+                let otherwise = if fail.is_empty() {
+                    quote!()
+                } else {
+                    quote!(else { #fail })
+                };
+                quote! {{
+                    let mut sub = __rt::Eval::new();
+                    let valid = #valid?;
+                    if valid { ev.merge(&sub); } #otherwise
+                }}
+            })
         } else {
             let call = self.child(f, edge, target, &Inst::Same, &EvArg::Throwaway);
             match f.mode {
-                Mode::Check => {
-                    let fail = self.fail_silent(f);
-                    quote!(if !#call? { #fail })
-                }
-                Mode::Errors => quote!(#call?;),
+                Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
+                Mode::Errors => Code::stmt(quote!(#call?;)),
             }
         }
     }
 
     /// An `allOf` member or a `$ref` target: evaluated in place, unless the node absorbed
     /// it ([`Gen::absorbed`]) — then only an out-of-line one's entry cost is charged here.
-    pub(super) fn member(&self, f: &Fun<'_>, edge: &Edge) -> TokenStream {
+    pub(super) fn member(&self, f: &Fun<'_>, edge: &Edge) -> Code {
         if !f.absorbed.members.contains(&edge.target) {
             return self.in_place_child(f, edge, edge.target);
         }
         let plan = self.plan.node(edge.target);
         let cost = plan.entry_cost;
         match plan.out_of_line {
-            true => quote!(cx.spend_units(#cost)?;),
-            false => quote!(),
+            true => Code::stmt(quote!(cx.spend_units(#cost)?;)),
+            false => Code::default(),
         }
     }
 

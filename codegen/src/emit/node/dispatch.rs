@@ -3,14 +3,14 @@
 
 use super::assertion::{f64_tokens, format_fn_name, type_kind};
 use super::call::When;
-use super::syntax::{arm_body, split_single_if};
+use super::code::Code;
+use super::syntax::arm_body;
 use super::{Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use schemac_runtime::error::TypeSet;
 use serde_json::Value;
-use std::cell::Cell;
 
 /// From this many `required` names on, short-circuit code tests them in a pass over the
 /// object (see [`Gen::arm`]) rather than by a lookup each.
@@ -22,10 +22,6 @@ pub(super) struct ArmCx<'f, 'n> {
     pub(super) f: &'f Fun<'n>,
     /// The variant the arm matches.
     pub(super) variant: Variant,
-    /// The arm's code uses the variant's contents (its pattern binds them).
-    pub(super) uses_binding: Cell<bool>,
-    /// The arm fails unconditionally (short-circuit code): nothing after it runs.
-    pub(super) terminal: Cell<bool>,
 }
 
 /// A `serde_json::Value` variant.
@@ -117,47 +113,36 @@ impl Variant {
 }
 
 impl Gen<'_> {
-    /// A run of type-dependent checks as one dispatch on the value's variant; `true` when
-    /// every variant fails unconditionally (check mode), so nothing after it can run.
-    pub(super) fn dispatch(&self, f: &Fun<'_>, checks: &[(Check, When)]) -> (TokenStream, bool) {
-        let mut arms: Vec<(Variant, TokenStream, bool, bool)> = Vec::new();
-        for variant in Variant::ALL {
-            let a = ArmCx {
-                f,
-                variant,
-                uses_binding: Cell::new(false),
-                terminal: Cell::new(false),
-            };
-            let code = self.arm(&a, checks);
-            arms.push((variant, code, a.uses_binding.get(), a.terminal.get()));
-        }
-        let all_terminal = arms.iter().all(|(_, _, _, t)| *t);
+    /// A run of type-dependent checks as one dispatch on the value's variant; it ends
+    /// (short-circuit code) where every variant fails unconditionally.
+    pub(super) fn dispatch(&self, f: &Fun<'_>, checks: &[(Check, When)]) -> Code {
+        let arms: Vec<(Variant, Code)> = Variant::ALL
+            .into_iter()
+            .map(|variant| (variant, self.arm(&ArmCx { f, variant }, checks)))
+            .collect();
+        let all_end = arms.iter().all(|(_, code)| code.ends());
         // Group arms whose code is identical and binds nothing.
-        let mut groups: Vec<(Vec<Variant>, TokenStream, bool)> = Vec::new();
-        for (variant, code, binds, _) in arms {
+        let mut groups: Vec<(Vec<Variant>, Code, String)> = Vec::new();
+        for (variant, code) in arms {
             if code.is_empty() {
                 continue;
             }
-            if !binds {
-                let key = code.to_string();
-                if let Some(g) = groups
-                    .iter_mut()
-                    .find(|(_, c, b, ..)| !*b && c.to_string() == key)
-                {
+            let key = code.render().to_string();
+            if !code.binds() {
+                if let Some(g) = groups.iter_mut().find(|(_, c, k)| !c.binds() && *k == key) {
                     g.0.push(variant);
                     continue;
                 }
             }
-            groups.push((vec![variant], code, binds));
+            groups.push((vec![variant], code, key));
         }
         let covered: usize = groups.iter().map(|g| g.0.len()).sum();
         if groups.is_empty() {
-            return (quote!(), false);
+            return Code::default();
         }
-        if groups.len() == 1 && covered == Variant::ALL.len() && !groups[0].2 {
+        if groups.len() == 1 && covered == Variant::ALL.len() && !groups[0].1.binds() {
             // The same code for every variant: no dispatch needed.
-            let code = &groups[0].1;
-            return (quote!(#code), all_terminal);
+            return groups.remove(0).1;
         }
         let pattern = |vs: &[Variant], binds: bool| -> TokenStream {
             let ps: Vec<_> = vs.iter().map(|v| v.pattern(binds)).collect();
@@ -165,14 +150,14 @@ impl Gen<'_> {
         };
         f.uses_v.set(true);
         if groups.len() == 1 && covered < Variant::ALL.len() {
-            let (vs, code, binds) = &groups[0];
-            let p = pattern(vs, *binds);
-            let code = if *binds {
-                quote!(if let #p = v { #code })
+            let (vs, code, _) = groups.remove(0);
+            let p = pattern(&vs, code.binds());
+            return if code.binds() {
+                let tokens = code.render();
+                Code::built_from(quote!(if let #p = v { #tokens }), [&code])
             } else {
-                quote!(if matches!(v, #p) { #code })
+                Code::if_then(quote!(matches!(v, #p)), code)
             };
-            return (code, false);
         }
         let has_rest = covered < Variant::ALL.len();
         // When every variant has code, the largest group of several variants that binds
@@ -180,23 +165,23 @@ impl Gen<'_> {
         let fallback = groups
             .iter()
             .enumerate()
-            .filter(|(_, (vs, _, binds))| !has_rest && !binds && vs.len() > 1)
+            .filter(|(_, (vs, code, _))| !has_rest && !code.binds() && vs.len() > 1)
             .max_by_key(|(i, (vs, ..))| (vs.len(), std::cmp::Reverse(*i)))
             .map(|(i, _)| i);
         let arms: Vec<_> = groups
             .iter()
             .enumerate()
             .filter(|(i, _)| Some(*i) != fallback)
-            .map(|(_, (vs, code, binds))| {
-                let p = pattern(vs, *binds);
-                match split_single_if(code) {
+            .map(|(_, (vs, code, _))| {
+                let p = pattern(vs, code.binds());
+                match code.single_if() {
                     // With an empty fallback arm, a lone `if` is the arm's guard.
                     Some((cond, body)) if has_rest => {
-                        let body = arm_body(f.mode, &body);
+                        let body = arm_body(f.mode, &body.render());
                         quote!(#p if #cond => #body)
                     }
                     _ => {
-                        let code = arm_body(f.mode, code);
+                        let code = arm_body(f.mode, &code.render());
                         quote!(#p => #code)
                     }
                 }
@@ -204,28 +189,32 @@ impl Gen<'_> {
             .collect();
         let rest = match fallback {
             Some(i) => {
-                let code = &groups[i].1;
-                let code = arm_body(f.mode, code);
+                let code = arm_body(f.mode, &groups[i].1.render());
                 quote!(_ => #code)
             }
             None if has_rest => quote!(_ => {}),
             None => quote!(),
         };
-        (
+        let code = Code::built_from(
             quote! {
                 match v {
                     #(#arms)*
                     #rest
                 }
             },
-            all_terminal,
-        )
+            groups.iter().map(|(_, code, _)| code),
+        );
+        if all_end {
+            code.ending()
+        } else {
+            code
+        }
     }
 
     /// The code of the checks of a run that apply to one variant, each where it applies.
-    pub(super) fn arm(&self, a: &ArmCx<'_, '_>, checks: &[(Check, When)]) -> TokenStream {
+    pub(super) fn arm(&self, a: &ArmCx<'_, '_>, checks: &[(Check, When)]) -> Code {
         let f = a.f;
-        let mut out = TokenStream::new();
+        let mut out = Code::default();
         // Short-circuit code also finds several required names in one pass: a lookup by
         // name costs more than a step of the loop on the objects schemas describe.
         let required: usize = checks
@@ -251,74 +240,57 @@ impl Gen<'_> {
                 || (f.mode == Mode::Check && required >= REQUIRED_IN_LOOP));
         let mut loop_done = false;
         for (check, when) in checks {
-            if a.terminal.get() && f.mode == Mode::Check {
+            if out.ends() && f.mode == Mode::Check {
                 break;
             }
             let fused = in_loop(&check.kind) || matches!(check.kind, CheckKind::Required(_));
             if object_loop && fused {
                 if !loop_done {
                     loop_done = true;
-                    out.extend(self.object_loop(a, checks));
+                    out.push(self.object_loop(a, checks));
                 }
-                out.extend(self.applied(a, check));
+                out.push(self.applied(a, check));
                 continue;
             }
-            if *when == When::Always {
-                out.extend(self.typed(a, check));
-            } else {
-                // A check that applies under a condition does not end the arm.
-                let terminal = a.terminal.get();
-                out.extend(when.guard(self.typed(a, check)));
-                a.terminal.set(terminal);
-            }
+            // (A check that applies under a condition does not end the arm.)
+            out.push(when.guard(self.typed(a, check)));
         }
         out
     }
 
     /// One type-dependent check within the arm of `a.variant`.
-    pub(super) fn typed(&self, a: &ArmCx<'_, '_>, check: &Check) -> TokenStream {
+    pub(super) fn typed(&self, a: &ArmCx<'_, '_>, check: &Check) -> Code {
         let f = a.f;
         let variant = a.variant;
         let fail = |kind: TokenStream| self.fail(f, check, kind);
-        // An unconditional failure.
-        let always = |kind: TokenStream| {
-            if f.mode == Mode::Check {
-                a.terminal.set(true);
-            }
-            self.fail(f, check, kind)
+        // A failure where `cond` holds, reading the arm's binding.
+        let fail_if = |cond: TokenStream, kind: TokenStream| {
+            Code::if_then(cond, self.fail(f, check, kind)).binding()
         };
         match (&check.kind, variant) {
             (CheckKind::Type(ts), _) => {
                 let kind = type_kind(*ts);
                 match variant.type_test(*ts) {
-                    TypeTest::Pass => quote!(),
-                    TypeTest::Fail => always(kind),
-                    TypeTest::IfInteger => {
-                        a.uses_binding.set(true);
-                        let fail = fail(kind);
-                        quote!(if !__rt::json::is_integer(num) { #fail })
-                    }
+                    TypeTest::Pass => Code::default(),
+                    TypeTest::Fail => fail(kind),
+                    TypeTest::IfInteger => fail_if(quote!(!__rt::json::is_integer(num)), kind),
                 }
             }
             (CheckKind::IntegerLiteral(ts), Variant::Number) => {
-                a.uses_binding.set(true);
-                let fail = fail(type_kind(*ts));
-                quote!(if __rt::json::is_integral_float(num) { #fail })
+                fail_if(quote!(__rt::json::is_integral_float(num)), type_kind(*ts))
             }
-            (CheckKind::ContentBase64, Variant::String) => {
-                a.uses_binding.set(true);
-                let fail = fail(quote!(__rt::ErrorKind::ContentEncoding {
+            (CheckKind::ContentBase64, Variant::String) => fail_if(
+                quote!(!__rt::content::is_base64(text)),
+                quote!(__rt::ErrorKind::ContentEncoding {
                     encoding: __rt::Cow::Borrowed("base64")
-                }));
-                quote!(if !__rt::content::is_base64(text) { #fail })
-            }
-            (CheckKind::ContentJson { base64 }, Variant::String) => {
-                a.uses_binding.set(true);
-                let fail = fail(quote!(__rt::ErrorKind::ContentMediaType {
+                }),
+            ),
+            (CheckKind::ContentJson { base64 }, Variant::String) => fail_if(
+                quote!(!__rt::content::is_json(text, #base64)),
+                quote!(__rt::ErrorKind::ContentMediaType {
                     media_type: __rt::Cow::Borrowed("application/json")
-                }));
-                quote!(if !__rt::content::is_json(text, #base64) { #fail })
-            }
+                }),
+            ),
             (CheckKind::Const(value), _) => self.enum_test(
                 a,
                 check,
@@ -329,10 +301,11 @@ impl Gen<'_> {
                 self.enum_test(a, check, values, quote!(__rt::ErrorKind::Enum))
             }
             (CheckKind::MultipleOf(d), Variant::Number) => {
-                a.uses_binding.set(true);
                 let lit = f64_tokens(*d);
-                let fail = fail(quote!(__rt::ErrorKind::MultipleOf { divisor: #lit }));
-                quote!(if !__rt::json::is_multiple_of(num, #lit) { #fail })
+                fail_if(
+                    quote!(!__rt::json::is_multiple_of(num, #lit)),
+                    quote!(__rt::ErrorKind::MultipleOf { divisor: #lit }),
+                )
             }
             (CheckKind::Minimum(limit), Variant::Number) => {
                 self.compare(a, check, limit, quote!(is_lt), quote!(Minimum))
@@ -348,38 +321,38 @@ impl Gen<'_> {
             }
             (CheckKind::MinLength(n), Variant::String) => {
                 if *n == 0 {
-                    return quote!();
+                    return Code::default();
                 }
-                a.uses_binding.set(true);
-                let fail = fail(quote!(__rt::ErrorKind::MinLength { limit: #n }));
-                quote!(if !__rt::min_length(text, #n) { #fail })
+                fail_if(
+                    quote!(!__rt::min_length(text, #n)),
+                    quote!(__rt::ErrorKind::MinLength { limit: #n }),
+                )
             }
-            (CheckKind::MaxLength(n), Variant::String) => {
-                a.uses_binding.set(true);
-                let fail = fail(quote!(__rt::ErrorKind::MaxLength { limit: #n }));
-                quote!(if !__rt::max_length(text, #n) { #fail })
-            }
+            (CheckKind::MaxLength(n), Variant::String) => fail_if(
+                quote!(!__rt::max_length(text, #n)),
+                quote!(__rt::ErrorKind::MaxLength { limit: #n }),
+            ),
             (CheckKind::Pattern(id), Variant::String) => {
                 let entry = &self.program.regexes[id.0];
                 if entry.compiled.is_none() {
-                    return quote!();
+                    return Code::default();
                 }
-                a.uses_binding.set(true);
                 let source = &entry.source;
-                let fail = fail(quote!(__rt::ErrorKind::Pattern {
-                    pattern: __rt::Cow::Borrowed(#source)
-                }));
                 let test = self.regex_test(f.mode, *id, quote!(text));
-                quote!(if !#test { #fail })
+                fail_if(
+                    quote!(!#test),
+                    quote!(__rt::ErrorKind::Pattern {
+                        pattern: __rt::Cow::Borrowed(#source)
+                    }),
+                )
             }
             (CheckKind::Format(name), Variant::String) => {
                 if !self.formats.contains_key(name)
                     && schemac_runtime::format::lookup(name).is_none()
                 {
                     // Neither custom nor built in: passes, as in the interpreter.
-                    return quote!();
+                    return Code::default();
                 }
-                a.uses_binding.set(true);
                 let rt = self.rt;
                 let path = match self.formats.get(name) {
                     Some(path) => quote!(#path),
@@ -388,32 +361,35 @@ impl Gen<'_> {
                         quote!(#rt::format::#ident)
                     }
                 };
-                let fail = fail(quote!(__rt::ErrorKind::Format {
-                    format: __rt::Cow::Borrowed(#name)
-                }));
-                quote!(if !#path(text) { #fail })
+                fail_if(
+                    quote!(!#path(text)),
+                    quote!(__rt::ErrorKind::Format {
+                        format: __rt::Cow::Borrowed(#name)
+                    }),
+                )
             }
             (CheckKind::MinItems(n), Variant::Array) => {
                 if *n == 0 {
-                    return quote!();
+                    return Code::default();
                 }
-                a.uses_binding.set(true);
-                let fail = fail(quote!(__rt::ErrorKind::MinItems { limit: #n }));
-                quote!(if (arr.len() as u64) < #n { #fail })
+                fail_if(
+                    quote!((arr.len() as u64) < #n),
+                    quote!(__rt::ErrorKind::MinItems { limit: #n }),
+                )
             }
             (CheckKind::MaxItems(n), Variant::Array) => {
                 if *n == u64::MAX {
-                    return quote!();
+                    return Code::default();
                 }
-                a.uses_binding.set(true);
-                let fail = fail(quote!(__rt::ErrorKind::MaxItems { limit: #n }));
-                quote!(if arr.len() as u64 > #n { #fail })
+                fail_if(
+                    quote!(arr.len() as u64 > #n),
+                    quote!(__rt::ErrorKind::MaxItems { limit: #n }),
+                )
             }
-            (CheckKind::UniqueItems, Variant::Array) => {
-                a.uses_binding.set(true);
-                let fail = fail(quote!(__rt::ErrorKind::UniqueItems));
-                quote!(if !__rt::json::all_unique(arr) { #fail })
-            }
+            (CheckKind::UniqueItems, Variant::Array) => fail_if(
+                quote!(!__rt::json::all_unique(arr)),
+                quote!(__rt::ErrorKind::UniqueItems),
+            ),
             (CheckKind::PrefixItems(edges), Variant::Array) => self.prefix_items(a, check, edges),
             (CheckKind::Items { schema, skip }, Variant::Array) => {
                 self.items(a, check, schema, *skip)
@@ -426,19 +402,21 @@ impl Gen<'_> {
             }
             (CheckKind::MinProperties(n), Variant::Object) => {
                 if *n == 0 {
-                    return quote!();
+                    return Code::default();
                 }
-                a.uses_binding.set(true);
-                let fail = fail(quote!(__rt::ErrorKind::MinProperties { limit: #n }));
-                quote!(if (obj.len() as u64) < #n { #fail })
+                fail_if(
+                    quote!((obj.len() as u64) < #n),
+                    quote!(__rt::ErrorKind::MinProperties { limit: #n }),
+                )
             }
             (CheckKind::MaxProperties(n), Variant::Object) => {
                 if *n == u64::MAX {
-                    return quote!();
+                    return Code::default();
                 }
-                a.uses_binding.set(true);
-                let fail = fail(quote!(__rt::ErrorKind::MaxProperties { limit: #n }));
-                quote!(if obj.len() as u64 > #n { #fail })
+                fail_if(
+                    quote!(obj.len() as u64 > #n),
+                    quote!(__rt::ErrorKind::MaxProperties { limit: #n }),
+                )
             }
             (CheckKind::Required(names), Variant::Object) => self.required(a, check, names),
             (CheckKind::DependentRequired(deps), Variant::Object) => {
@@ -456,9 +434,9 @@ impl Gen<'_> {
                 Variant::Object,
             ) => {
                 // Always fused into `object_loop`.
-                quote!()
+                Code::default()
             }
-            _ => quote!(),
+            _ => Code::default(),
         }
     }
 }

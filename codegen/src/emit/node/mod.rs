@@ -7,13 +7,16 @@
 //! order ([`Gen::checks`]); by keyword family: [`dispatch`] (runs of type-dependent checks
 //! as one `match`), [`assertion`], [`array`](mod@array), [`object`] (the pass over an object),
 //! [`applicator`] (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`), [`call`] (how a
-//! subschema is applied), [`annotation`]; [`syntax`] holds the token-level helpers.
+//! subschema is applied), [`annotation`]. Each builds [`Code`](code::Code), the statements
+//! as data (an `if`, the node's exit, other statements with what they hold), rendered to
+//! tokens where it is placed; [`syntax`] holds the helpers that still read tokens.
 
 mod annotation;
 mod applicator;
 mod array;
 mod assertion;
 mod call;
+mod code;
 mod dispatch;
 mod names;
 mod object;
@@ -25,11 +28,12 @@ use crate::plan::Plan;
 use crate::regex::PatternSet;
 pub(super) use assertion::number_cmp;
 use call::{Absorption, When};
+use code::Code;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
-use syntax::{breaks_to_label, strip_final_exit, uses_ident};
+use syntax::uses_ident;
 
 /// Which of the two functions of a node is being generated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -455,25 +459,26 @@ impl<'a> Gen<'a> {
             uses_ev: Cell::new(false),
             absorbed: self.absorbed(id, mode),
         };
-        let (mut body, terminal) = self.checks(&f, &node.checks);
+        let mut body = self.checks(&f, &node.checks);
         let mut tail = quote!(true);
         let mut always_false = false;
         // The body never ends but by failing (its last statement is a `match` whose every
         // arm fails): nothing after it.
         let mut diverges = false;
-        if terminal && mode == Mode::Check {
+        // The body's exits break to the label `'n` (else they return).
+        let labelled = region || self.program.uses_dynamic_scope;
+        if body.ends() && mode == Mode::Check {
             // The last statement fails the node unconditionally: make it the value.
-            let (stripped, was_exit) = strip_final_exit(body, &f.exit);
-            body = stripped;
-            if was_exit {
+            if body.pop_exit() {
                 tail = quote!(false);
-                always_false = !breaks_to_label(&body);
+                always_false = !(labelled && body.exits());
             } else {
                 tail = quote!();
                 diverges = true;
             }
         }
-        let breaks = breaks_to_label(&body);
+        let breaks = labelled && body.exits();
+        let body = body.render();
         let own = self.own_annotations(&f);
         let name = fn_name(id, mode);
         let doc = doc_text(self.relative_location(&node.uri));
@@ -615,25 +620,25 @@ impl<'a> Gen<'a> {
     }
 
     /// The checks of a node, in IR order: runs of type-dependent checks become one `match`
-    /// on the value's variant; in-place applicators run between them.
-    fn checks(&self, f: &Fun<'_>, checks: &[Check]) -> (TokenStream, bool) {
-        let mut out = TokenStream::new();
+    /// on the value's variant; in-place applicators run between them. Short-circuit code
+    /// stops after a step that ends by failing the node.
+    fn checks(&self, f: &Fun<'_>, checks: &[Check]) -> Code {
+        let mut out = Code::default();
         // The absorbed conditions first (see `Gen::absorbed`), then the steps.
         let mut lookups = Vec::new();
         for (n, condition) in f.absorbed.conditions.iter().enumerate() {
-            out.extend(self.condition(f, condition, n, &mut lookups));
+            out.push(Code::stmt(self.condition(f, condition, n, &mut lookups)));
         }
         for step in self.steps(f, checks) {
-            let (code, terminal) = match step {
+            out.push(match step {
                 Step::Run(run) => self.dispatch(f, &run),
                 Step::InPlace(i) => self.in_place(f, i, &checks[i]),
-            };
-            out.extend(code);
-            if terminal {
-                return (out, true);
+            });
+            if out.ends() && f.mode == Mode::Check {
+                break;
             }
         }
-        (out, false)
+        out
     }
 
     /// The order in which the node's checks are generated: the steps of absorbed checks
@@ -695,23 +700,23 @@ impl<'a> Gen<'a> {
 
     /// Code that fails the node: its `exit` (check) or records the error of kind `kind` (a
     /// constant expression) at its error site in the `FAULTS` table (errors).
-    fn fail(&self, f: &Fun<'_>, check: &Check, kind: TokenStream) -> TokenStream {
+    fn fail(&self, f: &Fun<'_>, check: &Check, kind: TokenStream) -> Code {
         match f.mode {
-            Mode::Check => f.exit.clone(),
+            Mode::Check => Code::exit(f.exit.clone()),
             Mode::Errors => {
                 let keyword = &check.keyword;
                 let n = self.faults.borrow_mut().add(quote!(Fault(#keyword, #kind)));
-                quote!(cx.fail(#n);)
+                Code::stmt(quote!(cx.fail(#n);))
             }
         }
     }
 
     /// Code for a failed child whose errors are passed up: the node's `exit` (check) or
     /// nothing (errors: the child recorded them).
-    fn fail_silent(&self, f: &Fun<'_>) -> TokenStream {
+    fn fail_silent(&self, f: &Fun<'_>) -> Code {
         match f.mode {
-            Mode::Check => f.exit.clone(),
-            Mode::Errors => quote!(),
+            Mode::Check => Code::exit(f.exit.clone()),
+            Mode::Errors => Code::default(),
         }
     }
 

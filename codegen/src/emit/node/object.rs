@@ -3,9 +3,10 @@
 //! lookup, `dependentRequired`, `dependentSchemas`, `unevaluatedProperties`.
 
 use super::call::{EvArg, Inst, When};
+use super::code::Code;
 use super::dispatch::ArmCx;
 use super::names::{match_names, NameArm};
-use super::syntax::{arm_body, guarded_if, split_single_if, uses_ident};
+use super::syntax::{arm_body, uses_ident};
 use super::{state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId, RegexId};
 use crate::plan::lookup;
@@ -17,7 +18,7 @@ impl Gen<'_> {
     /// Code that tries `patterns` on the key `k` in order, running each one's `body` when it
     /// matches (an empty body skips the pattern): one `if` each, or, for a list with a
     /// prefilter, a loop over the candidates the prefilter leaves.
-    fn try_patterns(&self, f: &Fun<'_>, patterns: &[(RegexId, TokenStream)]) -> TokenStream {
+    fn try_patterns(&self, f: &Fun<'_>, patterns: &[(RegexId, Code)]) -> Code {
         let st = state(f.mode);
         let mut arms = Vec::new();
         for (index, (id, body)) in patterns.iter().enumerate() {
@@ -31,31 +32,34 @@ impl Gen<'_> {
         match set {
             None => arms
                 .into_iter()
-                .map(|(_, test, body)| guarded_if(test, body.clone()))
+                .map(|(_, test, body)| Code::when(test, body.clone()))
                 .collect(),
-            Some(_) if arms.is_empty() => quote!(),
+            Some(_) if arms.is_empty() => Code::default(),
             Some(set) => {
                 let name = self.pattern_set(&set);
-                let body = match arms.as_slice() {
-                    [(index, test, body)] => quote!(if p == #index && #test { #body }),
+                let tokens = match arms.as_slice() {
+                    [(index, test, body)] => {
+                        let body = body.render();
+                        quote!(if p == #index && #test { #body })
+                    }
                     _ => {
                         let arms = arms.iter().map(|(index, test, body)| {
-                            let body = arm_body(f.mode, body);
+                            let body = arm_body(f.mode, &body.render());
                             quote!(#index if #test => #body)
                         });
                         quote!(match p { #(#arms)* _ => {} })
                     }
                 };
-                quote!(for p in #st.candidates(&#name, k)? { #body })
+                let tokens = quote!(for p in #st.candidates(&#name, k)? { #tokens });
+                Code::built_from(tokens, arms.iter().map(|(_, _, body)| *body))
             }
         }
     }
 
     /// `properties`, `patternProperties`, `additionalProperties`, `propertyNames` and
     /// `required` of one run, in one pass over the object.
-    pub(super) fn object_loop(&self, a: &ArmCx<'_, '_>, checks: &[(Check, When)]) -> TokenStream {
+    pub(super) fn object_loop(&self, a: &ArmCx<'_, '_>, checks: &[(Check, When)]) -> Code {
         let f = a.f;
-        a.uses_binding.set(true);
         // An `unevaluatedProperties` decided in the pass (see `Absorption::unevaluated`):
         // then every property is recorded after it, none by position.
         let unevaluated = checks.iter().find_map(|(c, _)| match &c.kind {
@@ -150,19 +154,16 @@ impl Gen<'_> {
             let subschema = self.loop_charge(f, quote!(obj.len()), &[edge.target]);
             charge.extend(quote!(#st.charge(obj.len())?; #subschema));
         }
-        let child_test = |edge: &Edge, inst: &Inst| -> TokenStream {
+        let child_test = |edge: &Edge, inst: &Inst| -> Code {
             match (self.plan.node(edge.target).constant, f.mode) {
-                (Some(true), _) => return quote!(),
+                (Some(true), _) => return Code::default(),
                 (Some(false), Mode::Check) => return self.fail_silent(f),
                 _ => {}
             }
             let call = self.child(f, edge, edge.target, inst, &EvArg::Throwaway);
             match f.mode {
-                Mode::Check => {
-                    let fail = self.fail_silent(f);
-                    quote!(if !#call? { #fail })
-                }
-                Mode::Errors => quote!(#call?;),
+                Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
+                Mode::Errors => Code::stmt(quote!(#call?;)),
             }
         };
         let mark_i = if mark {
@@ -178,13 +179,13 @@ impl Gen<'_> {
         let unevaluated_fails = unevaluated.is_some_and(fails);
         // The action for a key that `edge`'s subschema applies to: its test, then the key
         // recorded as evaluated.
-        let applied_to_key = |edge: &Edge, inst: &Inst| -> TokenStream {
+        let applied_to_key = |edge: &Edge, inst: &Inst| -> Code {
             let test = child_test(edge, inst);
             if fails(edge) || !mark {
                 test
             } else {
                 f.uses_ev.set(true);
-                quote!(#test #mark_i)
+                test.then(Code::stmt(mark_i.clone()))
             }
         };
         // `additionalProperties` skipping exactly the sibling patterns (the shape the front
@@ -229,14 +230,14 @@ impl Gen<'_> {
                         } else {
                             quote!(!(#(#matches)||*))
                         };
-                        guarded_if(none_match, action)
+                        Code::when(none_match, action)
                     }
                 });
         let known: BTreeSet<&str> = additional
             .map(|(_, known, _)| known.iter().map(String::as_str).collect())
             .unwrap_or_default();
         // Per key name: what happens when the object has it.
-        let mut arms: BTreeMap<&str, Vec<TokenStream>> = BTreeMap::new();
+        let mut arms: BTreeMap<&str, Vec<Code>> = BTreeMap::new();
         // Short-circuit code counts the required names it finds (an object's names are
         // distinct) against the number that apply; the error path marks each one's `seen`
         // slot (in first-use order), to say which is missing.
@@ -253,10 +254,10 @@ impl Gen<'_> {
         }
         for (name, &i) in &req_index {
             let action = if counting {
-                any_applies(&req_whens[name], quote!(found += 1;))
+                any_applies(&req_whens[name], Code::stmt(quote!(found += 1;)))
             } else {
                 let i = Literal::usize_unsuffixed(i);
-                quote!(seen[#i] = true;)
+                Code::stmt(quote!(seen[#i] = true;))
             };
             arms.entry(name).or_default().push(action);
         }
@@ -276,7 +277,9 @@ impl Gen<'_> {
                 .chain(known.iter().copied())
                 .collect();
             for name in named {
-                arms.entry(name).or_default().push(covered.clone());
+                arms.entry(name)
+                    .or_default()
+                    .push(Code::stmt(covered.clone()));
             }
         }
         // A loop that runs anyway picks up the deferred properties' values on its way, for
@@ -294,7 +297,7 @@ impl Gen<'_> {
                 let j = Literal::usize_unsuffixed(j);
                 arms.entry(name.as_str())
                     .or_default()
-                    .push(quote!(later[#j] = Some(x);));
+                    .push(Code::stmt(quote!(later[#j] = Some(x);)));
             }
         }
         if let Some(code) = &additional_code {
@@ -329,7 +332,7 @@ impl Gen<'_> {
                     (Some(_), [when]) => when.negated(),
                     (Some(any), _) => quote!(!(#any)),
                 };
-                actions.push(guarded_if(unless, code.clone()));
+                actions.push(Code::when(unless, code.clone()));
             }
         }
         let default = additional_code
@@ -349,65 +352,69 @@ impl Gen<'_> {
         } else if let (1, Some((name, actions)), true) =
             (arms.len(), arms.iter().next(), default.is_empty())
         {
+            let actions: Code = actions.iter().cloned().collect();
             if patterns.is_empty() && names_edge.is_none() && f.mode == Mode::Check {
                 sought = Some(name);
-                quote!(#(#actions)*)
+                actions
             } else {
-                guarded_if(quote!(k == #name), quote!(#(#actions)*))
+                Code::when(quote!(k == #name), actions)
             }
         } else {
             let empty_default = default.is_empty();
             // Names with the same actions share one arm; with nothing to do by default,
             // names with nothing to do need no arm.
-            let mut groups: Vec<(Vec<&str>, TokenStream)> = Vec::new();
+            let mut groups: Vec<(Vec<&str>, Code, String)> = Vec::new();
             for (name, actions) in &arms {
-                let code = quote!(#(#actions)*);
+                let code: Code = actions.iter().cloned().collect();
                 if empty_default && code.is_empty() {
                     continue;
                 }
-                let key = code.to_string();
-                match groups.iter_mut().find(|(_, c)| c.to_string() == key) {
-                    Some((names, _)) => names.push(name),
-                    None => groups.push((vec![name], code)),
+                let key = code.render().to_string();
+                match groups.iter_mut().find(|(_, _, k)| *k == key) {
+                    Some((names, ..)) => names.push(name),
+                    None => groups.push((vec![name], code, key)),
                 }
             }
             let arms: Vec<NameArm> = groups
                 .iter()
-                .map(|(names, code)| match split_single_if(code) {
+                .map(|(names, code, _)| match code.single_if() {
                     Some((cond, body)) if empty_default => NameArm {
                         names: names.clone(),
-                        guard: Some(cond),
-                        body: arm_body(f.mode, &body),
+                        guard: Some(cond.clone()),
+                        body: arm_body(f.mode, &body.render()),
                     },
                     _ => NameArm {
                         names: names.clone(),
                         guard: None,
-                        body: arm_body(f.mode, code),
+                        body: arm_body(f.mode, &code.render()),
                     },
                 })
                 .collect();
             match (groups.as_slice(), empty_default) {
                 ([], _) => default,
                 // (One arm gains nothing from telling its names apart by a byte.)
-                ([(names, code)], true) => {
-                    guarded_if(quote!(matches!(k.as_str(), #(#names)|*)), code.clone())
+                ([(names, code, _)], true) => {
+                    Code::when(quote!(matches!(k.as_str(), #(#names)|*)), code.clone())
                 }
-                _ => match_names(&quote!(k), &arms, arm_body(f.mode, &default)),
+                _ => Code::built_from(
+                    match_names(&quote!(k), &arms, arm_body(f.mode, &default.render())),
+                    groups.iter().map(|(_, code, _)| code).chain([&default]),
+                ),
             }
         };
         let (covered_decl, after_code) = match &after_patterns {
             Some(code) => (
                 quote!(let mut covered = false;),
-                guarded_if(quote!(!covered), code.clone()),
+                Code::when(quote!(!covered), code.clone()),
             ),
-            None => (quote!(), quote!()),
+            None => (quote!(), Code::default()),
         };
         let body = if key_fails {
             // Any key fails the node: nothing after that (and no call made, so that every
             // function generated is called).
             key_match
         } else {
-            let pattern_bodies: Vec<(RegexId, TokenStream)> = patterns
+            let pattern_bodies: Vec<(RegexId, Code)> = patterns
                 .iter()
                 .map(|(id, edge)| {
                     let charge = self.loop_charge(f, quote!(1), &[edge.target]);
@@ -418,41 +425,46 @@ impl Gen<'_> {
                     } else {
                         covered.clone()
                     };
-                    (*id, quote!(#covered #charge #action))
+                    (*id, Code::stmt(quote!(#covered #charge)).then(action))
                 })
                 .collect();
             let pattern_code = self.try_patterns(f, &pattern_bodies);
             let names_code = names_edge.map(|e| child_test(e, &Inst::KeyAsValue));
-            quote!(#covered_decl #key_match #pattern_code #after_code #names_code)
+            Code::stmt(covered_decl)
+                .then(key_match)
+                .then(pattern_code)
+                .then(after_code)
+                .then(names_code.unwrap_or_default())
         };
-        let uses_x = uses_ident(&body, "x");
-        let uses_i = uses_ident(&body, "i");
-        let uses_k = uses_ident(&body, "k");
+        let body_tokens = body.render();
+        let uses_x = uses_ident(&body_tokens, "x");
+        let uses_i = uses_ident(&body_tokens, "i");
+        let uses_k = uses_ident(&body_tokens, "k");
         let header = match (sought, uses_i, uses_k, uses_x) {
+            // The same action for every key (`additionalProperties: false` alone): once,
+            // if there is a key.
+            (None, false, false, false) => None,
             (Some(name), ..) => {
                 let i = if uses_i { quote!(i) } else { quote!(_) };
                 let x = if uses_x { quote!(x) } else { quote!(_) };
-                quote!(if let Some((#i, #x)) = __rt::find_entry(obj, #name))
+                Some(quote!(if let Some((#i, #x)) = __rt::find_entry(obj, #name)))
             }
-            (None, true, true, true) => quote!(for (i, (k, x)) in obj.iter().enumerate()),
-            (None, true, true, false) => quote!(for (i, k) in obj.keys().enumerate()),
-            (None, true, false, true) => quote!(for (i, x) in obj.values().enumerate()),
-            (None, true, false, false) => quote!(for i in 0..obj.len()),
-            (None, false, true, true) => quote!(for (k, x) in obj),
-            (None, false, true, false) => quote!(for k in obj.keys()),
-            (None, false, false, true) => quote!(for x in obj.values()),
-            // The same action for every key (`additionalProperties: false` alone): once,
-            // if there is a key.
-            (None, false, false, false) => quote!(if !obj.is_empty()),
+            (None, true, true, true) => Some(quote!(for (i, (k, x)) in obj.iter().enumerate())),
+            (None, true, true, false) => Some(quote!(for (i, k) in obj.keys().enumerate())),
+            (None, true, false, true) => Some(quote!(for (i, x) in obj.values().enumerate())),
+            (None, true, false, false) => Some(quote!(for i in 0..obj.len())),
+            (None, false, true, true) => Some(quote!(for (k, x) in obj)),
+            (None, false, true, false) => Some(quote!(for k in obj.keys())),
+            (None, false, false, true) => Some(quote!(for x in obj.values())),
         };
         // Nothing to do per key (e.g. `properties` whose subschemas are all `true`): no loop.
-        let key_loop = if body.is_empty() {
-            quote!()
-        } else {
-            quote!(#header { #body })
+        let key_loop = match header {
+            _ if body.is_empty() => Code::default(),
+            Some(header) => Code::built_from(quote!(#header { #body_tokens }), [&body]),
+            None => Code::if_then(quote!(!obj.is_empty()), body),
         };
         let (seen_decl, required_check) = if required.is_empty() {
-            (quote!(), quote!())
+            (quote!(), Code::default())
         } else if counting {
             // How many names apply: the unconditional ones, and each group required under
             // the same conditions where one of them holds.
@@ -471,14 +483,13 @@ impl Gen<'_> {
                     }
                 })
                 .collect();
-            let exit = self.fail_silent(f);
             (
                 quote!(let mut found: usize = 0;),
-                quote!(if found != #(#terms)+* { #exit }),
+                Code::if_then(quote!(found != #(#terms)+*), self.fail_silent(f)),
             )
         } else {
             let n = Literal::usize_unsuffixed(req_index.len());
-            let checks: Vec<_> = required
+            let checks: Code = required
                 .iter()
                 .map(|(check, name, when)| {
                     let i = Literal::usize_unsuffixed(req_index[name.as_str()]);
@@ -489,12 +500,12 @@ impl Gen<'_> {
                             property: __rt::Cow::Borrowed(#name)
                         }),
                     );
-                    when.guard(quote!(if !seen[#i] { #fail }))
+                    when.guard(Code::if_then(quote!(!seen[#i]), fail))
                 })
                 .collect();
-            (quote!(let mut seen = [false; #n];), quote!(#(#checks)*))
+            (quote!(let mut seen = [false; #n];), checks)
         };
-        let deferred_code: Vec<_> = deferred
+        let deferred_code: Code = deferred
             .iter()
             .enumerate()
             .map(|(j, (name, edge, when))| {
@@ -506,7 +517,9 @@ impl Gen<'_> {
                     quote!(__rt::get(obj, #name))
                 };
                 when.guard(match f.mode {
-                    Mode::Check => quote!(if let Some(x) = #value { #test }),
+                    Mode::Check => {
+                        Code::around([test], |[test]| quote!(if let Some(x) = #value { #test }))
+                    }
                     // The call looks the property up itself.
                     Mode::Errors => test,
                 })
@@ -520,7 +533,7 @@ impl Gen<'_> {
         };
         // `propertyNames` applies its subschema to each key as a string value, made in one
         // buffer for all keys.
-        let name_decl = if uses_ident(&key_loop, "name") {
+        let name_decl = if uses_ident(&key_loop.render(), "name") {
             quote!(let mut name = Value::String(String::new());)
         } else {
             quote!()
@@ -532,41 +545,28 @@ impl Gen<'_> {
         } else {
             quote!()
         };
-        quote! {
-            #charge
-            #seen_decl
-            #later_decl
-            #name_decl
-            #key_loop
-            #required_check
-            #(#deferred_code)*
-            #evaluated_all
-        }
+        Code::stmt(quote!(#charge #seen_decl #later_decl #name_decl))
+            .then(key_loop)
+            .then(required_check)
+            .then(deferred_code)
+            .then(Code::stmt(evaluated_all))
+            .binding()
     }
 
     /// `required` by a lookup per name (from `REQUIRED_IN_LOOP` names on, the pass over the object finds them).
-    pub(super) fn required(
-        &self,
-        a: &ArmCx<'_, '_>,
-        check: &Check,
-        names: &[String],
-    ) -> TokenStream {
+    pub(super) fn required(&self, a: &ArmCx<'_, '_>, check: &Check, names: &[String]) -> Code {
         let f = a.f;
         let fail = |kind: TokenStream| self.fail(f, check, kind);
-        if names.is_empty() {
-            return quote!();
-        }
-        a.uses_binding.set(true);
-        let parts: Vec<_> = names
+        let parts: Code = names
             .iter()
             .map(|name| {
                 let fail = fail(quote!(__rt::ErrorKind::Required {
                     property: __rt::Cow::Borrowed(#name)
                 }));
-                quote!(if !obj.contains_key(#name) { #fail })
+                Code::if_then(quote!(!obj.contains_key(#name)), fail)
             })
             .collect();
-        quote!(#(#parts)*)
+        parts.binding()
     }
 
     /// `dependentRequired`: for each present property, the names it requires.
@@ -575,52 +575,40 @@ impl Gen<'_> {
         a: &ArmCx<'_, '_>,
         check: &Check,
         deps: &[(String, Vec<String>)],
-    ) -> TokenStream {
+    ) -> Code {
         let f = a.f;
         let fail = |kind: TokenStream| self.fail(f, check, kind);
-        if deps.iter().all(|(_, r)| r.is_empty()) {
-            return quote!();
-        }
-        a.uses_binding.set(true);
-        let parts: Vec<_> = deps
+        let parts: Code = deps
             .iter()
             .filter(|(_, r)| !r.is_empty())
             .map(|(property, required)| {
-                let inner: Vec<_> = required
+                let inner: Code = required
                     .iter()
                     .map(|missing| {
                         let fail = fail(quote!(__rt::ErrorKind::DependentRequired {
                             property: __rt::Cow::Borrowed(#property),
                             missing: __rt::Cow::Borrowed(#missing)
                         }));
-                        quote!(if !obj.contains_key(#missing) { #fail })
+                        Code::if_then(quote!(!obj.contains_key(#missing)), fail)
                     })
                     .collect();
-                guarded_if(quote!(obj.contains_key(#property)), quote!(#(#inner)*))
+                Code::when(quote!(obj.contains_key(#property)), inner)
             })
             .collect();
-        quote!(#(#parts)*)
+        parts.binding()
     }
 
     /// `dependentSchemas`: for each present property, its subschema on the object.
-    pub(super) fn dependent_schemas(
-        &self,
-        a: &ArmCx<'_, '_>,
-        deps: &[(String, Edge)],
-    ) -> TokenStream {
+    pub(super) fn dependent_schemas(&self, a: &ArmCx<'_, '_>, deps: &[(String, Edge)]) -> Code {
         let f = a.f;
-        if deps.is_empty() {
-            return quote!();
-        }
-        a.uses_binding.set(true);
-        let parts: Vec<_> = deps
+        let parts: Code = deps
             .iter()
             .map(|(property, edge)| {
                 let child = self.in_place_child(f, edge, edge.target);
-                guarded_if(quote!(obj.contains_key(#property)), child)
+                Code::when(quote!(obj.contains_key(#property)), child)
             })
             .collect();
-        quote!(#(#parts)*)
+        parts.binding()
     }
 
     /// `unevaluatedProperties`: the entries no other keyword evaluated, against `edge`'s subschema.
@@ -629,23 +617,19 @@ impl Gen<'_> {
         a: &ArmCx<'_, '_>,
         check: &Check,
         edge: &Edge,
-    ) -> TokenStream {
+    ) -> Code {
         let f = a.f;
-        a.uses_binding.set(true);
         f.uses_ev.set(true);
         let st = state(f.mode);
         let call = self.child(f, edge, edge.target, &Inst::Key, &EvArg::Throwaway);
         let (header, body) = match f.mode {
-            Mode::Check => {
-                let fail = self.fail_silent(f);
-                (
-                    quote!(for (i, x) in obj.values().enumerate()),
-                    quote!(if !ev.props.get(i) && !#call? { #fail }),
-                )
-            }
+            Mode::Check => (
+                quote!(for (i, x) in obj.values().enumerate()),
+                Code::if_then(quote!(!ev.props.get(i) && !#call?), self.fail_silent(f)),
+            ),
             Mode::Errors => (
                 quote!(for (i, (k, x)) in obj.iter().enumerate()),
-                quote!(if !ev.props.get(i) { #call?; }),
+                Code::stmt(quote!(if !ev.props.get(i) { #call?; })),
             ),
         };
         let charge = self.loop_charge(f, quote!(obj.len()), &[edge.target]);
@@ -665,16 +649,19 @@ impl Gen<'_> {
         } else {
             (quote!(), quote!())
         };
-        quote! {
-            #st.charge(obj.len())?;
-            #charge
-            #applies
-            #header {
-                #body
+        Code::around([body], |[body]| {
+            quote! {
+                #st.charge(obj.len())?;
+                #charge
+                #applies
+                #header {
+                    #body
+                }
+                ev.props.set_range(0, obj.len());
+                #applied
             }
-            ev.props.set_range(0, obj.len());
-            #applied
-        }
+        })
+        .binding()
     }
 }
 
@@ -693,10 +680,10 @@ fn normalize_whens(whens: &mut Vec<When>) {
 }
 
 /// `code` run where one of `whens` applies.
-fn any_applies(whens: &[When], code: TokenStream) -> TokenStream {
+fn any_applies(whens: &[When], code: Code) -> Code {
     match any_holds(whens) {
         None => code,
-        Some(any) => guarded_if(any, code),
+        Some(any) => Code::when(any, code),
     }
 }
 

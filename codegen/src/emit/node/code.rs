@@ -1,0 +1,298 @@
+//! The emitter's model of the statements it generates: what a caller needs to know of a
+//! piece of code to place it — whether it is one `if` (to become a guard or to merge with
+//! an enclosing condition), whether it fails the node somewhere or ends by failing it,
+//! whether it reads the dispatch arm's binding — kept as data while the code is built,
+//! and rendered to tokens once it is placed.
+
+use super::syntax::has_top_level_or;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Statements of generated code, with what they are.
+#[derive(Clone, Default)]
+pub(super) struct Code {
+    stmts: Vec<Stmt>,
+    /// The statements read the contents of the variant their dispatch arm matched (`obj`,
+    /// `arr`, `text`, `num`, `b`): the arm's pattern binds them.
+    binds: bool,
+}
+
+/// One statement of [`Code`].
+#[derive(Clone)]
+enum Stmt {
+    /// `if cond { then }`, without `else`.
+    If(TokenStream, Code),
+    /// The node's failure in short-circuit code: its exit (`return Ok(false);`, or
+    /// `break 'n false;` where the function has work to do after its body).
+    Exit(TokenStream),
+    /// Any other statements: `exits` when they hold the node's exit, `ends` when every
+    /// path through them takes it (nothing after them runs).
+    Other {
+        tokens: TokenStream,
+        exits: bool,
+        ends: bool,
+    },
+}
+
+impl Stmt {
+    /// Whether the statement holds the node's exit.
+    fn exits(&self) -> bool {
+        match self {
+            Stmt::If(_, then) => then.exits(),
+            Stmt::Exit(_) => true,
+            Stmt::Other { exits, .. } => *exits,
+        }
+    }
+
+    /// The statement's tokens.
+    fn render(&self, out: &mut TokenStream) {
+        match self {
+            Stmt::If(cond, then) => {
+                let then = then.render();
+                out.extend(quote!(if #cond { #then }));
+            }
+            Stmt::Exit(tokens) | Stmt::Other { tokens, .. } => out.extend(tokens.clone()),
+        }
+    }
+}
+
+impl Code {
+    /// Statements that neither fail the node nor read the arm's binding (nothing when
+    /// `tokens` is empty).
+    pub(super) fn stmt(tokens: TokenStream) -> Code {
+        Code::other(tokens, false, false)
+    }
+
+    /// The node's exit (`tokens`): short-circuit code's failure.
+    pub(super) fn exit(tokens: TokenStream) -> Code {
+        Code {
+            stmts: vec![Stmt::Exit(tokens)],
+            binds: false,
+        }
+    }
+
+    /// Opaque statements, holding the node's exit where `exits`, ending by it where `ends`.
+    fn other(tokens: TokenStream, exits: bool, ends: bool) -> Code {
+        let stmts = if tokens.is_empty() {
+            Vec::new()
+        } else {
+            vec![Stmt::Other {
+                tokens,
+                exits,
+                ends,
+            }]
+        };
+        Code {
+            stmts,
+            binds: false,
+        }
+    }
+
+    /// `if cond { then }`, as written (nothing when `then` is empty).
+    pub(super) fn if_then(cond: TokenStream, then: Code) -> Code {
+        if then.is_empty() {
+            return Code::default();
+        }
+        let binds = then.binds;
+        Code {
+            stmts: vec![Stmt::If(cond, then)],
+            binds,
+        }
+    }
+
+    /// `then` run where `cond` holds: one `if`, whose condition takes in `then`'s where
+    /// that is itself a lone `if` (nothing when `then` is empty).
+    pub(super) fn when(cond: TokenStream, then: Code) -> Code {
+        match then.single_if() {
+            Some((inner, body)) => {
+                let inner = if has_top_level_or(inner) {
+                    quote!((#inner))
+                } else {
+                    inner.clone()
+                };
+                let binds = then.binds;
+                let mut merged = Code::when(quote!(#cond && #inner), body.clone());
+                merged.binds |= binds;
+                merged
+            }
+            None => Code::if_then(cond, then),
+        }
+    }
+
+    /// Code made of `parts` by `build` (a loop or a block around them): it holds the
+    /// node's exit where a part does, and reads the binding where one does.
+    pub(super) fn around<const N: usize>(
+        parts: [Code; N],
+        build: impl FnOnce([TokenStream; N]) -> TokenStream,
+    ) -> Code {
+        let binds = parts.iter().any(|p| p.binds);
+        let mut code = Code::built_from(build(parts.each_ref().map(Code::render)), &parts);
+        code.binds = binds;
+        code
+    }
+
+    /// Statements `tokens` that the caller built from `parts`, binding what they read (a
+    /// `match` on the value, whose arms are `parts`): they hold the node's exit where a
+    /// part does.
+    pub(super) fn built_from<'c>(
+        tokens: TokenStream,
+        parts: impl IntoIterator<Item = &'c Code>,
+    ) -> Code {
+        let exits = parts.into_iter().any(Code::exits);
+        Code::other(tokens, exits, false)
+    }
+
+    /// `self`, known to end by failing the node on every path (a `match` whose every arm
+    /// does).
+    pub(super) fn ending(self) -> Code {
+        let binds = self.binds;
+        let exits = self.exits();
+        let mut code = Code::other(self.render(), exits, true);
+        code.binds = binds;
+        code
+    }
+
+    /// `self`, marked as reading the arm's binding (where it has statements).
+    pub(super) fn binding(mut self) -> Code {
+        self.binds |= !self.is_empty();
+        self
+    }
+
+    /// `self` then `next`.
+    pub(super) fn then(mut self, next: Code) -> Code {
+        self.push(next);
+        self
+    }
+
+    /// Appends `next`.
+    pub(super) fn push(&mut self, next: Code) {
+        self.stmts.extend(next.stmts);
+        self.binds |= next.binds;
+    }
+
+    /// Whether there are no statements.
+    pub(super) fn is_empty(&self) -> bool {
+        self.stmts.is_empty()
+    }
+
+    /// Whether the statements read the arm's binding.
+    pub(super) fn binds(&self) -> bool {
+        self.binds
+    }
+
+    /// Whether the statements hold the node's exit.
+    pub(super) fn exits(&self) -> bool {
+        self.stmts.iter().any(Stmt::exits)
+    }
+
+    /// Whether the statements end by failing the node on every path.
+    pub(super) fn ends(&self) -> bool {
+        matches!(
+            self.stmts.last(),
+            Some(Stmt::Exit(_) | Stmt::Other { ends: true, .. })
+        )
+    }
+
+    /// `(cond, then)` when the code is one `if`.
+    pub(super) fn single_if(&self) -> Option<(&TokenStream, &Code)> {
+        match self.stmts.as_slice() {
+            [Stmt::If(cond, then)] => Some((cond, then)),
+            _ => None,
+        }
+    }
+
+    /// Removes the final statement when it is the node's exit; whether it was.
+    pub(super) fn pop_exit(&mut self) -> bool {
+        let last = matches!(self.stmts.last(), Some(Stmt::Exit(_)));
+        if last {
+            self.stmts.pop();
+        }
+        last
+    }
+
+    /// The tokens of the statements.
+    pub(super) fn render(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for stmt in &self.stmts {
+            stmt.render(&mut out);
+        }
+        out
+    }
+}
+
+impl FromIterator<Code> for Code {
+    fn from_iter<I: IntoIterator<Item = Code>>(parts: I) -> Code {
+        let mut code = Code::default();
+        for part in parts {
+            code.push(part);
+        }
+        code
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(code: &Code) -> String {
+        code.render().to_string()
+    }
+
+    #[test]
+    fn a_condition_around_a_lone_if_takes_in_its_condition() {
+        let fail = Code::exit(quote!(return Ok(false);));
+        let inner = Code::if_then(quote!(a || b), fail);
+        let code = Code::when(quote!(holds0), inner);
+        assert_eq!(
+            text(&code),
+            quote!(if holds0 && (a || b) {
+                return Ok(false);
+            })
+            .to_string()
+        );
+        assert!(code.single_if().is_some() && code.exits() && !code.ends());
+        // Around several statements, the condition stays its own `if`.
+        let two = Code::stmt(quote!(n += 1;)).then(Code::if_then(
+            quote!(c),
+            Code::exit(quote!(return Ok(false);)),
+        ));
+        let code = Code::when(quote!(holds0), two);
+        assert_eq!(
+            text(&code),
+            quote!(if holds0 {
+                n += 1;
+                if c {
+                    return Ok(false);
+                }
+            })
+            .to_string()
+        );
+        assert!(Code::when(quote!(holds0), Code::default()).is_empty());
+    }
+
+    #[test]
+    fn a_final_exit_is_told_from_one_inside_a_loop() {
+        let exit = || Code::exit(quote!(break 'n false;));
+        let in_loop = Code::around(
+            [Code::if_then(quote!(!ok(x)), exit())],
+            |[body]| quote!(for x in arr { #body }),
+        );
+        assert!(in_loop.exits() && !in_loop.ends());
+        let mut code = in_loop.then(exit());
+        assert!(code.ends());
+        assert!(code.pop_exit());
+        assert!(!code.ends() && code.exits());
+        assert!(!code.pop_exit());
+        let matched = Code::built_from(quote!(match v { _ => break 'n false; }), [&exit()]);
+        assert!(matched.clone().ending().ends() && !matched.ends());
+    }
+
+    #[test]
+    fn only_code_with_statements_reads_the_binding() {
+        assert!(!Code::default().binding().binds());
+        let test = Code::if_then(quote!(text.is_empty()), Code::stmt(quote!(cx.fail(0);)));
+        let code = Code::stmt(quote!(let n = 1;)).then(test.binding());
+        assert!(code.binds());
+        assert!(Code::when(quote!(holds0), code).binds());
+    }
+}
