@@ -3,7 +3,6 @@
 
 use super::code::Code;
 use super::dispatch::ArmCx;
-use super::syntax::uses_ident;
 use super::{regex_name, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, RegexId};
 use proc_macro2::{Literal, TokenStream};
@@ -65,14 +64,16 @@ impl Gen<'_> {
                 .map(|id| self.regex_test(f.mode, id, quote!(k)));
             named.into_iter().chain(tries).collect::<Vec<_>>()
         };
+        // Whether one of `tests` holds (each reads `k`).
         let any_of = |tests: Vec<TokenStream>| {
             if tests.is_empty() {
-                quote!(false)
+                (quote!(false), false)
             } else {
-                quote!(#(#tests)||*)
+                (quote!(#(#tests)||*), true)
             }
         };
-        let test = match &check.kind {
+        // The test of a key, and whether it reads the key.
+        let (test, reads_key) = match &check.kind {
             CheckKind::Properties(entries) => {
                 let names: Vec<String> = entries.iter().map(|(n, _)| n.clone()).collect();
                 any_of(tests(&names, &mut std::iter::empty()))
@@ -102,9 +103,9 @@ impl Gen<'_> {
             } => {
                 let covered = tests(known, &mut patterns.iter().copied());
                 if covered.is_empty() {
-                    quote!(true)
+                    (quote!(true), false)
                 } else {
-                    quote!(#(!#covered)&&*)
+                    (quote!(#(!#covered)&&*), true)
                 }
             }
             CheckKind::PrefixItems(edges) => {
@@ -128,11 +129,7 @@ impl Gen<'_> {
             _ => return Code::default(),
         };
         let give = self.give(check, quote!(value));
-        let k = if uses_ident(&test, "k") {
-            quote!(k)
-        } else {
-            quote!(_)
-        };
+        let k = if reads_key { quote!(k) } else { quote!(_) };
         let give = quote! {
             let value = __rt::applied_names(obj, |_, #k| Ok(#test))?;
             #give

@@ -3,7 +3,7 @@
 //! `if` / `then` / `else`.
 
 use super::call::{holds_name, EvArg, Inst};
-use super::code::Code;
+use super::code::{Code, Expr};
 use super::dispatch::{TypeTest, Variant};
 use super::{dispatchable, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
@@ -97,6 +97,7 @@ impl Gen<'_> {
         let direct = f.mode == Mode::Check
             && !self.reads_evaluated(fallback.target)
             && !targets.iter().any(|(_, t)| self.reads_evaluated(*t));
+        // (Each on the instance itself: no name read.)
         let call_for = |target: NodeId| -> TokenStream {
             let ev = match (merge_any && self.collects(target), direct) {
                 (false, _) => EvArg::Throwaway,
@@ -106,7 +107,7 @@ impl Gen<'_> {
                 }
                 (true, false) => EvArg::Sub,
             };
-            self.child(f, fallback, target, &Inst::Same, &ev)
+            self.child(f, fallback, target, &Inst::Same, &ev).tokens
         };
         let ids: Vec<u32> = targets.iter().map(|(r, _)| *r as u32).collect();
         let ids_pattern = id_pattern(&ids);
@@ -133,11 +134,14 @@ impl Gen<'_> {
         } else {
             quote!()
         };
-        let call = quote! {
-            match #st.outermost(|r| matches!(r, #ids_pattern)) {
-                #(#arms)*
-                _ => #fallback_call,
-            }
+        let call = Expr {
+            tokens: quote! {
+                match #st.outermost(|r| matches!(r, #ids_pattern)) {
+                    #(#arms)*
+                    _ => #fallback_call,
+                }
+            },
+            uses: Default::default(),
         };
         let valid = self.validity(f, call);
         Code::around([self.fail_silent(f)], |[fail]| {

@@ -3,7 +3,7 @@
 //! `allOf` members and `$ref` targets into the node's own checks, and the budget charged in
 //! bulk before a loop.
 
-use super::code::Code;
+use super::code::{Code, Expr, Uses};
 use super::{dispatchable, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
 use proc_macro2::{Literal, TokenStream};
@@ -341,16 +341,16 @@ impl Gen<'_> {
         target: NodeId,
         inst: &Inst,
         ev: &EvArg,
-    ) -> TokenStream {
+    ) -> Expr {
         let name = self.call_name(target, f.mode);
-        let value = match inst {
+        let (value, mut uses) = match inst {
             Inst::Same => {
                 f.uses_v.set(true);
-                quote!(v)
+                (quote!(v), Uses::default())
             }
-            Inst::KeyAsValue => quote!(__rt::key_value(&mut name, k)),
+            Inst::KeyAsValue => (quote!(__rt::key_value(&mut name, k)), Uses::NAME | Uses::K),
             Inst::Key | Inst::Property(_) | Inst::Named(_) | Inst::Index(_) | Inst::IndexVar => {
-                quote!(x)
+                (quote!(x), Uses::X)
             }
         };
         let ev_arg = self.ev_arg(target, ev);
@@ -358,7 +358,7 @@ impl Gen<'_> {
         // A child instance that may recur is a step into the instance (see `crate::plan`).
         let steps =
             !matches!(inst, Inst::Same) && self.plan.node(target).steps && !self.plan.depth_free;
-        match f.mode {
+        let tokens = match f.mode {
             Mode::Check if steps => quote!(cx.stepping(|cx| #call)),
             Mode::Check => call,
             Mode::Errors => {
@@ -368,11 +368,17 @@ impl Gen<'_> {
                 let at = match inst {
                     Inst::Same => quote!(At::Here),
                     Inst::KeyAsValue => quote!(At::Name),
-                    Inst::Key => quote!(At::Key(k)),
+                    Inst::Key => {
+                        uses |= Uses::K;
+                        quote!(At::Key(k))
+                    }
                     Inst::Property(name) | Inst::Named(name) => {
                         let key = match inst {
                             Inst::Named(_) => quote!(#name),
-                            _ => quote!(k),
+                            _ => {
+                                uses |= Uses::K;
+                                quote!(k)
+                            }
                         };
                         let named = format!("/properties/{}", crate::load::uri::escape_token(name));
                         match path.strip_prefix(named.as_str()) {
@@ -388,7 +394,10 @@ impl Gen<'_> {
                         let i = Literal::usize_unsuffixed(*i);
                         quote!(At::Index(#i))
                     }
-                    Inst::IndexVar => quote!(At::Index(i)),
+                    Inst::IndexVar => {
+                        uses |= Uses::I;
+                        quote!(At::Index(i))
+                    }
                 };
                 // A child that is not where its parent's location leads (a `$ref` target,
                 // a `$dynamicRef`'s) has its own absolute location set.
@@ -412,23 +421,34 @@ impl Gen<'_> {
                     self.uses_at.set(true);
                 }
                 match inst {
-                    Inst::Named(name) if entry => quote!(cx.property(obj, #name, #site, #eval)),
-                    Inst::Named(name) => quote!(match obj.get(#name) {
-                        Some(x) => cx.child(#site, #at, x, #eval),
-                        None => Ok(()),
-                    }),
+                    // (The call looks the property up itself: no `x` read.)
+                    Inst::Named(name) if entry => {
+                        uses = Uses::default();
+                        quote!(cx.property(obj, #name, #site, #eval))
+                    }
+                    Inst::Named(name) => {
+                        uses = Uses::default();
+                        quote!(match obj.get(#name) {
+                            Some(x) => cx.child(#site, #at, x, #eval),
+                            None => Ok(()),
+                        })
+                    }
                     _ => quote!(cx.child(#site, #at, #value, #eval)),
                 }
             }
-        }
+        };
+        Expr { tokens, uses }
     }
 
     /// A `Res` expression of whether the child evaluated by `call` (an expression from
     /// [`Gen::child`]) is valid: the call itself (check), or what it adds (errors).
-    pub(super) fn validity(&self, f: &Fun<'_>, call: TokenStream) -> TokenStream {
+    pub(super) fn validity(&self, f: &Fun<'_>, call: Expr) -> Expr {
         match f.mode {
             Mode::Check => call,
-            Mode::Errors => quote!(cx.valid(|cx| #call)),
+            Mode::Errors => Expr {
+                tokens: quote!(cx.valid(|cx| #call)),
+                uses: call.uses,
+            },
         }
     }
 

@@ -1,20 +1,68 @@
 //! The emitter's model of the statements it generates: what a caller needs to know of a
 //! piece of code to place it — whether it is one `if` (to become a guard or to merge with
 //! an enclosing condition), whether it fails the node somewhere or ends by failing it,
-//! whether it reads the dispatch arm's binding — kept as data while the code is built,
-//! and rendered to tokens once it is placed.
+//! which of the names bound only where read it reads ([`Uses`]) — kept as data while the
+//! code is built, and rendered to tokens once it is placed.
 
 use super::syntax::has_top_level_or;
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, ToTokens};
+
+/// Names that generated code binds only where they are read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Uses(u8);
+
+impl Uses {
+    /// The contents of the variant a dispatch arm matched (`obj`, `arr`, `text`, `num`,
+    /// `b`): the arm's pattern binds them.
+    pub(super) const BINDING: Uses = Uses(1);
+    /// `x`: the value of the entry or item at hand.
+    pub(super) const X: Uses = Uses(1 << 1);
+    /// `i`: its index.
+    pub(super) const I: Uses = Uses(1 << 2);
+    /// `k`: the entry's key.
+    pub(super) const K: Uses = Uses(1 << 3);
+    /// `name`: the key as a string value (`propertyNames`).
+    pub(super) const NAME: Uses = Uses(1 << 4);
+
+    /// Whether every name of `other` is read.
+    pub(super) fn contains(self, other: Uses) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl std::ops::BitOr for Uses {
+    type Output = Uses;
+    fn bitor(self, other: Uses) -> Uses {
+        Uses(self.0 | other.0)
+    }
+}
+
+impl std::ops::BitOrAssign for Uses {
+    fn bitor_assign(&mut self, other: Uses) {
+        self.0 |= other.0;
+    }
+}
+
+/// A generated expression, with the names it reads.
+#[derive(Clone)]
+pub(super) struct Expr {
+    pub(super) tokens: TokenStream,
+    pub(super) uses: Uses,
+}
+
+impl ToTokens for Expr {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        self.tokens.to_tokens(out);
+    }
+}
 
 /// Statements of generated code, with what they are.
 #[derive(Clone, Default)]
 pub(super) struct Code {
     stmts: Vec<Stmt>,
-    /// The statements read the contents of the variant their dispatch arm matched (`obj`,
-    /// `arr`, `text`, `num`, `b`): the arm's pattern binds them.
-    binds: bool,
+    /// The names the statements read.
+    uses: Uses,
 }
 
 /// One statement of [`Code`].
@@ -67,7 +115,7 @@ impl Code {
     pub(super) fn exit(tokens: TokenStream) -> Code {
         Code {
             stmts: vec![Stmt::Exit(tokens)],
-            binds: false,
+            uses: Uses::default(),
         }
     }
 
@@ -84,7 +132,7 @@ impl Code {
         };
         Code {
             stmts,
-            binds: false,
+            uses: Uses::default(),
         }
     }
 
@@ -93,10 +141,10 @@ impl Code {
         if then.is_empty() {
             return Code::default();
         }
-        let binds = then.binds;
+        let uses = then.uses;
         Code {
             stmts: vec![Stmt::If(cond, then)],
-            binds,
+            uses,
         }
     }
 
@@ -110,52 +158,62 @@ impl Code {
                 } else {
                     inner.clone()
                 };
-                let binds = then.binds;
-                let mut merged = Code::when(quote!(#cond && #inner), body.clone());
-                merged.binds |= binds;
-                merged
+                Code::when(quote!(#cond && #inner), body.clone()).using(then.uses)
             }
             None => Code::if_then(cond, then),
         }
     }
 
     /// Code made of `parts` by `build` (a loop or a block around them): it holds the
-    /// node's exit where a part does, and reads the binding where one does.
+    /// node's exit where a part does, and reads what they read.
     pub(super) fn around<const N: usize>(
         parts: [Code; N],
         build: impl FnOnce([TokenStream; N]) -> TokenStream,
     ) -> Code {
-        let binds = parts.iter().any(|p| p.binds);
-        let mut code = Code::built_from(build(parts.each_ref().map(Code::render)), &parts);
-        code.binds = binds;
-        code
+        let uses = parts.iter().fold(Uses::default(), |uses, p| uses | p.uses);
+        Code::built_from(build(parts.each_ref().map(Code::render)), &parts).using(uses)
     }
 
-    /// Statements `tokens` that the caller built from `parts`, binding what they read (a
-    /// `match` on the value, whose arms are `parts`): they hold the node's exit where a
-    /// part does.
+    /// Statements `tokens` that the caller built from `parts` (a `match` whose arms are
+    /// `parts`): they hold the node's exit where a part does, and read what they read.
     pub(super) fn built_from<'c>(
         tokens: TokenStream,
         parts: impl IntoIterator<Item = &'c Code>,
     ) -> Code {
-        let exits = parts.into_iter().any(Code::exits);
-        Code::other(tokens, exits, false)
+        let (mut exits, mut uses) = (false, Uses::default());
+        for part in parts {
+            exits |= part.exits();
+            uses |= part.uses;
+        }
+        Code::other(tokens, exits, false).using(uses)
+    }
+
+    /// `self`, where the construct around its parts binds `names` (a loop's `x`, a
+    /// dispatch arm's contents): read no more from outside.
+    pub(super) fn declaring(mut self, names: Uses) -> Code {
+        self.uses.0 &= !names.0;
+        self
     }
 
     /// `self`, known to end by failing the node on every path (a `match` whose every arm
     /// does).
     pub(super) fn ending(self) -> Code {
-        let binds = self.binds;
+        let uses = self.uses;
         let exits = self.exits();
-        let mut code = Code::other(self.render(), exits, true);
-        code.binds = binds;
-        code
+        Code::other(self.render(), exits, true).using(uses)
+    }
+
+    /// `self`, marked as reading `uses` (where it has statements).
+    pub(super) fn using(mut self, uses: Uses) -> Code {
+        if !self.is_empty() {
+            self.uses |= uses;
+        }
+        self
     }
 
     /// `self`, marked as reading the arm's binding (where it has statements).
-    pub(super) fn binding(mut self) -> Code {
-        self.binds |= !self.is_empty();
-        self
+    pub(super) fn binding(self) -> Code {
+        self.using(Uses::BINDING)
     }
 
     /// `self` then `next`.
@@ -167,7 +225,7 @@ impl Code {
     /// Appends `next`.
     pub(super) fn push(&mut self, next: Code) {
         self.stmts.extend(next.stmts);
-        self.binds |= next.binds;
+        self.uses |= next.uses;
     }
 
     /// Whether there are no statements.
@@ -177,7 +235,12 @@ impl Code {
 
     /// Whether the statements read the arm's binding.
     pub(super) fn binds(&self) -> bool {
-        self.binds
+        self.uses.contains(Uses::BINDING)
+    }
+
+    /// The names the statements read.
+    pub(super) fn uses(&self) -> Uses {
+        self.uses
     }
 
     /// Whether the statements hold the node's exit.
@@ -294,5 +357,20 @@ mod tests {
         let code = Code::stmt(quote!(let n = 1;)).then(test.binding());
         assert!(code.binds());
         assert!(Code::when(quote!(holds0), code).binds());
+    }
+
+    #[test]
+    fn a_loop_declares_the_names_its_body_reads() {
+        let body = Code::if_then(quote!(!c1(x, cx)?), Code::exit(quote!(return Ok(false);)))
+            .using(Uses::X | Uses::K);
+        assert!(body.uses().contains(Uses::X | Uses::K) && !body.uses().contains(Uses::I));
+        let tokens = body.render();
+        let key_loop = Code::built_from(quote!(for (k, x) in obj { #tokens }), [&body]);
+        assert!(key_loop.uses().contains(Uses::K));
+        let key_loop = key_loop.declaring(Uses::X | Uses::I | Uses::K);
+        assert_eq!(key_loop.uses(), Uses::default());
+        assert!(key_loop.exits());
+        // An empty piece reads nothing, whatever it is told.
+        assert_eq!(Code::default().using(Uses::NAME).uses(), Uses::default());
     }
 }

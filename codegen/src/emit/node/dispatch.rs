@@ -3,7 +3,7 @@
 
 use super::assertion::{f64_tokens, format_fn_name, type_kind};
 use super::call::When;
-use super::code::Code;
+use super::code::{Code, Uses};
 use super::syntax::arm_body;
 use super::{Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind};
@@ -155,6 +155,7 @@ impl Gen<'_> {
             return if code.binds() {
                 let tokens = code.render();
                 Code::built_from(quote!(if let #p = v { #tokens }), [&code])
+                    .declaring(Uses::BINDING)
             } else {
                 Code::if_then(quote!(matches!(v, #p)), code)
             };
@@ -203,7 +204,8 @@ impl Gen<'_> {
                 }
             },
             groups.iter().map(|(_, code, _)| code),
-        );
+        )
+        .declaring(Uses::BINDING);
         if all_end {
             code.ending()
         } else {

@@ -3,10 +3,10 @@
 //! lookup, `dependentRequired`, `dependentSchemas`, `unevaluatedProperties`.
 
 use super::call::{EvArg, Inst, When};
-use super::code::Code;
+use super::code::{Code, Uses};
 use super::dispatch::ArmCx;
 use super::names::{match_names, NameArm};
-use super::syntax::{arm_body, uses_ident};
+use super::syntax::arm_body;
 use super::{state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId, RegexId};
 use crate::plan::lookup;
@@ -32,7 +32,7 @@ impl Gen<'_> {
         match set {
             None => arms
                 .into_iter()
-                .map(|(_, test, body)| Code::when(test, body.clone()))
+                .map(|(_, test, body)| Code::when(test, body.clone()).using(Uses::K))
                 .collect(),
             Some(_) if arms.is_empty() => Code::default(),
             Some(set) => {
@@ -51,7 +51,7 @@ impl Gen<'_> {
                     }
                 };
                 let tokens = quote!(for p in #st.candidates(&#name, k)? { #tokens });
-                Code::built_from(tokens, arms.iter().map(|(_, _, body)| *body))
+                Code::built_from(tokens, arms.iter().map(|(_, _, body)| *body)).using(Uses::K)
             }
         }
     }
@@ -165,6 +165,7 @@ impl Gen<'_> {
                 Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
                 Mode::Errors => Code::stmt(quote!(#call?;)),
             }
+            .using(call.uses)
         };
         let mark_i = if mark {
             quote!(ev.props.set(i);)
@@ -185,7 +186,7 @@ impl Gen<'_> {
                 test
             } else {
                 f.uses_ev.set(true);
-                test.then(Code::stmt(mark_i.clone()))
+                test.then(Code::stmt(mark_i.clone()).using(Uses::I))
             }
         };
         // `additionalProperties` skipping exactly the sibling patterns (the shape the front
@@ -230,7 +231,7 @@ impl Gen<'_> {
                         } else {
                             quote!(!(#(#matches)||*))
                         };
-                        Code::when(none_match, action)
+                        Code::when(none_match, action).using(Uses::K)
                     }
                 });
         let known: BTreeSet<&str> = additional
@@ -297,7 +298,7 @@ impl Gen<'_> {
                 let j = Literal::usize_unsuffixed(j);
                 arms.entry(name.as_str())
                     .or_default()
-                    .push(Code::stmt(quote!(later[#j] = Some(x);)));
+                    .push(Code::stmt(quote!(later[#j] = Some(x);)).using(Uses::X));
             }
         }
         if let Some(code) = &additional_code {
@@ -357,7 +358,7 @@ impl Gen<'_> {
                 sought = Some(name);
                 actions
             } else {
-                Code::when(quote!(k == #name), actions)
+                Code::when(quote!(k == #name), actions).using(Uses::K)
             }
         } else {
             let empty_default = default.is_empty();
@@ -395,11 +396,13 @@ impl Gen<'_> {
                 // (One arm gains nothing from telling its names apart by a byte.)
                 ([(names, code, _)], true) => {
                     Code::when(quote!(matches!(k.as_str(), #(#names)|*)), code.clone())
+                        .using(Uses::K)
                 }
                 _ => Code::built_from(
                     match_names(&quote!(k), &arms, arm_body(f.mode, &default.render())),
                     groups.iter().map(|(_, code, _)| code).chain([&default]),
-                ),
+                )
+                .using(Uses::K),
             }
         };
         let (covered_decl, after_code) = match &after_patterns {
@@ -437,9 +440,8 @@ impl Gen<'_> {
                 .then(names_code.unwrap_or_default())
         };
         let body_tokens = body.render();
-        let uses_x = uses_ident(&body_tokens, "x");
-        let uses_i = uses_ident(&body_tokens, "i");
-        let uses_k = uses_ident(&body_tokens, "k");
+        let reads = |name: Uses| body.uses().contains(name);
+        let (uses_x, uses_i, uses_k) = (reads(Uses::X), reads(Uses::I), reads(Uses::K));
         let header = match (sought, uses_i, uses_k, uses_x) {
             // The same action for every key (`additionalProperties: false` alone): once,
             // if there is a key.
@@ -460,7 +462,8 @@ impl Gen<'_> {
         // Nothing to do per key (e.g. `properties` whose subschemas are all `true`): no loop.
         let key_loop = match header {
             _ if body.is_empty() => Code::default(),
-            Some(header) => Code::built_from(quote!(#header { #body_tokens }), [&body]),
+            Some(header) => Code::built_from(quote!(#header { #body_tokens }), [&body])
+                .declaring(Uses::X | Uses::I | Uses::K),
             None => Code::if_then(quote!(!obj.is_empty()), body),
         };
         let (seen_decl, required_check) = if required.is_empty() {
@@ -519,6 +522,7 @@ impl Gen<'_> {
                 when.guard(match f.mode {
                     Mode::Check => {
                         Code::around([test], |[test]| quote!(if let Some(x) = #value { #test }))
+                            .declaring(Uses::X)
                     }
                     // The call looks the property up itself.
                     Mode::Errors => test,
@@ -533,7 +537,7 @@ impl Gen<'_> {
         };
         // `propertyNames` applies its subschema to each key as a string value, made in one
         // buffer for all keys.
-        let name_decl = if uses_ident(&key_loop.render(), "name") {
+        let name_decl = if key_loop.uses().contains(Uses::NAME) {
             quote!(let mut name = Value::String(String::new());)
         } else {
             quote!()
