@@ -1,7 +1,7 @@
 //! Annotations in an evaluation's error-collecting code: a node's own, and the applicator
 //! annotations that the instance decides (which names, which items).
 
-use super::code::Code;
+use super::code::{Code, Uses};
 use super::dispatch::ArmCx;
 use super::{regex_name, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, RegexId};
@@ -11,8 +11,8 @@ use std::collections::BTreeSet;
 
 impl Gen<'_> {
     /// The node's annotations as the runtime's list (`&[(token, absolute, JSON, strings
-    /// only)]`), in an error-collecting function of generated code that evaluates; `None`
-    /// when there is nothing to give.
+    /// only)]`), in an error-collecting function of generated code that evaluates (given
+    /// with the instance `v`); `None` when there is nothing to give.
     pub(super) fn own_annotations(&self, f: &Fun<'_>) -> Option<TokenStream> {
         if !self.evaluate || f.mode != Mode::Errors {
             return None;
@@ -20,7 +20,6 @@ impl Gen<'_> {
         if f.node.annotations.is_empty() && f.node.checks.is_empty() {
             return None;
         }
-        f.uses_v.set(true);
         let entries = f.node.annotations.iter().map(|a| {
             let token = crate::load::uri::escape_token(&a.keyword);
             let json = a.value.to_string();
@@ -61,7 +60,7 @@ impl Gen<'_> {
             let named = (!names.is_empty()).then(|| quote!(matches!(k, #(#names)|*)));
             let tries = ids
                 .filter(|id| self.program.regexes[id.0].compiled.is_some())
-                .map(|id| self.regex_test(f.mode, id, quote!(k)));
+                .map(|id| self.regex_test(f.mode, id, quote!(k)).tokens);
             named.into_iter().chain(tries).collect::<Vec<_>>()
         };
         // Whether one of `tests` holds (each reads `k`).
@@ -93,7 +92,8 @@ impl Gen<'_> {
                             let value = __rt::applied_names(obj, |_, k| #st.is_match(&#re, k))?;
                             #give
                         };
-                        return Code::if_then(valid, Code::stmt(give)).binding();
+                        return Code::if_then(valid, Code::stmt(give))
+                            .using(Uses::CX | Uses::BINDING);
                     }
                     _ => any_of(tries),
                 }
@@ -113,7 +113,7 @@ impl Gen<'_> {
                 let give = self.give(check, quote!(value));
                 let give =
                     quote!(if let Some(value) = __rt::prefix_items_value(arr.len(), #n) { #give });
-                return Code::if_then(valid, Code::stmt(give)).binding();
+                return Code::if_then(valid, Code::stmt(give)).using(Uses::CX | Uses::BINDING);
             }
             CheckKind::Items { skip, .. } => {
                 let applies = match *skip {
@@ -124,7 +124,8 @@ impl Gen<'_> {
                     }
                 };
                 let give = self.give(check, quote!(Value::Bool(true)));
-                return Code::if_then(quote!(#applies && #valid), Code::stmt(give)).binding();
+                return Code::if_then(quote!(#applies && #valid), Code::stmt(give))
+                    .using(Uses::CX | Uses::BINDING);
             }
             _ => return Code::default(),
         };
@@ -134,6 +135,6 @@ impl Gen<'_> {
             let value = __rt::applied_names(obj, |_, #k| Ok(#test))?;
             #give
         };
-        Code::if_then(valid, Code::stmt(give)).binding()
+        Code::if_then(valid, Code::stmt(give)).using(Uses::CX | Uses::BINDING)
     }
 }

@@ -3,7 +3,7 @@
 //! `if` / `then` / `else`.
 
 use super::call::{holds_name, EvArg, Inst};
-use super::code::{Code, Expr};
+use super::code::{Code, Expr, Uses};
 use super::dispatch::{TypeTest, Variant};
 use super::{dispatchable, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
@@ -18,6 +18,8 @@ struct Branches<'e> {
     edges: &'e [Edge],
     tag: TokenStream,
     guards: Vec<TokenStream>,
+    /// What the tag and the guards read.
+    uses: Uses,
     /// Without a discriminator, where each branch passes only on some variants of the
     /// instance, no two on the same: those variants (at most one branch applies).
     by_variant: Option<Vec<Vec<Variant>>>,
@@ -52,11 +54,11 @@ impl Gen<'_> {
         match &check.kind {
             CheckKind::False => match f.mode {
                 Mode::Check => Code::exit(f.exit.clone()),
-                Mode::Errors => Code::stmt(quote!(cx.error_here();)),
+                Mode::Errors => Code::stmt(quote!(cx.error_here();)).using(Uses::CX),
             },
             CheckKind::Unresolved { uri } => {
                 let st = state(f.mode);
-                Code::stmt(quote!(#st.unresolved(#uri)?;))
+                Code::stmt(quote!(#st.unresolved(#uri)?;)).using(Uses::CX)
             }
             CheckKind::Ref(edge) => self.member(f, edge),
             CheckKind::AllOf(edges) => edges.iter().map(|e| self.member(f, e)).collect(),
@@ -74,7 +76,7 @@ impl Gen<'_> {
             CheckKind::Not(edge) => {
                 let call = self.silent_call(f, edge, &Inst::Same, &EvArg::Throwaway);
                 let fail = self.fail(f, check, quote!(__rt::ErrorKind::Not));
-                Code::if_then(quote!(#call?), fail)
+                Code::if_then(quote!(#call?), fail).using(call.uses)
             }
             // Absorbed: its condition evaluated first, its branches' checks in a run.
             CheckKind::IfThenElse { .. } if f.absorbed.ifs.contains(&index) => Code::default(),
@@ -97,53 +99,51 @@ impl Gen<'_> {
         let direct = f.mode == Mode::Check
             && !self.reads_evaluated(fallback.target)
             && !targets.iter().any(|(_, t)| self.reads_evaluated(*t));
-        // (Each on the instance itself: no name read.)
-        let call_for = |target: NodeId| -> TokenStream {
+        let call_for = |target: NodeId| -> Expr {
             let ev = match (merge_any && self.collects(target), direct) {
                 (false, _) => EvArg::Throwaway,
-                (true, true) => {
-                    f.uses_ev.set(true);
-                    EvArg::Parent
-                }
+                (true, true) => EvArg::Parent,
                 (true, false) => EvArg::Sub,
             };
-            self.child(f, fallback, target, &Inst::Same, &ev).tokens
+            self.child(f, fallback, target, &Inst::Same, &ev)
         };
         let ids: Vec<u32> = targets.iter().map(|(r, _)| *r as u32).collect();
         let ids_pattern = id_pattern(&ids);
+        let mut uses = Uses::CX;
         let arms: Vec<TokenStream> = targets
             .iter()
             .map(|(r, t)| {
                 let r = *r as u32;
                 let call = call_for(*t);
+                uses |= call.uses;
                 quote!(Some(#r) => #call,)
             })
             .collect();
         let fallback_call = call_for(fallback.target);
+        uses |= fallback_call.uses;
         let merge = !direct
             && merge_any
             && (self.collects(fallback.target) || targets.iter().any(|(_, t)| self.collects(*t)));
-        let sub = if merge {
-            f.uses_ev.set(true);
-            quote!(let mut sub = __rt::Eval::new();)
+        let (sub, on_valid) = if merge {
+            uses |= Uses::EV;
+            (
+                quote!(let mut sub = __rt::Eval::new();),
+                quote!(ev.merge(&sub);),
+            )
         } else {
-            quote!()
+            (quote!(), quote!())
         };
-        let on_valid = if merge {
-            quote!(ev.merge(&sub);)
-        } else {
-            quote!()
-        };
-        let call = Expr {
-            tokens: quote! {
+        let call = Expr::new(
+            quote! {
                 match #st.outermost(|r| matches!(r, #ids_pattern)) {
                     #(#arms)*
                     _ => #fallback_call,
                 }
             },
-            uses: Default::default(),
-        };
+            uses,
+        );
         let valid = self.validity(f, call);
+        let uses = valid.uses;
         Code::around([self.fail_silent(f)], |[fail]| {
             let on_invalid = if fail.is_empty() {
                 quote!()
@@ -156,6 +156,7 @@ impl Gen<'_> {
                 if valid { #on_valid } #on_invalid
             }}
         })
+        .using(uses)
     }
 
     /// The branches of an `anyOf` / `oneOf`, with the tests of its discriminator.
@@ -165,7 +166,14 @@ impl Gen<'_> {
         edges: &'e [Edge],
         discriminator: Option<&Discriminator>,
     ) -> Branches<'e> {
-        let type_guards = edges.iter().map(|e| self.type_guard(f, e.target));
+        let type_guards: Vec<TokenStream> =
+            edges.iter().map(|e| self.type_guard(f, e.target)).collect();
+        // A guard tests the instance `v`.
+        let guards_read = if type_guards.iter().any(|g| !g.is_empty()) {
+            Uses::V
+        } else {
+            Uses::default()
+        };
         let Some(d) = discriminator else {
             let admitted: Option<Vec<Vec<Variant>>> =
                 edges.iter().map(|e| self.admitted(f, e.target)).collect();
@@ -176,11 +184,11 @@ impl Gen<'_> {
             return Branches {
                 edges,
                 tag: quote!(),
-                guards: type_guards.collect(),
+                guards: type_guards,
+                uses: guards_read,
                 by_variant: admitted.filter(disjoint),
             };
         };
-        f.uses_v.set(true);
         let property = &d.property;
         let tag = quote!(let tag = __rt::Tag::of(v, #property););
         let guards = d
@@ -207,6 +215,7 @@ impl Gen<'_> {
             edges,
             tag,
             guards,
+            uses: Uses::V,
             by_variant: None,
         }
     }
@@ -219,7 +228,6 @@ impl Gen<'_> {
         let Some(admitted) = self.admitted(f, target) else {
             return quote!();
         };
-        f.uses_v.set(true);
         let patterns = admitted.iter().map(|v| v.pattern(false));
         quote!(matches!(v, #(#patterns)|*) &&)
     }
@@ -249,14 +257,21 @@ impl Gen<'_> {
 
     /// Where at most one branch applies ([`Branches::by_variant`]): whether the one the
     /// instance's variant admits passes (`false` where none does).
-    fn by_variant(&self, f: &Fun<'_>, branches: &Branches<'_>) -> Option<TokenStream> {
+    fn by_variant(&self, f: &Fun<'_>, branches: &Branches<'_>) -> Option<Expr> {
         let by_variant = branches.by_variant.as_ref()?;
-        let arms = branches.edges.iter().zip(by_variant).map(|(e, variants)| {
-            let call = self.silent_call(f, e, &Inst::Same, &EvArg::Throwaway);
-            let patterns = variants.iter().map(|v| v.pattern(false));
-            quote!(#(#patterns)|* => #call?,)
-        });
-        Some(quote!(match v { #(#arms)* _ => false }))
+        let mut uses = Uses::V;
+        let arms: Vec<TokenStream> = branches
+            .edges
+            .iter()
+            .zip(by_variant)
+            .map(|(e, variants)| {
+                let call = self.silent_call(f, e, &Inst::Same, &EvArg::Throwaway);
+                uses |= call.uses;
+                let patterns = variants.iter().map(|v| v.pattern(false));
+                quote!(#(#patterns)|* => #call?,)
+            })
+            .collect();
+        Some(Expr::new(quote!(match v { #(#arms)* _ => false }), uses))
     }
 
     /// `anyOf`: a valid branch passes (every branch runs where annotations or evaluated
@@ -266,12 +281,15 @@ impl Gen<'_> {
             edges, tag, guards, ..
         } = branches;
         let fail = self.fail(f, check, quote!(__rt::ErrorKind::AnyOf));
+        // What the branches read.
+        let mut uses = branches.uses;
         if !self.node_collects(f) {
             let calls: Vec<_> = edges
                 .iter()
                 .zip(guards)
                 .map(|(e, guard)| {
                     let c = self.silent_call(f, e, &Inst::Same, &EvArg::Throwaway);
+                    uses |= c.uses;
                     quote!(#guard #c?)
                 })
                 .collect();
@@ -285,17 +303,19 @@ impl Gen<'_> {
                         #(if (every || !any) && #calls { any = true; })*
                         if !any { #fail }
                     }}
-                });
+                })
+                .using(uses | Uses::CX);
             }
             let test = match self.by_variant(f, branches) {
                 Some(passes) => Code::stmt(quote!(let passes = #passes;))
+                    .using(passes.uses)
                     .then(Code::if_then(quote!(!passes), fail)),
-                None => Code::if_then(quote!(!(#(#calls)||*)), fail),
+                None => Code::if_then(quote!(!(#(#calls)||*)), fail).using(uses),
             };
             return if tag.is_empty() {
                 test
             } else {
-                Code::around([test], |[test]| quote!({ #tag #test }))
+                Code::around([test], |[test]| quote!({ #tag #test })).using(uses)
             };
         }
         // A collecting node evaluates every branch: each valid one contributes annotations.
@@ -304,14 +324,15 @@ impl Gen<'_> {
             .zip(guards)
             .map(|(e, guard)| {
                 if self.collects(e.target) {
-                    f.uses_ev.set(true);
                     let call = self.silent_call(f, e, &Inst::Same, &EvArg::Sub);
+                    uses |= call.uses | Uses::EV;
                     quote! {{
                         let mut sub = __rt::Eval::new();
                         if #guard #call? { any = true; ev.merge(&sub); }
                     }}
                 } else {
                     let call = self.silent_call(f, e, &Inst::Same, &EvArg::Throwaway);
+                    uses |= call.uses;
                     quote!(if #guard #call? { any = true; })
                 }
             })
@@ -324,6 +345,7 @@ impl Gen<'_> {
                 if !any { #fail }
             }}
         })
+        .using(uses)
     }
 
     /// `oneOf`: exactly one valid branch passes (short-circuit code stops at the second).
@@ -342,15 +364,19 @@ impl Gen<'_> {
             Mode::Errors => {
                 let keyword = &check.keyword;
                 Code::stmt(quote!(cx.error(#keyword, __rt::ErrorKind::OneOf { matched });))
+                    .using(Uses::CX)
             }
         };
         if !every {
             if let Some(passes) = self.by_variant(f, branches) {
                 // At most one branch applies: exactly one passes where it does.
                 return Code::stmt(quote!(let passes = #passes;))
+                    .using(passes.uses)
                     .then(Code::if_then(quote!(!passes), fail));
             }
         }
+        // What the branches read.
+        let mut uses = branches.uses;
         let fail_tokens = fail.render();
         let parts: Vec<_> = edges
             .iter()
@@ -368,13 +394,14 @@ impl Gen<'_> {
                         &EvArg::Throwaway
                     },
                 );
+                uses |= call.uses;
                 let too_many = if idx > 0 && !every {
                     quote!(if matched > 1 { #fail_tokens })
                 } else {
                     quote!()
                 };
                 if merge {
-                    f.uses_ev.set(true);
+                    uses |= Uses::EV;
                     quote! {{
                         let mut sub = __rt::Eval::new();
                         if #guard #call? {
@@ -400,6 +427,7 @@ impl Gen<'_> {
                 if matched != 1 { #fail }
             }}
         })
+        .using(uses)
     }
 
     /// The evaluation of absorbed condition `n` ([`Gen::absorbed`]) before the node's
@@ -413,7 +441,7 @@ impl Gen<'_> {
         condition: &Edge,
         n: usize,
         lookups: &mut Vec<String>,
-    ) -> TokenStream {
+    ) -> Code {
         let holds = holds_name(n);
         // (Not where the node's pass decides `unevaluatedProperties`: it records every
         // property then.)
@@ -421,30 +449,30 @@ impl Gen<'_> {
             self.node_collects(f) && self.collects(condition.target) && !f.absorbed.unevaluated;
         if let Some((name, edge)) = self.one_property(condition.target).filter(|_| !merge) {
             let (index, lookup) = match lookups.iter().position(|p| p == name) {
-                Some(index) => (index, quote!()),
+                Some(index) => (index, Code::default()),
                 None => {
                     lookups.push(name.to_string());
                     let index = lookups.len() - 1;
                     let prop = format_ident!("prop{}", index);
-                    f.uses_v.set(true);
                     let lookup = quote! {
                         let #prop = match v {
                             Value::Object(obj) => __rt::get(obj, #name),
                             _ => None,
                         };
                     };
-                    (index, lookup)
+                    (index, Code::stmt(lookup).using(Uses::V))
                 }
             };
             let prop = format_ident!("prop{}", index);
             let call = self.child(f, edge, edge.target, &Inst::Key, &EvArg::Throwaway);
-            return quote! {
-                #lookup
+            // (The match binds the value `x`.)
+            let verdict = quote! {
                 let #holds = match #prop {
                     Some(x) => #call?,
                     None => true,
                 };
             };
+            return lookup.then(Code::stmt(verdict).using(call.uses.without(Uses::X)));
         }
         let ev = if merge {
             &EvArg::Sub
@@ -453,17 +481,17 @@ impl Gen<'_> {
         };
         let call = self.silent_call(f, condition, &Inst::Same, ev);
         if !merge {
-            return quote!(let #holds = #call?;);
+            return Code::stmt(quote!(let #holds = #call?;)).using(call.uses);
         }
-        f.uses_ev.set(true);
-        quote! {
+        let verdict = quote! {
             let #holds = {
                 let mut sub = __rt::Eval::new();
                 let holds = #call?;
                 if holds { ev.merge(&sub); }
                 holds
             };
-        }
+        };
+        Code::stmt(verdict).using(call.uses | Uses::EV)
     }
 
     /// The one property that inline node `id` tests, with its subschema, when that is all
@@ -507,8 +535,9 @@ impl Gen<'_> {
             },
         );
         let cond = quote!(let holds = #call?;);
+        let mut uses = call.uses;
         let (sub, merge) = if merge_cond {
-            f.uses_ev.set(true);
+            uses |= Uses::EV;
             (
                 quote!(let mut sub = __rt::Eval::new();),
                 quote!(ev.merge(&sub);),
@@ -548,5 +577,6 @@ impl Gen<'_> {
                 #branches
             }}
         })
+        .using(uses)
     }
 }

@@ -2,7 +2,7 @@
 //! `unevaluatedItems`.
 
 use super::call::{EvArg, Inst};
-use super::code::Code;
+use super::code::{Code, Uses};
 use super::dispatch::ArmCx;
 use super::{state, Gen, Mode};
 use crate::ir::{Check, Edge};
@@ -40,11 +40,13 @@ impl Gen<'_> {
             (quote!(arr.iter()), quote!(x))
         };
         let mark_code = if mark {
-            f.uses_ev.set(true);
             quote!(ev.items.set(i);)
         } else {
             quote!()
         };
+        // What the loop reads of the function's (it binds the item `x` and its index `i`).
+        let reads =
+            (call.uses | if mark { Uses::EV } else { Uses::default() }).without(Uses::X | Uses::I);
         // Its annotation (2020-12): the indices that match.
         let (matched, record, applied) = if self.annotates(f, check) {
             let give = self.give(check, quote!(Value::from(matched)));
@@ -76,14 +78,17 @@ impl Gen<'_> {
             } else {
                 quote!(if #call? { break; })
             };
-            return Code::stmt(quote! {
-                #charge
-                #matched
-                for #index in #iter {
-                    #body
+            return Code::around([charge], |[charge]| {
+                quote! {
+                    #charge
+                    #matched
+                    for #index in #iter {
+                        #body
+                    }
+                    #applied
                 }
-                #applied
             })
+            .using(reads)
             .binding();
         }
         // Without annotations to collect, stop as soon as the count decides.
@@ -100,7 +105,7 @@ impl Gen<'_> {
             (min, None) => Code::if_then(quote!(count < #min), fail),
             (min, Some(m)) => Code::if_then(quote!(!__rt::in_range(count, #min, #m)), fail),
         };
-        Code::around([verdict], |[verdict]| {
+        Code::around([charge, verdict], |[charge, verdict]| {
             quote! {{
                 #charge
                 #matched
@@ -117,6 +122,7 @@ impl Gen<'_> {
                 #applied
             }}
         })
+        .using(reads)
         .binding()
     }
 
@@ -138,21 +144,19 @@ impl Gen<'_> {
                 let test = match f.mode {
                     Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
                     Mode::Errors => Code::stmt(quote!(#call?;)),
-                };
+                }
+                .using(call.uses);
                 Code::around([test], |[test]| quote!(if let Some(x) = #get { #test }))
+                    .declaring(Uses::X)
             })
             .collect();
         let mark_code = if mark {
-            f.uses_ev.set(true);
             let n = Literal::usize_unsuffixed(edges.len());
-            quote!(ev.items.set_range(0, arr.len().min(#n));)
+            Code::stmt(quote!(ev.items.set_range(0, arr.len().min(#n));)).using(Uses::EV)
         } else {
-            quote!()
+            Code::default()
         };
-        parts
-            .then(Code::stmt(mark_code))
-            .then(self.applied(a, check))
-            .binding()
+        parts.then(mark_code).then(self.applied(a, check)).binding()
     }
 
     /// `items` (after `skip` prefix items): every further item against `schema`, charged in bulk.
@@ -181,12 +185,12 @@ impl Gen<'_> {
         let body = match f.mode {
             Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
             Mode::Errors => Code::stmt(quote!(#call?;)),
-        };
+        }
+        .using(call.uses);
         let mark_code = if mark {
-            f.uses_ev.set(true);
-            quote!(ev.items.set_range(0, arr.len());)
+            Code::stmt(quote!(ev.items.set_range(0, arr.len());)).using(Uses::EV)
         } else {
-            quote!()
+            Code::default()
         };
         let count = match skip {
             0 => quote!(arr.len()),
@@ -196,28 +200,32 @@ impl Gen<'_> {
             }
         };
         let charge = self.loop_charge(f, count, &[schema.target]);
-        let applied = self.applied(a, check).render();
-        Code::around([body], |[body]| {
-            quote! {
-                #charge
-                for #index in #iter { #body }
-                #mark_code
-                #applied
-            }
-        })
+        let applied = self.applied(a, check);
+        Code::around(
+            [charge, body, mark_code, applied],
+            |[charge, body, mark_code, applied]| {
+                quote! {
+                    #charge
+                    for #index in #iter { #body }
+                    #mark_code
+                    #applied
+                }
+            },
+        )
+        .declaring(Uses::X | Uses::I)
         .binding()
     }
 
     /// `unevaluatedItems`: the items no other keyword evaluated, against `edge`'s subschema.
     pub(super) fn unevaluated_items(&self, a: &ArmCx<'_, '_>, check: &Check, edge: &Edge) -> Code {
         let f = a.f;
-        f.uses_ev.set(true);
         let st = state(f.mode);
         let call = self.child(f, edge, edge.target, &Inst::IndexVar, &EvArg::Throwaway);
         let body = match f.mode {
             Mode::Check => Code::if_then(quote!(!ev.items.get(i) && !#call?), self.fail_silent(f)),
             Mode::Errors => Code::stmt(quote!(if !ev.items.get(i) { #call?; })),
-        };
+        }
+        .using(call.uses);
         let charge = self.loop_charge(f, quote!(arr.len()), &[edge.target]);
         // Its annotation: whether it applies to an item.
         let (applies, applied) = if self.annotates(f, check) {
@@ -229,7 +237,7 @@ impl Gen<'_> {
         } else {
             (quote!(), quote!())
         };
-        Code::around([body], |[body]| {
+        Code::around([charge, body], |[charge, body]| {
             quote! {
                 #st.charge(arr.len())?;
                 #charge
@@ -241,6 +249,8 @@ impl Gen<'_> {
                 #applied
             }
         })
+        .using(Uses::EV | Uses::CX)
+        .declaring(Uses::X | Uses::I)
         .binding()
     }
 }

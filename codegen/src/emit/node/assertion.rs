@@ -2,7 +2,7 @@
 //! / `enum`, and the tokens of numbers and error kinds they use.
 
 use super::super::value;
-use super::code::Code;
+use super::code::{Code, Uses};
 use super::dispatch::{ArmCx, Variant};
 use super::{state, Gen};
 use crate::ir::Check;
@@ -97,15 +97,17 @@ impl Gen<'_> {
                         quote!(!matches!(text.as_str(), #(#members)|*)),
                         fail,
                     ))
-                    .binding();
+                    .using(Uses::CX | Uses::BINDING);
             }
             (Variant::String, Some(table)) if table.has_strings() => {
                 let name = self.enum_table(&table);
-                return Code::if_then(quote!(!#st.is_str_member(&#name, text)?), fail).binding();
+                return Code::if_then(quote!(!#st.is_str_member(&#name, text)?), fail)
+                    .using(Uses::CX | Uses::BINDING);
             }
             (Variant::Number, Some(table)) if table.has_numbers() => {
                 let name = self.enum_table(&table);
-                return Code::if_then(quote!(!#st.is_number_member(&#name, num)?), fail).binding();
+                return Code::if_then(quote!(!#st.is_number_member(&#name, num)?), fail)
+                    .using(Uses::CX | Uses::BINDING);
             }
             _ => {}
         }
@@ -146,12 +148,12 @@ impl Gen<'_> {
                 Code::if_then(quote!(!(#(#tests)||*)), fail).binding()
             }
             Variant::Array | Variant::Object => {
-                f.uses_v.set(true);
                 let tests: Vec<_> = of_variant
                     .iter()
                     .map(|val| value::equals(quote!(v), val, 0))
                     .collect();
                 Code::stmt(quote!(let equal = #(#tests)||*;))
+                    .using(Uses::V)
                     .then(Code::if_then(quote!(!equal), fail))
             }
         }

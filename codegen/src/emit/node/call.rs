@@ -322,13 +322,14 @@ impl Gen<'_> {
         true
     }
 
-    /// The evaluated-location argument of a call to `target` (none when it records none).
-    fn ev_arg(&self, target: NodeId, ev: &EvArg) -> TokenStream {
+    /// The evaluated-location argument of a call to `target` (none when it records none),
+    /// with whether it is the node's own set `ev`.
+    fn ev_arg(&self, target: NodeId, ev: &EvArg) -> (TokenStream, Uses) {
         match (self.collects(target), ev) {
-            (false, _) => quote!(),
-            (true, EvArg::Sub) => quote!(, &mut sub),
-            (true, EvArg::Parent) => quote!(, ev),
-            (true, EvArg::Throwaway) => quote!(, &mut __rt::Eval::new()),
+            (false, _) => (quote!(), Uses::default()),
+            (true, EvArg::Sub) => (quote!(, &mut sub), Uses::default()),
+            (true, EvArg::Parent) => (quote!(, ev), Uses::EV),
+            (true, EvArg::Throwaway) => (quote!(, &mut __rt::Eval::new()), Uses::default()),
         }
     }
 
@@ -344,16 +345,14 @@ impl Gen<'_> {
     ) -> Expr {
         let name = self.call_name(target, f.mode);
         let (value, mut uses) = match inst {
-            Inst::Same => {
-                f.uses_v.set(true);
-                (quote!(v), Uses::default())
-            }
+            Inst::Same => (quote!(v), Uses::V),
             Inst::KeyAsValue => (quote!(__rt::key_value(&mut name, k)), Uses::NAME | Uses::K),
             Inst::Key | Inst::Property(_) | Inst::Named(_) | Inst::Index(_) | Inst::IndexVar => {
                 (quote!(x), Uses::X)
             }
         };
-        let ev_arg = self.ev_arg(target, ev);
+        let (ev_arg, ev_uses) = self.ev_arg(target, ev);
+        uses |= ev_uses | Uses::CX;
         let call = quote!(#name(#value, cx #ev_arg));
         // A child instance that may recur is a step into the instance (see `crate::plan`).
         let steps =
@@ -423,11 +422,11 @@ impl Gen<'_> {
                 match inst {
                     // (The call looks the property up itself: no `x` read.)
                     Inst::Named(name) if entry => {
-                        uses = Uses::default();
+                        uses = ev_uses | Uses::CX;
                         quote!(cx.property(obj, #name, #site, #eval))
                     }
                     Inst::Named(name) => {
-                        uses = Uses::default();
+                        uses = ev_uses | Uses::CX;
                         quote!(match obj.get(#name) {
                             Some(x) => cx.child(#site, #at, x, #eval),
                             None => Ok(()),
@@ -445,10 +444,7 @@ impl Gen<'_> {
     pub(super) fn validity(&self, f: &Fun<'_>, call: Expr) -> Expr {
         match f.mode {
             Mode::Check => call,
-            Mode::Errors => Expr {
-                tokens: quote!(cx.valid(|cx| #call)),
-                uses: call.uses,
-            },
+            Mode::Errors => Expr::new(quote!(cx.valid(|cx| #call)), call.uses | Uses::CX),
         }
     }
 
@@ -460,15 +456,14 @@ impl Gen<'_> {
         }
         let merge = self.node_collects(f) && self.collects(target);
         if merge && f.mode == Mode::Check && !self.reads_evaluated(target) {
-            f.uses_ev.set(true);
             let call = self.child(f, edge, target, &Inst::Same, &EvArg::Parent);
-            return Code::if_then(quote!(!#call?), self.fail_silent(f));
+            return Code::if_then(quote!(!#call?), self.fail_silent(f)).using(call.uses);
         }
         if merge {
-            f.uses_ev.set(true);
             let call = self.child(f, edge, target, &Inst::Same, &EvArg::Sub);
             let fail = self.fail_silent(f);
             let valid = self.validity(f, call);
+            let uses = valid.uses | Uses::EV;
             Code::around([fail], |[fail]| {
                 let otherwise = if fail.is_empty() {
                     quote!()
@@ -481,12 +476,14 @@ impl Gen<'_> {
                     if valid { ev.merge(&sub); } #otherwise
                 }}
             })
+            .using(uses)
         } else {
             let call = self.child(f, edge, target, &Inst::Same, &EvArg::Throwaway);
             match f.mode {
                 Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
                 Mode::Errors => Code::stmt(quote!(#call?;)),
             }
+            .using(call.uses)
         }
     }
 
@@ -499,60 +496,48 @@ impl Gen<'_> {
         let plan = self.plan.node(edge.target);
         let cost = plan.entry_cost;
         match plan.out_of_line {
-            true => Code::stmt(quote!(cx.spend_units(#cost)?;)),
+            true => Code::stmt(quote!(cx.spend_units(#cost)?;)).using(Uses::CX),
             false => Code::default(),
         }
     }
 
     /// The bulk budget charge before a loop over `count` elements that applies `targets`
     /// to each (see [`crate::plan::Plan::loop_cost`]); nothing when they all charge on their own.
-    pub(super) fn loop_charge(
-        &self,
-        f: &Fun<'_>,
-        count: TokenStream,
-        targets: &[NodeId],
-    ) -> TokenStream {
+    pub(super) fn loop_charge(&self, f: &Fun<'_>, count: TokenStream, targets: &[NodeId]) -> Code {
         let per_element = self.plan.loop_cost(targets);
         if per_element == 0 {
-            return quote!();
+            return Code::default();
         }
         let st = state(f.mode);
-        quote!(#st.spend(#count, #per_element)?;)
+        Code::stmt(quote!(#st.spend(#count, #per_element)?;)).using(Uses::CX)
     }
 
     /// An expression of type `Res` evaluating `edge`'s target in short-circuit mode on
     /// `inst` (the current value, or item `i` bound as `x`), as the children whose errors
     /// are dropped (`anyOf`, `oneOf`, `not`, `if`, `contains`) always are — except in an
     /// evaluation, where the error-collecting function runs silently, for annotations.
-    pub(super) fn silent_call(
-        &self,
-        f: &Fun<'_>,
-        edge: &Edge,
-        inst: &Inst,
-        ev: &EvArg,
-    ) -> TokenStream {
-        let value = match inst {
-            Inst::Same => {
-                f.uses_v.set(true);
-                quote!(v)
-            }
-            _ => quote!(x),
+    pub(super) fn silent_call(&self, f: &Fun<'_>, edge: &Edge, inst: &Inst, ev: &EvArg) -> Expr {
+        let (value, value_uses) = match inst {
+            Inst::Same => (quote!(v), Uses::V),
+            _ => (quote!(x), Uses::X),
         };
         let name = self.call_name(edge.target, Mode::Check);
-        let ev_arg = self.ev_arg(edge.target, ev);
+        let (ev_arg, ev_uses) = self.ev_arg(edge.target, ev);
+        let uses = value_uses | ev_uses | Uses::CX;
         match f.mode {
-            Mode::Check => quote!(#name(#value, cx #ev_arg)),
+            Mode::Check => Expr::new(quote!(#name(#value, cx #ev_arg)), uses),
             Mode::Errors if self.evaluate => {
                 let annotating = self.child(f, edge, edge.target, inst, ev);
-                quote! {
+                let tokens = quote! {
                     (if cx.annotating() {
                         cx.silently(|cx| #annotating)
                     } else {
                         #name(#value, &mut cx.state #ev_arg)
                     })
-                }
+                };
+                Expr::new(tokens, uses | annotating.uses)
             }
-            Mode::Errors => quote!(#name(#value, &mut cx.state #ev_arg)),
+            Mode::Errors => Expr::new(quote!(#name(#value, &mut cx.state #ev_arg)), uses),
         }
     }
 }

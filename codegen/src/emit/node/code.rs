@@ -24,10 +24,21 @@ impl Uses {
     pub(super) const K: Uses = Uses(1 << 3);
     /// `name`: the key as a string value (`propertyNames`).
     pub(super) const NAME: Uses = Uses(1 << 4);
+    /// `v`: the function's instance.
+    pub(super) const V: Uses = Uses(1 << 5);
+    /// `ev`: the function's evaluated-location set.
+    pub(super) const EV: Uses = Uses(1 << 6);
+    /// `cx`: the function's state.
+    pub(super) const CX: Uses = Uses(1 << 7);
 
     /// Whether every name of `other` is read.
     pub(super) fn contains(self, other: Uses) -> bool {
         self.0 & other.0 == other.0
+    }
+
+    /// These names but `names`.
+    pub(super) fn without(self, names: Uses) -> Uses {
+        Uses(self.0 & !names.0)
     }
 }
 
@@ -49,6 +60,13 @@ impl std::ops::BitOrAssign for Uses {
 pub(super) struct Expr {
     pub(super) tokens: TokenStream,
     pub(super) uses: Uses,
+}
+
+impl Expr {
+    /// The expression `tokens`, reading `uses`.
+    pub(super) fn new(tokens: TokenStream, uses: Uses) -> Expr {
+        Expr { tokens, uses }
+    }
 }
 
 impl ToTokens for Expr {
@@ -191,7 +209,7 @@ impl Code {
     /// `self`, where the construct around its parts binds `names` (a loop's `x`, a
     /// dispatch arm's contents): read no more from outside.
     pub(super) fn declaring(mut self, names: Uses) -> Code {
-        self.uses.0 &= !names.0;
+        self.uses = self.uses.without(names);
         self
     }
 

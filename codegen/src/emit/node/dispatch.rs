@@ -148,17 +148,17 @@ impl Gen<'_> {
             let ps: Vec<_> = vs.iter().map(|v| v.pattern(binds)).collect();
             quote!(#(#ps)|*)
         };
-        f.uses_v.set(true);
         if groups.len() == 1 && covered < Variant::ALL.len() {
             let (vs, code, _) = groups.remove(0);
             let p = pattern(&vs, code.binds());
-            return if code.binds() {
+            let code = if code.binds() {
                 let tokens = code.render();
                 Code::built_from(quote!(if let #p = v { #tokens }), [&code])
                     .declaring(Uses::BINDING)
             } else {
                 Code::if_then(quote!(matches!(v, #p)), code)
             };
+            return code.using(Uses::V);
         }
         let has_rest = covered < Variant::ALL.len();
         // When every variant has code, the largest group of several variants that binds
@@ -205,7 +205,8 @@ impl Gen<'_> {
             },
             groups.iter().map(|(_, code, _)| code),
         )
-        .declaring(Uses::BINDING);
+        .declaring(Uses::BINDING)
+        .using(Uses::V);
         if all_end {
             code.ending()
         } else {
@@ -347,6 +348,7 @@ impl Gen<'_> {
                         pattern: __rt::Cow::Borrowed(#source)
                     }),
                 )
+                .using(test.uses)
             }
             (CheckKind::Format(name), Variant::String) => {
                 if !self.formats.contains_key(name)

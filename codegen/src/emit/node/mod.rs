@@ -28,12 +28,11 @@ use crate::plan::Plan;
 use crate::regex::PatternSet;
 pub(super) use assertion::number_cmp;
 use call::{Absorption, When};
-use code::Code;
+use code::{Code, Expr, Uses};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
-use syntax::uses_ident;
 
 /// Which of the two functions of a node is being generated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -139,10 +138,6 @@ struct Fun<'a> {
     /// `break 'n false;` where the function has work to do after its body (leaving its
     /// region or its dynamic scope).
     exit: TokenStream,
-    /// The instance parameter `v` is used.
-    uses_v: Cell<bool>,
-    /// The evaluated-location parameter `ev` is used.
-    uses_ev: Cell<bool>,
     /// In-place children whose checks join the node's own ([`Gen::absorbed`]).
     absorbed: Absorption,
 }
@@ -388,7 +383,7 @@ impl<'a> Gen<'a> {
     /// Whether regex `id` matches `text`, as a `bool` expression (`?` applied): by its fast
     /// path inlined at the call where that decides every input (specialized there to the
     /// pattern), else by the runtime's shared search.
-    fn regex_test(&self, mode: Mode, id: RegexId, text: TokenStream) -> TokenStream {
+    fn regex_test(&self, mode: Mode, id: RegexId, text: TokenStream) -> Expr {
         self.used_regexes.borrow_mut().insert(id);
         let re = regex_name(id);
         let st = state(mode);
@@ -398,11 +393,12 @@ impl<'a> Gen<'a> {
             .compiled
             .as_ref()
             .is_some_and(|c| c.has_fast_path());
-        if fast {
+        let tokens = if fast {
             quote!(#st.is_match_fast(&#re, #text)?)
         } else {
             quote!(#st.is_match(&#re, #text)?)
-        }
+        };
+        Expr::new(tokens, Uses::CX)
     }
 
     /// The name of the function a call to `target` in `mode` goes to, recorded as called.
@@ -455,8 +451,6 @@ impl<'a> Gen<'a> {
             node,
             mode,
             exit,
-            uses_v: Cell::new(false),
-            uses_ev: Cell::new(false),
             absorbed: self.absorbed(id, mode),
         };
         let mut body = self.checks(&f, &node.checks);
@@ -478,8 +472,11 @@ impl<'a> Gen<'a> {
             }
         }
         let breaks = labelled && body.exits();
+        let reads = body.uses();
         let body = body.render();
         let own = self.own_annotations(&f);
+        // An evaluation gives the node's annotations with the instance and the state.
+        let annotates = own.is_some();
         let name = fn_name(id, mode);
         let doc = doc_text(self.relative_location(&node.uri));
         let (state_ty, result_ty) = match mode {
@@ -487,13 +484,13 @@ impl<'a> Gen<'a> {
             Mode::Errors => (quote!(Errors), quote!(Done)),
         };
         let st = state(mode);
-        let v = if f.uses_v.get() {
+        let v = if reads.contains(Uses::V) || annotates {
             quote!(v)
         } else {
             quote!(_v)
         };
         let ev_param = if self.collects(id) {
-            if f.uses_ev.get() {
+            if reads.contains(Uses::EV) {
                 quote!(, ev: &mut __rt::Eval)
             } else {
                 quote!(, _ev: &mut __rt::Eval)
@@ -603,11 +600,12 @@ impl<'a> Gen<'a> {
                 Ok(())
             },
         };
-        let cx = if uses_ident(&inner, "cx") {
-            quote!(cx)
-        } else {
-            quote!(_cx)
-        };
+        // The state is read by the body, by entering and leaving the node's region or
+        // dynamic scope, and by annotations.
+        let state_read = reads.contains(Uses::CX)
+            || !(enter.is_empty() && leave.is_empty() && scope_in.is_empty())
+            || annotates;
+        let cx = if state_read { quote!(cx) } else { quote!(_cx) };
         Function {
             doc,
             inline: !plan.out_of_line && mode == Mode::Check,
@@ -627,7 +625,7 @@ impl<'a> Gen<'a> {
         // The absorbed conditions first (see `Gen::absorbed`), then the steps.
         let mut lookups = Vec::new();
         for (n, condition) in f.absorbed.conditions.iter().enumerate() {
-            out.push(Code::stmt(self.condition(f, condition, n, &mut lookups)));
+            out.push(self.condition(f, condition, n, &mut lookups));
         }
         for step in self.steps(f, checks) {
             out.push(match step {
@@ -706,7 +704,7 @@ impl<'a> Gen<'a> {
             Mode::Errors => {
                 let keyword = &check.keyword;
                 let n = self.faults.borrow_mut().add(quote!(Fault(#keyword, #kind)));
-                Code::stmt(quote!(cx.fail(#n);))
+                Code::stmt(quote!(cx.fail(#n);)).using(Uses::CX)
             }
         }
     }

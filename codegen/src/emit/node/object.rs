@@ -26,13 +26,16 @@ impl Gen<'_> {
                 continue;
             }
             let index = Literal::u32_unsuffixed(index as u32);
-            arms.push((index, self.regex_test(f.mode, *id, quote!(k)), body));
+            // (The test reads `k`.)
+            let mut test = self.regex_test(f.mode, *id, quote!(k));
+            test.uses |= Uses::K;
+            arms.push((index, test, body));
         }
         let set = lookup::pattern_set(self.program, patterns.iter().map(|(id, _)| *id));
         match set {
             None => arms
                 .into_iter()
-                .map(|(_, test, body)| Code::when(test, body.clone()).using(Uses::K))
+                .map(|(_, test, body)| Code::when(test.tokens, body.clone()).using(test.uses))
                 .collect(),
             Some(_) if arms.is_empty() => Code::default(),
             Some(set) => {
@@ -51,7 +54,10 @@ impl Gen<'_> {
                     }
                 };
                 let tokens = quote!(for p in #st.candidates(&#name, k)? { #tokens });
-                Code::built_from(tokens, arms.iter().map(|(_, _, body)| *body)).using(Uses::K)
+                let tests = arms
+                    .iter()
+                    .fold(Uses::K | Uses::CX, |uses, (_, test, _)| uses | test.uses);
+                Code::built_from(tokens, arms.iter().map(|(_, _, body)| *body)).using(tests)
             }
         }
     }
@@ -152,7 +158,9 @@ impl Gen<'_> {
             // What the separate pass would charge: a unit per location, and its subschema.
             let st = state(f.mode);
             let subschema = self.loop_charge(f, quote!(obj.len()), &[edge.target]);
-            charge.extend(quote!(#st.charge(obj.len())?; #subschema));
+            charge = charge
+                .then(Code::stmt(quote!(#st.charge(obj.len())?;)).using(Uses::CX))
+                .then(subschema);
         }
         let child_test = |edge: &Edge, inst: &Inst| -> Code {
             match (self.plan.node(edge.target).constant, f.mode) {
@@ -168,9 +176,9 @@ impl Gen<'_> {
             .using(call.uses)
         };
         let mark_i = if mark {
-            quote!(ev.props.set(i);)
+            Code::stmt(quote!(ev.props.set(i);)).using(Uses::I | Uses::EV)
         } else {
-            quote!()
+            Code::default()
         };
         // Whether applying `edge`'s subschema fails the node outright (`false`, short-circuit
         // code): then nothing follows its test.
@@ -185,8 +193,7 @@ impl Gen<'_> {
             if fails(edge) || !mark {
                 test
             } else {
-                f.uses_ev.set(true);
-                test.then(Code::stmt(mark_i.clone()).using(Uses::I))
+                test.then(mark_i.clone())
             }
         };
         // `additionalProperties` skipping exactly the sibling patterns (the shape the front
@@ -231,7 +238,7 @@ impl Gen<'_> {
                         } else {
                             quote!(!(#(#matches)||*))
                         };
-                        Code::when(none_match, action).using(Uses::K)
+                        Code::when(none_match, action).using(Uses::K | Uses::CX)
                     }
                 });
         let known: BTreeSet<&str> = additional
@@ -428,7 +435,7 @@ impl Gen<'_> {
                     } else {
                         covered.clone()
                     };
-                    (*id, Code::stmt(quote!(#covered #charge)).then(action))
+                    (*id, Code::stmt(covered).then(charge).then(action))
                 })
                 .collect();
             let pattern_code = self.try_patterns(f, &pattern_bodies);
@@ -544,16 +551,16 @@ impl Gen<'_> {
         };
         // Every property is evaluated once `unevaluatedProperties` passed.
         let evaluated_all = if unevaluated.is_some() && f.node.collect.properties {
-            f.uses_ev.set(true);
-            quote!(ev.props.set_range(0, obj.len());)
+            Code::stmt(quote!(ev.props.set_range(0, obj.len());)).using(Uses::EV)
         } else {
-            quote!()
+            Code::default()
         };
-        Code::stmt(quote!(#charge #seen_decl #later_decl #name_decl))
+        charge
+            .then(Code::stmt(quote!(#seen_decl #later_decl #name_decl)))
             .then(key_loop)
             .then(required_check)
             .then(deferred_code)
-            .then(Code::stmt(evaluated_all))
+            .then(evaluated_all)
             .binding()
     }
 
@@ -623,7 +630,6 @@ impl Gen<'_> {
         edge: &Edge,
     ) -> Code {
         let f = a.f;
-        f.uses_ev.set(true);
         let st = state(f.mode);
         let call = self.child(f, edge, edge.target, &Inst::Key, &EvArg::Throwaway);
         let (header, body) = match f.mode {
@@ -636,6 +642,7 @@ impl Gen<'_> {
                 Code::stmt(quote!(if !ev.props.get(i) { #call?; })),
             ),
         };
+        let body = body.using(call.uses);
         let charge = self.loop_charge(f, quote!(obj.len()), &[edge.target]);
         // Its annotation: the names it applies to.
         let (applies, applied) = if self.annotates(f, check) {
@@ -653,7 +660,7 @@ impl Gen<'_> {
         } else {
             (quote!(), quote!())
         };
-        Code::around([body], |[body]| {
+        Code::around([charge, body], |[charge, body]| {
             quote! {
                 #st.charge(obj.len())?;
                 #charge
@@ -665,6 +672,8 @@ impl Gen<'_> {
                 #applied
             }
         })
+        .using(Uses::EV | Uses::CX)
+        .declaring(Uses::X | Uses::I | Uses::K)
         .binding()
     }
 }

@@ -1,5 +1,5 @@
-//! Helpers that read generated tokens: the shape of an arm's body, whether a condition
-//! needs parentheses after `&&`, and whether code names an identifier.
+//! Helpers that read generated tokens: the shape of an arm's body, and whether a condition
+//! needs parentheses after `&&`.
 
 use super::Mode;
 use proc_macro2::TokenStream;
@@ -39,15 +39,5 @@ pub(super) fn has_top_level_or(cond: &TokenStream) -> bool {
     tokens.windows(2).any(|w| {
         matches!((&w[0], &w[1]), (TokenTree::Punct(a), TokenTree::Punct(b))
             if a.as_char() == '|' && a.spacing() == Spacing::Joint && b.as_char() == '|')
-    })
-}
-
-/// Whether `tokens` use the identifier `name`.
-pub(super) fn uses_ident(tokens: &TokenStream, name: &str) -> bool {
-    use proc_macro2::TokenTree;
-    tokens.clone().into_iter().any(|tree| match &tree {
-        TokenTree::Group(g) => uses_ident(&g.stream(), name),
-        TokenTree::Ident(i) => i == name,
-        _ => false,
     })
 }
