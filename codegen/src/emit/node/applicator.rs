@@ -54,7 +54,7 @@ impl Gen<'_> {
         match &check.kind {
             CheckKind::False => match f.mode {
                 Mode::Check => Code::exit(f.exit.clone()),
-                Mode::Errors => Code::stmt(quote!(cx.error_here();)).using(Uses::CX),
+                Mode::Errors => Code::unit(quote!(cx.error_here())).using(Uses::CX),
             },
             CheckKind::Unresolved { uri } => {
                 let st = state(f.mode);
@@ -363,7 +363,7 @@ impl Gen<'_> {
             Mode::Check => Code::exit(f.exit.clone()),
             Mode::Errors => {
                 let keyword = &check.keyword;
-                Code::stmt(quote!(cx.error(#keyword, __rt::ErrorKind::OneOf { matched });))
+                Code::unit(quote!(cx.error(#keyword, __rt::ErrorKind::OneOf { matched })))
                     .using(Uses::CX)
             }
         };

@@ -143,7 +143,7 @@ impl Gen<'_> {
                 };
                 let test = match f.mode {
                     Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
-                    Mode::Errors => Code::stmt(quote!(#call?;)),
+                    Mode::Errors => call.tried(),
                 }
                 .using(call.uses);
                 Code::around([test], |[test]| quote!(if let Some(x) = #get { #test }))
@@ -184,7 +184,7 @@ impl Gen<'_> {
         };
         let body = match f.mode {
             Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
-            Mode::Errors => Code::stmt(quote!(#call?;)),
+            Mode::Errors => call.tried(),
         }
         .using(call.uses);
         let mark_code = if mark {

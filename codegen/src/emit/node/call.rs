@@ -357,6 +357,8 @@ impl Gen<'_> {
         // A child instance that may recur is a step into the instance (see `crate::plan`).
         let steps =
             !matches!(inst, Inst::Same) && self.plan.node(target).steps && !self.plan.depth_free;
+        // On the error path, a method call of the state's but for a property's lookup.
+        let mut state_call = false;
         let tokens = match f.mode {
             Mode::Check if steps => quote!(cx.stepping(|cx| #call)),
             Mode::Check => call,
@@ -423,6 +425,7 @@ impl Gen<'_> {
                     // (The call looks the property up itself: no `x` read.)
                     Inst::Named(name) if entry => {
                         uses = ev_uses | Uses::CX;
+                        state_call = true;
                         quote!(cx.property(obj, #name, #site, #eval))
                     }
                     Inst::Named(name) => {
@@ -432,11 +435,18 @@ impl Gen<'_> {
                             None => Ok(()),
                         })
                     }
-                    _ => quote!(cx.child(#site, #at, #value, #eval)),
+                    _ => {
+                        state_call = true;
+                        quote!(cx.child(#site, #at, #value, #eval))
+                    }
                 }
             }
         };
-        Expr { tokens, uses }
+        Expr {
+            tokens,
+            uses,
+            state_call,
+        }
     }
 
     /// A `Res` expression of whether the child evaluated by `call` (an expression from
@@ -481,7 +491,7 @@ impl Gen<'_> {
             let call = self.child(f, edge, target, &Inst::Same, &EvArg::Throwaway);
             match f.mode {
                 Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
-                Mode::Errors => Code::stmt(quote!(#call?;)),
+                Mode::Errors => call.tried(),
             }
             .using(call.uses)
         }

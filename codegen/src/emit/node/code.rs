@@ -5,6 +5,7 @@
 //! code is built, and rendered to tokens once it is placed.
 
 use super::syntax::has_top_level_or;
+use super::Mode;
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 
@@ -60,12 +61,30 @@ impl std::ops::BitOrAssign for Uses {
 pub(super) struct Expr {
     pub(super) tokens: TokenStream,
     pub(super) uses: Uses,
+    /// It is a method call of the error-collecting state's (`cx.child(..)`): `?` applied,
+    /// a [`Code::unit`].
+    pub(super) state_call: bool,
 }
 
 impl Expr {
     /// The expression `tokens`, reading `uses`.
     pub(super) fn new(tokens: TokenStream, uses: Uses) -> Expr {
-        Expr { tokens, uses }
+        Expr {
+            tokens,
+            uses,
+            state_call: false,
+        }
+    }
+
+    /// The statement `expr?;`, for the error path (where its result is `()`).
+    pub(super) fn tried(&self) -> Code {
+        let expr = &self.tokens;
+        let code = if self.state_call {
+            Code::unit(quote!(#expr?))
+        } else {
+            Code::stmt(quote!(#expr?;))
+        };
+        code.using(self.uses)
     }
 }
 
@@ -91,6 +110,9 @@ enum Stmt {
     /// The node's failure in short-circuit code: its exit (`return Ok(false);`, or
     /// `break 'n false;` where the function has work to do after its body).
     Exit(TokenStream),
+    /// A lone expression of type `()` run for its effect (a call of the error-collecting
+    /// state's, an assignment): `expr;`.
+    Unit(TokenStream),
     /// Any other statements: `exits` when they hold the node's exit, `ends` when every
     /// path through them takes it (nothing after them runs).
     Other {
@@ -106,6 +128,7 @@ impl Stmt {
         match self {
             Stmt::If(_, then) => then.exits(),
             Stmt::Exit(_) => true,
+            Stmt::Unit(_) => false,
             Stmt::Other { exits, .. } => *exits,
         }
     }
@@ -117,6 +140,7 @@ impl Stmt {
                 let then = then.render();
                 out.extend(quote!(if #cond { #then }));
             }
+            Stmt::Unit(expr) => out.extend(quote!(#expr;)),
             Stmt::Exit(tokens) | Stmt::Other { tokens, .. } => out.extend(tokens.clone()),
         }
     }
@@ -127,6 +151,16 @@ impl Code {
     /// `tokens` is empty).
     pub(super) fn stmt(tokens: TokenStream) -> Code {
         Code::other(tokens, false, false)
+    }
+
+    /// The statement `expr;`, where `expr` is of type `()` and run for its effect (a call
+    /// of the error-collecting state's, an assignment): a `match` arm on the error path
+    /// is that expression.
+    pub(super) fn unit(expr: TokenStream) -> Code {
+        Code {
+            stmts: vec![Stmt::Unit(expr)],
+            uses: Uses::default(),
+        }
     }
 
     /// The node's exit (`tokens`): short-circuit code's failure.
@@ -289,6 +323,19 @@ impl Code {
             self.stmts.pop();
         }
         last
+    }
+
+    /// The body of a `match` arm that runs the statements, with its comma: on the error
+    /// path, a lone [`Code::unit`] is the arm's expression (`_ => cx.fail(0),`); else a
+    /// block.
+    pub(super) fn arm(&self, mode: Mode) -> TokenStream {
+        match self.stmts.as_slice() {
+            [Stmt::Unit(expr)] if mode == Mode::Errors => quote!(#expr,),
+            _ => {
+                let code = self.render();
+                quote!({ #code })
+            }
+        }
     }
 
     /// The tokens of the statements.

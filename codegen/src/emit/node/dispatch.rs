@@ -4,7 +4,6 @@
 use super::assertion::{f64_tokens, format_fn_name, type_kind};
 use super::call::When;
 use super::code::{Code, Uses};
-use super::syntax::arm_body;
 use super::{Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind};
 use proc_macro2::TokenStream;
@@ -178,11 +177,11 @@ impl Gen<'_> {
                 match code.single_if() {
                     // With an empty fallback arm, a lone `if` is the arm's guard.
                     Some((cond, body)) if has_rest => {
-                        let body = arm_body(f.mode, &body.render());
+                        let body = body.arm(f.mode);
                         quote!(#p if #cond => #body)
                     }
                     _ => {
-                        let code = arm_body(f.mode, &code.render());
+                        let code = code.arm(f.mode);
                         quote!(#p => #code)
                     }
                 }
@@ -190,7 +189,7 @@ impl Gen<'_> {
             .collect();
         let rest = match fallback {
             Some(i) => {
-                let code = arm_body(f.mode, &groups[i].1.render());
+                let code = groups[i].1.arm(f.mode);
                 quote!(_ => #code)
             }
             None if has_rest => quote!(_ => {}),

@@ -704,7 +704,7 @@ impl<'a> Gen<'a> {
             Mode::Errors => {
                 let keyword = &check.keyword;
                 let n = self.faults.borrow_mut().add(quote!(Fault(#keyword, #kind)));
-                Code::stmt(quote!(cx.fail(#n);)).using(Uses::CX)
+                Code::unit(quote!(cx.fail(#n))).using(Uses::CX)
             }
         }
     }

@@ -6,7 +6,6 @@ use super::call::{EvArg, Inst, When};
 use super::code::{Code, Uses};
 use super::dispatch::ArmCx;
 use super::names::{match_names, NameArm};
-use super::syntax::arm_body;
 use super::{state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId, RegexId};
 use crate::plan::lookup;
@@ -47,7 +46,7 @@ impl Gen<'_> {
                     }
                     _ => {
                         let arms = arms.iter().map(|(index, test, body)| {
-                            let body = arm_body(f.mode, &body.render());
+                            let body = body.arm(f.mode);
                             quote!(#index if #test => #body)
                         });
                         quote!(match p { #(#arms)* _ => {} })
@@ -171,7 +170,7 @@ impl Gen<'_> {
             let call = self.child(f, edge, edge.target, inst, &EvArg::Throwaway);
             match f.mode {
                 Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
-                Mode::Errors => Code::stmt(quote!(#call?;)),
+                Mode::Errors => call.tried(),
             }
             .using(call.uses)
         };
@@ -207,9 +206,9 @@ impl Gen<'_> {
             .map(|(edge, _, _)| applied_to_key(edge, &Inst::Key))
             .filter(|code| !code.is_empty());
         let covered = if after_patterns.is_some() {
-            quote!(covered = true;)
+            Code::unit(quote!(covered = true))
         } else {
-            quote!()
+            Code::default()
         };
         // Otherwise, the additional-properties action for a key not named in `properties`
         // (`additional_fails` when it fails the node whatever the key).
@@ -265,7 +264,7 @@ impl Gen<'_> {
                 any_applies(&req_whens[name], Code::stmt(quote!(found += 1;)))
             } else {
                 let i = Literal::usize_unsuffixed(i);
-                Code::stmt(quote!(seen[#i] = true;))
+                Code::unit(quote!(seen[#i] = true))
             };
             arms.entry(name).or_default().push(action);
         }
@@ -285,9 +284,7 @@ impl Gen<'_> {
                 .chain(known.iter().copied())
                 .collect();
             for name in named {
-                arms.entry(name)
-                    .or_default()
-                    .push(Code::stmt(covered.clone()));
+                arms.entry(name).or_default().push(covered.clone());
             }
         }
         // A loop that runs anyway picks up the deferred properties' values on its way, for
@@ -305,7 +302,7 @@ impl Gen<'_> {
                 let j = Literal::usize_unsuffixed(j);
                 arms.entry(name.as_str())
                     .or_default()
-                    .push(Code::stmt(quote!(later[#j] = Some(x);)).using(Uses::X));
+                    .push(Code::unit(quote!(later[#j] = Some(x))).using(Uses::X));
             }
         }
         if let Some(code) = &additional_code {
@@ -389,12 +386,12 @@ impl Gen<'_> {
                     Some((cond, body)) if empty_default => NameArm {
                         names: names.clone(),
                         guard: Some(cond.clone()),
-                        body: arm_body(f.mode, &body.render()),
+                        body: body.arm(f.mode),
                     },
                     _ => NameArm {
                         names: names.clone(),
                         guard: None,
-                        body: arm_body(f.mode, &code.render()),
+                        body: code.arm(f.mode),
                     },
                 })
                 .collect();
@@ -406,7 +403,7 @@ impl Gen<'_> {
                         .using(Uses::K)
                 }
                 _ => Code::built_from(
-                    match_names(&quote!(k), &arms, arm_body(f.mode, &default.render())),
+                    match_names(&quote!(k), &arms, default.arm(f.mode)),
                     groups.iter().map(|(_, code, _)| code).chain([&default]),
                 )
                 .using(Uses::K),
@@ -431,11 +428,11 @@ impl Gen<'_> {
                     let action = applied_to_key(edge, &Inst::Key);
                     // (A key that fails the node needs no mark of being covered.)
                     let covered = if fails(edge) {
-                        quote!()
+                        Code::default()
                     } else {
                         covered.clone()
                     };
-                    (*id, Code::stmt(covered).then(charge).then(action))
+                    (*id, covered.then(charge).then(action))
                 })
                 .collect();
             let pattern_code = self.try_patterns(f, &pattern_bodies);
