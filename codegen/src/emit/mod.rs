@@ -226,11 +226,8 @@ fn module_tokens(
         node::Mode::Errors,
     );
     let root_uri = &program.node(program.root).uri;
-    let root_collects = {
-        let c = program.node(program.root).collect;
-        c.properties || c.items
-    };
-    let root_ev = if root_collects {
+    // (The root takes a set only where a node that applies it in place reads it.)
+    let root_ev = if program.node(program.root).collect.given {
         quote!(, &mut __rt::Eval::new())
     } else {
         quote!()

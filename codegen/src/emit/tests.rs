@@ -389,6 +389,45 @@ fn in_place_children_record_into_the_parents_set_unless_they_read_their_own() {
 }
 
 #[test]
+fn a_set_read_only_by_its_own_node_is_not_passed_in() {
+    // Each item closes its own properties: nothing reads an item's set but the item.
+    let schema = json!({
+        "items": {
+            "properties": {"a": {"type": "integer"}},
+            "allOf": [{"properties": {"b": {"type": "integer"}}, "patternProperties": {"^x": true}}],
+            "unevaluatedProperties": false
+        }
+    });
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let item = program
+        .node(program.root)
+        .checks
+        .iter()
+        .find_map(|c| match &c.kind {
+            CheckKind::Items { schema, .. } => Some(schema.target),
+            _ => None,
+        });
+    let item = item.expect("an items check");
+    let collect = program.node(item).collect;
+    assert!(collect.properties && !collect.given);
+    let out = generate_one("own_set", &program);
+    // No set made by the caller nor taken as a parameter: the item makes its own (which
+    // its member records into), and records nothing for a caller once
+    // `unevaluatedProperties` passed.
+    let n = item.0;
+    let own = format!(
+        "fn c{n}(v: &Value, cx: &mut __rt::State) -> __rt::Res {{\n        let ev = &mut __rt::Eval::new();"
+    );
+    assert!(out.contains(&own), "{out}");
+    assert!(out.contains(&format!("if !c{n}(x, cx)?")), "{out}");
+    assert!(out.contains("(v, cx, ev)?"), "{out}");
+    assert!(!out.contains(", &mut __rt::Eval::new())"), "{out}");
+    assert!(!out.contains("set_range"), "{out}");
+}
+
+#[test]
 fn applicator_annotations_cost_nothing_unless_evaluating() {
     let schema = json!({
         "properties": {"a": {"type": "integer"}},

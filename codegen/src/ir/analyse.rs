@@ -9,7 +9,8 @@ use super::{CheckKind, NodeId, Program};
 /// A node collects evaluated properties (items) when it has an `unevaluatedProperties`
 /// (`unevaluatedItems`) check, or when a collecting node applies it in place (through
 /// `$ref`, `$dynamicRef` and every target it may resolve to, `allOf`, `anyOf`, `oneOf`,
-/// `if`/`then`/`else`, `dependentSchemas`). `not` never contributes annotations.
+/// `if`/`then`/`else`, `dependentSchemas`). `not` never contributes annotations. The nodes
+/// a collecting node applies in place give it their sets ([`super::Collect::given`]).
 pub fn analyse(program: &mut Program) {
     program.uses_dynamic_scope = program.nodes.iter().any(|n| {
         n.checks.iter().any(|c| {
@@ -36,6 +37,14 @@ pub fn analyse(program: &mut Program) {
     }
     propagate(program, props, |c| &mut c.properties);
     propagate(program, items, |c| &mut c.items);
+    for i in 0..program.nodes.len() {
+        let c = program.nodes[i].collect;
+        if c.properties || c.items {
+            for t in in_place_targets(program, NodeId(i)) {
+                program.nodes[t.0].collect.given = true;
+            }
+        }
+    }
 }
 
 /// Marks every node reachable from `work` through in-place edges (seeds included).

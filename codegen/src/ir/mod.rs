@@ -200,6 +200,9 @@ pub struct Collect {
     pub properties: bool,
     /// Evaluated array indices.
     pub items: bool,
+    /// The sets are given to a node that applies this one in place (one that collects);
+    /// else only the node's own `unevaluated*` reads them.
+    pub given: bool,
 }
 
 /// An edge to a child node.

@@ -891,25 +891,25 @@ pub mod search_docs_input {
     /// `true` when `instance` is valid (an incomplete check is never valid).
     pub fn is_valid(instance: &Value) -> bool {
         let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx, &mut __rt::Eval::new());
+        let result = c0(instance, &mut cx);
         matches!(result, Ok(true))
     }
     /// Checks `instance`, stopping at the first failure.
     pub fn check(instance: &Value) -> __rt::Verdict {
         let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx, &mut __rt::Eval::new());
+        let result = c0(instance, &mut cx);
         cx.verdict(result)
     }
     /// Checks `instance` and collects every error.
     pub fn validate(instance: &Value) -> __rt::Report {
         let mut cx = Errors::new(&LIMITS, &SITES, &FAULTS);
         cx.rebase("https://schemac.invalid/root.json#");
-        let result = e0(instance, &mut cx, &mut __rt::Eval::new());
+        let result = e0(instance, &mut cx);
         cx.finish(result)
     }
     /// `#`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c0(v: &Value, cx: &mut __rt::State, ev: &mut __rt::Eval) -> __rt::Res {
+    fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
         cx.spend_units(8u64)?;
         match v {
             Value::Object(obj) => {
@@ -946,7 +946,6 @@ pub mod search_docs_input {
                 if found != 1 {
                     return Ok(false);
                 }
-                ev.props.set_range(0, obj.len());
             }
             _ => {
                 return Ok(false);
@@ -1091,8 +1090,9 @@ pub mod search_docs_input {
         }
         Ok(true)
     }
-    fn e0(v: &Value, cx: &mut Errors, ev: &mut __rt::Eval) -> Done {
+    fn e0(v: &Value, cx: &mut Errors) -> Done {
         cx.state.spend_units(8u64)?;
+        let ev = &mut __rt::Eval::new();
         match v {
             Value::Object(obj) => {
                 if !obj.contains_key("query") {
@@ -1129,7 +1129,6 @@ pub mod search_docs_input {
                     cx.child(3, At::Key(k), x, e4)?;
                 }
             }
-            ev.props.set_range(0, obj.len());
         }
         Ok(())
     }

@@ -227,6 +227,10 @@ impl Gen<'_> {
         }
         .using(call.uses);
         let charge = self.loop_charge(f, quote!(arr.len()), &[edge.target]);
+        // Every item is evaluated then (for a caller that reads the node's set).
+        let evaluated_all = self
+            .collects(f.id)
+            .then(|| quote!(ev.items.set_range(0, arr.len());));
         // Its annotation: whether it applies to an item.
         let (applies, applied) = if self.annotates(f, check) {
             let give = self.give(check, quote!(Value::Bool(true)));
@@ -245,7 +249,7 @@ impl Gen<'_> {
                 for (i, x) in arr.iter().enumerate() {
                     #body
                 }
-                ev.items.set_range(0, arr.len());
+                #evaluated_all
                 #applied
             }
         })

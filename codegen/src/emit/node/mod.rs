@@ -22,7 +22,7 @@ mod names;
 mod object;
 mod syntax;
 
-use crate::ir::{Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexId};
+use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::lookup::EnumTable;
 use crate::plan::Plan;
 use crate::regex::PatternSet;
@@ -428,10 +428,11 @@ impl<'a> Gen<'a> {
         })
     }
 
-    /// Whether node `id` records evaluated locations (takes an `ev` parameter).
+    /// Whether node `id` gives the evaluated locations it records to its caller (takes an
+    /// `ev` parameter): a node that collects only for its own `unevaluated*` keeps its set
+    /// to itself.
     fn collects(&self, id: NodeId) -> bool {
-        let c: Collect = self.program.node(id).collect;
-        c.properties || c.items
+        self.program.node(id).collect.given
     }
 
     /// The function of node `id` in `mode`.
@@ -473,7 +474,11 @@ impl<'a> Gen<'a> {
         }
         let breaks = labelled && body.exits();
         let reads = body.uses();
+        // A set of its own where the node collects for itself only.
+        let own_set = (reads.contains(Uses::EV) && !self.collects(id))
+            .then(|| quote!(let ev = &mut __rt::Eval::new();));
         let body = body.render();
+        let body = quote!(#own_set #body);
         let own = self.own_annotations(&f);
         // An evaluation gives the node's annotations with the instance and the state.
         let annotates = own.is_some();

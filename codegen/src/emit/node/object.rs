@@ -546,8 +546,9 @@ impl Gen<'_> {
         } else {
             quote!()
         };
-        // Every property is evaluated once `unevaluatedProperties` passed.
-        let evaluated_all = if unevaluated.is_some() && f.node.collect.properties {
+        // Every property is evaluated once `unevaluatedProperties` passed (for a caller
+        // that reads the node's set).
+        let evaluated_all = if unevaluated.is_some() && self.collects(f.id) {
             Code::stmt(quote!(ev.props.set_range(0, obj.len());)).using(Uses::EV)
         } else {
             Code::default()
@@ -641,6 +642,10 @@ impl Gen<'_> {
         };
         let body = body.using(call.uses);
         let charge = self.loop_charge(f, quote!(obj.len()), &[edge.target]);
+        // Every property is evaluated then (for a caller that reads the node's set).
+        let evaluated_all = self
+            .collects(f.id)
+            .then(|| quote!(ev.props.set_range(0, obj.len());));
         // Its annotation: the names it applies to.
         let (applies, applied) = if self.annotates(f, check) {
             let give = self.give(check, quote!(value));
@@ -665,7 +670,7 @@ impl Gen<'_> {
                 #header {
                     #body
                 }
-                ev.props.set_range(0, obj.len());
+                #evaluated_all
                 #applied
             }
         })
