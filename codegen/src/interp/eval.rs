@@ -1697,6 +1697,13 @@ impl Interpreter {
         // for when its pattern matches.
         let per_key = pass.additional.map(|(e, _, _)| e.target);
         self.charge_loop(cx, object.len(), per_key.as_slice())?;
+        if let (None, None, Some((edge, [], []))) =
+            (pass.properties, pass.patterns, pass.additional)
+        {
+            if ann.is_none() && !cx.locates() {
+                return self.values_quietly(cx, edge.target, object);
+            }
+        }
         // Recursive or heavy properties run after the loop, by name (the plan's order),
         // unless evaluated properties are recorded by position.
         let defer = ann.is_none();
@@ -1780,6 +1787,19 @@ impl Interpreter {
             }
         }
         Ok(ok)
+    }
+
+    /// `additionalProperties` alone (no `properties`, no patterns: it applies to every
+    /// property), in short-circuit mode and collecting nothing, the loop already charged:
+    /// `target` on each value, without the pass's per-key lookups.
+    #[inline(never)]
+    fn values_quietly(&self, cx: &mut Ctx, target: NodeId, object: &Map<String, Value>) -> Eval {
+        for value in object.values() {
+            if !self.child_quietly(cx, target, value)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     #[inline(never)]
