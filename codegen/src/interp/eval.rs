@@ -20,7 +20,7 @@ use crate::regex::PatternSet;
 use schemac_runtime::__private::{max_length, min_length};
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
 use schemac_runtime::json::Tag;
-use schemac_runtime::regex::Candidates;
+use schemac_runtime::regex::{Candidates, STEPS_PER_UNIT};
 use schemac_runtime::{annotation, content, json, Annotation, Budget, Unit};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
@@ -231,15 +231,32 @@ impl Ctx {
     }
 
     /// Whether `regex` matches anywhere in `text`, its work charged to the budget
-    /// ([`schemac_runtime::regex::Regex::is_match_budgeted`]).
+    /// ([`schemac_runtime::regex::Regex::is_match_budgeted`]): the fast path here, the
+    /// automata out of line, so that a pattern its fast path decides costs a small frame.
+    #[inline]
     fn is_match(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Eval {
-        // The fast path first, without building the automata's views.
-        let fast = regex
-            .fast_view()
-            .and_then(|fast| fast.decide_budgeted(text, &mut self.budget));
-        let found = match fast {
-            Some(found) => found,
-            None => regex.as_runtime().is_match_budgeted(text, &mut self.budget),
+        let Some(answer) = regex.fast_view().and_then(|fast| fast.decide(text)) else {
+            return self.is_match_automaton(regex, text);
+        };
+        // As `FastPath::decide_budgeted` charges: a unit per `STEPS_PER_UNIT` bytes, at
+        // least one.
+        let units = (text.len() as u64).div_ceil(STEPS_PER_UNIT).max(1);
+        match self.budget.charge(units) {
+            Ok(()) => Ok(answer),
+            Err(reason) => self.stop(reason),
+        }
+    }
+
+    /// [`Ctx::is_match`] past the fast path: the DFA or the Pike VM, as
+    /// [`schemac_runtime::regex::Regex::is_match_budgeted`] runs them (only the view of
+    /// the one that runs is built).
+    #[inline(never)]
+    fn is_match_automaton(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Eval {
+        let found = match regex.dfa_view() {
+            Some(dfa) => dfa.is_match_budgeted(text, &mut self.budget),
+            None => regex
+                .program_view()
+                .is_match_budgeted(text, &mut self.budget),
         };
         match found {
             Ok(answer) => Ok(answer),
@@ -247,18 +264,15 @@ impl Ctx {
         }
     }
 
-    /// The indices of a list of `len` patterns to try on `key`: all of them, or those
-    /// the list's prefilter leaves (the lookup charged to the budget), ascending.
-    fn pattern_indices<'p>(
-        &mut self,
-        set: Option<&'p PatternSet>,
-        len: usize,
-        key: &str,
-    ) -> Result<PatternIndices<'p>, Stop> {
-        match set.map(|set| set.candidates(key, &mut self.budget)) {
-            None => Ok(PatternIndices::All(0..len)),
-            Some(Ok(candidates)) => Ok(PatternIndices::Some(candidates)),
-            Some(Err(reason)) => self.stop(reason).map(|_| PatternIndices::All(0..0)),
+    /// The indices of the patterns of a list that its prefilter leaves for `key` (the
+    /// lookup charged to the budget), ascending.
+    fn candidates<'p>(&mut self, set: &'p PatternSet, key: &str) -> Result<Candidates<'p>, Stop> {
+        match set.candidates(key, &mut self.budget) {
+            Ok(candidates) => Ok(candidates),
+            Err(reason) => {
+                self.stop = Some(reason);
+                Err(Stop)
+            }
         }
     }
 
@@ -295,23 +309,6 @@ impl Ctx {
                 kind,
             }
         });
-    }
-}
-
-/// The patterns of a list to try on a key ([`Ctx::pattern_indices`]).
-enum PatternIndices<'p> {
-    All(std::ops::Range<usize>),
-    Some(Candidates<'p>),
-}
-
-impl Iterator for PatternIndices<'_> {
-    type Item = usize;
-
-    fn next(&mut self) -> Option<usize> {
-        match self {
-            PatternIndices::All(range) => range.next(),
-            PatternIndices::Some(list) => list.next().map(|i| i as usize),
-        }
     }
 }
 
@@ -1366,6 +1363,56 @@ impl Interpreter {
         }
     }
 
+    /// Applies, at `key`, the entries of `patterns` (by index, from `indices`) whose
+    /// pattern matches the key: whether any matched, and whether all those applied are
+    /// valid (in short-circuit mode, stopping at the first that is not).
+    #[inline(always)]
+    fn apply_patterns(
+        &self,
+        cx: &mut Ctx,
+        patterns: &[(RegexId, Edge)],
+        indices: impl Iterator<Item = usize>,
+        key: &str,
+        value: &Value,
+    ) -> Result<(bool, bool), Stop> {
+        let (mut matched, mut valid) = (false, true);
+        for i in indices {
+            let Some((id, edge)) = patterns.get(i) else {
+                continue;
+            };
+            if self.pattern_matches(cx, *id, key)? {
+                matched = true;
+                self.charge_loop(cx, 1, &[edge.target])?;
+                if !self.apply_at_key(cx, edge, key, value)? {
+                    valid = false;
+                    if !cx.report {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok((matched, valid))
+    }
+
+    /// Whether one of `patterns` (by index, from `indices`) matches `key`.
+    #[inline(always)]
+    fn any_pattern_matches(
+        &self,
+        cx: &mut Ctx,
+        patterns: &[RegexId],
+        indices: impl Iterator<Item = usize>,
+        key: &str,
+    ) -> Eval {
+        for i in indices {
+            if let Some(id) = patterns.get(i) {
+                if self.pattern_matches(cx, *id, key)? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
     /// Whether the pattern `id` matches `key` (an ignored pattern matches nothing), its
     /// work charged to the budget.
     fn pattern_matches(&self, cx: &mut Ctx, id: RegexId, key: &str) -> Eval {
@@ -1650,6 +1697,13 @@ impl Interpreter {
         // for when its pattern matches.
         let per_key = pass.additional.map(|(e, _, _)| e.target);
         self.charge_loop(cx, object.len(), per_key.as_slice())?;
+        if let (None, None, Some((edge, [], []))) =
+            (pass.properties, pass.patterns, pass.additional)
+        {
+            if ann.is_none() && !cx.locates() {
+                return self.values_quietly(cx, edge.target, object);
+            }
+        }
         // Recursive or heavy properties run after the loop, by name (the plan's order),
         // unless evaluated properties are recorded by position.
         let defer = ann.is_none();
@@ -1675,20 +1729,23 @@ impl Interpreter {
                 }
             }
             if let Some(patterns) = pass.patterns {
-                for i in cx.pattern_indices(pass.pattern_set, patterns.len(), key)? {
-                    let Some((id, edge)) = patterns.get(i) else {
-                        continue;
-                    };
-                    if self.pattern_matches(cx, *id, key)? {
-                        covered = true;
-                        evaluated = true;
-                        self.charge_loop(cx, 1, &[edge.target])?;
-                        if !self.apply_at_key(cx, edge, key, value)? {
-                            ok = false;
-                            if !cx.report {
-                                return Ok(false);
-                            }
-                        }
+                // Without a prefilter every pattern is tried: no candidate list to build.
+                let (matched, valid) = match pass.pattern_set {
+                    None => self.apply_patterns(cx, patterns, 0..patterns.len(), key, value)?,
+                    Some(set) => {
+                        let candidates = cx.candidates(set, key)?;
+                        let candidates = candidates.map(|i| i as usize);
+                        self.apply_patterns(cx, patterns, candidates, key, value)?
+                    }
+                };
+                if matched {
+                    covered = true;
+                    evaluated = true;
+                }
+                if !valid {
+                    ok = false;
+                    if !cx.report {
+                        return Ok(false);
                     }
                 }
             }
@@ -1696,14 +1753,16 @@ impl Interpreter {
                 if !pass.fused {
                     covered = known.iter().any(|k| k == key);
                     if !covered {
-                        for i in cx.pattern_indices(pass.additional_set, patterns.len(), key)? {
-                            if let Some(id) = patterns.get(i) {
-                                if self.pattern_matches(cx, *id, key)? {
-                                    covered = true;
-                                    break;
-                                }
+                        covered = match pass.additional_set {
+                            None => {
+                                self.any_pattern_matches(cx, patterns, 0..patterns.len(), key)?
                             }
-                        }
+                            Some(set) => {
+                                let candidates = cx.candidates(set, key)?;
+                                let candidates = candidates.map(|i| i as usize);
+                                self.any_pattern_matches(cx, patterns, candidates, key)?
+                            }
+                        };
                     }
                 }
                 if !covered {
@@ -1728,6 +1787,19 @@ impl Interpreter {
             }
         }
         Ok(ok)
+    }
+
+    /// `additionalProperties` alone (no `properties`, no patterns: it applies to every
+    /// property), in short-circuit mode and collecting nothing, the loop already charged:
+    /// `target` on each value, without the pass's per-key lookups.
+    #[inline(never)]
+    fn values_quietly(&self, cx: &mut Ctx, target: NodeId, object: &Map<String, Value>) -> Eval {
+        for value in object.values() {
+            if !self.child_quietly(cx, target, value)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     #[inline(never)]

@@ -193,29 +193,37 @@ impl CompiledRegex {
     /// The runtime executor over this regex's tables (what generated code runs too).
     #[inline]
     pub fn as_runtime(&self) -> Regex<'_> {
-        Regex::new(
-            self.fast_view(),
-            Program::new(
-                &self.ops,
-                words(&self.args),
-                words(&self.class_offsets),
-                words(&self.ranges),
-                &self.looks,
-                self.start,
-                self.anchored,
-            ),
-            self.dfa.as_ref().map(|d| {
-                Dfa::new(
-                    &d.ascii,
-                    words(&d.bounds),
-                    words(&d.bound_classes),
-                    d.classes,
-                    words(&d.trans),
-                    &d.accept_end,
-                    d.start,
-                )
-            }),
+        Regex::new(self.fast_view(), self.program_view(), self.dfa_view())
+    }
+
+    /// The runtime's view of the Pike VM program alone.
+    #[inline]
+    pub fn program_view(&self) -> Program<'_> {
+        Program::new(
+            &self.ops,
+            words(&self.args),
+            words(&self.class_offsets),
+            words(&self.ranges),
+            &self.looks,
+            self.start,
+            self.anchored,
         )
+    }
+
+    /// The runtime's view of the DFA alone, when there is one.
+    #[inline]
+    pub fn dfa_view(&self) -> Option<Dfa<'_>> {
+        self.dfa.as_ref().map(|d| {
+            Dfa::new(
+                &d.ascii,
+                words(&d.bounds),
+                words(&d.bound_classes),
+                d.classes,
+                words(&d.trans),
+                &d.accept_end,
+                d.start,
+            )
+        })
     }
 
     /// The runtime's view of the fast path alone ([`Regex::is_match_budgeted`] tries it

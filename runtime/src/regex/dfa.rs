@@ -15,6 +15,8 @@
 //! reaches its match only there); `start` is the initial state's number.
 
 use super::words::{Width, Words, W1, W2, W3, W4};
+use crate::error::IncompleteReason;
+use crate::limits::Budget;
 
 /// The dead state.
 pub const DEAD: u16 = 0;
@@ -80,6 +82,18 @@ impl<'a> Dfa<'a> {
             Some(i) => self.bound_classes.get(i).unwrap_or(0),
             None => 0,
         }
+    }
+
+    /// [`Dfa::is_match`], charged to `budget` as [`super::Regex::is_match_budgeted`]
+    /// charges the DFA: one step per input byte, up front.
+    #[inline]
+    pub fn is_match_budgeted(
+        &self,
+        haystack: &str,
+        budget: &mut Budget,
+    ) -> Result<bool, IncompleteReason> {
+        budget.charge(super::units(haystack.len() as u64))?;
+        Ok(self.is_match(haystack))
     }
 
     /// Whether the pattern matches anywhere in `haystack`.

@@ -118,34 +118,8 @@ impl<'a> Regex<'a> {
         budget: &mut Budget,
     ) -> Result<bool, IncompleteReason> {
         match &self.dfa {
-            Some(dfa) => {
-                budget.charge(units(haystack.len() as u64))?;
-                Ok(dfa.is_match(haystack))
-            }
-            None => self.pike_vm_budgeted(haystack, budget),
-        }
-    }
-
-    /// The Pike VM's part of [`Regex::is_match_budgeted`], out of line so that the
-    /// DFA's path keeps a small frame.
-    #[inline(never)]
-    fn pike_vm_budgeted(
-        &self,
-        haystack: &str,
-        budget: &mut Budget,
-    ) -> Result<bool, IncompleteReason> {
-        let allowed = budget.remaining().saturating_mul(STEPS_PER_UNIT);
-        let mut fuel = allowed;
-        match self.program.is_match_with_fuel(haystack, &mut fuel) {
-            Some(answer) => {
-                budget.charge(units(allowed - fuel))?;
-                Ok(answer)
-            }
-            None => {
-                // All of it was spent, and more was needed.
-                budget.charge(budget.remaining())?;
-                Err(IncompleteReason::BudgetExceeded)
-            }
+            Some(dfa) => dfa.is_match_budgeted(haystack, budget),
+            None => self.program.is_match_budgeted(haystack, budget),
         }
     }
 

@@ -27,6 +27,8 @@ use alloc::vec;
 
 use super::syntax::is_word_char;
 use super::words::Words;
+use crate::error::IncompleteReason;
+use crate::limits::Budget;
 
 /// Consume one given code point.
 pub const OP_CHAR: u32 = 0;
@@ -426,6 +428,31 @@ impl<'a> Program<'a> {
                 pos += c.len_utf8();
                 before = after;
                 after = chars.next();
+            }
+        }
+    }
+
+    /// [`Program::is_match`], charged to `budget` as [`super::Regex::is_match_budgeted`]
+    /// charges the Pike VM (see [`Program::is_match_with_fuel`]): it stops, with
+    /// `Err(BudgetExceeded)`, as soon as the budget left cannot pay for its next position.
+    // Out of line, so that the DFA's path in a caller keeps a small frame.
+    #[inline(never)]
+    pub fn is_match_budgeted(
+        &self,
+        haystack: &str,
+        budget: &mut Budget,
+    ) -> Result<bool, IncompleteReason> {
+        let allowed = budget.remaining().saturating_mul(super::STEPS_PER_UNIT);
+        let mut fuel = allowed;
+        match self.is_match_with_fuel(haystack, &mut fuel) {
+            Some(answer) => {
+                budget.charge(super::units(allowed - fuel))?;
+                Ok(answer)
+            }
+            None => {
+                // All of it was spent, and more was needed.
+                budget.charge(budget.remaining())?;
+                Err(IncompleteReason::BudgetExceeded)
             }
         }
     }
