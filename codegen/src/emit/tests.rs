@@ -389,6 +389,25 @@ fn in_place_children_record_into_the_parents_set_unless_they_read_their_own() {
 }
 
 #[test]
+fn short_circuit_code_steps_into_an_arrays_items_once() {
+    let schema = json!({"type": "array", "items": {"$ref": "#"}});
+    let program = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .expect("compiles");
+    let out = generate_one("steps", &program);
+    let check_code = &out[..out.find("fn e0(").expect("an error-collecting root")];
+    // One step for all the items, and none where there is none; no step per item.
+    assert!(check_code.contains("!arr.is_empty()"), "{out}");
+    assert_eq!(check_code.matches(".stepping(").count(), 1, "{out}");
+    assert!(!check_code.contains("stepping(|cx| c"), "{out}");
+    // The error path locates each item: its steps stay per item.
+    assert!(
+        out[out.find("fn e0(").unwrap_or(0)..].contains("At::Index(i)"),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_set_read_only_by_its_own_node_is_not_passed_in() {
     // Each item closes its own properties: nothing reads an item's set but the item.
     let schema = json!({

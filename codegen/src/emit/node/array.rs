@@ -169,7 +169,15 @@ impl Gen<'_> {
     ) -> Code {
         let f = a.f;
         let mark = f.node.collect.items;
-        let call = self.child(f, schema, schema.target, &Inst::IndexVar, &EvArg::Throwaway);
+        // Short-circuit code steps into the items once for all of them, where they are
+        // steps (every item is at the same depth; none, no step).
+        let stepped = f.mode == Mode::Check && self.steps_into(schema.target);
+        let inst = if stepped {
+            Inst::SteppedItem
+        } else {
+            Inst::IndexVar
+        };
+        let call = self.child(f, schema, schema.target, &inst, &EvArg::Throwaway);
         let (iter, index) = match (skip, f.mode) {
             (0, Mode::Check) => (quote!(arr.iter()), quote!(x)),
             (0, Mode::Errors) => (quote!(arr.iter().enumerate()), quote!((i, x))),
@@ -187,6 +195,29 @@ impl Gen<'_> {
             Mode::Errors => call.tried(),
         }
         .using(call.uses);
+        let each = if stepped {
+            let some = match skip {
+                0 => quote!(!arr.is_empty()),
+                n => {
+                    let n = Literal::usize_unsuffixed(n);
+                    quote!(arr.len() > #n)
+                }
+            };
+            let all = quote! {
+                cx.stepping(|cx| {
+                    for #index in #iter {
+                        if !#call? {
+                            return Ok(false);
+                        }
+                    }
+                    Ok(true)
+                })?
+            };
+            Code::if_then(quote!(#some && !#all), self.fail_silent(f))
+                .using(call.uses.without(Uses::X))
+        } else {
+            Code::around([body], |[body]| quote!(for #index in #iter { #body }))
+        };
         let mark_code = if mark {
             Code::stmt(quote!(ev.items.set_range(0, arr.len());)).using(Uses::EV)
         } else {
@@ -202,11 +233,11 @@ impl Gen<'_> {
         let charge = self.loop_charge(f, count, &[schema.target]);
         let applied = self.applied(a, check);
         Code::around(
-            [charge, body, mark_code, applied],
-            |[charge, body, mark_code, applied]| {
+            [charge, each, mark_code, applied],
+            |[charge, each, mark_code, applied]| {
                 quote! {
                     #charge
-                    for #index in #iter { #body }
+                    #each
                     #mark_code
                     #applied
                 }

@@ -29,6 +29,9 @@ pub(super) enum Inst {
     Index(usize),
     /// Array item `i` (bound as `x`), index bound as `i`.
     IndexVar,
+    /// Array item bound as `x` in short-circuit code's loop that stepped into the array's
+    /// items once for all of them (see [`Gen::steps_into`]): the call takes no step.
+    SteppedItem,
 }
 
 /// What a child call passes for the child's evaluated-location set.
@@ -322,6 +325,13 @@ impl Gen<'_> {
         true
     }
 
+    /// Whether applying `target` to a child instance is a step into the instance, counted
+    /// against the depth bound: where it may recur (see `crate::plan`) and depth is
+    /// counted.
+    pub(super) fn steps_into(&self, target: NodeId) -> bool {
+        self.plan.node(target).steps && !self.plan.depth_free
+    }
+
     /// The evaluated-location argument of a call to `target` (none when it records none),
     /// with whether it is the node's own set `ev`.
     fn ev_arg(&self, target: NodeId, ev: &EvArg) -> (TokenStream, Uses) {
@@ -347,16 +357,18 @@ impl Gen<'_> {
         let (value, mut uses) = match inst {
             Inst::Same => (quote!(v), Uses::V),
             Inst::KeyAsValue => (quote!(__rt::key_value(&mut name, k)), Uses::NAME | Uses::K),
-            Inst::Key | Inst::Property(_) | Inst::Named(_) | Inst::Index(_) | Inst::IndexVar => {
-                (quote!(x), Uses::X)
-            }
+            Inst::Key
+            | Inst::Property(_)
+            | Inst::Named(_)
+            | Inst::Index(_)
+            | Inst::IndexVar
+            | Inst::SteppedItem => (quote!(x), Uses::X),
         };
         let (ev_arg, ev_uses) = self.ev_arg(target, ev);
         uses |= ev_uses | Uses::CX;
         let call = quote!(#name(#value, cx #ev_arg));
         // A child instance that may recur is a step into the instance (see `crate::plan`).
-        let steps =
-            !matches!(inst, Inst::Same) && self.plan.node(target).steps && !self.plan.depth_free;
+        let steps = !matches!(inst, Inst::Same | Inst::SteppedItem) && self.steps_into(target);
         // On the error path, a method call of the state's but for a property's lookup.
         let mut state_call = false;
         let tokens = match f.mode {
@@ -395,7 +407,7 @@ impl Gen<'_> {
                         let i = Literal::usize_unsuffixed(*i);
                         quote!(At::Index(#i))
                     }
-                    Inst::IndexVar => {
+                    Inst::IndexVar | Inst::SteppedItem => {
                         uses |= Uses::I;
                         quote!(At::Index(i))
                     }
