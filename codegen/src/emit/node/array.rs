@@ -141,11 +141,7 @@ impl Gen<'_> {
                     let idx = Literal::usize_unsuffixed(i);
                     quote!(arr.get(#idx))
                 };
-                let test = match f.mode {
-                    Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
-                    Mode::Errors => call.tried(),
-                }
-                .using(call.uses);
+                let test = self.applied_child(f, &call);
                 Code::around([test], |[test]| quote!(if let Some(x) = #get { #test }))
                     .declaring(Uses::X)
             })
@@ -190,11 +186,6 @@ impl Gen<'_> {
                 (quote!(arr.iter().enumerate().skip(#n)), quote!((i, x)))
             }
         };
-        let body = match f.mode {
-            Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
-            Mode::Errors => call.tried(),
-        }
-        .using(call.uses);
         let each = if stepped {
             let some = match skip {
                 0 => quote!(!arr.is_empty()),
@@ -216,6 +207,7 @@ impl Gen<'_> {
             Code::if_then(quote!(#some && !#all), self.fail_silent(f))
                 .using(call.uses.without(Uses::X))
         } else {
+            let body = self.applied_child(f, &call);
             Code::around([body], |[body]| quote!(for #index in #iter { #body }))
         };
         let mark_code = if mark {

@@ -479,7 +479,7 @@ impl Gen<'_> {
         let merge = self.node_collects(f) && self.collects(target);
         if merge && f.mode == Mode::Check && !self.reads_evaluated(target) {
             let call = self.child(f, edge, target, &Inst::Same, &EvArg::Parent);
-            return Code::if_then(quote!(!#call?), self.fail_silent(f)).using(call.uses);
+            return self.applied_child(f, &call);
         }
         if merge {
             let call = self.child(f, edge, target, &Inst::Same, &EvArg::Sub);
@@ -501,12 +501,19 @@ impl Gen<'_> {
             .using(uses)
         } else {
             let call = self.child(f, edge, target, &Inst::Same, &EvArg::Throwaway);
-            match f.mode {
-                Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
-                Mode::Errors => call.tried(),
-            }
-            .using(call.uses)
+            self.applied_child(f, &call)
         }
+    }
+
+    /// A child evaluated by `call` (from [`Gen::child`]) whose failure fails the node:
+    /// short-circuit code exits where it fails; the error path runs it (its errors are
+    /// the node's).
+    pub(super) fn applied_child(&self, f: &Fun<'_>, call: &Expr) -> Code {
+        match f.mode {
+            Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
+            Mode::Errors => call.tried(),
+        }
+        .using(call.uses)
     }
 
     /// An `allOf` member or a `$ref` target: evaluated in place, unless the node absorbed

@@ -147,8 +147,8 @@ impl Stmt {
 }
 
 impl Code {
-    /// Statements that neither fail the node nor read the arm's binding (nothing when
-    /// `tokens` is empty).
+    /// Statements that do not fail the node, reading nothing until marked
+    /// ([`Code::using`]); nothing when `tokens` is empty.
     pub(super) fn stmt(tokens: TokenStream) -> Code {
         Code::other(tokens, false, false)
     }

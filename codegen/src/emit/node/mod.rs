@@ -442,7 +442,10 @@ impl<'a> Gen<'a> {
         // An out-of-line node enters a region and leaves it after its body, unless depth
         // is not counted: then it only charges the budget.
         let region = plan.out_of_line && !self.plan.depth_free;
-        let exit = if region || self.program.uses_dynamic_scope {
+        // The body's exits break to the label `'n` where the function has work to do after
+        // it (else they return).
+        let labelled = region || self.program.uses_dynamic_scope;
+        let exit = if labelled {
             quote!(break 'n false;)
         } else {
             quote!(return Ok(false);)
@@ -460,8 +463,6 @@ impl<'a> Gen<'a> {
         // The body never ends but by failing (its last statement is a `match` whose every
         // arm fails): nothing after it.
         let mut diverges = false;
-        // The body's exits break to the label `'n` (else they return).
-        let labelled = region || self.program.uses_dynamic_scope;
         if body.ends() && mode == Mode::Check {
             // The last statement fails the node unconditionally: make it the value.
             if body.pop_exit() {

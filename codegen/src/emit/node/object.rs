@@ -168,11 +168,7 @@ impl Gen<'_> {
                 _ => {}
             }
             let call = self.child(f, edge, edge.target, inst, &EvArg::Throwaway);
-            match f.mode {
-                Mode::Check => Code::if_then(quote!(!#call?), self.fail_silent(f)),
-                Mode::Errors => call.tried(),
-            }
-            .using(call.uses)
+            self.applied_child(f, &call)
         };
         let mark_i = if mark {
             Code::stmt(quote!(ev.props.set(i);)).using(Uses::I | Uses::EV)
