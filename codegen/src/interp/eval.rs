@@ -20,7 +20,7 @@ use crate::regex::PatternSet;
 use schemac_runtime::__private::{max_length, min_length};
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
 use schemac_runtime::json::Tag;
-use schemac_runtime::regex::{Candidates, STEPS_PER_UNIT};
+use schemac_runtime::regex::Candidates;
 use schemac_runtime::{annotation, content, json, Annotation, Budget, Unit};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
@@ -238,10 +238,12 @@ impl Ctx {
         let Some(answer) = regex.fast_view().and_then(|fast| fast.decide(text)) else {
             return self.is_match_automaton(regex, text);
         };
-        // As `FastPath::decide_budgeted` charges: a unit per `STEPS_PER_UNIT` bytes, at
-        // least one.
-        let units = (text.len() as u64).div_ceil(STEPS_PER_UNIT).max(1);
-        match self.budget.charge(units) {
+        // Charged as `FastPath::decide_budgeted` charges (this way the charge's `Result`
+        // is not carried through an `Option`: 1% of w4's instructions).
+        match self
+            .budget
+            .charge(schemac_runtime::regex::units(text.len() as u64))
+        {
             Ok(()) => Ok(answer),
             Err(reason) => self.stop(reason),
         }

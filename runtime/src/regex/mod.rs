@@ -61,7 +61,7 @@ pub const STEPS_PER_UNIT: u64 = 16;
 /// Budget units for `steps` steps of regex work (or of an `enum` lookup,
 /// [`crate::lookup`]): at least one.
 #[inline]
-pub(crate) fn units(steps: u64) -> u64 {
+pub fn units(steps: u64) -> u64 {
     steps.div_ceil(STEPS_PER_UNIT).max(1)
 }
 
