@@ -329,12 +329,13 @@ pub mod get_weather_output {
         match v {
             Value::Object(obj) => {
                 let mut found: usize = 0;
-                let mut later: [Option<&Value>; 1] = [None; 1];
                 for (k, x) in obj {
                     match k.as_str() {
                         "forecast" => {
                             found += 1;
-                            later[0] = Some(x);
+                            if !c1(x, cx)? {
+                                return Ok(false);
+                            }
                         }
                         "location" => {
                             found += 1;
@@ -355,11 +356,6 @@ pub mod get_weather_output {
                 }
                 if found != 3 {
                     return Ok(false);
-                }
-                if let Some(x) = later[0] {
-                    if !c1(x, cx)? {
-                        return Ok(false);
-                    }
                 }
             }
             _ => {
@@ -533,7 +529,10 @@ pub mod get_weather_output {
                 let mut seen = [false; 3];
                 for (k, x) in obj {
                     match k.as_str() {
-                        "forecast" => seen[2] = true,
+                        "forecast" => {
+                            seen[2] = true;
+                            cx.child(1, At::Property(k), x, e1)?;
+                        }
                         "location" => {
                             seen[0] = true;
                             cx.child(1, At::Property(k), x, e2)?;
@@ -554,7 +553,6 @@ pub mod get_weather_output {
                 if !seen[2] {
                     cx.fail(2);
                 }
-                cx.property(obj, "forecast", 1, e1)?;
             }
             _ => cx.fail(3),
         }
