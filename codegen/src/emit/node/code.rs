@@ -4,7 +4,6 @@
 //! which of the names bound only where read it reads ([`Uses`]) — kept as data while the
 //! code is built, and rendered to tokens once it is placed.
 
-use super::syntax::has_top_level_or;
 use super::Mode;
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
@@ -94,6 +93,61 @@ impl ToTokens for Expr {
     }
 }
 
+/// A generated condition: a `bool` expression, and whether it is a disjunction at its
+/// top level (`a || b`), which needs parentheses as an operand of `&&`.
+#[derive(Clone)]
+pub(super) struct Cond {
+    tokens: TokenStream,
+    disjunction: bool,
+}
+
+impl Cond {
+    /// Whether one of `tests` holds: `a || b || ..` (`false` for none).
+    pub(super) fn any(tests: &[TokenStream]) -> Cond {
+        match tests {
+            [] => Cond::from(quote!(false)),
+            [test] => Cond::from(test.clone()),
+            _ => Cond {
+                tokens: quote!(#(#tests)||*),
+                disjunction: true,
+            },
+        }
+    }
+
+    /// `self && other`.
+    pub(super) fn and(&self, other: &Cond) -> Cond {
+        let [a, b] = [self, other].map(Cond::operand);
+        Cond::from(quote!(#a && #b))
+    }
+
+    /// The condition as an operand of `&&`.
+    fn operand(&self) -> TokenStream {
+        let tokens = &self.tokens;
+        if self.disjunction {
+            quote!((#tokens))
+        } else {
+            tokens.clone()
+        }
+    }
+}
+
+/// A condition that is no disjunction (a name, a call, a comparison, a negation, a
+/// conjunction), as every condition but [`Cond::any`]'s is.
+impl From<TokenStream> for Cond {
+    fn from(tokens: TokenStream) -> Cond {
+        Cond {
+            tokens,
+            disjunction: false,
+        }
+    }
+}
+
+impl ToTokens for Cond {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        self.tokens.to_tokens(out);
+    }
+}
+
 /// Statements of generated code, with what they are.
 #[derive(Clone, Default)]
 pub(super) struct Code {
@@ -106,7 +160,7 @@ pub(super) struct Code {
 #[derive(Clone)]
 enum Stmt {
     /// `if cond { then }`, without `else`.
-    If(TokenStream, Code),
+    If(Cond, Code),
     /// The node's failure in short-circuit code: its exit (`return Ok(false);`, or
     /// `break 'n false;` where the function has work to do after its body).
     Exit(TokenStream),
@@ -189,29 +243,23 @@ impl Code {
     }
 
     /// `if cond { then }`, as written (nothing when `then` is empty).
-    pub(super) fn if_then(cond: TokenStream, then: Code) -> Code {
+    pub(super) fn if_then(cond: impl Into<Cond>, then: Code) -> Code {
         if then.is_empty() {
             return Code::default();
         }
         let uses = then.uses;
         Code {
-            stmts: vec![Stmt::If(cond, then)],
+            stmts: vec![Stmt::If(cond.into(), then)],
             uses,
         }
     }
 
     /// `then` run where `cond` holds: one `if`, whose condition takes in `then`'s where
     /// that is itself a lone `if` (nothing when `then` is empty).
-    pub(super) fn when(cond: TokenStream, then: Code) -> Code {
+    pub(super) fn when(cond: impl Into<Cond>, then: Code) -> Code {
+        let cond = cond.into();
         match then.single_if() {
-            Some((inner, body)) => {
-                let inner = if has_top_level_or(inner) {
-                    quote!((#inner))
-                } else {
-                    inner.clone()
-                };
-                Code::when(quote!(#cond && #inner), body.clone()).using(then.uses)
-            }
+            Some((inner, body)) => Code::when(cond.and(inner), body.clone()).using(then.uses),
             None => Code::if_then(cond, then),
         }
     }
@@ -309,7 +357,7 @@ impl Code {
     }
 
     /// `(cond, then)` when the code is one `if`.
-    pub(super) fn single_if(&self) -> Option<(&TokenStream, &Code)> {
+    pub(super) fn single_if(&self) -> Option<(&Cond, &Code)> {
         match self.stmts.as_slice() {
             [Stmt::If(cond, then)] => Some((cond, then)),
             _ => None,
@@ -369,7 +417,7 @@ mod tests {
     #[test]
     fn a_condition_around_a_lone_if_takes_in_its_condition() {
         let fail = Code::exit(quote!(return Ok(false);));
-        let inner = Code::if_then(quote!(a || b), fail);
+        let inner = Code::if_then(Cond::any(&[quote!(a), quote!(b)]), fail);
         let code = Code::when(quote!(holds0), inner);
         assert_eq!(
             text(&code),

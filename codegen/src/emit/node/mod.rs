@@ -9,7 +9,7 @@
 //! [`applicator`] (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`), [`call`] (how a
 //! subschema is applied), [`annotation`]. Each builds [`Code`](code::Code), the statements
 //! as data (an `if`, the node's exit, other statements with what they hold), rendered to
-//! tokens where it is placed; [`syntax`] holds the helpers that still read tokens.
+//! tokens where it is placed.
 
 mod annotation;
 mod applicator;
@@ -20,7 +20,6 @@ mod code;
 mod dispatch;
 mod names;
 mod object;
-mod syntax;
 
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::lookup::EnumTable;

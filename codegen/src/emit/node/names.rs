@@ -9,7 +9,7 @@
 //! arm's body repeated for each of its bytes), then compared in full. The costs are
 //! estimates, in instructions, of what rustc and LLVM make of it.
 
-use super::syntax::has_top_level_or;
+use super::code::Cond;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use std::collections::BTreeMap;
@@ -19,7 +19,7 @@ pub(super) struct NameArm<'a> {
     /// The names the arm takes.
     pub names: Vec<&'a str>,
     /// A condition the arm also needs, if any.
-    pub guard: Option<TokenStream>,
+    pub guard: Option<Cond>,
     /// The arm's body, with its comma when it is an expression.
     pub body: TokenStream,
 }
@@ -113,9 +113,8 @@ pub(super) fn match_names(
                     _ => quote!(matches!(#text.as_str(), #(#names)|*)),
                 };
                 let guard = match &arm.guard {
-                    Some(g) if has_top_level_or(g) => quote!(#is_name && (#g)),
-                    Some(g) => quote!(#is_name && #g),
-                    None => is_name,
+                    Some(g) => Cond::from(is_name).and(g),
+                    None => Cond::from(is_name),
                 };
                 let body = &arm.body;
                 quote!(#byte if #guard => #body)

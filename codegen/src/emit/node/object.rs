@@ -3,7 +3,7 @@
 //! lookup, `dependentRequired`, `dependentSchemas`, `unevaluatedProperties`.
 
 use super::call::{EvArg, Inst, When};
-use super::code::{Code, Uses};
+use super::code::{Code, Cond, Uses};
 use super::dispatch::ArmCx;
 use super::names::{match_names, NameArm};
 use super::{state, Fun, Gen, Mode};
@@ -700,10 +700,7 @@ fn any_applies(whens: &[When], code: Code) -> Code {
 
 /// Whether one of `whens` applies, as a `bool` expression (`false` for none); `None` where
 /// one always does.
-fn any_holds(whens: &[When]) -> Option<TokenStream> {
+fn any_holds(whens: &[When]) -> Option<Cond> {
     let tests: Vec<TokenStream> = whens.iter().map(|w| w.test()).collect::<Option<_>>()?;
-    Some(match tests.as_slice() {
-        [] => quote!(false),
-        _ => quote!(#(#tests)||*),
-    })
+    Some(Cond::any(&tests))
 }
