@@ -65,199 +65,21 @@ impl Gen<'_> {
     /// `required` of one run, in one pass over the object.
     pub(super) fn object_loop(&self, a: &ArmCx<'_, '_>, checks: &[(Check, When)]) -> Code {
         let f = a.f;
-        // An `unevaluatedProperties` decided in the pass (see `Absorption::unevaluated`):
-        // then every property is recorded after it, none by position.
-        let unevaluated = checks.iter().find_map(|(c, _)| match &c.kind {
-            CheckKind::UnevaluatedProperties(e) if f.absorbed.unevaluated => Some(e),
-            _ => None,
-        });
-        let mark = f.node.collect.properties && unevaluated.is_none();
-        // Each with when it applies (an absorbed branch's, see `When`).
-        let mut properties: Vec<(&String, &Edge, When)> = Vec::new();
-        let mut patterns: Vec<(RegexId, &Edge)> = Vec::new();
-        let mut additional: Option<(&Edge, &[String], &[RegexId])> = None;
-        let mut names_edge: Option<&Edge> = None;
-        let mut required: Vec<(&Check, &String, When)> = Vec::new();
-        for (check, when) in checks {
-            let when = *when;
-            match &check.kind {
-                CheckKind::Properties(ps) => {
-                    properties.extend(ps.iter().map(|(n, e)| (n, e, when)))
-                }
-                CheckKind::PatternProperties(ps) => {
-                    patterns.extend(ps.iter().map(|(r, e)| (*r, e)))
-                }
-                CheckKind::AdditionalProperties {
-                    schema,
-                    known,
-                    patterns,
-                } => additional = Some((schema, known, patterns)),
-                CheckKind::PropertyNames(e) => names_edge = Some(e),
-                CheckKind::Required(rs) => {
-                    for r in rs {
-                        if !required.iter().any(|&(_, n, w)| n == r && w == when) {
-                            required.push((check, r, when));
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        // Which names are evaluated, and when: by `properties` (the node's, its absorbed
-        // children's) and by the absorbed conditions where they hold.
-        let mut evaluated: BTreeMap<&str, Vec<When>> = BTreeMap::new();
-        if unevaluated.is_some() {
-            for (name, _, when) in &properties {
-                evaluated.entry(name.as_str()).or_default().push(*when);
-            }
-            for (n, condition) in f.absorbed.conditions.iter().enumerate() {
-                for c in &self.program.node(condition.target).checks {
-                    if let CheckKind::Properties(ps) = &c.kind {
-                        for (name, _) in ps {
-                            evaluated.entry(name).or_default().push(When::Holds(n));
-                        }
-                    }
-                }
-            }
-        }
-        // Recursive or heavy properties run after the loop, by name (the plan's order),
-        // unless the node records evaluated properties by position.
-        let deferred: Vec<(&String, &Edge, When)> = if mark {
-            Vec::new()
-        } else {
-            properties
-                .iter()
-                .copied()
-                .filter(|(_, e, _)| self.plan.is_deferred(e.target))
-                .collect()
-        };
-        properties.retain(|(_, e, _)| mark || !self.plan.is_deferred(e.target));
-        // On the error path, a property that would be the pass's only work is looked up by
-        // name too, before the others (as the pass would have run it): less code.
-        let mut deferred = deferred;
-        if f.mode == Mode::Errors
-            && !mark
-            && properties.len() == 1
-            && required.is_empty()
-            && additional.is_none()
-            && patterns.is_empty()
-            && names_edge.is_none()
-        {
-            deferred.insert(0, properties.remove(0));
-        }
-        // Every key pays for `additionalProperties` and `propertyNames`; a
-        // `patternProperties` child is paid for when its pattern matches.
-        let per_key: Vec<NodeId> = additional
-            .map(|(e, _, _)| e.target)
-            .into_iter()
-            .chain(names_edge.map(|e| e.target))
-            .collect();
-        let mut charge = self.loop_charge(f, quote!(obj.len()), &per_key);
-        if let Some(edge) = unevaluated {
-            // What the separate pass would charge: a unit per location, and its subschema.
-            let st = state(f.mode);
-            let subschema = self.loop_charge(f, quote!(obj.len()), &[edge.target]);
-            charge = charge
-                .then(Code::stmt(quote!(#st.charge(obj.len())?;)).using(Uses::CX))
-                .then(subschema);
-        }
-        let child_test = |edge: &Edge, inst: &Inst| -> Code {
-            match (self.plan.node(edge.target).constant, f.mode) {
-                (Some(true), _) => return Code::default(),
-                (Some(false), Mode::Check) => return self.fail_silent(f),
-                _ => {}
-            }
-            let call = self.child(f, edge, edge.target, inst, &EvArg::Throwaway);
-            self.applied_child(f, &call)
-        };
-        let mark_i = if mark {
-            Code::stmt(quote!(ev.props.set(i);)).using(Uses::I | Uses::EV)
-        } else {
-            Code::default()
-        };
-        // Whether applying `edge`'s subschema fails the node outright (`false`, short-circuit
-        // code): then nothing follows its test.
-        let fails = |edge: &Edge| {
-            f.mode == Mode::Check && self.plan.node(edge.target).constant == Some(false)
-        };
-        let unevaluated_fails = unevaluated.is_some_and(fails);
-        // The action for a key that `edge`'s subschema applies to: its test, then the key
-        // recorded as evaluated.
-        let applied_to_key = |edge: &Edge, inst: &Inst| -> Code {
-            let test = child_test(edge, inst);
-            if fails(edge) || !mark {
-                test
-            } else {
-                test.then(mark_i.clone())
-            }
-        };
-        // `additionalProperties` skipping exactly the sibling patterns (the shape the front
-        // end lowers to): the pass over the patterns records whether one matched, and
-        // `additionalProperties` runs after it on keys neither named nor matched — each
-        // pattern tried once per key, in the interpreter's order.
-        let after_patterns = additional
-            .filter(|(_, _, pats)| {
-                !pats.is_empty() && pats.iter().eq(patterns.iter().map(|(id, _)| id))
-            })
-            .map(|(edge, _, _)| applied_to_key(edge, &Inst::Key))
-            .filter(|code| !code.is_empty());
-        let covered = if after_patterns.is_some() {
-            Code::unit(quote!(covered = true))
-        } else {
-            Code::default()
-        };
-        // Otherwise, the additional-properties action for a key not named in `properties`
-        // (`additional_fails` when it fails the node whatever the key).
-        let mut additional_fails = false;
-        let additional_code =
-            additional
-                .filter(|_| after_patterns.is_none())
-                .map(|(edge, _, pats)| {
-                    let action = applied_to_key(edge, &Inst::Key);
-                    let live: Vec<RegexId> = pats
-                        .iter()
-                        .copied()
-                        .filter(|id| self.program.regexes[id.0].compiled.is_some())
-                        .collect();
-                    if live.is_empty() {
-                        additional_fails = fails(edge);
-                        action
-                    } else {
-                        let matches: Vec<_> = live
-                            .iter()
-                            .map(|id| self.regex_test(f.mode, *id, quote!(k)))
-                            .collect();
-                        let none_match = if matches.len() == 1 {
-                            let m = &matches[0];
-                            quote!(!#m)
-                        } else {
-                            quote!(!(#(#matches)||*))
-                        };
-                        Code::when(none_match, action).using(Uses::K | Uses::CX)
-                    }
-                });
-        let known: BTreeSet<&str> = additional
-            .map(|(_, known, _)| known.iter().map(String::as_str).collect())
-            .unwrap_or_default();
-        // Per key name: what happens when the object has it.
-        let mut arms: BTreeMap<&str, Vec<Code>> = BTreeMap::new();
+        let run = PassChecks::gather(checks, f.absorbed.unevaluated);
+        let mark = f.node.collect.properties && run.unevaluated.is_none();
+        let (properties, deferred) = self.split_deferred(f, &run, mark);
+        let charge = self.pass_charge(f, &run);
+        let additional = self.additional_actions(f, &run, mark);
+        let required = RequiredNames::new(&run.required);
         // Short-circuit code counts the required names it finds (an object's names are
         // distinct) against the number that apply; the error path marks each one's `seen`
         // slot (in first-use order), to say which is missing.
         let counting = f.mode == Mode::Check;
-        let mut req_index: BTreeMap<&str, usize> = BTreeMap::new();
-        let mut req_whens: BTreeMap<&str, Vec<When>> = BTreeMap::new();
-        for (_, name, when) in &required {
-            let next = req_index.len();
-            req_index.entry(name.as_str()).or_insert(next);
-            req_whens.entry(name.as_str()).or_default().push(*when);
-        }
-        for whens in req_whens.values_mut() {
-            normalize_whens(whens);
-        }
-        for (name, &i) in &req_index {
+        // Per key name: what happens when the object has it.
+        let mut arms: BTreeMap<&str, Vec<Code>> = BTreeMap::new();
+        for (name, &i) in &required.index {
             let action = if counting {
-                any_applies(&req_whens[name], Code::stmt(quote!(found += 1;)))
+                any_applies(&required.whens[name], Code::stmt(quote!(found += 1;)))
             } else {
                 let i = Literal::usize_unsuffixed(i);
                 Code::unit(quote!(seen[#i] = true))
@@ -265,31 +87,31 @@ impl Gen<'_> {
             arms.entry(name).or_default().push(action);
         }
         for (name, edge, when) in &properties {
-            let action = applied_to_key(edge, &Inst::Property(name.to_string()));
+            let action = self.applied_to_key(f, mark, edge, &Inst::Property(name.to_string()));
             arms.entry(name.as_str())
                 .or_default()
                 .push(when.guard(action));
         }
-        for name in &known {
+        for name in &additional.known {
             arms.entry(name).or_default();
         }
-        if after_patterns.is_some() {
+        if additional.after_patterns.is_some() {
             let named: BTreeSet<&str> = properties
                 .iter()
                 .map(|(n, ..)| n.as_str())
-                .chain(known.iter().copied())
+                .chain(additional.known.iter().copied())
                 .collect();
             for name in named {
-                arms.entry(name).or_default().push(covered.clone());
+                arms.entry(name).or_default().push(covered());
             }
         }
         // A loop that runs anyway picks up the deferred properties' values on its way, for
         // after it (a lookup by name costs more than that on small objects); so does a loop
         // run only for that, when it replaces two lookups or more.
         let loops = !arms.is_empty()
-            || additional.is_some()
-            || !patterns.is_empty()
-            || names_edge.is_some();
+            || run.additional.is_some()
+            || !run.patterns.is_empty()
+            || run.names.is_some();
         // (Not on the error path, which looks every one up: less code.)
         let captured =
             f.mode == Mode::Check && !deferred.is_empty() && (loops || deferred.len() > 1);
@@ -301,218 +123,148 @@ impl Gen<'_> {
                     .push(Code::unit(quote!(later[#j] = Some(x))).using(Uses::X));
             }
         }
-        if let Some(code) = &additional_code {
+        if let Some(code) = &additional.code {
             for (name, actions) in arms.iter_mut() {
-                if !known.contains(name) && !properties.iter().any(|(n, ..)| n.as_str() == *name) {
+                let named = properties.iter().any(|(n, ..)| n.as_str() == *name);
+                if !additional.known.contains(name) && !named {
                     actions.push(code.clone());
                 }
             }
         }
         // `unevaluatedProperties` on a key no evaluating name covers, unless one of the
         // conditions under which it is evaluated holds.
-        let unevaluated_code = unevaluated.map(|edge| child_test(edge, &Inst::Key));
+        let unevaluated_code = run
+            .unevaluated
+            .map(|edge| self.key_child(f, edge, &Inst::Key));
+        let unevaluated_fails = run.unevaluated.is_some_and(|e| self.fails(f, e));
         if let Some(code) = &unevaluated_code {
-            for name in evaluated.keys() {
-                arms.entry(name).or_default();
-            }
-            for (name, actions) in arms.iter_mut() {
-                let mut whens = evaluated.get(name).cloned().unwrap_or_default();
-                normalize_whens(&mut whens);
-                let unless = match (any_holds(&whens), whens.as_slice()) {
-                    // Evaluated whatever the conditions' verdicts.
-                    (None, _) => continue,
-                    // Never evaluated (a name only `required`): with `false`, the key
-                    // fails the node, nothing else to do.
-                    (Some(_), []) => {
-                        if unevaluated_fails {
-                            actions.clear();
-                        }
-                        actions.push(code.clone());
-                        continue;
-                    }
-                    (Some(_), [when]) => when.negated(),
-                    (Some(any), _) => quote!(!(#any)),
-                };
-                actions.push(Code::when(unless, code.clone()));
-            }
+            let evaluated = self.evaluated_names(f, &run.properties);
+            add_unevaluated(&mut arms, &evaluated, code, unevaluated_fails);
         }
-        let default = additional_code
+        // The default action fails the node whatever the key.
+        let default_fails = match additional.code {
+            Some(_) => additional.fails,
+            None => unevaluated_fails,
+        };
+        let key_fails = arms.is_empty() && default_fails;
+        let default = additional
+            .code
             .clone()
             .or(unevaluated_code)
             .unwrap_or_default();
         // One name and nothing to do for other keys: the pass ends where it finds it.
-        let mut sought: Option<&str> = None;
-        // The default action fails the node whatever the key.
-        let default_fails = match additional_code {
-            Some(_) => additional_fails,
-            None => unevaluated_fails,
-        };
-        let key_fails = arms.is_empty() && default_fails;
-        let key_match = if arms.is_empty() {
-            default
-        } else if let (1, Some((name, actions)), true) =
-            (arms.len(), arms.iter().next(), default.is_empty())
-        {
-            let actions: Code = actions.iter().cloned().collect();
-            if patterns.is_empty() && names_edge.is_none() && f.mode == Mode::Check {
-                sought = Some(name);
-                actions
-            } else {
-                Code::when(quote!(k == #name), actions).using(Uses::K)
-            }
-        } else {
-            let empty_default = default.is_empty();
-            // Names with the same actions share one arm; with nothing to do by default,
-            // names with nothing to do need no arm.
-            let mut groups: Vec<(Vec<&str>, Code, String)> = Vec::new();
-            for (name, actions) in &arms {
-                let code: Code = actions.iter().cloned().collect();
-                if empty_default && code.is_empty() {
-                    continue;
-                }
-                let key = code.render().to_string();
-                match groups.iter_mut().find(|(_, _, k)| *k == key) {
-                    Some((names, ..)) => names.push(name),
-                    None => groups.push((vec![name], code, key)),
-                }
-            }
-            let arms: Vec<NameArm> = groups
-                .iter()
-                .map(|(names, code, _)| match code.single_if() {
-                    Some((cond, body)) if empty_default => NameArm {
-                        names: names.clone(),
-                        guard: Some(cond.clone()),
-                        body: body.arm(f.mode),
-                    },
-                    _ => NameArm {
-                        names: names.clone(),
-                        guard: None,
-                        body: code.arm(f.mode),
-                    },
-                })
-                .collect();
-            match (groups.as_slice(), empty_default) {
-                ([], _) => default,
-                // (One arm gains nothing from telling its names apart by a byte.)
-                ([(names, code, _)], true) => {
-                    Code::when(quote!(matches!(k.as_str(), #(#names)|*)), code.clone())
-                        .using(Uses::K)
-                }
-                _ => Code::built_from(
-                    match_names(&quote!(k), &arms, default.arm(f.mode)),
-                    groups.iter().map(|(_, code, _)| code).chain([&default]),
-                )
-                .using(Uses::K),
-            }
-        };
-        let (covered_decl, after_code) = match &after_patterns {
-            Some(code) => (
-                quote!(let mut covered = false;),
-                Code::when(quote!(!covered), code.clone()),
-            ),
-            None => (quote!(), Code::default()),
-        };
+        let seeks = run.patterns.is_empty() && run.names.is_none() && f.mode == Mode::Check;
+        let (key_match, sought) = self.match_key(f, &arms, default, seeks);
         let body = if key_fails {
             // Any key fails the node: nothing after that (and no call made, so that every
             // function generated is called).
             key_match
         } else {
-            let pattern_bodies: Vec<(RegexId, Code)> = patterns
-                .iter()
-                .map(|(id, edge)| {
-                    let charge = self.loop_charge(f, quote!(1), &[edge.target]);
-                    let action = applied_to_key(edge, &Inst::Key);
-                    // (A key that fails the node needs no mark of being covered.)
-                    let covered = if fails(edge) {
-                        Code::default()
-                    } else {
-                        covered.clone()
-                    };
-                    (*id, covered.then(charge).then(action))
-                })
-                .collect();
-            let pattern_code = self.try_patterns(f, &pattern_bodies);
-            let names_code = names_edge.map(|e| child_test(e, &Inst::KeyAsValue));
-            Code::stmt(covered_decl)
-                .then(key_match)
-                .then(pattern_code)
-                .then(after_code)
-                .then(names_code.unwrap_or_default())
+            let (covered_decl, rest) = self.after_names(f, &run, &additional, mark);
+            covered_decl.then(key_match).then(rest)
         };
-        let body_tokens = body.render();
-        let reads = |name: Uses| body.uses().contains(name);
-        let (uses_x, uses_i, uses_k) = (reads(Uses::X), reads(Uses::I), reads(Uses::K));
-        let header = match (sought, uses_i, uses_k, uses_x) {
-            // The same action for every key (`additionalProperties: false` alone): once,
-            // if there is a key.
-            (None, false, false, false) => None,
-            (Some(name), ..) => {
-                let i = if uses_i { quote!(i) } else { quote!(_) };
-                let x = if uses_x { quote!(x) } else { quote!(_) };
-                Some(quote!(if let Some((#i, #x)) = __rt::find_entry(obj, #name)))
-            }
-            (None, true, true, true) => Some(quote!(for (i, (k, x)) in obj.iter().enumerate())),
-            (None, true, true, false) => Some(quote!(for (i, k) in obj.keys().enumerate())),
-            (None, true, false, true) => Some(quote!(for (i, x) in obj.values().enumerate())),
-            (None, true, false, false) => Some(quote!(for i in 0..obj.len())),
-            (None, false, true, true) => Some(quote!(for (k, x) in obj)),
-            (None, false, true, false) => Some(quote!(for k in obj.keys())),
-            (None, false, false, true) => Some(quote!(for x in obj.values())),
-        };
-        // Nothing to do per key (e.g. `properties` whose subschemas are all `true`): no loop.
-        let key_loop = match header {
-            _ if body.is_empty() => Code::default(),
-            Some(header) => Code::built_from(quote!(#header { #body_tokens }), [&body])
-                .declaring(Uses::X | Uses::I | Uses::K),
-            None => Code::if_then(quote!(!obj.is_empty()), body),
-        };
-        let (seen_decl, required_check) = if required.is_empty() {
-            (quote!(), Code::default())
-        } else if counting {
-            // How many names apply: the unconditional ones, and each group required under
-            // the same conditions where one of them holds.
-            let mut groups: BTreeMap<&[When], usize> = BTreeMap::new();
-            for whens in req_whens.values() {
-                *groups.entry(whens.as_slice()).or_default() += 1;
-            }
-            let terms: Vec<TokenStream> = groups
-                .iter()
-                .map(|(whens, &count)| {
-                    let n = Literal::usize_unsuffixed(count);
-                    match any_holds(whens) {
-                        None => quote!(#n),
-                        Some(any) if count == 1 => quote!(usize::from(#any)),
-                        Some(any) => quote!(usize::from(#any) * #n),
-                    }
-                })
-                .collect();
-            (
-                quote!(let mut found: usize = 0;),
-                Code::if_then(quote!(found != #(#terms)+*), self.fail_silent(f)),
-            )
+        let key_loop = key_loop(sought, body);
+        let (seen_decl, required_check) = self.required_check(f, &required);
+        let (later_decl, deferred_code) = self.deferred(f, &deferred, captured);
+        // `propertyNames` applies its subschema to each key as a string value, made in one
+        // buffer for all keys.
+        let name_decl = if key_loop.uses().contains(Uses::NAME) {
+            quote!(let mut name = Value::String(String::new());)
         } else {
-            let n = Literal::usize_unsuffixed(req_index.len());
-            let checks: Code = required
-                .iter()
-                .map(|(check, name, when)| {
-                    let i = Literal::usize_unsuffixed(req_index[name.as_str()]);
-                    let fail = self.fail(
-                        f,
-                        check,
-                        quote!(__rt::ErrorKind::Required {
-                            property: __rt::Cow::Borrowed(#name)
-                        }),
-                    );
-                    when.guard(Code::if_then(quote!(!seen[#i]), fail))
-                })
-                .collect();
-            (quote!(let mut seen = [false; #n];), checks)
+            quote!()
         };
-        let deferred_code: Code = deferred
+        // Every property is evaluated once `unevaluatedProperties` passed (for a caller
+        // that reads the node's set).
+        let evaluated_all = if run.unevaluated.is_some() && self.collects(f.id) {
+            Code::stmt(quote!(ev.props.set_range(0, obj.len());)).using(Uses::EV)
+        } else {
+            Code::default()
+        };
+        charge
+            .then(Code::stmt(quote!(#seen_decl #later_decl #name_decl)))
+            .then(key_loop)
+            .then(required_check)
+            .then(deferred_code)
+            .then(evaluated_all)
+            .binding()
+    }
+
+    /// What a pass charges before it starts: every key pays for `additionalProperties`
+    /// and `propertyNames` (a `patternProperties` child is paid for when its pattern
+    /// matches), and for an `unevaluatedProperties` decided in the pass what its own pass
+    /// would charge, a unit per location and its subschema.
+    fn pass_charge(&self, f: &Fun<'_>, run: &PassChecks<'_>) -> Code {
+        let per_key: Vec<NodeId> = run
+            .additional
+            .map(|(e, _, _)| e.target)
+            .into_iter()
+            .chain(run.names.map(|e| e.target))
+            .collect();
+        let charge = self.loop_charge(f, quote!(obj.len()), &per_key);
+        match run.unevaluated {
+            None => charge,
+            Some(edge) => {
+                let st = state(f.mode);
+                let subschema = self.loop_charge(f, quote!(obj.len()), &[edge.target]);
+                charge
+                    .then(Code::stmt(quote!(#st.charge(obj.len())?;)).using(Uses::CX))
+                    .then(subschema)
+            }
+        }
+    }
+
+    /// What the pass does with a key after its name's actions — its patterns,
+    /// `additionalProperties` after them, `propertyNames` — and the declaration before
+    /// the key's actions of whether a pattern covered it.
+    fn after_names(
+        &self,
+        f: &Fun<'_>,
+        run: &PassChecks<'_>,
+        additional: &Additional<'_>,
+        mark: bool,
+    ) -> (Code, Code) {
+        let pattern_bodies: Vec<(RegexId, Code)> = run
+            .patterns
+            .iter()
+            .map(|(id, edge)| {
+                let charge = self.loop_charge(f, quote!(1), &[edge.target]);
+                let action = self.applied_to_key(f, mark, edge, &Inst::Key);
+                // (A key that fails the node needs no mark of being covered.)
+                let covered = match &additional.after_patterns {
+                    Some(_) if !self.fails(f, edge) => covered(),
+                    _ => Code::default(),
+                };
+                (*id, covered.then(charge).then(action))
+            })
+            .collect();
+        let (covered_decl, after_patterns) = match &additional.after_patterns {
+            Some(code) => (
+                Code::stmt(quote!(let mut covered = false;)),
+                Code::when(quote!(!covered), code.clone()),
+            ),
+            None => (Code::default(), Code::default()),
+        };
+        let names = run.names.map(|e| self.key_child(f, e, &Inst::KeyAsValue));
+        let rest = self
+            .try_patterns(f, &pattern_bodies)
+            .then(after_patterns)
+            .then(names.unwrap_or_default());
+        (covered_decl, rest)
+    }
+
+    /// The deferred properties' evaluation after the pass, with the declaration of their
+    /// values' slots before it where the pass `captured` them (else each is looked up).
+    fn deferred(
+        &self,
+        f: &Fun<'_>,
+        deferred: &[Property<'_>],
+        captured: bool,
+    ) -> (TokenStream, Code) {
+        let code = deferred
             .iter()
             .enumerate()
             .map(|(j, (name, edge, when))| {
-                let test = child_test(edge, &Inst::Named(name.to_string()));
+                let test = self.key_child(f, edge, &Inst::Named(name.to_string()));
                 let value = if captured {
                     let j = Literal::usize_unsuffixed(j);
                     quote!(later[#j])
@@ -529,33 +281,262 @@ impl Gen<'_> {
                 })
             })
             .collect();
-        let later_decl = if captured {
+        let decl = if captured {
             let n = Literal::usize_unsuffixed(deferred.len());
             quote!(let mut later: [Option<&Value>; #n] = [None; #n];)
         } else {
             quote!()
         };
-        // `propertyNames` applies its subschema to each key as a string value, made in one
-        // buffer for all keys.
-        let name_decl = if key_loop.uses().contains(Uses::NAME) {
-            quote!(let mut name = Value::String(String::new());)
+        (decl, code)
+    }
+
+    /// The pass's `properties` entries split into those the loop evaluates and those
+    /// evaluated after it, by name: recursive or heavy ones (the plan's order), unless the
+    /// node records evaluated properties by position. On the error path, a property that
+    /// would be the pass's only work is looked up by name too, before the others (as the
+    /// pass would have run it): less code.
+    fn split_deferred<'c>(
+        &self,
+        f: &Fun<'_>,
+        run: &PassChecks<'c>,
+        mark: bool,
+    ) -> (Vec<Property<'c>>, Vec<Property<'c>>) {
+        let (mut properties, mut deferred): (Vec<_>, Vec<_>) = run
+            .properties
+            .iter()
+            .partition(|(_, e, _)| mark || !self.plan.is_deferred(e.target));
+        if f.mode == Mode::Errors
+            && !mark
+            && properties.len() == 1
+            && run.required.is_empty()
+            && run.additional.is_none()
+            && run.patterns.is_empty()
+            && run.names.is_none()
+        {
+            deferred.insert(0, properties.remove(0));
+        }
+        (properties, deferred)
+    }
+
+    /// Which names are evaluated in a pass deciding `unevaluatedProperties`, and when: by
+    /// `properties` (the node's, its absorbed children's) and by the absorbed conditions
+    /// where they hold.
+    fn evaluated_names<'p>(
+        &'p self,
+        f: &'p Fun<'_>,
+        properties: &[Property<'p>],
+    ) -> BTreeMap<&'p str, Vec<When>> {
+        let mut evaluated: BTreeMap<&str, Vec<When>> = BTreeMap::new();
+        for (name, _, when) in properties {
+            evaluated.entry(name.as_str()).or_default().push(*when);
+        }
+        for (n, condition) in f.absorbed.conditions.iter().enumerate() {
+            for c in &self.program.node(condition.target).checks {
+                if let CheckKind::Properties(ps) = &c.kind {
+                    for (name, _) in ps {
+                        evaluated.entry(name).or_default().push(When::Holds(n));
+                    }
+                }
+            }
+        }
+        evaluated
+    }
+
+    /// Applying `edge`'s subschema to a key's value (or its name, as `inst` says), as the
+    /// pass does: nothing for `true`; short-circuit code's exit for `false`.
+    fn key_child(&self, f: &Fun<'_>, edge: &Edge, inst: &Inst) -> Code {
+        match (self.plan.node(edge.target).constant, f.mode) {
+            (Some(true), _) => return Code::default(),
+            (Some(false), Mode::Check) => return self.fail_silent(f),
+            _ => {}
+        }
+        let call = self.child(f, edge, edge.target, inst, &EvArg::Throwaway);
+        self.applied_child(f, &call)
+    }
+
+    /// Whether applying `edge`'s subschema fails the node outright (`false`, short-circuit
+    /// code): then nothing follows its test.
+    fn fails(&self, f: &Fun<'_>, edge: &Edge) -> bool {
+        f.mode == Mode::Check && self.plan.node(edge.target).constant == Some(false)
+    }
+
+    /// The action for a key that `edge`'s subschema applies to: its test, then the key
+    /// recorded as evaluated where the pass `mark`s keys by position.
+    fn applied_to_key(&self, f: &Fun<'_>, mark: bool, edge: &Edge, inst: &Inst) -> Code {
+        let test = self.key_child(f, edge, inst);
+        if self.fails(f, edge) || !mark {
+            test
         } else {
-            quote!()
+            test.then(Code::stmt(quote!(ev.props.set(i);)).using(Uses::I | Uses::EV))
+        }
+    }
+
+    /// What the pass does with `additionalProperties`.
+    fn additional_actions<'c>(
+        &self,
+        f: &Fun<'_>,
+        run: &PassChecks<'c>,
+        mark: bool,
+    ) -> Additional<'c> {
+        let Some((edge, known, pats)) = run.additional else {
+            return Additional::default();
         };
-        // Every property is evaluated once `unevaluatedProperties` passed (for a caller
-        // that reads the node's set).
-        let evaluated_all = if unevaluated.is_some() && self.collects(f.id) {
-            Code::stmt(quote!(ev.props.set_range(0, obj.len());)).using(Uses::EV)
+        let known = known.iter().map(String::as_str).collect();
+        let action = self.applied_to_key(f, mark, edge, &Inst::Key);
+        let skips_siblings =
+            !pats.is_empty() && pats.iter().eq(run.patterns.iter().map(|(id, _)| id));
+        if skips_siblings && !action.is_empty() {
+            return Additional {
+                known,
+                after_patterns: Some(action),
+                ..Additional::default()
+            };
+        }
+        let live: Vec<RegexId> = pats
+            .iter()
+            .copied()
+            .filter(|id| self.program.regexes[id.0].compiled.is_some())
+            .collect();
+        if live.is_empty() {
+            return Additional {
+                known,
+                fails: self.fails(f, edge),
+                code: Some(action),
+                ..Additional::default()
+            };
+        }
+        let matches: Vec<_> = live
+            .iter()
+            .map(|id| self.regex_test(f.mode, *id, quote!(k)))
+            .collect();
+        let none_match = if matches.len() == 1 {
+            let m = &matches[0];
+            quote!(!#m)
         } else {
-            Code::default()
+            quote!(!(#(#matches)||*))
         };
-        charge
-            .then(Code::stmt(quote!(#seen_decl #later_decl #name_decl)))
-            .then(key_loop)
-            .then(required_check)
-            .then(deferred_code)
-            .then(evaluated_all)
-            .binding()
+        Additional {
+            known,
+            code: Some(Code::when(none_match, action).using(Uses::K | Uses::CX)),
+            ..Additional::default()
+        }
+    }
+
+    /// What the pass does with a key, by its name (`arms`; `default` for other names): a
+    /// `match` with an arm per group of names with the same actions, or one test; with
+    /// `seeks`, one name and nothing to do for the others is sought instead (the name,
+    /// whose actions the result holds).
+    fn match_key<'n>(
+        &self,
+        f: &Fun<'_>,
+        arms: &BTreeMap<&'n str, Vec<Code>>,
+        default: Code,
+        seeks: bool,
+    ) -> (Code, Option<&'n str>) {
+        if arms.is_empty() {
+            return (default, None);
+        }
+        if let (1, Some((&name, actions)), true) =
+            (arms.len(), arms.iter().next(), default.is_empty())
+        {
+            let actions: Code = actions.iter().cloned().collect();
+            return if seeks {
+                (actions, Some(name))
+            } else {
+                (Code::when(quote!(k == #name), actions).using(Uses::K), None)
+            };
+        }
+        let empty_default = default.is_empty();
+        // Names with the same actions share one arm; with nothing to do by default, names
+        // with nothing to do need no arm.
+        let mut groups: Vec<(Vec<&str>, Code, String)> = Vec::new();
+        for (name, actions) in arms {
+            let code: Code = actions.iter().cloned().collect();
+            if empty_default && code.is_empty() {
+                continue;
+            }
+            let key = code.render().to_string();
+            match groups.iter_mut().find(|(_, _, k)| *k == key) {
+                Some((names, ..)) => names.push(name),
+                None => groups.push((vec![name], code, key)),
+            }
+        }
+        let name_arms: Vec<NameArm> = groups
+            .iter()
+            .map(|(names, code, _)| match code.single_if() {
+                Some((cond, body)) if empty_default => NameArm {
+                    names: names.clone(),
+                    guard: Some(cond.clone()),
+                    body: body.arm(f.mode),
+                },
+                _ => NameArm {
+                    names: names.clone(),
+                    guard: None,
+                    body: code.arm(f.mode),
+                },
+            })
+            .collect();
+        let code = match (groups.as_slice(), empty_default) {
+            ([], _) => default,
+            // (One arm gains nothing from telling its names apart by a byte.)
+            ([(names, code, _)], true) => {
+                Code::when(quote!(matches!(k.as_str(), #(#names)|*)), code.clone()).using(Uses::K)
+            }
+            _ => Code::built_from(
+                match_names(&quote!(k), &name_arms, default.arm(f.mode)),
+                groups.iter().map(|(_, code, _)| code).chain([&default]),
+            )
+            .using(Uses::K),
+        };
+        (code, None)
+    }
+
+    /// The declaration before the pass and the check after it of its `required` names:
+    /// short-circuit code compares the count of names found with the number that apply
+    /// (the unconditional ones, and each group required under the same conditions where
+    /// one of them holds); the error path reports each name whose `seen` slot is unset.
+    fn required_check(&self, f: &Fun<'_>, required: &RequiredNames<'_>) -> (TokenStream, Code) {
+        if required.names.is_empty() {
+            return (quote!(), Code::default());
+        }
+        if f.mode == Mode::Check {
+            let mut groups: BTreeMap<&[When], usize> = BTreeMap::new();
+            for whens in required.whens.values() {
+                *groups.entry(whens.as_slice()).or_default() += 1;
+            }
+            let terms: Vec<TokenStream> = groups
+                .iter()
+                .map(|(whens, &count)| {
+                    let n = Literal::usize_unsuffixed(count);
+                    match any_holds(whens) {
+                        None => quote!(#n),
+                        Some(any) if count == 1 => quote!(usize::from(#any)),
+                        Some(any) => quote!(usize::from(#any) * #n),
+                    }
+                })
+                .collect();
+            return (
+                quote!(let mut found: usize = 0;),
+                Code::if_then(quote!(found != #(#terms)+*), self.fail_silent(f)),
+            );
+        }
+        let n = Literal::usize_unsuffixed(required.index.len());
+        let checks: Code = required
+            .names
+            .iter()
+            .map(|(check, name, when)| {
+                let i = Literal::usize_unsuffixed(required.index[name.as_str()]);
+                let fail = self.fail(
+                    f,
+                    check,
+                    quote!(__rt::ErrorKind::Required {
+                        property: __rt::Cow::Borrowed(#name)
+                    }),
+                );
+                when.guard(Code::if_then(quote!(!seen[#i]), fail))
+            })
+            .collect();
+        (quote!(let mut seen = [false; #n];), checks)
     }
 
     /// `required` by a lookup per name (from `REQUIRED_IN_LOOP` names on, the pass over the object finds them).
@@ -703,4 +684,181 @@ fn any_applies(whens: &[When], code: Code) -> Code {
 fn any_holds(whens: &[When]) -> Option<Cond> {
     let tests: Vec<TokenStream> = whens.iter().map(|w| w.test()).collect::<Option<_>>()?;
     Some(Cond::any(&tests))
+}
+
+/// A `properties` entry of a pass: its name, its subschema's edge, when it applies.
+type Property<'c> = (&'c String, &'c Edge, When);
+
+/// A `required` name of a pass: its check, the name, when it applies.
+type Required<'c> = (&'c Check, &'c String, When);
+
+/// The checks of one object pass, gathered by keyword, each with when it applies (an
+/// absorbed branch's, see [`When`]).
+struct PassChecks<'c> {
+    properties: Vec<Property<'c>>,
+    patterns: Vec<(RegexId, &'c Edge)>,
+    /// `additionalProperties`: its subschema, and the names and patterns it skips.
+    additional: Option<(&'c Edge, &'c [String], &'c [RegexId])>,
+    /// `propertyNames`.
+    names: Option<&'c Edge>,
+    /// The `required` names, without repeats under the same condition.
+    required: Vec<Required<'c>>,
+    /// An `unevaluatedProperties` decided in the pass (see `Absorption::unevaluated`):
+    /// then every property is recorded after it, none by position.
+    unevaluated: Option<&'c Edge>,
+}
+
+impl<'c> PassChecks<'c> {
+    /// The pass's checks among `checks`; `unevaluatedProperties` among them only where the
+    /// function `absorbs_unevaluated`.
+    fn gather(checks: &'c [(Check, When)], absorbs_unevaluated: bool) -> PassChecks<'c> {
+        let mut run = PassChecks {
+            properties: Vec::new(),
+            patterns: Vec::new(),
+            additional: None,
+            names: None,
+            required: Vec::new(),
+            unevaluated: None,
+        };
+        for (check, when) in checks {
+            let when = *when;
+            match &check.kind {
+                CheckKind::Properties(ps) => {
+                    run.properties.extend(ps.iter().map(|(n, e)| (n, e, when)))
+                }
+                CheckKind::PatternProperties(ps) => {
+                    run.patterns.extend(ps.iter().map(|(r, e)| (*r, e)))
+                }
+                CheckKind::AdditionalProperties {
+                    schema,
+                    known,
+                    patterns,
+                } => run.additional = Some((schema, known, patterns)),
+                CheckKind::PropertyNames(e) => run.names = Some(e),
+                CheckKind::Required(rs) => {
+                    for r in rs {
+                        if !run.required.iter().any(|&(_, n, w)| n == r && w == when) {
+                            run.required.push((check, r, when));
+                        }
+                    }
+                }
+                CheckKind::UnevaluatedProperties(e) if absorbs_unevaluated => {
+                    run.unevaluated.get_or_insert(e);
+                }
+                _ => {}
+            }
+        }
+        run
+    }
+}
+
+/// What a pass does with `additionalProperties`.
+#[derive(Default)]
+struct Additional<'c> {
+    /// The names it skips.
+    known: BTreeSet<&'c str>,
+    /// Where it skips exactly the sibling patterns (the shape the front end lowers to):
+    /// its action, run after them on keys neither named nor matched — each pattern tried
+    /// once per key, in the interpreter's order.
+    after_patterns: Option<Code>,
+    /// Otherwise, its action on a key not named in `properties`.
+    code: Option<Code>,
+    /// That action fails the node whatever the key.
+    fails: bool,
+}
+
+/// The `required` names of a pass, with each one's `seen` slot (in first-use order) and
+/// when it applies.
+struct RequiredNames<'r> {
+    names: &'r [Required<'r>],
+    index: BTreeMap<&'r str, usize>,
+    whens: BTreeMap<&'r str, Vec<When>>,
+}
+
+impl<'r> RequiredNames<'r> {
+    fn new(names: &'r [Required<'r>]) -> RequiredNames<'r> {
+        let mut index = BTreeMap::new();
+        let mut whens: BTreeMap<&str, Vec<When>> = BTreeMap::new();
+        for (_, name, when) in names {
+            let next = index.len();
+            index.entry(name.as_str()).or_insert(next);
+            whens.entry(name.as_str()).or_default().push(*when);
+        }
+        for whens in whens.values_mut() {
+            normalize_whens(whens);
+        }
+        RequiredNames {
+            names,
+            index,
+            whens,
+        }
+    }
+}
+
+/// Adds to the actions of each named key (`arms`) the `unevaluatedProperties` action
+/// (`code`; `fails` when it fails the node whatever the key) where the key is not
+/// evaluated: unless one of the conditions under which a name is `evaluated` holds.
+fn add_unevaluated<'n>(
+    arms: &mut BTreeMap<&'n str, Vec<Code>>,
+    evaluated: &BTreeMap<&'n str, Vec<When>>,
+    code: &Code,
+    fails: bool,
+) {
+    for name in evaluated.keys() {
+        arms.entry(name).or_default();
+    }
+    for (name, actions) in arms.iter_mut() {
+        let mut whens = evaluated.get(name).cloned().unwrap_or_default();
+        normalize_whens(&mut whens);
+        let unless = match (any_holds(&whens), whens.as_slice()) {
+            // Evaluated whatever the conditions' verdicts.
+            (None, _) => continue,
+            // Never evaluated (a name only `required`): with `false`, the key fails the
+            // node, nothing else to do.
+            (Some(_), []) => {
+                if fails {
+                    actions.clear();
+                }
+                actions.push(code.clone());
+                continue;
+            }
+            (Some(_), [when]) => when.negated(),
+            (Some(any), _) => quote!(!(#any)),
+        };
+        actions.push(Code::when(unless, code.clone()));
+    }
+}
+
+/// `covered = true`: a key matched a pattern (see [`Additional::after_patterns`]).
+fn covered() -> Code {
+    Code::unit(quote!(covered = true))
+}
+
+/// The loop over the object's entries around `body`, binding what the body reads of
+/// `i`, `k` and `x`: a lookup where one name is `sought`; the body once, if there is a
+/// key, where it reads none (`additionalProperties: false` alone); nothing where there is
+/// nothing to do per key (e.g. `properties` whose subschemas are all `true`).
+fn key_loop(sought: Option<&str>, body: Code) -> Code {
+    if body.is_empty() {
+        return Code::default();
+    }
+    let reads = |name: Uses| body.uses().contains(name);
+    let (uses_x, uses_i, uses_k) = (reads(Uses::X), reads(Uses::I), reads(Uses::K));
+    let header = match (sought, uses_i, uses_k, uses_x) {
+        (None, false, false, false) => return Code::if_then(quote!(!obj.is_empty()), body),
+        (Some(name), ..) => {
+            let i = if uses_i { quote!(i) } else { quote!(_) };
+            let x = if uses_x { quote!(x) } else { quote!(_) };
+            quote!(if let Some((#i, #x)) = __rt::find_entry(obj, #name))
+        }
+        (None, true, true, true) => quote!(for (i, (k, x)) in obj.iter().enumerate()),
+        (None, true, true, false) => quote!(for (i, k) in obj.keys().enumerate()),
+        (None, true, false, true) => quote!(for (i, x) in obj.values().enumerate()),
+        (None, true, false, false) => quote!(for i in 0..obj.len()),
+        (None, false, true, true) => quote!(for (k, x) in obj),
+        (None, false, true, false) => quote!(for k in obj.keys()),
+        (None, false, false, true) => quote!(for x in obj.values()),
+    };
+    let tokens = body.render();
+    Code::built_from(quote!(#header { #tokens }), [&body]).declaring(Uses::X | Uses::I | Uses::K)
 }
