@@ -19,7 +19,6 @@
 mod peers;
 
 use criterion::Criterion;
-use schemac_benches::paths;
 use schemac_benches::report::{self, Row};
 use schemac_benches::workloads::{self, Workload};
 use std::collections::BTreeMap;
@@ -28,20 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 fn main() {
-    let shared = match paths::shared_dir() {
-        Ok(dir) => dir,
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    };
-    let workloads = match workloads::load(&shared) {
-        Ok(w) => w,
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    };
+    let (shared, workloads) = workloads::load_shared_or_exit();
     let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("criterion");
     let start = SystemTime::now();
     let mut criterion = Criterion::default()

@@ -14,7 +14,7 @@
 #[path = "../peers/mod.rs"]
 mod peers;
 
-use schemac_benches::{paths, workloads};
+use schemac_benches::workloads;
 use serde_json::Value;
 use std::hint::black_box;
 
@@ -37,14 +37,7 @@ fn main() {
         std::process::exit(2);
     };
     let iterations = rest.first().and_then(|n| n.parse().ok()).unwrap_or(1);
-    let shared = paths::shared_dir().unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    });
-    let all = workloads::load(&shared).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    });
+    let (shared, all) = workloads::load_shared_or_exit();
     let Some(workload) = all.iter().find(|w| &w.name == workload) else {
         let names: Vec<&str> = all.iter().map(|w| w.name.as_str()).collect();
         eprintln!("no workload {workload}; one of {}", names.join(" "));

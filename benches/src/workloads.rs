@@ -122,7 +122,16 @@ pub fn load(shared: &Path) -> Result<Vec<Workload>, String> {
     Ok(out)
 }
 
-/// Loads every workload from the shared folder ([`paths::shared_dir`]).
-pub fn load_shared() -> Result<Vec<Workload>, String> {
-    load(&paths::shared_dir()?)
+/// The shared folder ([`paths::shared_dir`]) and every workload loaded from it, for a
+/// benchmark program: where either fails, the error is printed and the process exits
+/// with status 2.
+pub fn load_shared_or_exit() -> (PathBuf, Vec<Workload>) {
+    let loaded = paths::shared_dir().and_then(|shared| Ok((load(&shared)?, shared)));
+    match loaded {
+        Ok((workloads, shared)) => (shared, workloads),
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2)
+        }
+    }
 }

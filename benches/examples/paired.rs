@@ -1,0 +1,132 @@
+//! Paired timing, for ratios that hold on a noisy machine. Per workload, each validator's
+//! pass of `is_valid` over the instances is timed in alternation with generated code's,
+//! round after round (the order rotating), and the ratio reported for a validator is the
+//! median over rounds of its time over generated code's time *in the same round*. The two
+//! sides of each ratio are measured milliseconds apart, so the machine's drifts in speed
+//! (other jobs, clock frequency) cancel out, where criterion's separate measurements,
+//! seconds apart, can disagree by 2x from one run to the next on the same code.
+//!
+//! ```text
+//! cargo run --release -p schemac-benches --example paired [-- [ROUNDS] [FILTER]]
+//! ```
+//!
+//! ROUNDS (default 101) rounds per workload; FILTER keeps the workloads whose name
+//! contains it. It prints a Markdown table: generated code's median time per instance,
+//! then per validator the median ratio (> 1: slower than generated code), and the
+//! geometric mean of each column over the workloads that have it.
+
+#[path = "../peers/mod.rs"]
+mod peers;
+
+use schemac_benches::report::VALIDATORS;
+use schemac_benches::workloads;
+use serde_json::Value;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// A batch of passes of generated code takes at least this long.
+const BATCH: Duration = Duration::from_millis(1);
+
+/// The time of `passes` passes of `is_valid` over `instances`.
+fn time(is_valid: &dyn Fn(&Value) -> bool, instances: &[Value], passes: usize) -> Duration {
+    let start = Instant::now();
+    let mut valid = 0usize;
+    for _ in 0..passes {
+        for instance in instances {
+            valid += usize::from(is_valid(black_box(instance)));
+        }
+    }
+    black_box(valid);
+    start.elapsed()
+}
+
+/// The median of `values` (not empty).
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rounds: usize = match args.first().map(|a| a.parse()) {
+        None => 101,
+        Some(Ok(n)) if n > 0 => n,
+        Some(_) => {
+            eprintln!("usage: paired [ROUNDS (a positive number)] [FILTER]");
+            std::process::exit(2);
+        }
+    };
+    let filter = args.get(1).map(String::as_str).unwrap_or("");
+    let (shared, all) = workloads::load_shared_or_exit();
+    let peers: Vec<&str> = VALIDATORS
+        .iter()
+        .copied()
+        .filter(|&v| v != "generated")
+        .collect();
+    println!("Paired timing, {rounds} rounds per workload; ratio = validator / generated (median over rounds).\n");
+    let header: Vec<String> = peers.iter().map(|p| format!("{p} / generated")).collect();
+    println!("| workload | generated ns | {} |", header.join(" | "));
+    println!("|---|---:|{}", "---:|".repeat(peers.len()));
+    let mut logs = vec![(0.0f64, 0usize); peers.len()];
+    for workload in all.iter().filter(|w| w.name.contains(filter)) {
+        let validators = peers::validators(&shared, workload);
+        let Some(generated) = validators.get("generated") else {
+            eprintln!("{}: no generated code, skipped", workload.name);
+            continue;
+        };
+        for (name, why) in &validators.missing {
+            let first = why.split("; ").next().unwrap_or_default();
+            eprintln!("{}: no {name}: {first}", workload.name);
+        }
+        let instances = &workload.instances;
+        // Warm-up (lazy initialization in a peer), then the passes per batch.
+        for v in &validators.list {
+            time(&v.is_valid, instances, 1);
+        }
+        let one = time(&generated.is_valid, instances, 1).max(Duration::from_nanos(1));
+        let passes = (BATCH.as_nanos() / one.as_nanos()).max(1) as usize;
+        let others: Vec<_> = peers.iter().map(|p| validators.get(p)).collect();
+        let mut own = Vec::with_capacity(rounds);
+        let mut ratios = vec![Vec::with_capacity(rounds); peers.len()];
+        for round in 0..rounds {
+            // Generated code, then each peer, each against generated code timed next to it;
+            // the peers' order rotates so that none is always first after it.
+            let mut order: Vec<usize> = (0..peers.len()).collect();
+            order.rotate_left(round % peers.len());
+            for p in order {
+                let Some(peer) = others[p] else { continue };
+                let g = time(&generated.is_valid, instances, passes).as_secs_f64();
+                let t = time(&peer.is_valid, instances, passes).as_secs_f64();
+                ratios[p].push(t / g);
+                own.push(g);
+            }
+        }
+        let per_instance = median(&mut own) * 1e9 / (passes * instances.len()) as f64;
+        let cells: Vec<String> = ratios
+            .iter_mut()
+            .zip(&mut logs)
+            .map(|(r, (sum, n))| {
+                if r.is_empty() {
+                    return "–".to_string();
+                }
+                let m = median(r);
+                *sum += m.ln();
+                *n += 1;
+                format!("{m:.2}")
+            })
+            .collect();
+        println!(
+            "| {} | {per_instance:.0} | {} |",
+            workload.name,
+            cells.join(" | ")
+        );
+    }
+    let means: Vec<String> = logs
+        .iter()
+        .map(|&(sum, n)| match n {
+            0 => "–".to_string(),
+            n => format!("**{:.3}** ({n})", (sum / n as f64).exp()),
+        })
+        .collect();
+    println!("| **geometric mean** | | {} |", means.join(" | "));
+}
