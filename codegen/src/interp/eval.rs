@@ -546,17 +546,15 @@ impl Op {
     /// `additionalProperties`, if there, applies to exactly the keys that no `properties`
     /// name, else [`Op::Object`].
     pub(super) fn of_pass(pass: ObjectPass<'_>, plans: &[NodePlan]) -> Op {
-        match (pass.properties, pass.additional) {
-            (Some((entries, index)), additional) if pass.fused || additional.is_none() => {
+        match (pass.properties, pass.patterns, pass.additional) {
+            (Some((entries, index)), None, Some((edge, _, _))) if pass.fused => {
+                let target = edge.target;
                 Op::Closed(Box::new(ClosedOp {
                     properties: PropertiesOp {
                         entries: entries.into(),
                         index: index.cloned(),
                     },
-                    patterns: (pass.patterns)
-                        .map(|patterns| (patterns.into(), pass.pattern_set.cloned())),
-                    additional: additional
-                        .map(|(edge, _, _)| (edge.target, plans[edge.target.0].loop_cost)),
+                    additional: Some((target, plans[target.0].loop_cost)),
                     required: None,
                 }))
             }
@@ -1394,28 +1392,6 @@ impl Interpreter {
         }
     }
 
-    /// Applies `patternProperties` (its entries, and its prefilter when it has one) at
-    /// `key`: whether a pattern matched, and whether all those applied are valid (as
-    /// [`Interpreter::apply_patterns`]).
-    #[inline(always)]
-    fn patterns_at_key(
-        &self,
-        cx: &mut Ctx,
-        (patterns, set): (&[(RegexId, Edge)], Option<&PatternSet>),
-        key: &str,
-        value: &Value,
-    ) -> Result<(bool, bool), Stop> {
-        // Without a prefilter every pattern is tried: no candidate list to build.
-        match set {
-            None => self.apply_patterns(cx, patterns, 0..patterns.len(), key, value),
-            Some(set) => {
-                let candidates = cx.candidates(set, key)?;
-                let candidates = candidates.map(|i| i as usize);
-                self.apply_patterns(cx, patterns, candidates, key, value)
-            }
-        }
-    }
-
     /// Applies, at `key`, the entries of `patterns` (by index, from `indices`) whose
     /// pattern matches the key: whether any matched, and whether all those applied are
     /// valid (in short-circuit mode, stopping at the first that is not).
@@ -1722,41 +1698,30 @@ impl Interpreter {
         let (entries, index) = op.properties.borrowed();
         if let Some(folded) = &op.required {
             if let Some(index) = index.filter(|_| object.len() <= FoldedRequired::KEYS) {
-                return match op.patterns {
-                    Some(_) => self.closed_found::<true>(cx, op, (folded, index), object),
-                    None => self.closed_found::<false>(cx, op, (folded, index), object),
-                };
+                return self.closed_found(cx, op, (folded, index), object);
             }
             if !folded.required.holds(object) {
                 return Ok(false);
             }
         }
-        match (&op.patterns, op.additional) {
-            (None, None) => self.properties_alone(cx, entries, index, object),
-            (None, Some(_)) => self.closed_additional::<false>(cx, op, object),
-            (Some(_), _) => self.closed_additional::<true>(cx, op, object),
+        match op.additional {
+            None => self.properties_alone(cx, entries, index, object),
+            Some(_) => self.closed_additional(cx, op, object),
         }
     }
 
-    /// [`Interpreter::closed_quietly`] with `patternProperties` (`PATTERNS`, which says
-    /// whether `op` has them) or `additionalProperties`, each key looked up.
+    /// [`Interpreter::closed_quietly`] with `additionalProperties`, each key looked up.
     #[inline(never)]
-    fn closed_additional<const PATTERNS: bool>(
-        &self,
-        cx: &mut Ctx,
-        op: &ClosedOp,
-        object: &Map<String, Value>,
-    ) -> Eval {
+    fn closed_additional(&self, cx: &mut Ctx, op: &ClosedOp, object: &Map<String, Value>) -> Eval {
         let (entries, index) = op.properties.borrowed();
-        self.closed_loop::<PATTERNS>(cx, op, object, KeyEntries::Find(entries, index))
+        self.closed_pass(cx, op, object, |_, key| find_property(entries, index, key))
     }
 
     /// [`Interpreter::closed_quietly`] on an object of at most [`FoldedRequired::KEYS`]
     /// keys, with the folded `required` (and the index of the `properties` names): its
-    /// lookups find each key's entry for the pass (`PATTERNS` says whether `op` has
-    /// `patternProperties`).
+    /// lookups find each key's entry for the pass.
     #[inline(never)]
-    fn closed_found<const PATTERNS: bool>(
+    fn closed_found(
         &self,
         cx: &mut Ctx,
         op: &ClosedOp,
@@ -1768,66 +1733,48 @@ impl Interpreter {
         if !folded.holds(index, entries, object, &mut found) {
             return Ok(false);
         }
-        self.closed_loop::<PATTERNS>(cx, op, object, KeyEntries::Found(entries, &found))
+        self.closed_pass(cx, op, object, |position, _| {
+            let at = found.get(position).map_or(usize::MAX, |&i| usize::from(i));
+            entries.get(at).map(|(_, edge)| (at, edge))
+        })
     }
 
-    /// The pass of [`Interpreter::closed_quietly`], the entry of each key found as
-    /// `entry` says; compiled apart for an `op` with `patternProperties` (`PATTERNS`) and
-    /// one without, so that the loop without them carries nothing of theirs.
+    /// The pass of [`Interpreter::closed_quietly`], the entry of each key (by position
+    /// and name) given by `entry`.
     #[inline(always)]
-    fn closed_loop<'p, const PATTERNS: bool>(
+    fn closed_pass<'p>(
         &self,
         cx: &mut Ctx,
         op: &'p ClosedOp,
         object: &Map<String, Value>,
-        entry: KeyEntries<'p>,
+        entry: impl Fn(usize, &str) -> Option<(usize, &'p Edge)>,
     ) -> Eval {
         let entries = &op.properties.entries[..];
-        let additional = match (op.additional, &op.patterns) {
-            (Some((target, per_key)), _) => {
+        let additional = match op.additional {
+            Some((target, per_key)) => {
                 charge_elements(cx, object.len(), per_key)?;
                 Some(target)
             }
-            (None, None) if object.len() > entries.len().saturating_mul(4) => {
+            None if object.len() > entries.len().saturating_mul(4) => {
                 return self.properties_by_name(cx, entries, object, |_, _| true);
             }
-            (None, _) => None,
+            None => None,
         };
         let mut deferred = Deferred::default();
         for (position, (key, value)) in object.iter().enumerate() {
-            let found = entry.at(position, key);
-            let mut covered = found.is_some();
-            // What applies to the value: the entry's schema (unless deferred), else
-            // `additional`'s when no pattern matched either.
-            let mut target = match found {
+            let target = match entry(position, key) {
                 Some((at, edge)) if self.plans[edge.target.0].deferred => {
                     deferred.add(at, value);
-                    None
+                    continue;
                 }
-                Some((_, edge)) => Some(edge.target),
-                None => None,
+                Some((_, edge)) => edge.target,
+                None => match additional {
+                    Some(target) => target,
+                    None => continue,
+                },
             };
-            if let (true, Some((patterns, set))) = (PATTERNS, &op.patterns) {
-                // The entry's schema applies before the patterns.
-                if let Some(target) = target.take() {
-                    if !self.child_quietly(cx, target, value)? {
-                        return Ok(false);
-                    }
-                }
-                let (matched, valid) =
-                    self.patterns_at_key(cx, (patterns, set.as_ref()), key, value)?;
-                if !valid {
-                    return Ok(false);
-                }
-                covered |= matched;
-            }
-            if !covered {
-                target = additional;
-            }
-            if let Some(target) = target {
-                if !self.child_quietly(cx, target, value)? {
-                    return Ok(false);
-                }
+            if !self.child_quietly(cx, target, value)? {
+                return Ok(false);
             }
         }
         self.deferred_properties(cx, entries, object, deferred)
@@ -1903,8 +1850,15 @@ impl Interpreter {
                 }
             }
             if let Some(patterns) = pass.patterns {
-                let (matched, valid) =
-                    self.patterns_at_key(cx, (patterns, pass.pattern_set), key, value)?;
+                // Without a prefilter every pattern is tried: no candidate list to build.
+                let (matched, valid) = match pass.pattern_set {
+                    None => self.apply_patterns(cx, patterns, 0..patterns.len(), key, value)?,
+                    Some(set) => {
+                        let candidates = cx.candidates(set, key)?;
+                        let candidates = candidates.map(|i| i as usize);
+                        self.apply_patterns(cx, patterns, candidates, key, value)?
+                    }
+                };
                 if matched {
                     covered = true;
                     evaluated = true;
@@ -2340,29 +2294,6 @@ fn find_property<'p>(
         None => entries.iter().position(|(name, _)| name == key)?,
     };
     entries.get(at).map(|(_, e)| (at, e))
-}
-
-/// How a pass finds the `properties` entry (index and edge) of each key of an object.
-#[derive(Clone, Copy)]
-enum KeyEntries<'p> {
-    /// Looked up in the entries, through their index when there is one.
-    Find(&'p [(String, Edge)], Option<&'p PropertyIndex>),
-    /// Already found, by the key's position (`u8::MAX` for none).
-    Found(&'p [(String, Edge)], &'p [u8; FoldedRequired::KEYS]),
-}
-
-impl<'p> KeyEntries<'p> {
-    /// The entry of `key`, at `position` in the object.
-    #[inline(always)]
-    fn at(self, position: usize, key: &str) -> Option<(usize, &'p Edge)> {
-        match self {
-            KeyEntries::Find(entries, index) => find_property(entries, index, key),
-            KeyEntries::Found(entries, found) => {
-                let at = found.get(position).map_or(usize::MAX, |&i| usize::from(i));
-                entries.get(at).map(|(_, edge)| (at, edge))
-            }
-        }
-    }
 }
 
 /// The name of entry `i` of `properties`.

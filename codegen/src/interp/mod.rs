@@ -48,9 +48,9 @@
 //! with their data, each `$ref` and `allOf` member as an application of its target (none
 //! for an always valid one), `items` and `prefixItems` by their targets, the object
 //! applicators as one pass (the step holds copies of the names, index, patterns and
-//! prefilters it reads; a `required` whose names are all `properties` names, before a
-//! pass of `properties` and the siblings fused with it with only steps that read the
-//! object between them, is folded into it: on an object of at most 16 keys one lookup of each key finds both
+//! prefilters it reads; a `required` whose names are all `properties` names, before such
+//! a pass without `patternProperties` with only steps that read the object between them,
+//! is folded into it: on an object of at most 16 keys one lookup of each key finds both
 //! the names present and the entry the pass applies), `anyOf`, `oneOf`, `not` and `if` as
 //! applications of their targets, a check that reads only the instance directly, and
 //! every other check through the general evaluation. Steps are split by the instance's

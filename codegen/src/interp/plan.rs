@@ -108,8 +108,8 @@ pub(super) enum Op {
     PrefixItems(Box<[NodeId]>),
     /// `properties` alone (no `required` folded in).
     Properties(Box<PropertiesOp>),
-    /// `properties`, alone or fused with `patternProperties` and an
-    /// `additionalProperties` naming exactly the siblings' names and patterns.
+    /// `properties` alone, or fused with an `additionalProperties` that names exactly
+    /// its names (no `patternProperties`): a key is a name's or `additional`'s.
     Closed(Box<ClosedOp>),
     /// `properties`, `patternProperties` and `additionalProperties` fused, or one of them
     /// alone, in any other shape: one pass over the object's properties.
@@ -128,14 +128,12 @@ pub(super) struct PropertiesOp {
     pub(super) index: Option<PropertyIndex>,
 }
 
-/// `properties`, `patternProperties`, and the `additionalProperties` applied to every
-/// key that neither covers, as [`Op::Closed`] runs them.
+/// `properties`, and the `additionalProperties` applied to every other key, as
+/// [`Op::Closed`] runs them.
 #[derive(Debug, Clone)]
 pub(super) struct ClosedOp {
     /// `properties`.
     pub(super) properties: PropertiesOp,
-    /// `patternProperties`, with its prefilter when it has one.
-    pub(super) patterns: Option<PatternsOp>,
     /// The schema of `additionalProperties`, with what it charges per key of the object
     /// ([`NodePlan::loop_cost`], charged for every key before the pass); `None` when
     /// `properties` stands alone.
@@ -206,9 +204,6 @@ impl FoldedRequired {
         seen == self.all
     }
 }
-
-/// `patternProperties` as [`ClosedOp`] holds it: its entries and its prefilter.
-pub(super) type PatternsOp = (Box<[(RegexId, Edge)]>, Option<PatternSet>);
 
 /// `additionalProperties` as [`ObjectOp`] holds it: its schema, names and patterns.
 pub(super) type AdditionalOp = (Edge, Box<[String]>, Box<[RegexId]>);
@@ -916,11 +911,7 @@ fn fold_required(steps: &mut Box<[Op]>, nodes: &[Node]) {
         at += 1;
     }
     let alone = |op: Op| match op {
-        Op::Closed(closed)
-            if closed.required.is_none()
-                && closed.patterns.is_none()
-                && closed.additional.is_none() =>
-        {
+        Op::Closed(closed) if closed.required.is_none() && closed.additional.is_none() => {
             Op::Properties(Box::new(closed.properties))
         }
         op => op,
@@ -1123,7 +1114,6 @@ fn push_ops(
                     entries: entries.clone().into_boxed_slice(),
                     index: plan.properties_index(index).cloned(),
                 },
-                patterns: None,
                 additional: None,
                 required: None,
             })));
