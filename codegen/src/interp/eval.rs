@@ -10,7 +10,8 @@
 
 use super::annotations::Annotations;
 use super::plan::{
-    Bound, ByKind, Fast, Kind, Lane, NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
+    Bound, ByKind, ClosedOp, Fast, FoldedRequired, Kind, Lane, NodePlan, ObjectOp, Op,
+    PropertiesOp, PropertyIndex, Simple,
 };
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
@@ -540,9 +541,31 @@ impl PropertiesOp {
     }
 }
 
+impl Op {
+    /// The op that runs `pass` (every node planned `plans`): [`Op::Closed`] when
+    /// `additionalProperties`, if there, applies to exactly the keys that no `properties`
+    /// name, else [`Op::Object`].
+    pub(super) fn of_pass(pass: ObjectPass<'_>, plans: &[NodePlan]) -> Op {
+        match (pass.properties, pass.patterns, pass.additional) {
+            (Some((entries, index)), None, Some((edge, _, _))) if pass.fused => {
+                let target = edge.target;
+                Op::Closed(Box::new(ClosedOp {
+                    properties: PropertiesOp {
+                        entries: entries.into(),
+                        index: index.cloned(),
+                    },
+                    additional: Some((target, plans[target.0].loop_cost)),
+                    required: None,
+                }))
+            }
+            _ => Op::Object(Box::new(ObjectOp::of(pass))),
+        }
+    }
+}
+
 impl ObjectOp {
     /// The op that runs `pass`, copying what it borrows.
-    pub(super) fn of(pass: ObjectPass<'_>) -> ObjectOp {
+    fn of(pass: ObjectPass<'_>) -> ObjectOp {
         ObjectOp {
             properties: pass.properties.map(|(entries, index)| PropertiesOp {
                 entries: entries.into(),
@@ -685,6 +708,10 @@ impl Interpreter {
                         let (entries, index) = properties.borrowed();
                         self.properties_alone(cx, entries, index, object)?
                     }
+                    None => true,
+                },
+                Op::Closed(closed) => match inst.as_object() {
+                    Some(object) => self.closed_quietly(cx, closed, object)?,
                     None => true,
                 },
                 Op::Object(pass) => match inst.as_object() {
@@ -1661,6 +1688,98 @@ impl Interpreter {
         }
     }
 
+    /// [`Op::Closed`] in short-circuit mode: the folded `required` first, then as
+    /// [`Interpreter::properties_alone`] runs `properties` alone and
+    /// [`Interpreter::object_pass`] runs it with `additionalProperties` (the loop charged,
+    /// each key applied its entry's schema or else `additional`'s, the deferred entries
+    /// after) — each key looked up once when the `required` already did.
+    #[inline(never)]
+    fn closed_quietly(&self, cx: &mut Ctx, op: &ClosedOp, object: &Map<String, Value>) -> Eval {
+        let (entries, index) = op.properties.borrowed();
+        if let Some(folded) = &op.required {
+            if let Some(index) = index.filter(|_| object.len() <= FoldedRequired::KEYS) {
+                return self.closed_found(cx, op, (folded, index), object);
+            }
+            if !folded.required.holds(object) {
+                return Ok(false);
+            }
+        }
+        match op.additional {
+            None => self.properties_alone(cx, entries, index, object),
+            Some(_) => self.closed_additional(cx, op, object),
+        }
+    }
+
+    /// [`Interpreter::closed_quietly`] with `additionalProperties`, each key looked up.
+    #[inline(never)]
+    fn closed_additional(&self, cx: &mut Ctx, op: &ClosedOp, object: &Map<String, Value>) -> Eval {
+        let (entries, index) = op.properties.borrowed();
+        self.closed_pass(cx, op, object, |_, key| find_property(entries, index, key))
+    }
+
+    /// [`Interpreter::closed_quietly`] on an object of at most [`FoldedRequired::KEYS`]
+    /// keys, with the folded `required` (and the index of the `properties` names): its
+    /// lookups find each key's entry for the pass.
+    #[inline(never)]
+    fn closed_found(
+        &self,
+        cx: &mut Ctx,
+        op: &ClosedOp,
+        (folded, index): (&FoldedRequired, &PropertyIndex),
+        object: &Map<String, Value>,
+    ) -> Eval {
+        let entries = &op.properties.entries[..];
+        let mut found = [u8::MAX; FoldedRequired::KEYS];
+        if !folded.holds(index, entries, object, &mut found) {
+            return Ok(false);
+        }
+        self.closed_pass(cx, op, object, |position, _| {
+            let at = found.get(position).map_or(usize::MAX, |&i| usize::from(i));
+            entries.get(at).map(|(_, edge)| (at, edge))
+        })
+    }
+
+    /// The pass of [`Interpreter::closed_quietly`], the entry of each key (by position
+    /// and name) given by `entry`.
+    #[inline(always)]
+    fn closed_pass<'p>(
+        &self,
+        cx: &mut Ctx,
+        op: &'p ClosedOp,
+        object: &Map<String, Value>,
+        entry: impl Fn(usize, &str) -> Option<(usize, &'p Edge)>,
+    ) -> Eval {
+        let entries = &op.properties.entries[..];
+        let additional = match op.additional {
+            Some((target, per_key)) => {
+                charge_elements(cx, object.len(), per_key)?;
+                Some(target)
+            }
+            None if object.len() > entries.len().saturating_mul(4) => {
+                return self.properties_by_name(cx, entries, object, |_, _| true);
+            }
+            None => None,
+        };
+        let mut deferred = Deferred::default();
+        for (position, (key, value)) in object.iter().enumerate() {
+            let target = match entry(position, key) {
+                Some((at, edge)) if self.plans[edge.target.0].deferred => {
+                    deferred.add(at, value);
+                    continue;
+                }
+                Some((_, edge)) => edge.target,
+                None => match additional {
+                    Some(target) => target,
+                    None => continue,
+                },
+            };
+            if !self.child_quietly(cx, target, value)? {
+                return Ok(false);
+            }
+        }
+        self.deferred_properties(cx, entries, object, deferred)
+    }
+
     /// `properties` by name: each entry `(index, edge)` that `keep` holds for, looked up
     /// in the instance, in entry order.
     fn properties_by_name(
@@ -2164,7 +2283,7 @@ fn charge_elements(cx: &mut Ctx, elements: usize, per_element: u64) -> Result<()
 
 /// The `properties` entry named `key` (its index and edge), through the plan's index when
 /// there is one.
-#[inline]
+#[inline(always)]
 fn find_property<'p>(
     entries: &'p [(String, Edge)],
     index: Option<&PropertyIndex>,

@@ -106,23 +106,103 @@ pub(super) enum Op {
     Items { target: NodeId, skip: usize },
     /// `prefixItems`, by position.
     PrefixItems(Box<[NodeId]>),
-    /// A `properties` not fused with its siblings.
+    /// `properties` alone (no `required` folded in).
     Properties(Box<PropertiesOp>),
+    /// `properties` alone, or fused with an `additionalProperties` that names exactly
+    /// its names (no `patternProperties`): a key is a name's or `additional`'s.
+    Closed(Box<ClosedOp>),
     /// `properties`, `patternProperties` and `additionalProperties` fused, or one of them
-    /// alone: one pass over the object's properties.
+    /// alone, in any other shape: one pass over the object's properties.
     Object(Box<ObjectOp>),
     /// Check `index` of `node`, through the checks' general evaluation.
     Check { node: NodeId, index: usize },
 }
 
-/// A `properties` check as [`Op::Properties`] runs it, copied from the check and its
-/// node's plan so that running it reads nothing else.
+/// A `properties` check as [`Op::Properties`], [`Op::Closed`] and [`Op::Object`] run it, copied from the
+/// check and its node's plan so that running it reads nothing else.
 #[derive(Debug, Clone)]
 pub(super) struct PropertiesOp {
     /// The entries: name and edge.
     pub(super) entries: Box<[(String, Edge)]>,
     /// The lookup index over the entries' names, when the node's plan has one.
     pub(super) index: Option<PropertyIndex>,
+}
+
+/// `properties`, and the `additionalProperties` applied to every other key, as
+/// [`Op::Closed`] runs them.
+#[derive(Debug, Clone)]
+pub(super) struct ClosedOp {
+    /// `properties`.
+    pub(super) properties: PropertiesOp,
+    /// The schema of `additionalProperties`, with what it charges per key of the object
+    /// ([`NodePlan::loop_cost`], charged for every key before the pass); `None` when
+    /// `properties` stands alone.
+    pub(super) additional: Option<(NodeId, u64)>,
+    /// A `required` of the same lane folded into the pass ([`fold_required`]).
+    pub(super) required: Option<Box<FoldedRequired>>,
+}
+
+/// A `required` whose names are all `properties` names, run by the [`ClosedOp`] pass
+/// that follows it in its lane: on an object of at most [`FoldedRequired::KEYS`] keys,
+/// one lookup of each key finds both the names present and the entry applying to the
+/// key, before anything is applied or charged.
+#[derive(Debug, Clone)]
+pub(super) struct FoldedRequired {
+    /// The check itself, for a larger object.
+    pub(super) required: Required,
+    /// For each `properties` entry, the bit of the required name it is (zero for none).
+    pub(super) bits: Box<[u64]>,
+    /// The bits of every required name.
+    pub(super) all: u64,
+}
+
+impl FoldedRequired {
+    /// Objects up to this many keys are searched in the pass's lookups.
+    pub(super) const KEYS: usize = 16;
+
+    /// `required` folded into a pass over `entries`, when each of its (at most 64
+    /// distinct) names is an entry's and there are fewer than 255 entries (an entry index
+    /// fits a byte, with room for "none").
+    fn new(required: &Required, entries: &[(String, Edge)]) -> Option<FoldedRequired> {
+        let mut distinct: Vec<&str> = required.names.iter().map(String::as_str).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if distinct.len() > 64 || entries.len() >= usize::from(u8::MAX) {
+            return None;
+        }
+        let bit = |name: &str| distinct.binary_search(&name).map_or(0, |at| 1u64 << at);
+        let bits: Box<[u64]> = entries.iter().map(|(name, _)| bit(name)).collect();
+        let all = bits.iter().fold(0u64, |all, b| all | b);
+        (all.count_ones() as usize == distinct.len()).then(|| FoldedRequired {
+            required: required.clone(),
+            bits,
+            all,
+        })
+    }
+}
+
+impl FoldedRequired {
+    /// Whether `object` (of at most [`FoldedRequired::KEYS`] keys) has every name, its
+    /// keys found through `index` over the pass's `entries`; `found` gets the entry of
+    /// each key (`u8::MAX` for none), in the object's order.
+    #[inline(always)]
+    pub(super) fn holds(
+        &self,
+        index: &PropertyIndex,
+        entries: &[(String, Edge)],
+        object: &Map<String, Value>,
+        found: &mut [u8; FoldedRequired::KEYS],
+    ) -> bool {
+        let name = |i: usize| entries.get(i).map(|(name, _)| name.as_str());
+        let mut seen = 0u64;
+        for (slot, key) in found.iter_mut().zip(object.keys()) {
+            if let Some(i) = index.find(key, name) {
+                *slot = u8::try_from(i).unwrap_or(u8::MAX);
+                seen |= self.bits.get(i).copied().unwrap_or_default();
+            }
+        }
+        seen == self.all
+    }
 }
 
 /// `additionalProperties` as [`ObjectOp`] holds it: its schema, names and patterns.
@@ -403,7 +483,7 @@ fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
         },
         Op::Apply(_) => OnKind::Runs(op.clone()),
         Op::Items { .. } | Op::PrefixItems(_) => only(Kind::Array),
-        Op::Properties(_) | Op::Object(_) => only(Kind::Object),
+        Op::Properties(_) | Op::Closed(_) | Op::Object(_) => only(Kind::Object),
         Op::Check { index, .. } => match node.checks.get(*index).map(|c| &c.kind) {
             Some(CheckKind::False) => OnKind::Fails,
             Some(check) => match reads_only(check) {
@@ -780,10 +860,84 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
         splice_node(&mut fast, &mut spliced, id);
     }
     for (plan, (fast, ops)) in plans.iter_mut().zip(fast) {
+        let fast = match fast {
+            Fast::Ops(lanes) => Fast::Ops(lanes.with_required_folded(&program.nodes)),
+            fast => fast,
+        };
         plan.fast = fast.simplified();
-        plan.ops = ops;
+        plan.ops = ops.with_required_folded(&program.nodes);
     }
     plans
+}
+
+impl ByKind<Op> {
+    /// The same lanes, each `required` that an [`Op::Closed`] after it in the object lane
+    /// can run folded into it ([`fold_required`]).
+    fn with_required_folded(mut self, nodes: &[Node]) -> ByKind<Op> {
+        fold_required(&mut self.lanes[Kind::Object as usize].steps, nodes);
+        self
+    }
+}
+
+/// Folds into each [`Op::Closed`] of an object lane the nearest `required` before it
+/// that it can run ([`FoldedRequired::new`]), when between them stand only steps that
+/// read the object without applying or charging anything: short-circuit evaluation
+/// may run such steps in any order. A `properties` alone that takes none is left an
+/// [`Op::Properties`].
+fn fold_required(steps: &mut Box<[Op]>, nodes: &[Node]) {
+    let mut lane = std::mem::take(steps).into_vec();
+    let mut at = 0;
+    while at < lane.len() {
+        let folded = match &lane[at] {
+            Op::Closed(closed) if closed.required.is_none() => (0..at)
+                .rev()
+                .take_while(|&before| only_reads(&lane[before], nodes))
+                .find_map(|before| match &lane[before] {
+                    Op::Simple(Simple::Required(required)) => {
+                        FoldedRequired::new(required, &closed.properties.entries)
+                            .map(|folded| (before, folded))
+                    }
+                    _ => None,
+                }),
+            _ => None,
+        };
+        if let Some((before, folded)) = folded {
+            lane.remove(before);
+            at -= 1;
+            if let Op::Closed(closed) = &mut lane[at] {
+                closed.required = Some(Box::new(folded));
+            }
+        }
+        at += 1;
+    }
+    let alone = |op: Op| match op {
+        Op::Closed(closed) if closed.required.is_none() && closed.additional.is_none() => {
+            Op::Properties(Box::new(closed.properties))
+        }
+        op => op,
+    };
+    *steps = lane.into_iter().map(alone).collect();
+}
+
+/// Whether `op` only reads the instance, never applying a node, charging the budget or
+/// stopping (a [`Simple`] step but `items` decided at once, and the object checks
+/// [`Op::Check`] runs that read only the object).
+fn only_reads(op: &Op, nodes: &[Node]) -> bool {
+    match op {
+        Op::Simple(simple) => !matches!(simple, Simple::ItemsAtOnce { .. }),
+        Op::Check { node, index } => matches!(
+            nodes
+                .get(node.0)
+                .and_then(|n| n.checks.get(*index))
+                .map(|c| &c.kind),
+            Some(
+                CheckKind::MinProperties(_)
+                    | CheckKind::MaxProperties(_)
+                    | CheckKind::DependentRequired(_)
+            )
+        ),
+        _ => false,
+    }
 }
 
 /// A lane longer than this takes no more steps of the nodes it applies in place.
@@ -955,9 +1109,13 @@ fn push_ops(
             ops.push(Op::PrefixItems(edges.iter().map(|e| e.target).collect()));
         }
         CheckKind::Properties(entries) if plan.object.is_none() => {
-            ops.push(Op::Properties(Box::new(PropertiesOp {
-                entries: entries.clone().into_boxed_slice(),
-                index: plan.properties_index(index).cloned(),
+            ops.push(Op::Closed(Box::new(ClosedOp {
+                properties: PropertiesOp {
+                    entries: entries.clone().into_boxed_slice(),
+                    index: plan.properties_index(index).cloned(),
+                },
+                additional: None,
+                required: None,
             })));
         }
         CheckKind::Properties(_)
@@ -965,7 +1123,7 @@ fn push_ops(
         | CheckKind::AdditionalProperties { .. } => {
             // A fused check runs with the first of them (no pass at the others).
             if let Some(pass) = object_pass_at(node, plan, index) {
-                ops.push(Op::Object(Box::new(ObjectOp::of(pass))));
+                ops.push(Op::of_pass(pass, plans));
             }
         }
         _ => ops.push(Op::Check { node: id, index }),
