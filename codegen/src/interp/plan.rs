@@ -118,8 +118,8 @@ pub(super) enum Op {
     Check { node: NodeId, index: usize },
 }
 
-/// A `properties` check as [`Op::Properties`], [`Op::Closed`] and [`Op::Object`] run it, copied from the
-/// check and its node's plan so that running it reads nothing else.
+/// A `properties` check as [`Op::Properties`], [`Op::Closed`] and [`Op::Object`] run it,
+/// copied from the check and its node's plan so that running it reads nothing else.
 #[derive(Debug, Clone)]
 pub(super) struct PropertiesOp {
     /// The entries: name and edge.
@@ -179,9 +179,7 @@ impl FoldedRequired {
             all,
         })
     }
-}
 
-impl FoldedRequired {
     /// Whether `object` (of at most [`FoldedRequired::KEYS`] keys) has every name, its
     /// keys found through `index` over the pass's `entries`; `found` gets the entry of
     /// each key (`u8::MAX` for none), in the object's order.
