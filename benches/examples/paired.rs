@@ -14,15 +14,35 @@
 //! contains it. It prints a Markdown table: generated code's median time per instance,
 //! then per validator the median ratio (> 1: slower than generated code), and the
 //! geometric mean of each column over the workloads that have it.
+//!
+//! The last column is a control: a second copy of the same generated code, compiled into
+//! this program at other addresses. Its ratio is what code layout alone moves a
+//! workload's time by, so a peer's ratio that close to 1 decides nothing.
 
 #[path = "../peers/mod.rs"]
 mod peers;
 
-use schemac_benches::report::VALIDATORS;
+use schemac_benches::report::{GENERATED, VALIDATORS};
 use schemac_benches::workloads;
 use serde_json::Value;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+
+/// The generated validators again, at other addresses than the library's copy (of which
+/// only `is_valid` is used here: `dead_code`).
+#[allow(dead_code, clippy::all)]
+mod copy {
+    use schemac_benches::generated::IsValidFn;
+
+    pub mod validators {
+        schemac_runtime::include_validators!();
+    }
+
+    include!(concat!(env!("OUT_DIR"), "/dispatch.rs"));
+}
+
+/// The column of the control, [`copy`].
+const COPY: &str = "generated copy";
 
 /// A batch of passes of generated code takes at least this long.
 const BATCH: Duration = Duration::from_millis(1);
@@ -61,7 +81,8 @@ fn main() {
     let peers: Vec<&str> = VALIDATORS
         .iter()
         .copied()
-        .filter(|&v| v != "generated")
+        .filter(|&v| v != GENERATED)
+        .chain([COPY])
         .collect();
     println!("Paired timing, {rounds} rounds per workload; ratio = validator / generated (median over rounds).\n");
     let header: Vec<String> = peers.iter().map(|p| format!("{p} / generated")).collect();
@@ -69,8 +90,14 @@ fn main() {
     println!("|---|---:|{}", "---:|".repeat(peers.len()));
     let mut logs = vec![(0.0f64, 0usize); peers.len()];
     for workload in all.iter().filter(|w| w.name.contains(filter)) {
-        let validators = peers::validators(&shared, workload);
-        let Some(generated) = validators.get("generated") else {
+        let mut validators = peers::validators(&shared, workload);
+        if let Some((_, is_valid)) = copy::GENERATED.iter().find(|(m, _)| *m == workload.module) {
+            validators.list.push(peers::Validator {
+                name: COPY,
+                is_valid: Box::new(*is_valid),
+            });
+        }
+        let Some(generated) = validators.get(GENERATED) else {
             eprintln!("{}: no generated code, skipped", workload.name);
             continue;
         };

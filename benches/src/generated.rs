@@ -2,11 +2,7 @@
 //! [`crate::catalog::SCHEMAS`], and the tables that name them.
 
 /// The generated modules (`validators::<module>::is_valid`).
-///
-/// `dead_code`: the Rust backend still emits never-called node functions for
-/// cmake-presets (`#/definitions/packagePresetsItemsV6/items/properties/variables/items`),
-/// dependabot (1) and ui5 (3). Everything else must stay warning-free.
-#[allow(missing_docs, dead_code, clippy::all)]
+#[allow(missing_docs, clippy::all)]
 pub mod validators {
     schemac_runtime::include_validators!();
 }
