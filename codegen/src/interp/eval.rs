@@ -10,7 +10,7 @@
 
 use super::annotations::Annotations;
 use super::plan::{
-    Bound, ByKind, ClosedOp, Fast, FoldedRequired, Kind, Lane, NodePlan, ObjectOp, Op,
+    Bound, BranchesOp, ByKind, ClosedOp, Fast, FoldedRequired, Kind, Lane, NodePlan, ObjectOp, Op,
     PropertiesOp, PropertyIndex, Simple,
 };
 use super::Interpreter;
@@ -391,38 +391,42 @@ impl<'v> Inst<'v> {
     }
 }
 
-/// The branches of an `anyOf` / `oneOf`, and its discriminator's reading of the instance.
+/// The branches of an `anyOf` / `oneOf` (edges, or targets as [`Op`]s hold them), and
+/// its discriminator's reading of the instance.
 #[derive(Clone, Copy)]
-struct Branches<'a> {
-    edges: &'a [Edge],
+struct Branches<'a, T> {
+    branches: &'a [T],
     discriminator: Option<&'a Discriminator>,
     tag: Tag<'a>,
 }
 
-impl<'a> Branches<'a> {
+impl<'a, T> Branches<'a, T> {
     fn new(
-        edges: &'a [Edge],
+        branches: &'a [T],
         discriminator: Option<&'a Discriminator>,
         inst: Inst<'a>,
-    ) -> Branches<'a> {
+    ) -> Branches<'a, T> {
         let tag = match (discriminator, inst) {
             (Some(d), Inst::Value(value)) => Tag::of(value, &d.property),
             _ => Tag::NotObject,
         };
         Branches {
-            edges,
+            branches,
             discriminator,
             tag,
         }
     }
 
     /// The branches that may be valid (every other one is invalid for certain), in order.
-    fn admitted(self) -> impl Iterator<Item = &'a Edge> {
-        self.edges.iter().enumerate().filter_map(move |(i, edge)| {
-            self.discriminator
-                .is_none_or(|d| d.branches[i].admits(self.tag))
-                .then_some(edge)
-        })
+    fn admitted(self) -> impl Iterator<Item = &'a T> {
+        self.branches
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, branch)| {
+                self.discriminator
+                    .is_none_or(|d| d.branches[i].admits(self.tag))
+                    .then_some(branch)
+            })
     }
 }
 
@@ -718,6 +722,8 @@ impl Interpreter {
                     Some(object) => self.object_pass(cx, pass.pass(), object, None)?,
                     None => true,
                 },
+                Op::AnyOf(branches) => self.any_of_quietly(cx, branches, inst)?,
+                Op::OneOf(branches) => self.one_of_quietly(cx, branches, inst)?,
                 Op::Check { node, index } => self.quick_check(cx, *node, *index, inst)?,
             };
             if !ok {
@@ -727,11 +733,39 @@ impl Interpreter {
         Ok(!lane.fails)
     }
 
+    /// [`Op::AnyOf`]: the admitted branches in order, up to the first valid one.
+    #[inline(never)]
+    fn any_of_quietly(&self, cx: &mut Ctx, op: &BranchesOp, inst: Inst<'_>) -> Eval {
+        let branches = Branches::new(&op.targets, op.discriminator.as_ref(), inst);
+        for &target in branches.admitted() {
+            if self.node(cx, target, inst, None)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// [`Op::OneOf`]: the admitted branches in order, up to the second valid one.
+    #[inline(never)]
+    fn one_of_quietly(&self, cx: &mut Ctx, op: &BranchesOp, inst: Inst<'_>) -> Eval {
+        let branches = Branches::new(&op.targets, op.discriminator.as_ref(), inst);
+        let mut matched = false;
+        for &target in branches.admitted() {
+            if self.node(cx, target, inst, None)? {
+                if matched {
+                    return Ok(false);
+                }
+                matched = true;
+            }
+        }
+        Ok(matched)
+    }
+
     /// Check `index` of node `id` in short-circuit mode ([`Op::Check`]): a check that
     /// reads only the instance ([`Interpreter::leaf`]) and the in-place applicators
-    /// whose errors are dropped (`anyOf`, `oneOf`, `not`, `if`) directly, as
-    /// [`Interpreter::check`] evaluates them without errors, annotations or evaluated
-    /// locations; any other through it.
+    /// whose errors are dropped (`not`, `if`; `anyOf` and `oneOf` are [`Op`]s of their
+    /// own) directly, as [`Interpreter::check`] evaluates them without errors,
+    /// annotations or evaluated locations; any other through it.
     #[inline(never)]
     fn quick_check(&self, cx: &mut Ctx, id: NodeId, index: usize, inst: Inst<'_>) -> Eval {
         let node = &self.shared.program.nodes[id.0];
@@ -740,28 +774,6 @@ impl Interpreter {
             return Ok(true);
         };
         match &check.kind {
-            CheckKind::AnyOf(edges) => {
-                let branches = Branches::new(edges, plan.discriminator(index), inst);
-                for edge in branches.admitted() {
-                    if self.node(cx, edge.target, inst, None)? {
-                        return Ok(true);
-                    }
-                }
-                Ok(false)
-            }
-            CheckKind::OneOf(edges) => {
-                let branches = Branches::new(edges, plan.discriminator(index), inst);
-                let mut matched = false;
-                for edge in branches.admitted() {
-                    if self.node(cx, edge.target, inst, None)? {
-                        if matched {
-                            return Ok(false);
-                        }
-                        matched = true;
-                    }
-                }
-                Ok(matched)
-            }
             CheckKind::Not(edge) => Ok(!self.node(cx, edge.target, inst, None)?),
             CheckKind::IfThenElse {
                 condition,
@@ -1547,7 +1559,7 @@ impl Interpreter {
         cx: &mut Ctx,
         node: &Node,
         keyword: &str,
-        branches: Branches<'_>,
+        branches: Branches<'_, Edge>,
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
     ) -> Eval {
@@ -1575,7 +1587,7 @@ impl Interpreter {
         cx: &mut Ctx,
         node: &Node,
         keyword: &str,
-        branches: Branches<'_>,
+        branches: Branches<'_, Edge>,
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
     ) -> Eval {

@@ -114,8 +114,24 @@ pub(super) enum Op {
     /// `properties`, `patternProperties` and `additionalProperties` fused, or one of them
     /// alone, in any other shape: one pass over the object's properties.
     Object(Box<ObjectOp>),
+    /// `anyOf`: valid when an admitted branch is, tried in order.
+    AnyOf(Box<BranchesOp>),
+    /// `oneOf`: valid when exactly one admitted branch is (a second valid one decides).
+    OneOf(Box<BranchesOp>),
     /// Check `index` of `node`, through the checks' general evaluation.
     Check { node: NodeId, index: usize },
+}
+
+/// The branches of an `anyOf` / `oneOf` as [`Op::AnyOf`] / [`Op::OneOf`] run them: on
+/// an instance of a lane's kind, without the branches certainly invalid on it
+/// ([`narrow`]).
+#[derive(Debug, Clone)]
+pub(super) struct BranchesOp {
+    /// The branches' targets, in order.
+    pub(super) targets: Box<[NodeId]>,
+    /// The discriminator over `targets` (only in the object lane: it admits every
+    /// other kind).
+    pub(super) discriminator: Option<Discriminator>,
 }
 
 /// A `properties` check as [`Op::Properties`], [`Op::Closed`] and [`Op::Object`] run it,
@@ -479,7 +495,7 @@ fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
             OnKind::Runs(simple) => OnKind::Runs(Op::Simple(simple)),
             OnKind::Fails => OnKind::Fails,
         },
-        Op::Apply(_) => OnKind::Runs(op.clone()),
+        Op::Apply(_) | Op::AnyOf(_) | Op::OneOf(_) => OnKind::Runs(op.clone()),
         Op::Items { .. } | Op::PrefixItems(_) => only(Kind::Array),
         Op::Properties(_) | Op::Closed(_) | Op::Object(_) => only(Kind::Object),
         Op::Check { index, .. } => match node.checks.get(*index).map(|c| &c.kind) {
@@ -954,10 +970,12 @@ fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize)
         .chain([&fast[id].1])
         .flat_map(|lanes| lanes.lanes.iter())
         .flat_map(|lane| lane.steps.iter())
-        .filter_map(|op| match op {
-            Op::Apply(target) => Some(target.0),
-            _ => None,
+        .flat_map(|op| match op {
+            Op::Apply(target) => std::slice::from_ref(target),
+            Op::AnyOf(branches) | Op::OneOf(branches) => &branches.targets[..],
+            _ => &[],
         })
+        .map(|target| target.0)
         .collect();
     for target in applied {
         splice_node(fast, spliced, target);
@@ -967,7 +985,17 @@ fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize)
             let lane = lanes.lane(kind);
             let mut steps = Vec::new();
             for op in lane.steps.iter() {
-                let inner = match op {
+                let op = match narrow(op, kind, fast) {
+                    OnKind::Passes => continue,
+                    OnKind::Runs(op) => op,
+                    OnKind::Fails => {
+                        return Lane {
+                            steps: steps.into_boxed_slice(),
+                            fails: true,
+                        }
+                    }
+                };
+                let inner = match &op {
                     Op::Apply(target) => fast[target.0].0.inline_lane(kind),
                     _ => None,
                 };
@@ -981,7 +1009,7 @@ fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize)
                             };
                         }
                     }
-                    _ => steps.push(op.clone()),
+                    _ => steps.push(op),
                 }
             }
             Lane {
@@ -996,6 +1024,56 @@ fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize)
         fast[id].0 = Fast::Ops(lanes);
     }
     fast[id].1 = ops;
+}
+
+/// What `op` does on instances of `kind`, given the inline nodes' evaluations (`fast`):
+/// an `anyOf` / `oneOf` leaves out each branch whose lane of the kind fails before any
+/// step (so that evaluating it charges nothing) and, for `anyOf`, the branches after one
+/// every tag admits that passes without a step (it passes where that branch comes
+/// first); with no branch left it fails, with one that every tag admits it applies it.
+/// Any other step runs as it is.
+fn narrow(op: &Op, kind: Kind, fast: &[(Fast, ByKind<Op>)]) -> OnKind<Op> {
+    let (Op::AnyOf(branches) | Op::OneOf(branches)) = op else {
+        return OnKind::Runs(op.clone());
+    };
+    let any = matches!(op, Op::AnyOf(_));
+    // Whether the branch is decided on the kind without a step: valid or not.
+    let decided = |target: NodeId| {
+        let lane = fast[target.0].0.inline_lane(kind)?;
+        lane.steps.is_empty().then_some(!lane.fails)
+    };
+    let discriminator = (branches.discriminator.as_ref()).filter(|_| kind == Kind::Object);
+    let admits_all = |i: usize| discriminator.is_none_or(|d| d.branches[i].admits_all());
+    let mut kept = Vec::new();
+    for (i, &target) in branches.targets.iter().enumerate() {
+        match decided(target) {
+            Some(false) => {}
+            Some(true) if any && admits_all(i) => {
+                if kept.is_empty() {
+                    return OnKind::Passes;
+                }
+                kept.push(i);
+                break;
+            }
+            _ => kept.push(i),
+        }
+    }
+    let narrowed = match kept[..] {
+        [] => return OnKind::Fails,
+        [i] if admits_all(i) => return OnKind::Runs(Op::Apply(branches.targets[i])),
+        _ => Box::new(BranchesOp {
+            targets: kept.iter().map(|&i| branches.targets[i]).collect(),
+            discriminator: discriminator.map(|d| Discriminator {
+                property: d.property.clone(),
+                branches: kept.iter().map(|&i| d.branches[i].clone()).collect(),
+            }),
+        }),
+    };
+    OnKind::Runs(if any {
+        Op::AnyOf(narrowed)
+    } else {
+        Op::OneOf(narrowed)
+    })
 }
 
 impl Fast {
@@ -1105,6 +1183,16 @@ fn push_ops(
         }),
         CheckKind::PrefixItems(edges) => {
             ops.push(Op::PrefixItems(edges.iter().map(|e| e.target).collect()));
+        }
+        CheckKind::AnyOf(edges) | CheckKind::OneOf(edges) => {
+            let branches = Box::new(BranchesOp {
+                targets: edges.iter().map(|e| e.target).collect(),
+                discriminator: plan.discriminator(index).cloned(),
+            });
+            ops.push(match kind {
+                CheckKind::AnyOf(_) => Op::AnyOf(branches),
+                _ => Op::OneOf(branches),
+            });
         }
         CheckKind::Properties(entries) if plan.object.is_none() => {
             ops.push(Op::Closed(Box::new(ClosedOp {
