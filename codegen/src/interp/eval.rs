@@ -724,6 +724,12 @@ impl Interpreter {
                 },
                 Op::AnyOf(branches) => self.any_of_quietly(cx, branches, inst)?,
                 Op::OneOf(branches) => self.one_of_quietly(cx, branches, inst)?,
+                Op::Not(target) => self.not_quietly(cx, *target, inst)?,
+                Op::If {
+                    condition,
+                    then,
+                    otherwise,
+                } => self.if_quietly(cx, *condition, *then, *otherwise, inst)?,
                 Op::Check { node, index } => self.quick_check(cx, *node, *index, inst)?,
             };
             if !ok {
@@ -761,11 +767,34 @@ impl Interpreter {
         Ok(matched)
     }
 
+    /// [`Op::Not`].
+    #[inline(never)]
+    fn not_quietly(&self, cx: &mut Ctx, target: NodeId, inst: Inst<'_>) -> Eval {
+        Ok(!self.node(cx, target, inst, None)?)
+    }
+
+    /// [`Op::If`]: the condition, then `then` where it holds and `otherwise` where it
+    /// does not.
+    #[inline(never)]
+    fn if_quietly(
+        &self,
+        cx: &mut Ctx,
+        condition: NodeId,
+        then: Option<NodeId>,
+        otherwise: Option<NodeId>,
+        inst: Inst<'_>,
+    ) -> Eval {
+        let holds = self.node(cx, condition, inst, None)?;
+        match if holds { then } else { otherwise } {
+            Some(target) => self.node(cx, target, inst, None),
+            None => Ok(true),
+        }
+    }
+
     /// Check `index` of node `id` in short-circuit mode ([`Op::Check`]): a check that
-    /// reads only the instance ([`Interpreter::leaf`]) and the in-place applicators
-    /// whose errors are dropped (`not`, `if`; `anyOf` and `oneOf` are [`Op`]s of their
-    /// own) directly, as [`Interpreter::check`] evaluates them without errors,
-    /// annotations or evaluated locations; any other through it.
+    /// reads only the instance ([`Interpreter::leaf`]) directly, as
+    /// [`Interpreter::check`] evaluates it without errors or annotations; any other
+    /// through it.
     #[inline(never)]
     fn quick_check(&self, cx: &mut Ctx, id: NodeId, index: usize, inst: Inst<'_>) -> Eval {
         let node = &self.shared.program.nodes[id.0];
@@ -773,23 +802,9 @@ impl Interpreter {
         let Some(check) = node.checks.get(index) else {
             return Ok(true);
         };
-        match &check.kind {
-            CheckKind::Not(edge) => Ok(!self.node(cx, edge.target, inst, None)?),
-            CheckKind::IfThenElse {
-                condition,
-                then,
-                otherwise,
-            } => {
-                let holds = self.node(cx, condition.target, inst, None)?;
-                match if holds { then } else { otherwise } {
-                    Some(edge) => self.node(cx, edge.target, inst, None),
-                    None => Ok(true),
-                }
-            }
-            kind => match self.leaf(cx, plan, index, kind, inst) {
-                Some(verdict) => verdict,
-                None => self.check(cx, node, plan, index, check, inst, None),
-            },
+        match self.leaf(cx, plan, index, &check.kind, inst) {
+            Some(verdict) => verdict,
+            None => self.check(cx, node, plan, index, check, inst, None),
         }
     }
 

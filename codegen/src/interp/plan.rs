@@ -118,6 +118,14 @@ pub(super) enum Op {
     AnyOf(Box<BranchesOp>),
     /// `oneOf`: valid when exactly one admitted branch is (a second valid one decides).
     OneOf(Box<BranchesOp>),
+    /// `not`: valid when the node is not.
+    Not(NodeId),
+    /// `if`: `then` applied where `condition` is valid, `otherwise` where it is not.
+    If {
+        condition: NodeId,
+        then: Option<NodeId>,
+        otherwise: Option<NodeId>,
+    },
     /// Check `index` of `node`, through the checks' general evaluation.
     Check { node: NodeId, index: usize },
 }
@@ -495,7 +503,9 @@ fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
             OnKind::Runs(simple) => OnKind::Runs(Op::Simple(simple)),
             OnKind::Fails => OnKind::Fails,
         },
-        Op::Apply(_) | Op::AnyOf(_) | Op::OneOf(_) => OnKind::Runs(op.clone()),
+        Op::Apply(_) | Op::AnyOf(_) | Op::OneOf(_) | Op::Not(_) | Op::If { .. } => {
+            OnKind::Runs(op.clone())
+        }
         Op::Items { .. } | Op::PrefixItems(_) => only(Kind::Array),
         Op::Properties(_) | Op::Closed(_) | Op::Object(_) => only(Kind::Object),
         Op::Check { index, .. } => match node.checks.get(*index).map(|c| &c.kind) {
@@ -971,9 +981,17 @@ fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize)
         .flat_map(|lanes| lanes.lanes.iter())
         .flat_map(|lane| lane.steps.iter())
         .flat_map(|op| match op {
-            Op::Apply(target) => std::slice::from_ref(target),
-            Op::AnyOf(branches) | Op::OneOf(branches) => &branches.targets[..],
-            _ => &[],
+            Op::Apply(target) | Op::Not(target) => vec![*target],
+            Op::AnyOf(branches) | Op::OneOf(branches) => branches.targets.to_vec(),
+            Op::If {
+                condition,
+                then,
+                otherwise,
+            } => [Some(*condition), *then, *otherwise]
+                .into_iter()
+                .flatten()
+                .collect(),
+            _ => Vec::new(),
         })
         .map(|target| target.0)
         .collect();
@@ -1026,22 +1044,44 @@ fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize)
     fast[id].1 = ops;
 }
 
-/// What `op` does on instances of `kind`, given the inline nodes' evaluations (`fast`):
-/// an `anyOf` / `oneOf` leaves out each branch whose lane of the kind fails before any
-/// step (so that evaluating it charges nothing) and, for `anyOf`, the branches after one
-/// every tag admits that passes without a step (it passes where that branch comes
-/// first); with no branch left it fails, with one that every tag admits it applies it.
-/// Any other step runs as it is.
+/// What `op` does on instances of `kind`, given the inline nodes' evaluations (`fast`),
+/// where a node is decided when its lane of the kind has no step (so that evaluating it
+/// charges nothing): a `not` of a decided node passes or fails, an `if` whose condition
+/// is decided applies its branch; an `anyOf` / `oneOf` leaves out each branch decided
+/// invalid and, for `anyOf`, the branches after one decided valid that every tag admits
+/// (it passes where that branch comes first); with no branch left it fails, with one
+/// that every tag admits it applies it. Any other step runs as it is.
 fn narrow(op: &Op, kind: Kind, fast: &[(Fast, ByKind<Op>)]) -> OnKind<Op> {
-    let (Op::AnyOf(branches) | Op::OneOf(branches)) = op else {
-        return OnKind::Runs(op.clone());
-    };
-    let any = matches!(op, Op::AnyOf(_));
-    // Whether the branch is decided on the kind without a step: valid or not.
+    // Whether the node is decided on the kind: valid or not.
     let decided = |target: NodeId| {
         let lane = fast[target.0].0.inline_lane(kind)?;
         lane.steps.is_empty().then_some(!lane.fails)
     };
+    let branches = match op {
+        Op::AnyOf(branches) | Op::OneOf(branches) => branches,
+        Op::Not(target) => {
+            return match decided(*target) {
+                Some(true) => OnKind::Fails,
+                Some(false) => OnKind::Passes,
+                None => OnKind::Runs(op.clone()),
+            }
+        }
+        Op::If {
+            condition,
+            then,
+            otherwise,
+        } => {
+            return match decided(*condition) {
+                Some(holds) => match if holds { then } else { otherwise } {
+                    Some(target) => OnKind::Runs(Op::Apply(*target)),
+                    None => OnKind::Passes,
+                },
+                None => OnKind::Runs(op.clone()),
+            }
+        }
+        _ => return OnKind::Runs(op.clone()),
+    };
+    let any = matches!(op, Op::AnyOf(_));
     let discriminator = (branches.discriminator.as_ref()).filter(|_| kind == Kind::Object);
     let admits_all = |i: usize| discriminator.is_none_or(|d| d.branches[i].admits_all());
     let mut kept = Vec::new();
@@ -1194,6 +1234,16 @@ fn push_ops(
                 _ => Op::OneOf(branches),
             });
         }
+        CheckKind::Not(edge) => ops.push(Op::Not(edge.target)),
+        CheckKind::IfThenElse {
+            condition,
+            then,
+            otherwise,
+        } => ops.push(Op::If {
+            condition: condition.target,
+            then: then.as_ref().map(|e| e.target),
+            otherwise: otherwise.as_ref().map(|e| e.target),
+        }),
         CheckKind::Properties(entries) if plan.object.is_none() => {
             ops.push(Op::Closed(Box::new(ClosedOp {
                 properties: PropertiesOp {
