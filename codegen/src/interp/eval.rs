@@ -10,7 +10,7 @@
 
 use super::annotations::Annotations;
 use super::plan::{
-    Bound, ByKind, ClosedOp, Fast, FoldedRequired, Kind, Lane, NodePlan, ObjectOp, Op,
+    Bound, BranchesOp, ByKind, ClosedOp, Fast, FoldedRequired, Kind, Lane, NodePlan, ObjectOp, Op,
     PropertiesOp, PropertyIndex, Simple,
 };
 use super::Interpreter;
@@ -391,38 +391,42 @@ impl<'v> Inst<'v> {
     }
 }
 
-/// The branches of an `anyOf` / `oneOf`, and its discriminator's reading of the instance.
+/// The branches of an `anyOf` / `oneOf` (edges, or targets as [`Op`]s hold them), and
+/// its discriminator's reading of the instance.
 #[derive(Clone, Copy)]
-struct Branches<'a> {
-    edges: &'a [Edge],
+struct Branches<'a, T> {
+    branches: &'a [T],
     discriminator: Option<&'a Discriminator>,
     tag: Tag<'a>,
 }
 
-impl<'a> Branches<'a> {
+impl<'a, T> Branches<'a, T> {
     fn new(
-        edges: &'a [Edge],
+        branches: &'a [T],
         discriminator: Option<&'a Discriminator>,
         inst: Inst<'a>,
-    ) -> Branches<'a> {
+    ) -> Branches<'a, T> {
         let tag = match (discriminator, inst) {
             (Some(d), Inst::Value(value)) => Tag::of(value, &d.property),
             _ => Tag::NotObject,
         };
         Branches {
-            edges,
+            branches,
             discriminator,
             tag,
         }
     }
 
     /// The branches that may be valid (every other one is invalid for certain), in order.
-    fn admitted(self) -> impl Iterator<Item = &'a Edge> {
-        self.edges.iter().enumerate().filter_map(move |(i, edge)| {
-            self.discriminator
-                .is_none_or(|d| d.branches[i].admits(self.tag))
-                .then_some(edge)
-        })
+    fn admitted(self) -> impl Iterator<Item = &'a T> {
+        self.branches
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, branch)| {
+                self.discriminator
+                    .is_none_or(|d| d.branches[i].admits(self.tag))
+                    .then_some(branch)
+            })
     }
 }
 
@@ -718,6 +722,14 @@ impl Interpreter {
                     Some(object) => self.object_pass(cx, pass.pass(), object, None)?,
                     None => true,
                 },
+                Op::AnyOf(branches) => self.any_of_quietly(cx, branches, inst)?,
+                Op::OneOf(branches) => self.one_of_quietly(cx, branches, inst)?,
+                Op::Not(target) => self.not_quietly(cx, *target, inst)?,
+                Op::If {
+                    condition,
+                    then,
+                    otherwise,
+                } => self.if_quietly(cx, *condition, *then, *otherwise, inst)?,
                 Op::Check { node, index } => self.quick_check(cx, *node, *index, inst)?,
             };
             if !ok {
@@ -727,11 +739,62 @@ impl Interpreter {
         Ok(!lane.fails)
     }
 
+    /// [`Op::AnyOf`]: the admitted branches in order, up to the first valid one.
+    #[inline(never)]
+    fn any_of_quietly(&self, cx: &mut Ctx, op: &BranchesOp, inst: Inst<'_>) -> Eval {
+        let branches = Branches::new(&op.targets, op.discriminator.as_ref(), inst);
+        for &target in branches.admitted() {
+            if self.node(cx, target, inst, None)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// [`Op::OneOf`]: the admitted branches in order, up to the second valid one.
+    #[inline(never)]
+    fn one_of_quietly(&self, cx: &mut Ctx, op: &BranchesOp, inst: Inst<'_>) -> Eval {
+        let branches = Branches::new(&op.targets, op.discriminator.as_ref(), inst);
+        let mut matched = false;
+        for &target in branches.admitted() {
+            if self.node(cx, target, inst, None)? {
+                if matched {
+                    return Ok(false);
+                }
+                matched = true;
+            }
+        }
+        Ok(matched)
+    }
+
+    /// [`Op::Not`].
+    #[inline(never)]
+    fn not_quietly(&self, cx: &mut Ctx, target: NodeId, inst: Inst<'_>) -> Eval {
+        Ok(!self.node(cx, target, inst, None)?)
+    }
+
+    /// [`Op::If`]: the condition, then `then` where it holds and `otherwise` where it
+    /// does not.
+    #[inline(never)]
+    fn if_quietly(
+        &self,
+        cx: &mut Ctx,
+        condition: NodeId,
+        then: Option<NodeId>,
+        otherwise: Option<NodeId>,
+        inst: Inst<'_>,
+    ) -> Eval {
+        let holds = self.node(cx, condition, inst, None)?;
+        match if holds { then } else { otherwise } {
+            Some(target) => self.node(cx, target, inst, None),
+            None => Ok(true),
+        }
+    }
+
     /// Check `index` of node `id` in short-circuit mode ([`Op::Check`]): a check that
-    /// reads only the instance ([`Interpreter::leaf`]) and the in-place applicators
-    /// whose errors are dropped (`anyOf`, `oneOf`, `not`, `if`) directly, as
-    /// [`Interpreter::check`] evaluates them without errors, annotations or evaluated
-    /// locations; any other through it.
+    /// reads only the instance ([`Interpreter::leaf`]) directly, as
+    /// [`Interpreter::check`] evaluates it without errors or annotations; any other
+    /// through it.
     #[inline(never)]
     fn quick_check(&self, cx: &mut Ctx, id: NodeId, index: usize, inst: Inst<'_>) -> Eval {
         let node = &self.shared.program.nodes[id.0];
@@ -739,45 +802,9 @@ impl Interpreter {
         let Some(check) = node.checks.get(index) else {
             return Ok(true);
         };
-        match &check.kind {
-            CheckKind::AnyOf(edges) => {
-                let branches = Branches::new(edges, plan.discriminator(index), inst);
-                for edge in branches.admitted() {
-                    if self.node(cx, edge.target, inst, None)? {
-                        return Ok(true);
-                    }
-                }
-                Ok(false)
-            }
-            CheckKind::OneOf(edges) => {
-                let branches = Branches::new(edges, plan.discriminator(index), inst);
-                let mut matched = false;
-                for edge in branches.admitted() {
-                    if self.node(cx, edge.target, inst, None)? {
-                        if matched {
-                            return Ok(false);
-                        }
-                        matched = true;
-                    }
-                }
-                Ok(matched)
-            }
-            CheckKind::Not(edge) => Ok(!self.node(cx, edge.target, inst, None)?),
-            CheckKind::IfThenElse {
-                condition,
-                then,
-                otherwise,
-            } => {
-                let holds = self.node(cx, condition.target, inst, None)?;
-                match if holds { then } else { otherwise } {
-                    Some(edge) => self.node(cx, edge.target, inst, None),
-                    None => Ok(true),
-                }
-            }
-            kind => match self.leaf(cx, plan, index, kind, inst) {
-                Some(verdict) => verdict,
-                None => self.check(cx, node, plan, index, check, inst, None),
-            },
+        match self.leaf(cx, plan, index, &check.kind, inst) {
+            Some(verdict) => verdict,
+            None => self.check(cx, node, plan, index, check, inst, None),
         }
     }
 
@@ -1547,7 +1574,7 @@ impl Interpreter {
         cx: &mut Ctx,
         node: &Node,
         keyword: &str,
-        branches: Branches<'_>,
+        branches: Branches<'_, Edge>,
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
     ) -> Eval {
@@ -1575,7 +1602,7 @@ impl Interpreter {
         cx: &mut Ctx,
         node: &Node,
         keyword: &str,
-        branches: Branches<'_>,
+        branches: Branches<'_, Edge>,
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
     ) -> Eval {

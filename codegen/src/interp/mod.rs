@@ -56,9 +56,13 @@
 //! every other check through the general evaluation. Steps are split by the instance's
 //! kind, and where a node applies an inline node in place (which short-circuit evaluation
 //! neither enters nor charges) the target's steps for that kind stand in its place (up to
-//! 64 steps a lane), ending the lane where the target's fails; a node left with only
-//! checks that evaluate no node runs them as above. `check` enters the usual root (out of
-//! line, counting no depth) itself: its entry cost charged, then its steps.
+//! 64 steps a lane), ending the lane where the target's fails; an inline target whose
+//! steps for the kind are none is decided there (valid, or not where its lane fails):
+//! such an `anyOf` / `oneOf` branch is left out when invalid (one branch left is applied
+//! in place, none fails), an `anyOf` ends at a valid one, and a `not` or an `if`
+//! condition so decided resolves at once; a node left with only checks that evaluate no
+//! node runs them as above. `check` enters the usual root (out of line, counting no
+//! depth) itself: its entry cost charged, then its steps.
 //!
 //! # Where evaluation stops early
 //!

@@ -114,8 +114,32 @@ pub(super) enum Op {
     /// `properties`, `patternProperties` and `additionalProperties` fused, or one of them
     /// alone, in any other shape: one pass over the object's properties.
     Object(Box<ObjectOp>),
+    /// `anyOf`: valid when an admitted branch is, tried in order.
+    AnyOf(Box<BranchesOp>),
+    /// `oneOf`: valid when exactly one admitted branch is (a second valid one decides).
+    OneOf(Box<BranchesOp>),
+    /// `not`: valid when the node is not.
+    Not(NodeId),
+    /// `if`: `then` applied where `condition` is valid, `otherwise` where it is not.
+    If {
+        condition: NodeId,
+        then: Option<NodeId>,
+        otherwise: Option<NodeId>,
+    },
     /// Check `index` of `node`, through the checks' general evaluation.
     Check { node: NodeId, index: usize },
+}
+
+/// The branches of an `anyOf` / `oneOf` as [`Op::AnyOf`] / [`Op::OneOf`] run them: on
+/// an instance of a lane's kind, without the branches certainly invalid on it
+/// ([`narrow`]).
+#[derive(Debug, Clone)]
+pub(super) struct BranchesOp {
+    /// The branches' targets, in order.
+    pub(super) targets: Box<[NodeId]>,
+    /// The discriminator over `targets` (only in the object lane: it admits every
+    /// other kind).
+    pub(super) discriminator: Option<Discriminator>,
 }
 
 /// A `properties` check as [`Op::Properties`], [`Op::Closed`] and [`Op::Object`] run it,
@@ -479,7 +503,9 @@ fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
             OnKind::Runs(simple) => OnKind::Runs(Op::Simple(simple)),
             OnKind::Fails => OnKind::Fails,
         },
-        Op::Apply(_) => OnKind::Runs(op.clone()),
+        Op::Apply(_) | Op::AnyOf(_) | Op::OneOf(_) | Op::Not(_) | Op::If { .. } => {
+            OnKind::Runs(op.clone())
+        }
         Op::Items { .. } | Op::PrefixItems(_) => only(Kind::Array),
         Op::Properties(_) | Op::Closed(_) | Op::Object(_) => only(Kind::Object),
         Op::Check { index, .. } => match node.checks.get(*index).map(|c| &c.kind) {
@@ -954,10 +980,20 @@ fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize)
         .chain([&fast[id].1])
         .flat_map(|lanes| lanes.lanes.iter())
         .flat_map(|lane| lane.steps.iter())
-        .filter_map(|op| match op {
-            Op::Apply(target) => Some(target.0),
-            _ => None,
+        .flat_map(|op| match op {
+            Op::Apply(target) | Op::Not(target) => vec![*target],
+            Op::AnyOf(branches) | Op::OneOf(branches) => branches.targets.to_vec(),
+            Op::If {
+                condition,
+                then,
+                otherwise,
+            } => [Some(*condition), *then, *otherwise]
+                .into_iter()
+                .flatten()
+                .collect(),
+            _ => Vec::new(),
         })
+        .map(|target| target.0)
         .collect();
     for target in applied {
         splice_node(fast, spliced, target);
@@ -967,7 +1003,17 @@ fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize)
             let lane = lanes.lane(kind);
             let mut steps = Vec::new();
             for op in lane.steps.iter() {
-                let inner = match op {
+                let op = match narrow(op, kind, fast) {
+                    OnKind::Passes => continue,
+                    OnKind::Runs(op) => op,
+                    OnKind::Fails => {
+                        return Lane {
+                            steps: steps.into_boxed_slice(),
+                            fails: true,
+                        }
+                    }
+                };
+                let inner = match &op {
                     Op::Apply(target) => fast[target.0].0.inline_lane(kind),
                     _ => None,
                 };
@@ -981,7 +1027,7 @@ fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize)
                             };
                         }
                     }
-                    _ => steps.push(op.clone()),
+                    _ => steps.push(op),
                 }
             }
             Lane {
@@ -996,6 +1042,78 @@ fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize)
         fast[id].0 = Fast::Ops(lanes);
     }
     fast[id].1 = ops;
+}
+
+/// What `op` does on instances of `kind`, given the inline nodes' evaluations (`fast`),
+/// where a node is decided when its lane of the kind has no step (so that evaluating it
+/// charges nothing): a `not` of a decided node passes or fails, an `if` whose condition
+/// is decided applies its branch; an `anyOf` / `oneOf` leaves out each branch decided
+/// invalid and, for `anyOf`, the branches after one decided valid that every tag admits
+/// (it passes where that branch comes first); with no branch left it fails, with one
+/// that every tag admits it applies it. Any other step runs as it is.
+fn narrow(op: &Op, kind: Kind, fast: &[(Fast, ByKind<Op>)]) -> OnKind<Op> {
+    // Whether the node is decided on the kind: valid or not.
+    let decided = |target: NodeId| {
+        let lane = fast[target.0].0.inline_lane(kind)?;
+        lane.steps.is_empty().then_some(!lane.fails)
+    };
+    let branches = match op {
+        Op::AnyOf(branches) | Op::OneOf(branches) => branches,
+        Op::Not(target) => {
+            return match decided(*target) {
+                Some(true) => OnKind::Fails,
+                Some(false) => OnKind::Passes,
+                None => OnKind::Runs(op.clone()),
+            }
+        }
+        Op::If {
+            condition,
+            then,
+            otherwise,
+        } => {
+            return match decided(*condition) {
+                Some(holds) => match if holds { then } else { otherwise } {
+                    Some(target) => OnKind::Runs(Op::Apply(*target)),
+                    None => OnKind::Passes,
+                },
+                None => OnKind::Runs(op.clone()),
+            }
+        }
+        _ => return OnKind::Runs(op.clone()),
+    };
+    let any = matches!(op, Op::AnyOf(_));
+    let discriminator = (branches.discriminator.as_ref()).filter(|_| kind == Kind::Object);
+    let admits_all = |i: usize| discriminator.is_none_or(|d| d.branches[i].admits_all());
+    let mut kept = Vec::new();
+    for (i, &target) in branches.targets.iter().enumerate() {
+        match decided(target) {
+            Some(false) => {}
+            Some(true) if any && admits_all(i) => {
+                if kept.is_empty() {
+                    return OnKind::Passes;
+                }
+                kept.push(i);
+                break;
+            }
+            _ => kept.push(i),
+        }
+    }
+    let narrowed = match kept[..] {
+        [] => return OnKind::Fails,
+        [i] if admits_all(i) => return OnKind::Runs(Op::Apply(branches.targets[i])),
+        _ => Box::new(BranchesOp {
+            targets: kept.iter().map(|&i| branches.targets[i]).collect(),
+            discriminator: discriminator.map(|d| Discriminator {
+                property: d.property.clone(),
+                branches: kept.iter().map(|&i| d.branches[i].clone()).collect(),
+            }),
+        }),
+    };
+    OnKind::Runs(if any {
+        Op::AnyOf(narrowed)
+    } else {
+        Op::OneOf(narrowed)
+    })
 }
 
 impl Fast {
@@ -1106,6 +1224,26 @@ fn push_ops(
         CheckKind::PrefixItems(edges) => {
             ops.push(Op::PrefixItems(edges.iter().map(|e| e.target).collect()));
         }
+        CheckKind::AnyOf(edges) | CheckKind::OneOf(edges) => {
+            let branches = Box::new(BranchesOp {
+                targets: edges.iter().map(|e| e.target).collect(),
+                discriminator: plan.discriminator(index).cloned(),
+            });
+            ops.push(match kind {
+                CheckKind::AnyOf(_) => Op::AnyOf(branches),
+                _ => Op::OneOf(branches),
+            });
+        }
+        CheckKind::Not(edge) => ops.push(Op::Not(edge.target)),
+        CheckKind::IfThenElse {
+            condition,
+            then,
+            otherwise,
+        } => ops.push(Op::If {
+            condition: condition.target,
+            then: then.as_ref().map(|e| e.target),
+            otherwise: otherwise.as_ref().map(|e| e.target),
+        }),
         CheckKind::Properties(entries) if plan.object.is_none() => {
             ops.push(Op::Closed(Box::new(ClosedOp {
                 properties: PropertiesOp {

@@ -1674,6 +1674,43 @@ fn short_circuit_applicators_spend_what_validate_does() {
 }
 
 #[test]
+fn applicators_decided_by_the_instance_kind() {
+    // Branches that the instance's kind alone decides are left out or resolved when the
+    // lanes are planned, around a branch that recurs (and charges).
+    let schema = json!({
+        "$defs": {"tree": {"type": "array", "items": {"$ref": "#/$defs/tree"}}},
+        "type": "array",
+        "items": {
+            "anyOf": [{"type": "null"}, {"type": "string"}, {"$ref": "#/$defs/tree"}],
+            "oneOf": [
+                {"type": "number"},
+                {"type": "string", "minLength": 1},
+                {"type": "array"},
+                {"type": "null"}
+            ],
+            "not": {"type": "boolean"},
+            "if": {"type": "string"},
+            "then": {"maxLength": 3},
+            "else": {"maxItems": 2}
+        }
+    });
+    let valid = json!([null, "ab", [[]], []]);
+    let need = same_budget_as_validate(&schema, &valid);
+    let v = compiled_with_budget(&schema, need);
+    for invalid in [
+        json!([true]),
+        json!([1]),
+        json!([""]),
+        json!(["abcd"]),
+        json!([["x"]]),
+        json!([[[], [], []]]),
+    ] {
+        assert_eq!(v.check(&invalid), Verdict::Invalid, "{invalid}");
+        errors(&v, &invalid);
+    }
+}
+
+#[test]
 fn budget_counts_node_evaluations() {
     // {items: {type: integer}}: 1 for the root, then n charged before the loop starts.
     let mut b = Builder::new();
