@@ -10,11 +10,11 @@
 
 use super::annotations::Annotations;
 use super::plan::{
-    Bound, BranchesOp, ByKind, ClosedOp, Fast, FoldedRequired, Kind, Lane, NodePlan, ObjectOp, Op,
-    PropertiesOp, PropertyIndex, Simple,
+    Bound, BranchesOp, ByKind, ClosedOp, Fast, FoldedRequired, Kind, Lane, NamedPatterns, NodePlan,
+    ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
 };
 use super::Interpreter;
-use crate::ir::{Check, CheckKind, Edge, Node, NodeId, RegexId, ResourceId};
+use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId, ResourceId};
 use crate::plan::lookup::EnumTable;
 use crate::plan::Discriminator;
 use crate::regex::PatternSet;
@@ -22,7 +22,7 @@ use schemac_runtime::__private::{max_length, min_length};
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
 use schemac_runtime::json::Tag;
 use schemac_runtime::regex::Candidates;
-use schemac_runtime::{annotation, content, json, Annotation, Budget, Unit};
+use schemac_runtime::{annotation, content, json, Annotation, Budget, Limits, Unit};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -489,6 +489,9 @@ pub(super) struct ObjectPass<'p> {
     /// Whether `additional`'s names and patterns are exactly the sibling ones above, so
     /// that "covered by a sibling" is already known.
     fused: bool,
+    /// What `patterns` do at each `properties` name ([`ObjectOp::named`]; none when the
+    /// pass is borrowed from the node and its plan).
+    named: &'p [NamedPatterns],
 }
 
 /// The pass over an object's properties that check `index` of `node` (an object
@@ -535,6 +538,7 @@ pub(super) fn object_pass_at<'p>(
         additional: additional.and_then(additional_at),
         additional_set: additional.and_then(|i| plan.pattern_set(i)),
         fused,
+        named: &[],
     })
 }
 
@@ -546,10 +550,10 @@ impl PropertiesOp {
 }
 
 impl Op {
-    /// The op that runs `pass` (every node planned `plans`): [`Op::Closed`] when
-    /// `additionalProperties`, if there, applies to exactly the keys that no `properties`
-    /// name, else [`Op::Object`].
-    pub(super) fn of_pass(pass: ObjectPass<'_>, plans: &[NodePlan]) -> Op {
+    /// The op that runs `pass` (of `program`, every node planned `plans`): [`Op::Closed`]
+    /// when `additionalProperties`, if there, applies to exactly the keys that no
+    /// `properties` name, else [`Op::Object`].
+    pub(super) fn of_pass(pass: ObjectPass<'_>, (program, plans): (&Program, &[NodePlan])) -> Op {
         match (pass.properties, pass.patterns, pass.additional) {
             (Some((entries, index)), None, Some((edge, _, _))) if pass.fused => {
                 let target = edge.target;
@@ -562,14 +566,24 @@ impl Op {
                     required: None,
                 }))
             }
-            _ => Op::Object(Box::new(ObjectOp::of(pass))),
+            _ => Op::Object(Box::new(ObjectOp::of(pass, (program, plans)))),
         }
     }
 }
 
 impl ObjectOp {
-    /// The op that runs `pass`, copying what it borrows.
-    fn of(pass: ObjectPass<'_>) -> ObjectOp {
+    /// The op that runs `pass` (of `program`, every node planned `plans`), copying what it
+    /// borrows, with what its patterns do at each `properties` name.
+    fn of(pass: ObjectPass<'_>, (program, plans): (&Program, &[NodePlan])) -> ObjectOp {
+        let named = match (pass.properties, pass.patterns) {
+            (Some((entries, _)), Some(patterns)) => (entries.iter())
+                .map(|(name, _)| {
+                    named_patterns((program, plans), (patterns, pass.pattern_set), name)
+                })
+                .collect::<Option<_>>()
+                .unwrap_or_default(),
+            _ => Box::default(),
+        };
         ObjectOp {
             properties: pass.properties.map(|(entries, index)| PropertiesOp {
                 entries: entries.into(),
@@ -581,6 +595,7 @@ impl ObjectOp {
                 .map(|(edge, known, patterns)| (edge.clone(), known.into(), patterns.into())),
             additional_set: pass.additional_set.cloned(),
             fused: pass.fused,
+            named,
         }
     }
 
@@ -594,6 +609,7 @@ impl ObjectOp {
                 .map(|(edge, known, patterns)| (edge, &known[..], &patterns[..])),
             additional_set: self.additional_set.as_ref(),
             fused: self.fused,
+            named: &self.named,
         }
     }
 }
@@ -1432,13 +1448,13 @@ impl Interpreter {
         value: &Value,
     ) -> Result<(bool, bool), Stop> {
         let (mut matched, mut valid) = (false, true);
+        let program = (&self.shared.program, &self.plans[..]);
         for i in indices {
             let Some((id, edge)) = patterns.get(i) else {
                 continue;
             };
-            if self.pattern_matches(cx, *id, key)? {
+            if pattern_applies(cx, program, (*id, edge.target), key)? {
                 matched = true;
-                self.charge_loop(cx, 1, &[edge.target])?;
                 if !self.apply_at_key(cx, edge, key, value)? {
                     valid = false;
                     if !cx.report {
@@ -1448,6 +1464,34 @@ impl Interpreter {
             }
         }
         Ok((matched, valid))
+    }
+
+    /// `patternProperties` at a `properties` name, as [`NamedPatterns`] says they run
+    /// there (what [`Interpreter::apply_patterns`] gives, without running a pattern).
+    #[inline(always)]
+    fn named_patterns_at(
+        &self,
+        cx: &mut Ctx,
+        named: &NamedPatterns,
+        patterns: &[(RegexId, Edge)],
+        key: &str,
+        value: &Value,
+    ) -> Result<(bool, bool), Stop> {
+        charge_elements(cx, 1, named.lead)?;
+        let mut valid = true;
+        for &(i, after) in named.matches.iter() {
+            let Some((_, edge)) = patterns.get(i) else {
+                continue;
+            };
+            if !self.apply_at_key(cx, edge, key, value)? {
+                valid = false;
+                if !cx.report {
+                    break;
+                }
+            }
+            charge_elements(cx, 1, after)?;
+        }
+        Ok((!named.matches.is_empty(), valid))
     }
 
     /// Whether one of `patterns` (by index, from `indices`) matches `key`.
@@ -1472,16 +1516,7 @@ impl Interpreter {
     /// Whether the pattern `id` matches `key` (an ignored pattern matches nothing), its
     /// work charged to the budget.
     fn pattern_matches(&self, cx: &mut Ctx, id: RegexId, key: &str) -> Eval {
-        match self
-            .shared
-            .program
-            .regexes
-            .get(id.0)
-            .and_then(|e| e.compiled.as_ref())
-        {
-            Some(regex) => cx.is_match(regex, key),
-            None => Ok(false),
-        }
+        pattern_matches(cx, &self.shared.program, id, key)
     }
 
     /// The node a `$dynamicRef` evaluates: the outermost resource in the dynamic scope
@@ -1860,10 +1895,12 @@ impl Interpreter {
         for (position, (key, value)) in object.iter().enumerate() {
             let mut covered = false;
             let mut evaluated = false;
+            let mut named = None;
             if let Some((entries, order)) = pass.properties {
                 if let Some((at, edge)) = find_property(entries, order, key) {
                     covered = true;
                     evaluated = true;
+                    named = pass.named.get(at);
                     let later = defer && self.plans[edge.target.0].deferred;
                     if later {
                         deferred.add(at, value);
@@ -1877,14 +1914,16 @@ impl Interpreter {
                 }
             }
             if let Some(patterns) = pass.patterns {
-                // Without a prefilter every pattern is tried: no candidate list to build.
-                let (matched, valid) = match pass.pattern_set {
-                    None => self.apply_patterns(cx, patterns, 0..patterns.len(), key, value)?,
-                    Some(set) => {
-                        let candidates = cx.candidates(set, key)?;
-                        let candidates = candidates.map(|i| i as usize);
-                        self.apply_patterns(cx, patterns, candidates, key, value)?
-                    }
+                let (matched, valid) = match named {
+                    Some(named) => self.named_patterns_at(cx, named, patterns, key, value)?,
+                    // Without a prefilter every pattern is tried: no candidate list to build.
+                    None => match pass.pattern_set {
+                        None => self.apply_patterns(cx, patterns, 0..patterns.len(), key, value)?,
+                        Some(set) => {
+                            let candidates = cx.candidates(set, key)?.map(|i| i as usize);
+                            self.apply_patterns(cx, patterns, candidates, key, value)?
+                        }
+                    },
                 };
                 if matched {
                     covered = true;
@@ -2291,6 +2330,76 @@ fn simple_check(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Eval {
 fn items_decided(cx: &mut Ctx, types: Option<TypeSet>, rest: &[Value], loop_cost: u64) -> Eval {
     let ok = types.is_none_or(|types| rest.iter().all(|item| has_type(types, item)));
     charge_elements(cx, rest.len(), loop_cost).map(|()| ok)
+}
+
+/// Whether the pattern `id` of `program` matches `key`, its work charged to the budget,
+/// and then the loop cost of `target` (a node of `program` planned in `plans`): whether
+/// `patternProperties` applies `target` at `key`.
+#[inline(always)]
+fn pattern_applies(
+    cx: &mut Ctx,
+    (program, plans): (&Program, &[NodePlan]),
+    (id, target): (RegexId, NodeId),
+    key: &str,
+) -> Eval {
+    if !pattern_matches(cx, program, id, key)? {
+        return Ok(false);
+    }
+    charge_elements(cx, 1, plans[target.0].loop_cost)?;
+    Ok(true)
+}
+
+/// The [`NamedPatterns`] of the `properties` name `name`: `patterns` (prefiltered by
+/// `set` when it has one) run at it as [`Interpreter::object_pass`] runs them (in
+/// `program`, its nodes planned `plans`), their charges recorded; `None` if they stop.
+fn named_patterns(
+    (program, plans): (&Program, &[NodePlan]),
+    (patterns, set): (&[(RegexId, Edge)], Option<&PatternSet>),
+    name: &str,
+) -> Option<NamedPatterns> {
+    let limits = Limits {
+        budget: u64::MAX,
+        ..Limits::DEFAULT
+    };
+    let mut cx = Ctx::checking(Budget::new(&limits));
+    let indices: Vec<usize> = match set {
+        None => (0..patterns.len()).collect(),
+        Some(set) => (cx.candidates(set, name).ok()?)
+            .map(|i| i as usize)
+            .collect(),
+    };
+    let (mut left, mut charges, mut matches) = (u64::MAX, Vec::new(), Vec::new());
+    let mut spent = |cx: &Ctx| {
+        let now = cx.budget.remaining();
+        std::mem::replace(&mut left, now) - now
+    };
+    for i in indices {
+        let Some((id, edge)) = patterns.get(i) else {
+            continue;
+        };
+        if pattern_applies(&mut cx, (program, plans), (*id, edge.target), name).ok()? {
+            charges.push(spent(&cx));
+            matches.push(i);
+        }
+    }
+    charges.push(spent(&cx));
+    Some(NamedPatterns {
+        lead: charges[0],
+        matches: matches
+            .into_iter()
+            .zip(charges[1..].iter().copied())
+            .collect(),
+    })
+}
+
+/// Whether the pattern `id` of `program` matches `key` (an ignored pattern matches
+/// nothing), its work charged to the budget.
+#[inline(always)]
+fn pattern_matches(cx: &mut Ctx, program: &Program, id: RegexId, key: &str) -> Eval {
+    match program.regexes.get(id.0).and_then(|e| e.compiled.as_ref()) {
+        Some(regex) => cx.is_match(regex, key),
+        None => Ok(false),
+    }
 }
 
 /// Charges a loop of `elements` elements costing `per_element` each (nothing when free).

@@ -48,7 +48,9 @@
 //! with their data, each `$ref` and `allOf` member as an application of its target (none
 //! for an always valid one), `items` and `prefixItems` by their targets, the object
 //! applicators as one pass (the step holds copies of the names, index, patterns and
-//! prefilters it reads; a `required` whose names are all `properties` names, before such
+//! prefilters it reads, and, with `patternProperties` beside `properties`, what the
+//! patterns do at each name: the patterns that match it and the units their tests
+//! charge, so that a key found among the names runs no pattern; a `required` whose names are all `properties` names, before such
 //! a pass without `patternProperties` with only steps that read the object between them,
 //! is folded into it: on an object of at most 16 keys one lookup of each key finds both
 //! the names present and the entry the pass applies), `anyOf`, `oneOf`, `not` and `if` as

@@ -3,7 +3,7 @@
 //! `properties` and `required` names for instance keys.
 
 use super::eval::object_pass_at;
-use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId};
+use crate::ir::{CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::lookup::{pattern_set, EnumTable};
 use crate::plan::{Discriminator, Plan};
 use crate::regex::PatternSet;
@@ -246,6 +246,24 @@ pub(super) struct ObjectOp {
     pub(super) additional_set: Option<PatternSet>,
     /// Whether `additional`'s names and patterns are exactly the sibling ones above.
     pub(super) fused: bool,
+    /// With `properties` and `patternProperties`: what the patterns do at each
+    /// `properties` name, by entry (empty otherwise, or when a name's patterns would stop
+    /// even an unbounded budget).
+    pub(super) named: Box<[NamedPatterns]>,
+}
+
+/// What `patternProperties` does at an instance key that is a `properties` name, decided
+/// when planning (the name is known): the units its prefilter and its patterns charge,
+/// and the patterns that match, in the order the pass charges and applies them.
+/// Consecutive charges with nothing evaluated between them are one charge, which stops
+/// exactly when one of them would.
+#[derive(Debug, Clone, Default)]
+pub(super) struct NamedPatterns {
+    /// The units charged before the first match is applied (all of them when none
+    /// matches).
+    pub(super) lead: u64,
+    /// The matching patterns, by index, each with the units charged after it is applied.
+    pub(super) matches: Box<[(usize, u64)]>,
 }
 
 /// A check that evaluates no node, as short-circuit evaluation runs it, with what it
@@ -870,7 +888,7 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             }
             let mut ops = Vec::new();
             for index in 0..node.checks.len() {
-                push_ops(&mut ops, &plans, (NodeId(i), node, plan), index);
+                push_ops(&mut ops, (program, &plans), (NodeId(i), node, plan), index);
             }
             let lanes = ByKind::split(&ops, |op, kind| op_on_kind(node, op, kind));
             if plan.out_of_line {
@@ -1190,11 +1208,11 @@ fn at_once(plan: &NodePlan) -> Option<Option<TypeSet>> {
     (plan.always_valid || plan.only_type.is_some()).then_some(plan.only_type)
 }
 
-/// Appends the [`Op`]s of check `index` of node `id` (`node`, planned `plan`), given
-/// every node's plan (but their [`NodePlan::fast`]).
+/// Appends the [`Op`]s of check `index` of node `id` (`node`, planned `plan`) of
+/// `program`, given every node's plan (but their [`NodePlan::fast`]).
 fn push_ops(
     ops: &mut Vec<Op>,
-    plans: &[NodePlan],
+    (program, plans): (&Program, &[NodePlan]),
     (id, node, plan): (NodeId, &Node, &NodePlan),
     index: usize,
 ) {
@@ -1259,7 +1277,7 @@ fn push_ops(
         | CheckKind::AdditionalProperties { .. } => {
             // A fused check runs with the first of them (no pass at the others).
             if let Some(pass) = object_pass_at(node, plan, index) {
-                ops.push(Op::of_pass(pass, plans));
+                ops.push(Op::of_pass(pass, (program, plans)));
             }
         }
         _ => ops.push(Op::Check { node: id, index }),

@@ -1543,6 +1543,30 @@ fn same_budget_as_validate(schema: &Value, valid: &Value) -> u64 {
 }
 
 #[test]
+fn patterns_at_properties_names_charge_as_they_run() {
+    // Short-circuit evaluation knows what the patterns do at each `properties` name
+    // (those that match, what their tests charge) and runs none; `validate` runs them:
+    // the same spending under every budget, charges between out-of-line applications.
+    let schema = json!({
+        "$defs": {"tree": {"items": {"$ref": "#/$defs/tree"}}},
+        "properties": {
+            "xa": {"type": "array"},
+            "b": true,
+            "quite_long_property_id": {"type": "integer"}
+        },
+        "patternProperties": {
+            "^x": {"$ref": "#/$defs/tree"},
+            "a$": {"maxItems": 3},
+            "[0-9]+z": true,
+            "(a|b)+": {"$ref": "#/$defs/tree"}
+        },
+        "additionalProperties": false
+    });
+    let instance = json!({"xa": [[[]], []], "b": [[]], "quite_long_property_id": 2});
+    same_budget_as_validate(&schema, &instance);
+}
+
+#[test]
 fn inline_nodes_applied_in_place_run_as_their_parents_steps() {
     // The inline `allOf` members (a type test, a node of simple checks, an `allOf` of
     // them) run as steps of the root's lane, before the recursive `$ref`, which charges.
