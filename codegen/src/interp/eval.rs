@@ -1368,7 +1368,7 @@ impl Interpreter {
         };
         let any_match = |cx: &mut Ctx, ids: &mut dyn Iterator<Item = RegexId>, key: &str| {
             for id in ids {
-                if self.pattern_matches(cx, id, key)? {
+                if pattern_matches(cx, &self.shared.program, id, key)? {
                     return Ok(true);
                 }
             }
@@ -1505,18 +1505,12 @@ impl Interpreter {
     ) -> Eval {
         for i in indices {
             if let Some(id) = patterns.get(i) {
-                if self.pattern_matches(cx, *id, key)? {
+                if pattern_matches(cx, &self.shared.program, *id, key)? {
                     return Ok(true);
                 }
             }
         }
         Ok(false)
-    }
-
-    /// Whether the pattern `id` matches `key` (an ignored pattern matches nothing), its
-    /// work charged to the budget.
-    fn pattern_matches(&self, cx: &mut Ctx, id: RegexId, key: &str) -> Eval {
-        pattern_matches(cx, &self.shared.program, id, key)
     }
 
     /// The node a `$dynamicRef` evaluates: the outermost resource in the dynamic scope
