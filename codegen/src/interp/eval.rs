@@ -1773,10 +1773,11 @@ impl Interpreter {
     fn closed_additional(&self, cx: &mut Ctx, op: &ClosedOp, object: &Map<String, Value>) -> Eval {
         let (entries, index) = op.properties.borrowed();
         let find = |key: &str| find_property(entries, index, key);
-        match self.closed_keys(cx, op, object.iter(), object.len(), find)? {
-            Some(deferred) => self.deferred_properties(cx, entries, object, deferred),
-            None => Ok(false),
+        let mut deferred = Deferred::default();
+        if !self.closed_keys(cx, op, object.iter(), object.len(), find, &mut deferred)? {
+            return Ok(false);
         }
+        self.deferred_properties(cx, entries, object, deferred)
     }
 
     /// [`Interpreter::closed_quietly`] on an object of at most [`FoldedRequired::KEYS`]
@@ -1800,12 +1801,14 @@ impl Interpreter {
         let bit = |at: usize| folded.bits.get(at).copied().unwrap_or_default();
         let mut seen = 0u64;
         let mut keys = object.iter();
-        let pass = self.closed_keys(cx, op, keys.by_ref(), object.len(), |key| {
+        let mut deferred = Deferred::default();
+        let entry = |key: &str| {
             let at = find(key)?;
             seen |= bit(at);
             entries.get(at).map(|(_, edge)| (at, edge))
-        });
-        if !matches!(pass, Ok(Some(_))) {
+        };
+        let pass = self.closed_keys(cx, op, keys.by_ref(), object.len(), entry, &mut deferred);
+        if pass != Ok(true) {
             for (key, _) in keys {
                 if seen == folded.all {
                     break;
@@ -1817,16 +1820,16 @@ impl Interpreter {
             cx.budget = before;
             return Ok(false);
         }
-        match pass? {
-            Some(deferred) => self.deferred_properties(cx, entries, object, deferred),
-            None => Ok(false),
+        if !pass? {
+            return Ok(false);
         }
+        self.deferred_properties(cx, entries, object, deferred)
     }
 
     /// The loop of [`Interpreter::closed_quietly`] over the keys of an object of `len`
-    /// keys (charged first for `additional`), each key's entry given by `entry`: the
-    /// deferred entries found when every key passes, `None` at the first that fails
-    /// (the keys after it left in `keys`).
+    /// keys (charged first for `additional`), each key's entry given by `entry`, the
+    /// deferred entries found added to `deferred`: whether every key passes (the keys
+    /// after the first that fails left in `keys`).
     #[inline(always)]
     fn closed_keys<'p, 'v>(
         &self,
@@ -1835,7 +1838,8 @@ impl Interpreter {
         keys: impl Iterator<Item = (&'v String, &'v Value)>,
         len: usize,
         mut entry: impl FnMut(&str) -> Option<(usize, &'p Edge)>,
-    ) -> Result<Option<Deferred<'v>>, Stop> {
+        deferred: &mut Deferred<'v>,
+    ) -> Eval {
         let additional = match op.additional {
             Some((target, per_key)) => {
                 charge_elements(cx, len, per_key)?;
@@ -1843,7 +1847,6 @@ impl Interpreter {
             }
             None => None,
         };
-        let mut deferred = Deferred::default();
         for (key, value) in keys {
             let target = match entry(key) {
                 Some((at, edge)) if self.plans[edge.target.0].deferred => {
@@ -1857,10 +1860,10 @@ impl Interpreter {
                 },
             };
             if !self.child_quietly(cx, target, value)? {
-                return Ok(None);
+                return Ok(false);
             }
         }
-        Ok(Some(deferred))
+        Ok(true)
     }
 
     /// `properties` by name: each entry `(index, edge)` that `keep` holds for, looked up
