@@ -1744,20 +1744,22 @@ impl Interpreter {
         }
     }
 
-    /// [`Op::Closed`] in short-circuit mode: the folded `required` first, then as
-    /// [`Interpreter::properties_alone`] runs `properties` alone and
-    /// [`Interpreter::object_pass`] runs it with `additionalProperties` (the loop charged,
-    /// each key applied its entry's schema or else `additional`'s, the deferred entries
-    /// after) — each key looked up once when the `required` already did.
+    /// [`Op::Closed`] in short-circuit mode: as [`Interpreter::properties_alone`] runs
+    /// `properties` alone and [`Interpreter::object_pass`] runs it with
+    /// `additionalProperties` (the loop charged, each key applied its entry's schema or
+    /// else `additional`'s, the deferred entries after), the folded `required` before it
+    /// — or, on a small object, within its lookups ([`Interpreter::closed_found`]).
     #[inline(never)]
     fn closed_quietly(&self, cx: &mut Ctx, op: &ClosedOp, object: &Map<String, Value>) -> Eval {
         let (entries, index) = op.properties.borrowed();
         if let Some(folded) = &op.required {
-            if let Some(index) = index.filter(|_| object.len() <= FoldedRequired::KEYS) {
-                return self.closed_found(cx, op, (folded, index), object);
-            }
-            if !folded.required.holds(object) {
-                return Ok(false);
+            // `properties` alone looks a large object's names up instead of its keys.
+            let keys_looked_up =
+                op.additional.is_some() || object.len() <= entries.len().saturating_mul(4);
+            match index.filter(|_| object.len() <= FoldedRequired::KEYS && keys_looked_up) {
+                Some(index) => return self.closed_found(cx, op, (folded, index), object),
+                None if !folded.required.holds(object) => return Ok(false),
+                None => {}
             }
         }
         match op.additional {
@@ -1770,12 +1772,21 @@ impl Interpreter {
     #[inline(never)]
     fn closed_additional(&self, cx: &mut Ctx, op: &ClosedOp, object: &Map<String, Value>) -> Eval {
         let (entries, index) = op.properties.borrowed();
-        self.closed_pass(cx, op, object, |_, key| find_property(entries, index, key))
+        let find = |key: &str| find_property(entries, index, key);
+        let mut deferred = Deferred::default();
+        if !self.closed_keys(cx, op, object.iter(), object.len(), find, &mut deferred)? {
+            return Ok(false);
+        }
+        self.deferred_properties(cx, entries, object, deferred)
     }
 
     /// [`Interpreter::closed_quietly`] on an object of at most [`FoldedRequired::KEYS`]
-    /// keys, with the folded `required` (and the index of the `properties` names): its
-    /// lookups find each key's entry for the pass.
+    /// keys, with the folded `required` (and the index of the `properties` names): one
+    /// pass looks each key up once, for its entry and the required name it is. Where a
+    /// key fails or the pass stops, the keys it did not reach are looked up for the
+    /// names alone; a name missing, the object fails as if `required` had run first,
+    /// before the pass charged anything: the budget is restored (a stop recorded is
+    /// never read: every later one records its own).
     #[inline(never)]
     fn closed_found(
         &self,
@@ -1785,40 +1796,59 @@ impl Interpreter {
         object: &Map<String, Value>,
     ) -> Eval {
         let entries = &op.properties.entries[..];
-        let mut found = [u8::MAX; FoldedRequired::KEYS];
-        if !folded.holds(index, entries, object, &mut found) {
+        let before = cx.budget.clone();
+        let find = |key: &str| index.find(key, |i| entry_name(entries, i));
+        let bit = |at: usize| folded.bits.get(at).copied().unwrap_or_default();
+        let mut seen = 0u64;
+        let mut keys = object.iter();
+        let mut deferred = Deferred::default();
+        let entry = |key: &str| {
+            let at = find(key)?;
+            seen |= bit(at);
+            entries.get(at).map(|(_, edge)| (at, edge))
+        };
+        let pass = self.closed_keys(cx, op, keys.by_ref(), object.len(), entry, &mut deferred);
+        if pass != Ok(true) {
+            for (key, _) in keys {
+                if seen == folded.all {
+                    break;
+                }
+                seen |= find(key).map_or(0, bit);
+            }
+        }
+        if seen != folded.all {
+            cx.budget = before;
             return Ok(false);
         }
-        self.closed_pass(cx, op, object, |position, _| {
-            let at = found.get(position).map_or(usize::MAX, |&i| usize::from(i));
-            entries.get(at).map(|(_, edge)| (at, edge))
-        })
+        if !pass? {
+            return Ok(false);
+        }
+        self.deferred_properties(cx, entries, object, deferred)
     }
 
-    /// The pass of [`Interpreter::closed_quietly`], the entry of each key (by position
-    /// and name) given by `entry`.
+    /// The loop of [`Interpreter::closed_quietly`] over the keys of an object of `len`
+    /// keys (charged first for `additional`), each key's entry given by `entry`, the
+    /// deferred entries found added to `deferred`: whether every key passes (the keys
+    /// after the first that fails left in `keys`).
     #[inline(always)]
-    fn closed_pass<'p>(
+    fn closed_keys<'p, 'v>(
         &self,
         cx: &mut Ctx,
         op: &'p ClosedOp,
-        object: &Map<String, Value>,
-        entry: impl Fn(usize, &str) -> Option<(usize, &'p Edge)>,
+        keys: impl Iterator<Item = (&'v String, &'v Value)>,
+        len: usize,
+        mut entry: impl FnMut(&str) -> Option<(usize, &'p Edge)>,
+        deferred: &mut Deferred<'v>,
     ) -> Eval {
-        let entries = &op.properties.entries[..];
         let additional = match op.additional {
             Some((target, per_key)) => {
-                charge_elements(cx, object.len(), per_key)?;
+                charge_elements(cx, len, per_key)?;
                 Some(target)
-            }
-            None if object.len() > entries.len().saturating_mul(4) => {
-                return self.properties_by_name(cx, entries, object, |_, _| true);
             }
             None => None,
         };
-        let mut deferred = Deferred::default();
-        for (position, (key, value)) in object.iter().enumerate() {
-            let target = match entry(position, key) {
+        for (key, value) in keys {
+            let target = match entry(key) {
                 Some((at, edge)) if self.plans[edge.target.0].deferred => {
                     deferred.add(at, value);
                     continue;
@@ -1833,7 +1863,7 @@ impl Interpreter {
                 return Ok(false);
             }
         }
-        self.deferred_properties(cx, entries, object, deferred)
+        Ok(true)
     }
 
     /// `properties` by name: each entry `(index, edge)` that `keep` holds for, looked up

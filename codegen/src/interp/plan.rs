@@ -168,8 +168,8 @@ pub(super) struct ClosedOp {
 
 /// A `required` whose names are all `properties` names, run by the [`ClosedOp`] pass
 /// that follows it in its lane: on an object of at most [`FoldedRequired::KEYS`] keys,
-/// one lookup of each key finds both the names present and the entry applying to the
-/// key, before anything is applied or charged.
+/// within the pass's lookups of the keys (each finds both the entry applying to the key
+/// and the required name it is), as if it had run before the pass.
 #[derive(Debug, Clone)]
 pub(super) struct FoldedRequired {
     /// The check itself, for a larger object.
@@ -185,13 +185,12 @@ impl FoldedRequired {
     pub(super) const KEYS: usize = 16;
 
     /// `required` folded into a pass over `entries`, when each of its (at most 64
-    /// distinct) names is an entry's and there are fewer than 255 entries (an entry index
-    /// fits a byte, with room for "none").
+    /// distinct) names is an entry's.
     fn new(required: &Required, entries: &[(String, Edge)]) -> Option<FoldedRequired> {
         let mut distinct: Vec<&str> = required.names.iter().map(String::as_str).collect();
         distinct.sort_unstable();
         distinct.dedup();
-        if distinct.len() > 64 || entries.len() >= usize::from(u8::MAX) {
+        if distinct.len() > 64 {
             return None;
         }
         let bit = |name: &str| distinct.binary_search(&name).map_or(0, |at| 1u64 << at);
@@ -202,28 +201,6 @@ impl FoldedRequired {
             bits,
             all,
         })
-    }
-
-    /// Whether `object` (of at most [`FoldedRequired::KEYS`] keys) has every name, its
-    /// keys found through `index` over the pass's `entries`; `found` gets the entry of
-    /// each key (`u8::MAX` for none), in the object's order.
-    #[inline(always)]
-    pub(super) fn holds(
-        &self,
-        index: &PropertyIndex,
-        entries: &[(String, Edge)],
-        object: &Map<String, Value>,
-        found: &mut [u8; FoldedRequired::KEYS],
-    ) -> bool {
-        let name = |i: usize| entries.get(i).map(|(name, _)| name.as_str());
-        let mut seen = 0u64;
-        for (slot, key) in found.iter_mut().zip(object.keys()) {
-            if let Some(i) = index.find(key, name) {
-                *slot = u8::try_from(i).unwrap_or(u8::MAX);
-                seen |= self.bits.get(i).copied().unwrap_or_default();
-            }
-        }
-        seen == self.all
     }
 }
 

@@ -1606,6 +1606,38 @@ fn a_root_without_depth_is_entered_as_any_node() {
 }
 
 #[test]
+fn a_required_folded_into_a_closed_pass_decides_as_if_it_ran_first() {
+    // `required` runs within the lookups of the pass over `properties` and
+    // `additionalProperties` (the tree, recursive, out of line but not deferred): an object missing a name fails whatever the pass charged
+    // or stopped at, and leaves the budget as it found it to the next branch.
+    let closed = json!({
+        "properties": {"b": true, "c": {"type": "string"}},
+        "required": ["b"],
+        "additionalProperties": {"$ref": "#/$defs/tree"}
+    });
+    let schema = json!({
+        "$defs": {"tree": {"items": {"$ref": "#/$defs/tree"}}},
+        "anyOf": [closed, {"properties": {"z": {"$ref": "#/$defs/tree"}}}]
+    });
+    let need = same_budget_as_validate(&schema, &json!({"z": [[]]}));
+    let v = compiled_with_budget(&schema, need);
+    let deep = json!([[[[[[[[]]]]]]]]);
+    // The first branch stops at `a`, fails at `c`, or passes every key.
+    for valid in [
+        json!({"a": deep, "z": [[]]}),
+        json!({"a": [[]], "c": 1, "z": [[]]}),
+        json!({"a": [[]], "z": [[]]}),
+    ] {
+        assert_eq!(v.check(&valid), Verdict::Valid, "{valid}");
+    }
+    // With `b`, the first branch's charges stand.
+    assert_eq!(
+        v.check(&json!({"a": deep, "b": 1, "z": [[]]})),
+        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
+    );
+}
+
+#[test]
 fn arrays_of_arrays_decided_at_once_spend_what_validate_does() {
     // The outer `items` runs the inner `items` (folded with the counts) on each array
     // without the lane's dispatch, and anything else through its lane.
