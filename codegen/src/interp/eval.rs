@@ -1254,7 +1254,18 @@ impl Interpreter {
                     let Some(check) = node.checks.get(index) else {
                         continue;
                     };
-                    self.check(cx, node, plan, index, check, inst, ann.as_deref_mut())?
+                    // `if` without the general dispatch.
+                    if let CheckKind::IfThenElse {
+                        condition,
+                        then,
+                        otherwise,
+                    } = &check.kind
+                    {
+                        let edges = (condition, then, otherwise);
+                        self.if_then_else(cx, edges, inst, ann.as_deref_mut())?
+                    } else {
+                        self.check(cx, node, plan, index, check, inst, ann.as_deref_mut())?
+                    }
                 }
                 Flat::Apply(id) => self.node(cx, id, inst, ann.as_deref_mut())?,
             };
@@ -1333,15 +1344,7 @@ impl Interpreter {
                 condition,
                 then,
                 otherwise,
-            } => {
-                let holds = self.apply_silently(cx, condition, inst, ann.as_deref_mut())?;
-                match if holds { then } else { otherwise } {
-                    Some(edge) => {
-                        self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())?
-                    }
-                    None => true,
-                }
-            }
+            } => self.if_then_else(cx, (condition, then, otherwise), inst, ann)?,
             CheckKind::DependentSchemas(dependencies) => match inst.as_object() {
                 Some(object) => {
                     let mut ok = true;
@@ -1431,6 +1434,23 @@ impl Interpreter {
             }
         };
         Ok(ok)
+    }
+
+    /// `if` / `then` / `else`: the condition with errors dropped, then the branch it
+    /// chooses.
+    #[inline(always)]
+    fn if_then_else(
+        &self,
+        cx: &mut Ctx,
+        (condition, then, otherwise): (&Edge, &Option<Edge>, &Option<Edge>),
+        inst: Inst<'_>,
+        mut ann: Option<&mut Annotations>,
+    ) -> Eval {
+        let holds = self.apply_silently(cx, condition, inst, ann.as_deref_mut())?;
+        match if holds { then } else { otherwise } {
+            Some(edge) => self.apply(cx, &edge.path, edge.target, inst, ann),
+            None => Ok(true),
+        }
     }
 
     /// Gives the annotation of the applicator `check` of `node`, evaluated on `inst`, when

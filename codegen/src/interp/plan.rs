@@ -987,7 +987,7 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
 
 /// The [`NodePlan::lookups`] of a node planned `plan`, given every node's plan: when
 /// its only step on any instance is a `properties` on an object, over schemas that
-/// charge nothing (decided at once, or [`Fast::Simple`]).
+/// charge nothing (decided at once, or [`Fast::Simple`] without an `items`).
 fn lookups(plan: &NodePlan, plans: &[NodePlan]) -> Option<Box<[(String, NodeId)]>> {
     let Fast::Ops(lanes) = &plan.fast else {
         return None;
@@ -999,11 +999,11 @@ fn lookups(plan: &NodePlan, plans: &[NodePlan]) -> Option<Box<[(String, NodeId)]
     let [Op::Properties(properties)] = &object.steps[..] else {
         return None;
     };
-    let free = |target: NodeId| {
-        matches!(
-            plans[target.0].fast,
-            Fast::Valid | Fast::Type(_) | Fast::Simple(_)
-        )
+    let free = |target: NodeId| match &plans[target.0].fast {
+        Fast::Valid | Fast::Type(_) => true,
+        Fast::Simple(lanes) => !(lanes.lane(Kind::Array).steps.iter())
+            .any(|step| matches!(step, Simple::ItemsAtOnce { .. })),
+        _ => false,
     };
     let entries = &properties.entries;
     (others_pass && !object.fails && entries.iter().all(|(_, edge)| free(edge.target))).then(|| {
