@@ -1186,6 +1186,8 @@ impl Interpreter {
         };
         let out = match out {
             Some(out) if !self.records_only_valid(cx, edge.target) => out,
+            // Errors already dropped, no locations: the node itself.
+            out if !cx.locates() => return self.node(cx, edge.target, inst, out),
             out => return apply(cx, out),
         };
         let mut own = cx.take_annotations();
