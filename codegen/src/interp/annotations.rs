@@ -3,8 +3,11 @@
 //! [`Bits`], as generated code keeps them.
 //!
 //! Properties are identified by their position in the instance object's iteration order
-//! (stable for one object), items by index.
+//! (stable for one object), items by index; in short-circuit evaluation, properties that
+//! a `properties` check evaluates are also identified by name, numbered by the program's
+//! [`NameTable`], so that such a check records its names without a pass of its own.
 
+use super::plan::PropertyIndex;
 use schemac_runtime::__private::Bits;
 
 /// The evaluated locations one node evaluation produced at its instance location.
@@ -14,6 +17,9 @@ pub(super) struct Annotations {
     props: Bits,
     /// Evaluated items, by index.
     items: Bits,
+    /// Evaluated properties, by name: the ids ([`NameTable`]) of the names evaluated
+    /// where the instance has them.
+    names: Bits,
 }
 
 impl Annotations {
@@ -21,12 +27,14 @@ impl Annotations {
     pub(super) fn clear(&mut self) {
         self.props.clear();
         self.items.clear();
+        self.names.clear();
     }
 
     /// Adds another evaluation's locations (a valid in-place child's).
     pub(super) fn merge(&mut self, other: &Annotations) {
         self.props.merge(&other.props);
         self.items.merge(&other.items);
+        self.names.merge(&other.names);
     }
 
     /// Marks the property at `position` evaluated.
@@ -39,9 +47,23 @@ impl Annotations {
         self.props.set_all();
     }
 
-    /// Whether the property at `position` is evaluated.
-    pub(super) fn has_property(&self, position: usize) -> bool {
+    /// Marks the properties of the names `names` (by id) evaluated.
+    pub(super) fn add_names(&mut self, names: &Bits) {
+        self.names.merge(names);
+    }
+
+    /// Whether the property `key` at `position` is evaluated, its name's id found in
+    /// `table` (the table of the program's names, which names recorded need).
+    #[inline]
+    pub(super) fn has_property(
+        &self,
+        position: usize,
+        key: &str,
+        table: Option<&NameTable>,
+    ) -> bool {
         self.props.get(position)
+            || (self.names != Bits::new()
+                && (table.and_then(|t| t.id(key))).is_some_and(|id| self.names.get(id)))
     }
 
     /// Marks the items below `len` evaluated.
@@ -62,5 +84,36 @@ impl Annotations {
     /// Whether the item at `index` is evaluated.
     pub(super) fn has_item(&self, index: usize) -> bool {
         self.items.get(index)
+    }
+}
+
+/// The names that evaluated-location sets may record by name: every `properties` name
+/// of a node that collects evaluated properties, numbered in order.
+#[derive(Debug, Clone)]
+pub(super) struct NameTable {
+    names: Vec<String>,
+    index: PropertyIndex,
+}
+
+impl NameTable {
+    pub(super) fn new(names: Vec<String>) -> NameTable {
+        let index = PropertyIndex::new(names.iter().map(String::as_str));
+        NameTable { names, index }
+    }
+
+    /// The id of `name`, if it is in the table.
+    #[inline]
+    pub(super) fn id(&self, name: &str) -> Option<usize> {
+        self.index
+            .find(name, |i| self.names.get(i).map(String::as_str))
+    }
+
+    /// The set of the ids of `names` (each in the table).
+    pub(super) fn set<'a>(&self, names: impl Iterator<Item = &'a str>) -> Bits {
+        let mut set = Bits::new();
+        for id in names.filter_map(|name| self.id(name)) {
+            set.set(id);
+        }
+        set
     }
 }

@@ -8,17 +8,17 @@
 //! that collect). Sub-evaluations whose errors are dropped (`anyOf`, `oneOf`, `not`,
 //! `contains`, `if`) always run in short-circuit mode.
 
-use super::annotations::Annotations;
+use super::annotations::{Annotations, NameTable};
 use super::plan::{
-    Bound, BranchesOp, ByKind, ClosedOp, Fast, FoldedRequired, Kind, Lane, NamedPatterns, NodePlan,
-    ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
+    Bound, BranchesOp, ByKind, ClosedOp, Fast, Flat, FoldedRequired, Kind, Lane, NamedPatterns,
+    NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
 };
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId, ResourceId};
 use crate::plan::lookup::EnumTable;
 use crate::plan::Discriminator;
 use crate::regex::PatternSet;
-use schemac_runtime::__private::{max_length, min_length};
+use schemac_runtime::__private::{max_length, min_length, Bits};
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
 use schemac_runtime::json::Tag;
 use schemac_runtime::regex::Candidates;
@@ -643,12 +643,15 @@ impl Interpreter {
         cx: &mut Ctx,
         id: NodeId,
         inst: Inst<'_>,
-        out: Option<&mut Annotations>,
+        mut out: Option<&mut Annotations>,
     ) -> Eval {
         let plan = &self.plans[id.0];
         // Short-circuit mode without annotations: inline nodes run on their own fast
         // paths (nothing to enter or charge).
         if !cx.locates() {
+            if let (Some(out), Some(names)) = (out.as_deref_mut(), &plan.evaluates) {
+                return self.node_by_name(cx, id, inst, out, names);
+            }
             match &plan.fast {
                 Fast::Valid => return Ok(true),
                 Fast::Type(types) => return Ok(inst.has_type(*types)),
@@ -658,6 +661,47 @@ impl Interpreter {
             }
         }
         self.enter(cx, id, plan, inst, out)
+    }
+
+    /// [`Interpreter::node`] in short-circuit mode for a node that evaluates properties
+    /// only by name ([`NodePlan::evaluates`]): run as a quick node, its `names` added to
+    /// `out` when it is valid.
+    #[inline(never)]
+    fn node_by_name(
+        &self,
+        cx: &mut Ctx,
+        id: NodeId,
+        inst: Inst<'_>,
+        out: &mut Annotations,
+        names: &Bits,
+    ) -> Eval {
+        let valid = match (&self.plans[id.0].lookups, inst.as_object()) {
+            (Some(lookups), Some(object)) => self.lookups(cx, lookups, object)?,
+            (Some(_), None) => true,
+            (None, _) => self.node(cx, id, inst, None)?,
+        };
+        if valid {
+            out.add_names(names);
+        }
+        Ok(valid)
+    }
+
+    /// A node's [`NodePlan::lookups`] on `object`: each name looked up, its schema
+    /// applied to the value found.
+    fn lookups(
+        &self,
+        cx: &mut Ctx,
+        lookups: &[(String, NodeId)],
+        object: &Map<String, Value>,
+    ) -> Eval {
+        for (name, target) in lookups {
+            if let Some(value) = object.get(name) {
+                if !self.child_quietly(cx, *target, value)? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
     }
 
     /// [`Interpreter::node`] past its fast paths: enters the node when it is out of line
@@ -956,7 +1000,14 @@ impl Interpreter {
         let collects = plan.collect_properties || plan.collect_items;
         let mark = cx.annotations_mark();
         let unit_mark = cx.units_mark();
-        let result = if (collects && out.is_some()) || plan.has_unevaluated {
+        // With errors dropped, a failure fails the node that gave `out` (or it gave a set
+        // of its own, `apply_silently`), which drops that set: the node records straight
+        // into it. Reporting goes on past a failure: a set of the node's own, kept if it
+        // is valid.
+        let own = plan.has_unevaluated || (collects && out.is_some() && cx.report);
+        let result = if !own {
+            self.checks(cx, node, plan, inst, out.filter(|_| collects))
+        } else {
             let mut annotations = cx.take_annotations();
             let result = self.checks(cx, node, plan, inst, Some(&mut annotations));
             if result == Ok(true) {
@@ -966,8 +1017,6 @@ impl Interpreter {
             }
             cx.give_annotations(annotations);
             result
-        } else {
-            self.checks(cx, node, plan, inst, None)
         };
         if cx.annotate {
             match result {
@@ -1122,7 +1171,9 @@ impl Interpreter {
         result
     }
 
-    /// Applies `edge` in place with errors dropped (short-circuit mode).
+    /// Applies `edge` in place with errors dropped (short-circuit mode). Its failure
+    /// need not fail the node, so its locations reach `out` only when it is valid: in a
+    /// set of its own unless it keeps one itself ([`Interpreter::records_only_valid`]).
     fn apply_silently(
         &self,
         cx: &mut Ctx,
@@ -1130,7 +1181,35 @@ impl Interpreter {
         inst: Inst<'_>,
         out: Option<&mut Annotations>,
     ) -> Eval {
-        silently(cx, |cx| self.apply(cx, &edge.path, edge.target, inst, out))
+        let apply = |cx: &mut Ctx, out| {
+            silently(cx, |cx| self.apply(cx, &edge.path, edge.target, inst, out))
+        };
+        let out = match out {
+            Some(out) if !self.records_only_valid(cx, edge.target) => out,
+            // Errors already dropped, no locations: the node itself.
+            out if !cx.locates() => return self.node(cx, edge.target, inst, out),
+            out => return apply(cx, out),
+        };
+        let mut own = cx.take_annotations();
+        let result = apply(cx, Some(&mut own));
+        if result == Ok(true) {
+            out.merge(&own);
+        }
+        cx.give_annotations(own);
+        result
+    }
+
+    /// Whether evaluating node `id` with errors dropped gives the set it is given only
+    /// the locations of a valid evaluation: it collects none, keeps a set of its own
+    /// (`unevaluated*`), or records by name in short-circuit mode. Any other node
+    /// records straight into the set it is given when errors are dropped
+    /// ([`Interpreter::node_with_state`]), where its failure fails the node that gave
+    /// the set.
+    fn records_only_valid(&self, cx: &Ctx, id: NodeId) -> bool {
+        let plan = &self.plans[id.0];
+        !(plan.collect_properties || plan.collect_items)
+            || plan.has_unevaluated
+            || (plan.evaluates.is_some() && !cx.locates())
     }
 
     /// Runs a node's checks in order.
@@ -1142,6 +1221,9 @@ impl Interpreter {
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
     ) -> Eval {
+        if let (Some(flat), false) = (&plan.flat, cx.locates()) {
+            return self.flat_checks(cx, flat, inst, ann);
+        }
         let mut valid = true;
         for (index, check) in node.checks.iter().enumerate() {
             let ok = self.check(cx, node, plan, index, check, inst, ann.as_deref_mut())?;
@@ -1156,6 +1238,44 @@ impl Interpreter {
             }
         }
         Ok(valid)
+    }
+
+    /// A node's [`Flat`] steps in short-circuit mode, up to the first that fails.
+    fn flat_checks(
+        &self,
+        cx: &mut Ctx,
+        flat: &[Flat],
+        inst: Inst<'_>,
+        mut ann: Option<&mut Annotations>,
+    ) -> Eval {
+        let nodes = &self.shared.program.nodes;
+        for step in flat {
+            let ok = match *step {
+                Flat::Check(id, index) => {
+                    let (node, plan) = (&nodes[id.0], &self.plans[id.0]);
+                    let Some(check) = node.checks.get(index) else {
+                        continue;
+                    };
+                    // `if` without the general dispatch.
+                    if let CheckKind::IfThenElse {
+                        condition,
+                        then,
+                        otherwise,
+                    } = &check.kind
+                    {
+                        let edges = (condition, then, otherwise);
+                        self.if_then_else(cx, edges, inst, ann.as_deref_mut())?
+                    } else {
+                        self.check(cx, node, plan, index, check, inst, ann.as_deref_mut())?
+                    }
+                }
+                Flat::Apply(id) => self.node(cx, id, inst, ann.as_deref_mut())?,
+            };
+            if !ok {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Runs check `index` of `node`, `check`, reporting its errors when reporting.
@@ -1173,9 +1293,10 @@ impl Interpreter {
     ) -> Eval {
         let keyword = check.keyword.as_str();
         let ok = match &check.kind {
-            CheckKind::Required(names) => match inst.as_object() {
-                Some(object) => self.required(cx, node, keyword, object, names),
-                None => true,
+            CheckKind::Required(names) => match (inst.as_object(), plan.required(index)) {
+                (Some(object), Some(required)) if !cx.report => required.holds(object),
+                (Some(object), _) => self.required(cx, node, keyword, object, names),
+                (None, _) => true,
             },
             CheckKind::DependentRequired(dependencies) => match inst.as_object() {
                 Some(object) => self.dependent_required(cx, node, keyword, object, dependencies),
@@ -1225,15 +1346,7 @@ impl Interpreter {
                 condition,
                 then,
                 otherwise,
-            } => {
-                let holds = self.apply_silently(cx, condition, inst, ann.as_deref_mut())?;
-                match if holds { then } else { otherwise } {
-                    Some(edge) => {
-                        self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())?
-                    }
-                    None => true,
-                }
-            }
+            } => self.if_then_else(cx, (condition, then, otherwise), inst, ann)?,
             CheckKind::DependentSchemas(dependencies) => match inst.as_object() {
                 Some(object) => {
                     let mut ok = true;
@@ -1293,9 +1406,11 @@ impl Interpreter {
             CheckKind::UnevaluatedProperties(edge) => match inst.as_object() {
                 Some(object) => {
                     // What it applies to, read before it records them as evaluated.
+                    let table = plan.name_table.as_deref();
                     let found = (check.annotates && cx.annotate)
-                        .then(|| unevaluated_names(object, ann.as_deref()));
-                    let ok = self.unevaluated_properties(cx, edge, object, ann.as_deref_mut())?;
+                        .then(|| unevaluated_names(object, ann.as_deref(), table));
+                    let ann = (ann.as_deref_mut()).map(|ann| (ann, table));
+                    let ok = self.unevaluated_properties(cx, edge, object, ann)?;
                     cx.set_applied(found);
                     ok
                 }
@@ -1321,6 +1436,23 @@ impl Interpreter {
             }
         };
         Ok(ok)
+    }
+
+    /// `if` / `then` / `else`: the condition with errors dropped, then the branch it
+    /// chooses.
+    #[inline(always)]
+    fn if_then_else(
+        &self,
+        cx: &mut Ctx,
+        (condition, then, otherwise): (&Edge, &Option<Edge>, &Option<Edge>),
+        inst: Inst<'_>,
+        mut ann: Option<&mut Annotations>,
+    ) -> Eval {
+        let holds = self.apply_silently(cx, condition, inst, ann.as_deref_mut())?;
+        match if holds { then } else { otherwise } {
+            Some(edge) => self.apply(cx, &edge.path, edge.target, inst, ann),
+            None => Ok(true),
+        }
     }
 
     /// Gives the annotation of the applicator `check` of `node`, evaluated on `inst`, when
@@ -1667,10 +1799,19 @@ impl Interpreter {
         object: &Map<String, Value>,
         ann: Option<&mut Annotations>,
     ) -> Eval {
-        if let (None, None, Some(CheckKind::Properties(entries))) =
-            (&plan.object, &ann, node.checks.get(index).map(|c| &c.kind))
+        if let (None, Some(CheckKind::Properties(entries))) =
+            (&plan.object, node.checks.get(index).map(|c| &c.kind))
         {
-            return self.properties_alone(cx, entries, plan.properties_index(index), object);
+            // Alone, without a set to record in or with its names to record there
+            // (short-circuit mode).
+            let names = (plan.property_names.as_ref())
+                .filter(|_| !cx.locates() && plan.properties_index(index).is_some());
+            if ann.is_none() || names.is_some() {
+                if let (Some(ann), Some(names)) = (ann, names) {
+                    ann.add_names(names);
+                }
+                return self.properties_alone(cx, entries, plan.properties_index(index), object);
+            }
         }
         match object_pass_at(node, plan, index) {
             Some(pass) => self.object_pass(cx, pass, object, ann),
@@ -2185,7 +2326,7 @@ impl Interpreter {
         cx: &mut Ctx,
         edge: &Edge,
         object: &Map<String, Value>,
-        ann: Option<&mut Annotations>,
+        ann: Option<(&mut Annotations, Option<&NameTable>)>,
     ) -> Eval {
         if let Err(reason) = cx.budget.charge_locations(object.len()) {
             return cx.stop(reason);
@@ -2193,7 +2334,7 @@ impl Interpreter {
         self.charge_loop(cx, object.len(), &[edge.target])?;
         let mut ok = true;
         for (position, (key, value)) in object.iter().enumerate() {
-            if ann.as_deref().is_some_and(|a| a.has_property(position)) {
+            if (ann.as_ref()).is_some_and(|(a, table)| a.has_property(position, key, *table)) {
                 continue;
             }
             if !self.apply_at_key(cx, edge, key, value)? {
@@ -2203,7 +2344,7 @@ impl Interpreter {
                 }
             }
         }
-        if let Some(ann) = ann {
+        if let Some((ann, _)) = ann {
             ann.add_all_properties();
         }
         Ok(ok)
@@ -2489,13 +2630,17 @@ impl<'v> Deferred<'v> {
 /// `unevaluatedProperties`' annotation: the names of `object`'s properties that `ann`
 /// does not hold as evaluated (read before it evaluates them).
 #[cold]
-fn unevaluated_names(object: &Map<String, Value>, ann: Option<&Annotations>) -> Value {
-    let evaluated = |i| ann.is_some_and(|a| a.has_property(i));
+fn unevaluated_names(
+    object: &Map<String, Value>,
+    ann: Option<&Annotations>,
+    table: Option<&NameTable>,
+) -> Value {
+    let evaluated = |i, key: &str| ann.is_some_and(|a| a.has_property(i, key, table));
     Value::Array(
         object
             .keys()
             .enumerate()
-            .filter(|&(i, _)| !evaluated(i))
+            .filter(|&(i, key)| !evaluated(i, key))
             .map(|(_, k)| Value::String(k.clone()))
             .collect(),
     )

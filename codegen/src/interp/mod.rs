@@ -66,6 +66,19 @@
 //! node runs them as above. `check` enters the usual root (out of line, counting no
 //! depth) itself: its entry cost charged, then its steps.
 //!
+//! Nodes that collect evaluated properties for an `unevaluatedProperties` record them by
+//! position in `validate`; short-circuit evaluation records by name (ids in one table
+//! of the program's `properties` names) what `properties` evaluates: a node whose
+//! evaluated properties are its `properties` names and those of its `$ref` and `allOf`
+//! targets of the same kind runs as a quick node and records those names when valid
+//! (looking its names up in the object when its only step is a `properties` over
+//! schemas that charge nothing, as an `if {properties: {kind: {const: ...}}}` is), and
+//! `unevaluatedProperties` looks each key's name up. There a node records straight into
+//! the set it is given (its failure fails the node that gave it; the subschemas whose
+//! failure does not, the `if` condition and the `anyOf` / `oneOf` branches, get a set
+//! of their own unless they record only when valid), and an inline `$ref` / `allOf` target that would only be entered to
+//! run its checks on that set has them run in its parent's loop instead.
+//!
 //! # Where evaluation stops early
 //!
 //! These choices change how much budget a validation spends (never a verdict or an error

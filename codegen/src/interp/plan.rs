@@ -2,11 +2,13 @@
 //! are fused into one pass over an object's properties, and lookup indices over the
 //! `properties` and `required` names for instance keys.
 
+use super::annotations::NameTable;
 use super::eval::object_pass_at;
 use crate::ir::{CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::lookup::{pattern_set, EnumTable};
 use crate::plan::{Discriminator, Plan};
 use crate::regex::PatternSet;
+use schemac_runtime::__private::Bits;
 use schemac_runtime::error::TypeSet;
 use serde_json::{Map, Number, Value};
 
@@ -54,6 +56,29 @@ pub(super) struct NodePlan {
     pub(super) collect_properties: bool,
     /// The node records evaluated items.
     pub(super) collect_items: bool,
+    /// A node that collects evaluated properties (no items) and whose valid evaluation
+    /// evaluates exactly the instance's properties among these names (by
+    /// [`NameTable`] id), whatever the instance ([`evaluated_by_name`]): short-circuit
+    /// evaluation runs it as a [`NodePlan::quick`] node and records the names.
+    pub(super) evaluates: Option<Bits>,
+    /// In a node that collects evaluated properties, the names (by id) of its
+    /// `properties` check with the [`NodePlan::property_index`] when that check runs
+    /// alone: short-circuit evaluation runs it as it runs `properties` alone and records
+    /// these names.
+    pub(super) property_names: Option<Bits>,
+    /// A [`NodePlan::evaluates`] node whose only step on any instance is a `properties`
+    /// on an object, over schemas that charge nothing: its entries (name and schema),
+    /// which short-circuit evaluation looks up in the object, whatever its size (the
+    /// order of schemas that charge nothing is no matter).
+    pub(super) lookups: Option<Box<[(String, NodeId)]>>,
+    /// For a node with `unevaluatedProperties`: the ids of the names recorded by name.
+    pub(super) name_table: Option<Box<NameTable>>,
+    /// The node's checks as short-circuit evaluation runs them when it enters the node
+    /// ([`Flat`]), when they take in those of a node it applies in place.
+    pub(super) flat: Option<Box<[Flat]>>,
+    /// The `required` checks of a node that is not [`NodePlan::quick`], by check index,
+    /// for short-circuit evaluation.
+    pub(super) required: Vec<(usize, Required)>,
     /// `properties`, `patternProperties` and `additionalProperties` fused into one pass.
     pub(super) object: Option<ObjectPlan>,
     /// The check index of the node's `properties` check and a lookup index over its names.
@@ -71,6 +96,19 @@ pub(super) struct NodePlan {
     /// [`NodePlan::quick`] node (empty for every other node: an inline one's are in
     /// [`NodePlan::fast`]).
     pub(super) ops: ByKind<Op>,
+}
+
+/// One step of a node's checks as short-circuit evaluation runs them once it has
+/// entered a node that is not [`NodePlan::quick`] ([`NodePlan::flat`]): the node's
+/// checks in order, where an inline `$ref` or `allOf` target that is entered too (it
+/// collects evaluated locations and keeps no set of its own) has its own steps in place
+/// of its application, so that they run on the node's set without entering it.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Flat {
+    /// Check `index` of node `id`.
+    Check(NodeId, usize),
+    /// Applies a node in place.
+    Apply(NodeId),
 }
 
 /// How short-circuit evaluation without annotations evaluates a node
@@ -558,6 +596,14 @@ impl NodePlan {
             .map(|(_, d)| d)
     }
 
+    /// The planned `required` check `index` ([`NodePlan::required`]), if it is one.
+    pub(super) fn required(&self, index: usize) -> Option<&Required> {
+        self.required
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, required)| required)
+    }
+
     /// The member tables of check `index`, if it has them.
     pub(super) fn enum_table(&self, index: usize) -> Option<&EnumTable> {
         self.enum_tables
@@ -851,6 +897,19 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             out
         })
         .collect();
+    if !program.uses_dynamic_scope {
+        plan_names(program, &mut plans);
+    }
+    for (node, plan) in program.nodes.iter().zip(plans.iter_mut()) {
+        if plan.quick {
+            continue;
+        }
+        for (i, check) in node.checks.iter().enumerate() {
+            if let CheckKind::Required(names) = &check.kind {
+                plan.required.push((i, Required::new(names)));
+            }
+        }
+    }
     let mut fast: Vec<(Fast, ByKind<Op>)> = (program.nodes.iter().zip(&plans))
         .enumerate()
         .map(|(i, (node, plan))| {
@@ -874,6 +933,14 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             (Fast::Ops(lanes), ByKind::default())
         })
         .collect();
+    if !program.uses_dynamic_scope {
+        let flat: Vec<_> = (0..plans.len())
+            .map(|id| (!plans[id].quick).then(|| flatten(program, &plans, NodeId(id))))
+            .collect();
+        for (plan, flat) in plans.iter_mut().zip(flat) {
+            plan.flat = flat.flatten().map(Vec::into_boxed_slice);
+        }
+    }
     let mut spliced = vec![false; fast.len()];
     for id in 0..fast.len() {
         splice_node(&mut fast, &mut spliced, id);
@@ -886,7 +953,176 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
         plan.fast = fast.simplified();
         plan.ops = ops.with_required_folded(&program.nodes);
     }
+    let lookups: Vec<_> = (plans.iter())
+        .map(|plan| plan.evaluates.as_ref().and_then(|_| lookups(plan, &plans)))
+        .collect();
+    for (plan, lookups) in plans.iter_mut().zip(lookups) {
+        plan.lookups = lookups;
+    }
     plans
+}
+
+/// The [`NodePlan::lookups`] of a node planned `plan`, given every node's plan: when
+/// its only step on any instance is a `properties` on an object, over schemas that
+/// charge nothing (decided at once, or [`Fast::Simple`] without an `items`).
+fn lookups(plan: &NodePlan, plans: &[NodePlan]) -> Option<Box<[(String, NodeId)]>> {
+    let Fast::Ops(lanes) = &plan.fast else {
+        return None;
+    };
+    let others_pass = (Kind::ALL.iter())
+        .filter(|&&kind| kind != Kind::Object)
+        .all(|&kind| lanes.lane(kind).steps.is_empty() && !lanes.lane(kind).fails);
+    let object = lanes.lane(Kind::Object);
+    let [Op::Properties(properties)] = &object.steps[..] else {
+        return None;
+    };
+    let free = |target: NodeId| match &plans[target.0].fast {
+        Fast::Valid | Fast::Type(_) => true,
+        Fast::Simple(lanes) => !(lanes.lane(Kind::Array).steps.iter())
+            .any(|step| matches!(step, Simple::ItemsAtOnce { .. })),
+        _ => false,
+    };
+    let entries = &properties.entries;
+    (others_pass && !object.fails && entries.iter().all(|(_, edge)| free(edge.target))).then(|| {
+        (entries.iter())
+            .map(|(name, edge)| (name.clone(), edge.target))
+            .collect()
+    })
+}
+
+/// Whether short-circuit evaluation enters node `target`, applied in place by another
+/// node, only to run its checks on the set it is given: an inline node that collects
+/// evaluated locations, keeps no set of its own and is not quick.
+fn entered_in_place(plans: &[NodePlan], target: NodeId) -> bool {
+    let plan = &plans[target.0];
+    !plan.out_of_line
+        && !plan.recursive
+        && !plan.quick
+        && !plan.always_valid
+        && plan.only_type.is_none()
+        && !plan.has_unevaluated
+        && (plan.collect_properties || plan.collect_items)
+}
+
+/// The [`NodePlan::flat`] steps of node `id` (in a program without a dynamic scope),
+/// when some `$ref` or `allOf` target's steps stand in place of its application.
+fn flatten(program: &Program, plans: &[NodePlan], id: NodeId) -> Option<Vec<Flat>> {
+    let node = &program.nodes[id.0];
+    let mut steps = Vec::new();
+    let mut taken = false;
+    for (index, check) in node.checks.iter().enumerate() {
+        let edges = match &check.kind {
+            CheckKind::Ref(edge) => std::slice::from_ref(edge),
+            CheckKind::AllOf(edges) => edges.as_slice(),
+            _ => {
+                steps.push(Flat::Check(id, index));
+                continue;
+            }
+        };
+        for edge in edges {
+            if edge.target == id || !entered_in_place(plans, edge.target) {
+                steps.push(Flat::Apply(edge.target));
+                continue;
+            }
+            taken = true;
+            match flatten(program, plans, edge.target) {
+                Some(theirs) => steps.extend(theirs),
+                None => steps.extend(
+                    (0..program.nodes[edge.target.0].checks.len())
+                        .map(|i| Flat::Check(edge.target, i)),
+                ),
+            }
+        }
+    }
+    taken.then_some(steps)
+}
+
+/// Plans what nodes that collect evaluated properties record by name
+/// ([`NodePlan::evaluates`], [`NodePlan::property_names`], [`NodePlan::name_table`]),
+/// in a program without a dynamic scope.
+fn plan_names(program: &Program, plans: &mut [NodePlan]) {
+    let mut names: Vec<&str> = (program.nodes.iter().zip(plans.iter()))
+        .filter(|(_, plan)| plan.collect_properties)
+        .flat_map(|(node, _)| node.checks.iter())
+        .flat_map(|check| match &check.kind {
+            CheckKind::Properties(entries) => entries.as_slice(),
+            _ => &[],
+        })
+        .map(|(name, _)| name.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let table = NameTable::new(names.into_iter().map(String::from).collect());
+    let mut memo = vec![None; plans.len()];
+    for id in 0..plans.len() {
+        evaluated_by_name(program, &table, NodeId(id), &mut memo);
+    }
+    for ((node, plan), evaluates) in program.nodes.iter().zip(plans.iter_mut()).zip(memo) {
+        if !plan.collect_properties {
+            continue;
+        }
+        if let Some((at, _)) = plan.property_index {
+            if let Some(CheckKind::Properties(entries)) = node.checks.get(at).map(|c| &c.kind) {
+                let names = entries.iter().map(|(name, _)| name.as_str());
+                plan.property_names = Some(table.set(names));
+            }
+        }
+        if plan.has_unevaluated {
+            plan.name_table = Some(Box::new(table.clone()));
+        } else if !plan.collect_items {
+            plan.evaluates = evaluates.flatten();
+            plan.quick = plan.evaluates.is_some();
+        }
+    }
+}
+
+/// The names (by id in `table`) whose properties a valid evaluation of node `id`
+/// evaluates, when that is all it evaluates whatever the instance: it collects
+/// evaluated properties, not items, and its checks evaluate properties only by their
+/// `properties` and by `$ref` and `allOf` targets of the same kind (`not` evaluates
+/// nothing; no other in-place applicator, no `patternProperties`,
+/// `additionalProperties` or `unevaluated*`). `memo` holds each node's answer once
+/// found (`None` while it is being found: a cycle is no such node).
+fn evaluated_by_name(
+    program: &Program,
+    table: &NameTable,
+    id: NodeId,
+    memo: &mut [Option<Option<Bits>>],
+) -> Option<Bits> {
+    if let Some(found) = &memo[id.0] {
+        return found.clone();
+    }
+    memo[id.0] = Some(None);
+    let node = &program.nodes[id.0];
+    let mut names = Bits::new();
+    let mut by_name = node.collect.properties && !node.collect.items;
+    for check in &node.checks {
+        if !by_name {
+            break;
+        }
+        match &check.kind {
+            CheckKind::Properties(entries) => {
+                names.merge(&table.set(entries.iter().map(|(name, _)| name.as_str())));
+            }
+            CheckKind::Ref(_) | CheckKind::AllOf(_) => {
+                for edge in check.kind.edges() {
+                    match evaluated_by_name(program, table, edge.target, memo) {
+                        Some(theirs) => names.merge(&theirs),
+                        None => by_name = false,
+                    }
+                }
+            }
+            CheckKind::Not(_) => {}
+            CheckKind::PatternProperties(_)
+            | CheckKind::AdditionalProperties { .. }
+            | CheckKind::UnevaluatedProperties(_)
+            | CheckKind::UnevaluatedItems(_) => by_name = false,
+            kind => by_name = !kind.is_in_place(),
+        }
+    }
+    let found = by_name.then_some(names);
+    memo[id.0] = Some(found.clone());
+    found
 }
 
 impl ByKind<Op> {

@@ -2790,3 +2790,55 @@ fn required_names_are_found_in_one_pass_or_by_lookups() {
         vec![at("", "/required", missing("n69"))]
     );
 }
+
+#[test]
+fn unevaluated_properties_by_name_agree_with_positions() {
+    // Short-circuit evaluation records the names of `properties` (the conditions
+    // looked up, the `allOf` members run in their parent's loop); `validate` records
+    // positions: the verdicts agree.
+    let schema = json!({
+        "type": ["object", "array"],
+        "properties": {"kind": {"enum": ["a", "b"]}, "n": {"type": "integer"}},
+        "allOf": [
+            {
+                "if": {"properties": {"kind": {"const": "a"}}},
+                "then": {"properties": {"x": {"type": "integer"}}, "required": ["x"]},
+                "else": {"properties": {"y": {"type": "string"}}}
+            },
+            {"allOf": [{"properties": {"z": true}}, {"not": {"required": ["w"]}}]},
+            {"anyOf": [{"properties": {"p": {"minimum": 1}}}, {"required": ["q"]}]}
+        ],
+        "unevaluatedProperties": false
+    });
+    let v = crate::Compiler::new(crate::Options::default())
+        .compile(&schema)
+        .map(Interpreter::new)
+        .expect("compiles");
+    let instances = [
+        json!({"kind": "a", "x": 1}),
+        json!({"kind": "a", "x": 1, "z": 0, "p": 2}),
+        json!({"kind": "a", "x": 1, "y": "s"}),
+        json!({"kind": "a"}),
+        json!({"kind": "b", "y": "s", "n": 3}),
+        json!({"kind": "b", "x": 1}),
+        json!({"kind": "b", "y": "s", "p": 1}),
+        json!({"x": 1}),
+        json!({"kind": "a", "x": 1, "p": 0}),
+        json!({"kind": "a", "x": 1, "q": 0}),
+        json!({"kind": "a", "x": 1, "w": 0}),
+        json!({"kind": "c"}),
+        json!({"y": "s"}),
+        json!([1, 2]),
+    ];
+    for instance in &instances {
+        assert_eq!(
+            v.check(instance),
+            v.validate(instance).verdict,
+            "{instance}"
+        );
+    }
+    assert_eq!(v.check(&instances[0]), Verdict::Valid);
+    assert_eq!(v.check(&instances[2]), Verdict::Invalid);
+    assert_eq!(v.check(&instances[6]), Verdict::Valid);
+    assert_eq!(v.check(&instances[9]), Verdict::Invalid);
+}
