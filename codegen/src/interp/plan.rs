@@ -11,6 +11,7 @@ use crate::regex::PatternSet;
 use schemac_runtime::__private::Bits;
 use schemac_runtime::error::TypeSet;
 use serde_json::{Map, Number, Value};
+use std::sync::Arc;
 
 /// What the interpreter precomputes about one node.
 #[derive(Debug, Default)]
@@ -71,8 +72,10 @@ pub(super) struct NodePlan {
     /// which short-circuit evaluation looks up in the object, whatever its size (the
     /// order of schemas that charge nothing is no matter).
     pub(super) lookups: Option<Box<[(String, NodeId)]>>,
-    /// For a node with `unevaluatedProperties`: the ids of the names recorded by name.
-    pub(super) name_table: Option<Box<NameTable>>,
+    /// For a node with `unevaluatedProperties`: the ids of the names recorded by name
+    /// (the program's one table, shared: a copy per node would grow as the square of
+    /// the schema).
+    pub(super) name_table: Option<Arc<NameTable>>,
     /// The node's checks as short-circuit evaluation runs them when it enters the node
     /// ([`Flat`]), when they take in those of a node it applies in place.
     pub(super) flat: Option<Box<[Flat]>>,
@@ -1052,7 +1055,9 @@ fn plan_names(program: &Program, plans: &mut [NodePlan]) {
         .collect();
     names.sort_unstable();
     names.dedup();
-    let table = NameTable::new(names.into_iter().map(String::from).collect());
+    let table = Arc::new(NameTable::new(
+        names.into_iter().map(String::from).collect(),
+    ));
     let mut memo = vec![None; plans.len()];
     for id in 0..plans.len() {
         evaluated_by_name(program, &table, NodeId(id), &mut memo);
@@ -1068,7 +1073,7 @@ fn plan_names(program: &Program, plans: &mut [NodePlan]) {
             }
         }
         if plan.has_unevaluated {
-            plan.name_table = Some(Box::new(table.clone()));
+            plan.name_table = Some(Arc::clone(&table));
         } else if !plan.collect_items {
             plan.evaluates = evaluates.flatten();
             plan.quick = plan.evaluates.is_some();
