@@ -652,12 +652,8 @@ impl Interpreter {
             if let (Some(out), Some(names)) = (out.as_deref_mut(), &plan.evaluates) {
                 return self.node_by_name(cx, id, inst, out, names);
             }
-            match &plan.fast {
-                Fast::Valid => return Ok(true),
-                Fast::Type(types) => return Ok(inst.has_type(*types)),
-                Fast::Simple(lanes) => return simple_checks(cx, lanes.lane(inst.kind()), inst),
-                Fast::Ops(lanes) => return self.run_ops(cx, lanes, inst),
-                Fast::Enter => {}
+            if let Some(verdict) = self.fast(cx, plan, inst) {
+                return verdict;
             }
         }
         self.enter(cx, id, plan, inst, out)
@@ -702,6 +698,30 @@ impl Interpreter {
             }
         }
         Ok(true)
+    }
+
+    /// [`Interpreter::node`] where the caller knows that the locations are not
+    /// maintained (short-circuit mode without annotations).
+    #[inline(always)]
+    fn node_quietly(&self, cx: &mut Ctx, id: NodeId, inst: Inst<'_>) -> Eval {
+        let plan = &self.plans[id.0];
+        match self.fast(cx, plan, inst) {
+            Some(verdict) => verdict,
+            None => self.enter(cx, id, plan, inst, None),
+        }
+    }
+
+    /// The fast path of a node planned `plan` in short-circuit mode without
+    /// annotations ([`NodePlan::fast`]); `None` when it is entered.
+    #[inline(always)]
+    fn fast(&self, cx: &mut Ctx, plan: &NodePlan, inst: Inst<'_>) -> Option<Eval> {
+        Some(match &plan.fast {
+            Fast::Valid => Ok(true),
+            Fast::Type(types) => Ok(inst.has_type(*types)),
+            Fast::Simple(lanes) => simple_checks(cx, lanes.lane(inst.kind()), inst),
+            Fast::Ops(lanes) => self.run_ops(cx, lanes, inst),
+            Fast::Enter => return None,
+        })
     }
 
     /// [`Interpreter::node`] past its fast paths: enters the node when it is out of line
@@ -1065,18 +1085,18 @@ impl Interpreter {
         }
     }
 
-    /// Evaluates `target` on the child instance `value` in short-circuit mode (a step
-    /// when [`Interpreter::step_in`] says so).
+    /// Evaluates `target` on the child instance `value` in short-circuit mode without
+    /// annotations (a step when [`Interpreter::step_in`] says so).
     #[inline(always)]
     fn child_quietly(&self, cx: &mut Ctx, target: NodeId, value: &Value) -> Eval {
         if !self.plans[target.0].steps {
-            return self.node(cx, target, Inst::Value(value), None);
+            return self.node_quietly(cx, target, Inst::Value(value));
         }
         let saved = match cx.budget.step_in() {
             Ok(saved) => saved,
             Err(reason) => return cx.stop(reason),
         };
-        let result = self.node(cx, target, Inst::Value(value), None);
+        let result = self.node_quietly(cx, target, Inst::Value(value));
         cx.budget.step_out(saved);
         result
     }
