@@ -593,27 +593,25 @@ impl NodePlan {
 
     /// The discriminator of check `index`, if it has one.
     pub(super) fn discriminator(&self, index: usize) -> Option<&Discriminator> {
-        self.discriminators
-            .iter()
-            .find(|(i, _)| *i == index)
-            .map(|(_, d)| d)
+        at_check(&self.discriminators, index)
     }
 
     /// The planned `required` check `index` ([`NodePlan::required`]), if it is one.
     pub(super) fn required(&self, index: usize) -> Option<&Required> {
-        self.required
-            .iter()
-            .find(|(i, _)| *i == index)
-            .map(|(_, required)| required)
+        at_check(&self.required, index)
     }
 
     /// The member tables of check `index`, if it has them.
     pub(super) fn enum_table(&self, index: usize) -> Option<&EnumTable> {
-        self.enum_tables
-            .iter()
-            .find(|(i, _)| *i == index)
-            .map(|(_, table)| table)
+        at_check(&self.enum_tables, index)
     }
+}
+
+/// The entry of check `index` in a node's list of per-check plans, if it has one.
+fn at_check<T>(list: &[(usize, T)], index: usize) -> Option<&T> {
+    list.iter()
+        .find(|(i, _)| *i == index)
+        .map(|(_, entry)| entry)
 }
 
 /// Which numeric bound a check is.
