@@ -1,8 +1,10 @@
 //! The project's own fixtures (`tests/fixtures/*.json`, in the suite's file format) through
 //! both backends: every case passes, none is skipped. They hold what the suite lacks: a
 //! 2020-12 or draft-07 schema whose `$ref` reaches an embedded resource of another dialect
-//! (draft-06, draft-04), a schema that repeats `$schema` in its definitions, and many
-//! property names of one length, some sharing bytes (`property_names_of_one_length.json`).
+//! (draft-06, draft-04), a schema that repeats `$schema` in its definitions, many property
+//! names of one length, some sharing bytes (`property_names_of_one_length.json`), and `if`
+//! conditions that compare one property with overlapping sets of strings
+//! (`if_conditions_on_one_property.json`).
 
 use schemac_tests::backend::{Backend, Generated, Interpreted};
 use schemac_tests::registry;

@@ -867,3 +867,34 @@ fn branches_on_disjoint_variants_are_one_match_on_the_variant() {
     assert!(!c0.contains("let passes"), "{c0}");
     assert!(c0.contains("matched"), "{c0}");
 }
+
+#[test]
+fn conditions_on_one_property_are_decided_by_one_match() {
+    let branch = |value: serde_json::Value, name: &str| {
+        json!({
+            "if": {"properties": {"kind": value}},
+            "then": {"properties": {name: {"type": "integer"}}, "required": [name]}
+        })
+    };
+    let schema = json!({
+        "allOf": [
+            branch(json!({"enum": ["a", "b"]}), "x"),
+            branch(json!({"const": "b"}), "y"),
+            // Not a string: decided by its own call.
+            branch(json!({"const": 1}), "z")
+        ]
+    });
+    let out = generate_schema("kinds", &schema);
+    let check_code = check_functions(&out);
+    assert_eq!(
+        check_code.matches("__rt::get(obj, \"kind\")").count(),
+        1,
+        "{out}"
+    );
+    assert!(
+        check_code.contains("let (holds0, holds1) = match prop0 {"),
+        "{out}"
+    );
+    assert!(check_code.contains("\"b\" => (true, true),"), "{out}");
+    assert!(check_code.contains("let holds2 = match prop0 {"), "{out}");
+}

@@ -430,12 +430,51 @@ impl Gen<'_> {
         .using(uses)
     }
 
-    /// The evaluation of absorbed condition `n` ([`Gen::absorbed`]) before the node's
-    /// checks: `holdsN` binds its verdict; a node that records evaluated locations adds the
-    /// condition's where it holds. A condition that only tests one property is evaluated
-    /// on that property's value, looked up once for every condition that tests it
-    /// (`lookups`: the names looked up so far, `propK` the value of the Kth).
-    pub(super) fn condition(
+    /// The evaluation of the absorbed conditions ([`Gen::absorbed`]) before the node's
+    /// checks, in order: `holdsN` binds condition `N`'s verdict. Conditions that each
+    /// compare the same property with string constants (the `if` / `then` discriminator:
+    /// `{"properties": {"kind": {"const": "click"}}}`, one per branch) are decided together,
+    /// by one `match` on that property's string.
+    pub(super) fn conditions(&self, f: &Fun<'_>) -> Code {
+        let conditions = &f.absorbed.conditions;
+        let tests: Vec<_> = conditions.iter().map(|c| self.string_test(f, c)).collect();
+        let mut out = Code::default();
+        let mut lookups = Vec::new();
+        let mut done = vec![false; conditions.len()];
+        for (n, condition) in conditions.iter().enumerate() {
+            if done[n] {
+                continue;
+            }
+            let group: Vec<usize> = match &tests[n] {
+                Some((name, _)) => (n..conditions.len())
+                    .filter(|&m| tests[m].as_ref().is_some_and(|(other, _)| other == name))
+                    .collect(),
+                None => Vec::new(),
+            };
+            if group.len() < 2 {
+                out.push(self.condition(f, condition, n, &mut lookups));
+                continue;
+            }
+            for &m in &group {
+                done[m] = true;
+            }
+            let name = tests[n].as_ref().map_or("", |(name, _)| name);
+            let (prop, lookup) = property_lookup(name, &mut lookups);
+            let sets: Vec<&[&str]> = group
+                .iter()
+                .filter_map(|&m| tests[m].as_ref().map(|(_, set)| set.as_slice()))
+                .collect();
+            out.push(lookup.then(Code::stmt(string_conditions(&group, &sets, &prop))));
+        }
+        out
+    }
+
+    /// The evaluation of absorbed condition `n` alone: `holdsN` binds its verdict; a node
+    /// that records evaluated locations adds the condition's where it holds. A condition
+    /// that only tests one property is evaluated on that property's value, looked up once
+    /// for every condition that tests it (`lookups`: the names looked up so far, `propK`
+    /// the value of the Kth).
+    fn condition(
         &self,
         f: &Fun<'_>,
         condition: &Edge,
@@ -443,27 +482,9 @@ impl Gen<'_> {
         lookups: &mut Vec<String>,
     ) -> Code {
         let holds = holds_name(n);
-        // (Not where the node's pass decides `unevaluatedProperties`: it records every
-        // property then.)
-        let merge =
-            self.node_collects(f) && self.collects(condition.target) && !f.absorbed.unevaluated;
+        let merge = self.merges(f, condition);
         if let Some((name, edge)) = self.one_property(condition.target).filter(|_| !merge) {
-            let (index, lookup) = match lookups.iter().position(|p| p == name) {
-                Some(index) => (index, Code::default()),
-                None => {
-                    lookups.push(name.to_string());
-                    let index = lookups.len() - 1;
-                    let prop = format_ident!("prop{}", index);
-                    let lookup = quote! {
-                        let #prop = match v {
-                            Value::Object(obj) => __rt::get(obj, #name),
-                            _ => None,
-                        };
-                    };
-                    (index, Code::stmt(lookup).using(Uses::V))
-                }
-            };
-            let prop = format_ident!("prop{}", index);
+            let (prop, lookup) = property_lookup(name, lookups);
             let call = self.child(f, edge, edge.target, &Inst::Key, &EvArg::Throwaway);
             // (The match binds the value `x`.)
             let verdict = quote! {
@@ -492,6 +513,47 @@ impl Gen<'_> {
             };
         };
         Code::stmt(verdict).using(call.uses | Uses::EV)
+    }
+
+    /// Whether absorbed `condition` adds its evaluated locations to the node's where it
+    /// holds. (Not where the node's pass decides `unevaluatedProperties`: it records every
+    /// property then.)
+    fn merges(&self, f: &Fun<'_>, condition: &Edge) -> bool {
+        self.node_collects(f) && self.collects(condition.target) && !f.absorbed.unevaluated
+    }
+
+    /// The property a condition tests and the strings it allows there, when that is all
+    /// it does: `{"properties": {P: {"const": S}}}` or with an `enum` of strings, the
+    /// subschema inline and annotating nothing. Such a condition holds where the instance
+    /// is no object, has no `P`, or has one of those strings at `P`; deciding it costs no
+    /// budget of its own (its node is inline).
+    fn string_test<'p>(&'p self, f: &Fun<'_>, condition: &Edge) -> Option<(&'p str, Vec<&'p str>)> {
+        if self.merges(f, condition) {
+            return None;
+        }
+        let (name, edge) = self.one_property(condition.target)?;
+        let target = self.callee(edge.target, Mode::Check);
+        let plan = self.plan.node(target);
+        let node = self.program.node(target);
+        if plan.out_of_line || plan.recursive || !node.annotations.is_empty() {
+            return None;
+        }
+        let values = match node.checks.as_slice() {
+            [Check {
+                kind: CheckKind::Const(value),
+                ..
+            }] => std::slice::from_ref(value),
+            [Check {
+                kind: CheckKind::Enum(values),
+                ..
+            }] => values.as_slice(),
+            _ => return None,
+        };
+        let strings = values
+            .iter()
+            .map(|v| v.as_str())
+            .collect::<Option<Vec<_>>>()?;
+        Some((name, strings))
     }
 
     /// The one property that inline node `id` tests, with its subschema, when that is all
@@ -578,5 +640,56 @@ impl Gen<'_> {
             }}
         })
         .using(uses)
+    }
+}
+
+/// The variable holding the value of property `name` of the instance (`propK`, `None`
+/// where the instance is no object or has no such property), with the code that looks it
+/// up when this is its first use in the function (`lookups`: the names looked up so far).
+fn property_lookup(name: &str, lookups: &mut Vec<String>) -> (proc_macro2::Ident, Code) {
+    if let Some(index) = lookups.iter().position(|p| p == name) {
+        return (format_ident!("prop{}", index), Code::default());
+    }
+    lookups.push(name.to_string());
+    let prop = format_ident!("prop{}", lookups.len() - 1);
+    let lookup = quote! {
+        let #prop = match v {
+            Value::Object(obj) => __rt::get(obj, #name),
+            _ => None,
+        };
+    };
+    (prop, Code::stmt(lookup).using(Uses::V))
+}
+
+/// Binds `holdsN` for each absorbed condition `N` of `group`, the one whose allowed
+/// strings are the same-placed entry of `sets`, by one `match` on property `prop`: every
+/// condition holds where it is absent; none where it is no string or another string.
+fn string_conditions(group: &[usize], sets: &[&[&str]], prop: &proc_macro2::Ident) -> TokenStream {
+    let names = group.iter().map(|&n| holds_name(n));
+    let verdicts = |f: &dyn Fn(&[&str]) -> bool| {
+        let each = sets.iter().map(|set| f(set));
+        quote!((#(#each),*))
+    };
+    let mut strings: Vec<&str> = Vec::new();
+    for s in sets.iter().flat_map(|set| set.iter()) {
+        if !strings.contains(s) {
+            strings.push(s);
+        }
+    }
+    let arms = strings.iter().map(|s| {
+        let holds = verdicts(&|set| set.contains(s));
+        quote!(#s => #holds,)
+    });
+    let all = verdicts(&|_| true);
+    let none = verdicts(&|_| false);
+    quote! {
+        let (#(#names),*) = match #prop {
+            None => #all,
+            Some(Value::String(text)) => match text.as_str() {
+                #(#arms)*
+                _ => #none,
+            },
+            Some(_) => #none,
+        };
     }
 }

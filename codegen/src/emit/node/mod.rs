@@ -628,10 +628,7 @@ impl<'a> Gen<'a> {
     fn checks(&self, f: &Fun<'_>, checks: &[Check]) -> Code {
         let mut out = Code::default();
         // The absorbed conditions first (see `Gen::absorbed`), then the steps.
-        let mut lookups = Vec::new();
-        for (n, condition) in f.absorbed.conditions.iter().enumerate() {
-            out.push(self.condition(f, condition, n, &mut lookups));
-        }
+        out.push(self.conditions(f));
         for step in self.steps(f, checks) {
             out.push(match step {
                 Step::Run(run) => self.dispatch(f, &run),
