@@ -422,7 +422,7 @@ fn pattern_set_tokens_form_a_prefix_set() {
         .map(|p| re(p))
         .collect();
     let set = PatternSet::new(compiled.iter());
-    let ts = set.to_tokens(&quote::quote!(::schemac_runtime));
+    let ts = schemac::emit::tables::pattern_set(&set, &quote::quote!(::schemac_runtime));
     let text = ts.to_string();
     assert!(
         text.contains(":: schemac_runtime :: regex :: PrefixSet :: new"),

@@ -242,16 +242,17 @@ fn minimized_dfa_is_small() {
 #[cfg(feature = "emit")]
 #[test]
 fn tokens_name_the_runtime_constructors() {
+    use schemac::emit::tables::regex;
     let r = re("^[a-z]+(?=x)");
-    let ts = r.to_tokens(&quote::quote!(::schemac_runtime)).to_string();
+    let rt = quote::quote!(::schemac_runtime);
+    let ts = regex(&r, &rt).to_string();
     assert!(
         ts.contains(":: schemac_runtime :: regex :: Regex :: new"),
         "{ts}"
     );
     assert!(ts.contains("Program :: new"), "{ts}");
-    syn::parse2::<syn::Expr>(r.to_tokens(&quote::quote!(::schemac_runtime)))
-        .expect("tokens form an expression");
-    let d = re("^[A-Z]{3}$").to_tokens(&quote::quote!(::rt)).to_string();
+    syn::parse2::<syn::Expr>(regex(&r, &rt)).expect("tokens form an expression");
+    let d = regex(&re("^[A-Z]{3}$"), &quote::quote!(::rt)).to_string();
     assert!(d.contains("Dfa :: new"), "{d}");
 }
 

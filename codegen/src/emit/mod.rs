@@ -17,6 +17,7 @@
 //! starts with a comment naming its sources and the schemac version.
 
 mod node;
+pub mod tables;
 mod value;
 
 use crate::ir::Program;

@@ -17,10 +17,10 @@ use serde_json::Value;
 /// otherwise the backends compare member by member.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EnumTable {
-    strings: Vec<String>,
-    ints: Vec<i64>,
-    uints: Vec<u64>,
-    floats: Vec<f64>,
+    pub(crate) strings: Vec<String>,
+    pub(crate) ints: Vec<i64>,
+    pub(crate) uints: Vec<u64>,
+    pub(crate) floats: Vec<f64>,
 }
 
 impl EnumTable {
@@ -124,21 +124,6 @@ impl EnumTable {
     pub fn as_runtime(&self) -> Members<'_, String> {
         Members::new(&self.strings, &self.ints, &self.uints, &self.floats)
     }
-
-    /// A constant expression of type `#runtime::lookup::Members<'static>` over the same
-    /// tables, for `static TABLE: #runtime::lookup::Members<'static> = <expr>;`.
-    #[cfg(feature = "emit")]
-    pub fn to_tokens(&self, runtime: &proc_macro2::TokenStream) -> proc_macro2::TokenStream {
-        use proc_macro2::Literal;
-        use quote::quote;
-        let strings = self.strings.iter().map(|s| Literal::string(s));
-        let ints = self.ints.iter().map(|&i| Literal::i64_unsuffixed(i));
-        let uints = self.uints.iter().map(|&u| Literal::u64_unsuffixed(u));
-        let floats = self.floats.iter().map(|&f| Literal::f64_suffixed(f));
-        quote!(#runtime::lookup::Members::new(
-            &[#(#strings),*], &[#(#ints),*], &[#(#uints),*], &[#(#floats),*]
-        ))
-    }
 }
 
 /// The prefilter over the patterns `ids` of a `patternProperties` check, or of the
@@ -213,20 +198,5 @@ mod tests {
             let n: serde_json::Number = serde_json::from_str(text).unwrap();
             assert_eq!(members.is_number_member(&n), found, "{text}");
         }
-    }
-
-    #[cfg(feature = "emit")]
-    #[test]
-    fn tokens_form_a_static_table() {
-        let values: Vec<Value> = (0..16).map(|i| json!(format!("s\"{i}"))).collect();
-        let tokens = EnumTable::new(&values)
-            .unwrap()
-            .to_tokens(&quote::quote!(::schemac_runtime));
-        let text = tokens.to_string();
-        assert!(
-            text.starts_with(":: schemac_runtime :: lookup :: Members :: new"),
-            "{text}"
-        );
-        syn::parse2::<syn::Expr>(tokens).expect("an expression");
     }
 }

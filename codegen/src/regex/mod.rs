@@ -2,7 +2,7 @@
 //!
 //! Takes a pattern's text; gives a [`CompiledRegex`]: flat tables that
 //! `schemac_runtime::regex` executes, owned here (the interpreter borrows them through
-//! [`CompiledRegex::as_runtime`]) or emitted as `static` data ([`CompiledRegex::to_tokens`]).
+//! [`CompiledRegex::as_runtime`]) or emitted as `static` data ([`crate::emit::tables::regex`]).
 //!
 //! The stages, one module each:
 //!
@@ -30,6 +30,9 @@ mod unicode;
 
 use std::fmt;
 
+/// The fast paths, for the tables the emitter writes.
+#[cfg(feature = "emit")]
+pub(crate) use fast::Fast;
 pub use set::PatternSet;
 
 use schemac_runtime::regex::syntax::{self, Node, SyntaxErrorKind};
@@ -163,20 +166,20 @@ impl fmt::Display for RegexError {
 /// A compiled pattern: unanchored search semantics (`b` matches `abc`).
 #[derive(Debug, Clone)]
 pub struct CompiledRegex {
-    source: String,
-    fast: Option<fast::Fast>,
+    pub(crate) source: String,
+    pub(crate) fast: Option<fast::Fast>,
     /// The Pike VM's op bytes.
-    ops: Vec<u8>,
+    pub(crate) ops: Vec<u8>,
     /// [`Words`] tables as (bytes, width).
-    args: (Vec<u8>, u8),
+    pub(crate) args: (Vec<u8>, u8),
     /// Number of NFA instructions.
-    program_size: usize,
-    class_offsets: (Vec<u8>, u8),
-    ranges: (Vec<u8>, u8),
-    looks: Vec<u32>,
-    start: u32,
-    anchored: bool,
-    dfa: Option<dfa::DfaTables>,
+    pub(crate) program_size: usize,
+    pub(crate) class_offsets: (Vec<u8>, u8),
+    pub(crate) ranges: (Vec<u8>, u8),
+    pub(crate) looks: Vec<u32>,
+    pub(crate) start: u32,
+    pub(crate) anchored: bool,
+    pub(crate) dfa: Option<dfa::DfaTables>,
 }
 
 impl CompiledRegex {
@@ -310,116 +313,6 @@ impl CompiledRegex {
     /// Number of DFA states (dead and match states included), if there is a DFA.
     pub fn dfa_states(&self) -> Option<usize> {
         self.dfa.as_ref().map(|d| d.accept_end.len())
-    }
-
-    /// A constant expression of type `#runtime::regex::Regex<'static>` over the same
-    /// tables, for `static RE: #runtime::regex::Regex<'static> = <expr>;`.
-    #[cfg(feature = "emit")]
-    pub fn to_tokens(&self, runtime: &proc_macro2::TokenStream) -> proc_macro2::TokenStream {
-        use proc_macro2::Literal;
-        use quote::{quote, ToTokens};
-        fn hex_word(w: u64) -> Literal {
-            format!("0x{w:016X}")
-                .parse::<Literal>()
-                .unwrap_or_else(|_| Literal::u64_unsuffixed(w))
-        }
-        /// A repetition bound (`u32::MAX`: unbounded, spelled so).
-        fn count(n: u32) -> proc_macro2::TokenStream {
-            if n == u32::MAX {
-                quote!(::core::primitive::u32::MAX)
-            } else {
-                Literal::u32_unsuffixed(n).into_token_stream()
-            }
-        }
-        fn words<T: Copy + Into<u32>>(v: &[T]) -> proc_macro2::TokenStream {
-            let items = v.iter().map(|&x| Literal::u32_unsuffixed(x.into()));
-            quote!(&[#(#items),*])
-        }
-        let fast = match &self.fast {
-            None => quote!(::core::option::Option::None),
-            Some(fast::Fast::Literal { text, start, end }) => quote!(
-                ::core::option::Option::Some(#runtime::regex::FastPath::Literal {
-                    text: #text, start: #start, end: #end
-                })
-            ),
-            Some(fast::Fast::Prefix(text)) => {
-                quote!(::core::option::Option::Some(#runtime::regex::FastPath::Prefix(#text)))
-            }
-            Some(fast::Fast::Leading { ascii, non_ascii }) => {
-                let [lo, hi] = ascii.map(hex_word);
-                quote!(::core::option::Option::Some(#runtime::regex::FastPath::Leading {
-                    ascii: [#lo, #hi], non_ascii: #non_ascii
-                }))
-            }
-            Some(fast::Fast::ClassRun {
-                ascii,
-                ranges,
-                min,
-                max,
-                start,
-                end,
-            }) => {
-                let [lo, hi] = ascii.map(hex_word);
-                let ranges = words(ranges);
-                let (min, max) = (count(*min), count(*max));
-                quote!(::core::option::Option::Some(#runtime::regex::FastPath::ClassRun(
-                    #runtime::regex::ClassRun::new([#lo, #hi], #ranges, #min, #max, #start, #end)
-                )))
-            }
-            Some(fast::Fast::AsciiRuns { head, runs, end }) => {
-                let head = if head.is_empty() {
-                    quote!(#runtime::regex::Choice::NONE)
-                } else {
-                    let (text, ends) = (&head.text, words(&head.ends));
-                    quote!(#runtime::regex::Choice::new(#text, #ends))
-                };
-                let runs = runs.iter().map(|run| {
-                    let [lo, hi] = run.ascii().map(hex_word);
-                    let (min, max) = run.bounds();
-                    let (min, max) = (count(min), count(max));
-                    quote!(#runtime::regex::AsciiRun::new([#lo, #hi], #min, #max))
-                });
-                quote!(::core::option::Option::Some(#runtime::regex::FastPath::AsciiRuns {
-                    head: #head, runs: &[#(#runs),*], end: #end
-                }))
-            }
-        };
-        let table = |(bytes, width): &(Vec<u8>, u8)| {
-            let bytes = Literal::byte_string(bytes);
-            let width = Literal::u8_unsuffixed(*width);
-            quote!(#runtime::regex::Words::new(#bytes, #width))
-        };
-        let ops = Literal::byte_string(&self.ops);
-        let args = table(&self.args);
-        let offsets = table(&self.class_offsets);
-        let ranges = table(&self.ranges);
-        let looks = words(&self.looks);
-        let start = Literal::u32_unsuffixed(self.start);
-        let anchored = self.anchored;
-        let dfa = match &self.dfa {
-            Some(d) => {
-                let ascii = Literal::byte_string(&d.ascii[..]);
-                let bounds = table(&d.bounds);
-                let bound_classes = table(&d.bound_classes);
-                let classes = Literal::u32_unsuffixed(d.classes);
-                let trans = table(&d.trans);
-                let accept_end = Literal::byte_string(&d.accept_end);
-                let dstart = Literal::u16_unsuffixed(d.start);
-                quote!(::core::option::Option::Some(#runtime::regex::Dfa::new(
-                    #ascii, #bounds, #bound_classes, #classes, #trans, #accept_end, #dstart
-                )))
-            }
-            None => quote!(::core::option::Option::None),
-        };
-        quote! {
-            #runtime::regex::Regex::new(
-                #fast,
-                #runtime::regex::Program::new(
-                    #ops, #args, #offsets, #ranges, #looks, #start, #anchored
-                ),
-                #dfa
-            )
-        }
     }
 }
 

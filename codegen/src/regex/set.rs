@@ -12,12 +12,12 @@ use super::{fast::Fast, CompiledRegex};
 /// candidates; ignored patterns (`None`) never are.
 #[derive(Debug, Clone, Default)]
 pub struct PatternSet {
-    text: String,
-    bounds: Vec<u32>,
-    offsets: Vec<u32>,
-    patterns: Vec<u32>,
-    lengths: Vec<u32>,
-    always: Vec<u32>,
+    pub(crate) text: String,
+    pub(crate) bounds: Vec<u32>,
+    pub(crate) offsets: Vec<u32>,
+    pub(crate) patterns: Vec<u32>,
+    pub(crate) lengths: Vec<u32>,
+    pub(crate) always: Vec<u32>,
 }
 
 impl PatternSet {
@@ -75,27 +75,6 @@ impl PatternSet {
             &self.lengths,
             &self.always,
         )
-    }
-
-    /// A constant expression of type `#runtime::regex::PrefixSet<'static>` over the same
-    /// tables, for `static SET: #runtime::regex::PrefixSet<'static> = <expr>;`.
-    #[cfg(feature = "emit")]
-    pub fn to_tokens(&self, runtime: &proc_macro2::TokenStream) -> proc_macro2::TokenStream {
-        use proc_macro2::Literal;
-        use quote::quote;
-        fn words(v: &[u32]) -> proc_macro2::TokenStream {
-            let items = v.iter().map(|&x| Literal::u32_unsuffixed(x));
-            quote!(&[#(#items),*])
-        }
-        let text = Literal::string(&self.text);
-        let bounds = words(&self.bounds);
-        let offsets = words(&self.offsets);
-        let patterns = words(&self.patterns);
-        let lengths = words(&self.lengths);
-        let always = words(&self.always);
-        quote!(#runtime::regex::PrefixSet::new(
-            #text, #bounds, #offsets, #patterns, #lengths, #always
-        ))
     }
 
     /// Number of patterns tried on every key (those without a literal start).

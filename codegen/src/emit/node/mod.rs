@@ -243,7 +243,7 @@ impl<'a> Gen<'a> {
             let entry = &self.program.regexes[id.0];
             let doc = doc_text(&entry.source);
             let expr = match &entry.compiled {
-                Some(compiled) => regex_tokens(compiled, rt),
+                Some(compiled) => super::tables::regex(compiled, rt),
                 None => continue,
             };
             let ty = regex_type(rt);
@@ -353,7 +353,7 @@ impl<'a> Gen<'a> {
             "EN",
             " The sorted members of a large `enum`, looked up by binary search.",
             quote!(#rt::lookup::Members<'static>),
-            table.to_tokens(rt),
+            super::tables::enum_table(table, rt),
         )
     }
 
@@ -375,7 +375,7 @@ impl<'a> Gen<'a> {
             "PS",
             " The literal starts of a list of patterns: which may match a key.",
             quote!(#rt::regex::PrefixSet<'static>),
-            set.to_tokens(rt),
+            super::tables::pattern_set(set, rt),
         )
     }
 
@@ -778,12 +778,6 @@ fn state(mode: Mode) -> TokenStream {
         Mode::Check => quote!(cx),
         Mode::Errors => quote!(cx.state),
     }
-}
-
-/// The tokens of a compiled regex's `static` initializer: the engine's tables as a
-/// constant expression.
-fn regex_tokens(compiled: &crate::regex::CompiledRegex, rt: &TokenStream) -> TokenStream {
-    compiled.to_tokens(rt)
 }
 
 /// The type of a regex `static`.
