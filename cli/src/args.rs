@@ -50,6 +50,8 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
         output: OutputFormat,
     },
+    // The doc comment is the command's help text: its URL stays bare there.
+    #[allow(rustdoc::bare_urls)]
     /// Serve Bowtie (https://bowtie.report): its IHOP protocol, one JSON command per line
     /// on standard input (`start`, `dialect`, `run`, `stop`), one JSON response per line on
     /// standard output. Exit 0 at `stop` or the end of the input, 2 on a line that is not

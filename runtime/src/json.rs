@@ -37,7 +37,7 @@ pub fn is_integral_float(n: &Number) -> bool {
 
 /// JSON Schema equality: numbers compare by value (`1 == 1.0`), objects ignore key order.
 ///
-/// Recursion is bounded: below [`EQUAL_RECURSION_LIMIT`] levels of nesting the comparison
+/// Recursion is bounded: below `EQUAL_RECURSION_LIMIT` levels of nesting the comparison
 /// continues with an explicit stack, so arbitrarily deep values cannot overflow the stack.
 pub fn equal(a: &Value, b: &Value) -> bool {
     equal_at(a, b, 0)

@@ -1,6 +1,6 @@
 //! The 2020-12 output formats (§12.4) as JSON values: [`Format::Flag`],
 //! [`Format::Basic`], [`Format::Detailed`] and [`Format::Verbose`], built from a [`Report`]
-//! and the annotations of an [`Evaluation`](crate::annotation::Evaluation).
+//! and the annotations of an [`Evaluation`].
 //!
 //! Every output but `flag` is an output unit: `valid`, `keywordLocation` and
 //! `instanceLocation` (`""` at the root), with the failed assertions under `errors` (each

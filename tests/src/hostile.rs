@@ -28,13 +28,13 @@ impl Hostile {
     }
 }
 
-/// Members of [`big_string_enum`] and items of its instances.
+/// Members of `big_string_enum` and items of its instances.
 pub const ENUM_MEMBERS: usize = 10_000;
 
 /// Items in the instances of the large-`enum` schemas, keys of the pattern schema's.
 pub const INSTANCE_ITEMS: usize = 100_000;
 
-/// Patterns of [`many_pattern_properties`].
+/// Patterns of `many_pattern_properties`.
 pub const PATTERNS: usize = 5_000;
 
 /// The cost of checking [`INSTANCE_ITEMS`] items against a large `enum` under `items`:
@@ -42,13 +42,13 @@ pub const PATTERNS: usize = 5_000;
 /// per lookup (a binary search over at most 2^16 members is one unit).
 pub const ENUM_COST: u64 = 1 + 2 * INSTANCE_ITEMS as u64;
 
-/// The cost of checking [`INSTANCE_ITEMS`] keys against [`many_pattern_properties`]: one
+/// The cost of checking [`INSTANCE_ITEMS`] keys against `many_pattern_properties`: one
 /// unit for the root; per key one for the prefilter lookup, one for the match of the one
 /// candidate, one for its subschema (`additionalProperties: false` is constant: it costs
 /// nothing).
 pub const PATTERN_COST: u64 = 1 + 3 * INSTANCE_ITEMS as u64;
 
-/// String member `i` of [`big_string_enum`].
+/// String member `i` of `big_string_enum`.
 pub fn member(i: usize) -> String {
     format!("member-{i:05}")
 }
@@ -58,7 +58,7 @@ fn big_string_enum() -> Value {
     json!({"items": {"enum": members}})
 }
 
-/// Number member `i` of [`big_number_enum`]: integers, with every tenth one a float and
+/// Number member `i` of `big_number_enum`: integers, with every tenth one a float and
 /// the last above `i64::MAX`.
 pub fn number_member(i: usize) -> Value {
     match i {
@@ -73,7 +73,7 @@ fn big_number_enum() -> Value {
     json!({"items": {"enum": members}})
 }
 
-/// The key an instance of [`many_pattern_properties`] has for item `i`: it matches pattern
+/// The key an instance of `many_pattern_properties` has for item `i`: it matches pattern
 /// `i % PATTERNS` (`^p<n>_`), and only that one.
 pub fn pattern_key(i: usize) -> String {
     format!("p{}_{i}", i % PATTERNS)

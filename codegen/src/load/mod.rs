@@ -1,6 +1,6 @@
 //! Loading: documents, the offline registry, resources, anchors and base URIs.
 //!
-//! Takes the root schema and the [`Registry`]; gives an [`Index`]: every schema resource
+//! Takes the root schema and the [`Registry`]; gives an `Index`: every schema resource
 //! (`$id`, or a document's retrieval URI) and anchor by absolute URI, and for every
 //! subschema its base URI, resource and dialect. Nothing is ever fetched: a reference can
 //! only reach the compiled document and documents added to the registry, which are

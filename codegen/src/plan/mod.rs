@@ -22,7 +22,7 @@
 //!
 //! - **Discriminators.** An `anyOf` / `oneOf` whose branches restrict one property to
 //!   string literals reads that property once and evaluates only the branches that admit
-//!   its value ([`Plan::discriminator`], [`discriminate`]).
+//!   its value ([`Plan::discriminator`], `discriminate`).
 //! - **Sharing.** Structurally identical nodes (same checks, same targets up to sharing)
 //!   form one class; short-circuit evaluation uses the class's [`NodePlan::canonical`]
 //!   node. Error-collecting evaluation shares finer classes, whose members also agree on
@@ -117,7 +117,7 @@ pub struct NodePlan {
     /// Evaluated out of line: a function, a budget charge point, a depth level.
     pub out_of_line: bool,
     /// What entering the node counts against [`schemac_runtime::Limits::max_nesting`]
-    /// when it is out of line: the stack its region may use, as the most [`frame_units`]
+    /// when it is out of line: the stack its region may use, as the most `frame_units`
     /// along a chain of inline nodes from it (inline nodes evaluate inside its region).
     pub height: u32,
     /// Out of line and on a cycle of the (shared) schema graph: entering it is also a
@@ -167,7 +167,7 @@ impl Plan {
 
     /// The node whose error-collecting evaluation stands for `id`'s: structurally
     /// identical nodes whose error locations differ only by where they are share it (see
-    /// [`Sharing::Errors`]).
+    /// `Sharing::Errors`).
     pub fn error_representative(&self, id: NodeId) -> NodeId {
         self.error_functions[id.0]
     }

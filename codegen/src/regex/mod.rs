@@ -9,14 +9,14 @@
 //! 1. parse — `schemac_runtime::regex::syntax` (shared with the run-time `format: "regex"`
 //!    check) gives the AST; constructs the linear-time engine refuses become
 //!    [`RegexError::Unsupported`];
-//! 2. [`unicode`] — class items to code-point sets (Unicode properties from regex-syntax's
+//! 2. `unicode` — class items to code-point sets (Unicode properties from regex-syntax's
 //!    tables);
-//! 3. [`nfa`] — a Thompson NFA, the Pike VM's program, with each lookaround a sub-program
+//! 3. `nfa` — a Thompson NFA, the Pike VM's program, with each lookaround a sub-program
 //!    evaluated as a position oracle;
-//! 4. [`dfa`] — where there is no lookaround or `\b` and the state count stays within
+//! 4. `dfa` — where there is no lookaround or `\b` and the state count stays within
 //!    [`RegexOptions::max_dfa_states`], a minimized DFA over code-point classes.
 //!
-//! Fast paths ([`fast`]) are recognized on the syntax tree: a literal, bare or anchored;
+//! Fast paths (`fast`) are recognized on the syntax tree: a literal, bare or anchored;
 //! a single class run (`^[a-z0-9_-]+$`); anchored runs of ASCII classes that a greedy scan
 //! decides (`^[a-z]+_[0-9]{1,4}$`, `^(get|put)_[a-z]+$`); an anchored literal prefix
 //! (`^abc…`); a set of first code points (`^[a-z].*x`).
