@@ -79,6 +79,22 @@ pub fn pattern_key(i: usize) -> String {
     format!("p{}_{i}", i % PATTERNS)
 }
 
+/// `{"$defs": {"d0": {"anyOf": [{"$ref": "#/$defs/d1"}, {"type": "string", "$ref":
+/// "#/$defs/d1"}]}, .., "dN": false}, "$ref": "#/$defs/d0"}`: every level doubles the work,
+/// and every string is invalid (the last level is `false`).
+fn fan_out(levels: usize) -> Value {
+    let mut defs = Map::new();
+    for i in 0..levels {
+        let next = format!("#/$defs/d{}", i + 1);
+        defs.insert(
+            format!("d{i}"),
+            json!({"anyOf": [{"$ref": next}, {"type": "string", "$ref": next}]}),
+        );
+    }
+    defs.insert(format!("d{levels}"), json!(false));
+    json!({"$defs": defs, "$ref": "#/$defs/d0"})
+}
+
 fn many_pattern_properties() -> Value {
     // One shared subschema: the generated code has one function for it, not 5,000.
     let patterns: Map<String, Value> = (0..PATTERNS)
@@ -154,6 +170,18 @@ pub const ALL: &[Hostile] = &[
         name: "many_pattern_properties",
         schema: many_pattern_properties,
         budget: Some(PATTERN_COST),
+    },
+    // 7. An exponential fan-out of `anyOf` and `$ref` (2^40 leaf evaluations) ends in
+    // `BudgetExceeded`, charged at the shared levels; a small one (2^6) gets its verdict.
+    Hostile {
+        name: "fan_out_40",
+        schema: || fan_out(40),
+        budget: None,
+    },
+    Hostile {
+        name: "fan_out_6",
+        schema: || fan_out(6),
+        budget: None,
     },
     // 8. Control characters in every name and pattern position generate code that compiles.
     Hostile {

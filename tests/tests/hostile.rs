@@ -148,6 +148,19 @@ fn regex_work_is_bounded() {
 }
 
 #[test]
+fn an_exponential_fan_out_runs_out_of_budget() {
+    // A number fails every level's second branch on its type: one path, a verdict.
+    expect(
+        "fan_out_40",
+        vec![(json!("x"), OVER_BUDGET), (json!(1), INVALID)],
+    );
+    expect(
+        "fan_out_6",
+        vec![(json!("x"), INVALID), (json!(1), INVALID)],
+    );
+}
+
+#[test]
 fn errors_are_bounded_alike() {
     on_small_stack(|| {
         let rows = Value::Array(vec![json!({}); 100_000]);

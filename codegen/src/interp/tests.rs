@@ -2211,40 +2211,6 @@ fn compiled_self_references_stop_at_the_depth_bound_on_a_small_stack() {
     });
 }
 
-/// `{"$defs": {"d0": {"anyOf": [{"$ref": "#/$defs/d1"}, {"$ref": "#/$defs/d1"}]}, ..,
-/// "dN": false}, "$ref": "#/$defs/d0"}`: every level doubles the work.
-fn fan_out_schema(levels: usize) -> Value {
-    let mut defs = serde_json::Map::new();
-    for i in 0..levels {
-        let next = format!("#/$defs/d{}", i + 1);
-        defs.insert(
-            format!("d{i}"),
-            json!({"anyOf": [{"$ref": next}, {"type": "string", "$ref": next}]}),
-        );
-    }
-    defs.insert(format!("d{levels}"), json!(false));
-    json!({"$defs": defs, "$ref": "#/$defs/d0"})
-}
-
-#[test]
-fn exponential_fan_out_runs_out_of_budget() {
-    // 2^40 leaf evaluations: far beyond any budget, ended by the bulk charges at the
-    // shared (out-of-line) levels.
-    let program = crate::Compiler::new(crate::Options::default())
-        .compile(&fan_out_schema(40))
-        .expect("compiles");
-    let v = Interpreter::new(program);
-    let exceeded = Verdict::Incomplete(IncompleteReason::BudgetExceeded);
-    assert_eq!(v.check(&json!("x")), exceeded);
-    assert_eq!(v.validate(&json!("x")).verdict, exceeded);
-    // A small fan-out still gets its verdict.
-    let program = crate::Compiler::new(crate::Options::default())
-        .compile(&fan_out_schema(6))
-        .expect("compiles");
-    let v = Interpreter::new(program);
-    assert_eq!(v.check(&json!("x")), Verdict::Invalid);
-}
-
 #[test]
 fn depth_is_counted_again_under_limits_below_the_programs() {
     // No cycle and shallow: depth free under the program's limits, counted below them.
