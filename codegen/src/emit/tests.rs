@@ -896,4 +896,30 @@ fn conditions_on_one_property_are_decided_by_one_match() {
     );
     assert!(check_code.contains("\"b\" => (true, true),"), "{out}");
     assert!(check_code.contains("let holds2 = match prop0 {"), "{out}");
+
+    // An `enum` long enough for a lookup table charges the lookup: decided by its call.
+    let long: Vec<String> = (0..8).map(|i| format!("s{i}")).collect();
+    let schema = json!({
+        "allOf": [branch(json!({"enum": long}), "x"), branch(json!({"const": "b"}), "y")]
+    });
+    let out = generate_schema("long", &schema);
+    let check_code = check_functions(&out);
+    assert!(!check_code.contains("let (holds0"), "{out}");
+    assert!(check_code.contains("let holds0 = match prop0 {"), "{out}");
+
+    // Many conditions: at most 16 per `match`.
+    let many: Vec<serde_json::Value> = (0..20)
+        .map(|i| branch(json!({"const": format!("k{i}")}), "x"))
+        .collect();
+    let out = generate_schema("many", &json!({ "allOf": many }));
+    let check_code = check_functions(&out);
+    assert_eq!(
+        check_code.matches("Some(Value::String(text)) => {").count(),
+        2,
+        "{out}"
+    );
+    assert!(
+        check_code.contains("let (holds16, holds17, holds18, holds19) ="),
+        "{out}"
+    );
 }

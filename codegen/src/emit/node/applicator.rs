@@ -7,6 +7,7 @@ use super::code::{Code, Expr, Uses};
 use super::dispatch::{TypeTest, Variant};
 use super::{dispatchable, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
+use crate::plan::lookup::EnumTable;
 use crate::plan::Discriminator;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -448,6 +449,7 @@ impl Gen<'_> {
             let group: Vec<usize> = match &tests[n] {
                 Some((name, _)) => (n..conditions.len())
                     .filter(|&m| tests[m].as_ref().is_some_and(|(other, _)| other == name))
+                    .take(MAX_DECIDED_TOGETHER)
                     .collect(),
                 None => Vec::new(),
             };
@@ -526,7 +528,8 @@ impl Gen<'_> {
     /// it does: `{"properties": {P: {"const": S}}}` or with an `enum` of strings, the
     /// subschema inline and annotating nothing. Such a condition holds where the instance
     /// is no object, has no `P`, or has one of those strings at `P`; deciding it costs no
-    /// budget of its own (its node is inline).
+    /// budget of its own (its node is inline, its `enum` too short for a lookup table,
+    /// which would charge the lookup).
     fn string_test<'p>(&'p self, f: &Fun<'_>, condition: &Edge) -> Option<(&'p str, Vec<&'p str>)> {
         if self.merges(f, condition) {
             return None;
@@ -549,6 +552,9 @@ impl Gen<'_> {
             }] => values.as_slice(),
             _ => return None,
         };
+        if EnumTable::new(values).is_some_and(|table| table.has_strings()) {
+            return None;
+        }
         let strings = values
             .iter()
             .map(|v| v.as_str())
@@ -642,6 +648,11 @@ impl Gen<'_> {
         .using(uses)
     }
 }
+
+/// At most this many conditions are decided by one `match` ([`Gen::conditions`]): each
+/// arm is a tuple of their verdicts, and each has fewer than [`EnumTable::MIN_STRINGS`]
+/// strings, so the `match` stays small however many conditions a schema has.
+const MAX_DECIDED_TOGETHER: usize = 16;
 
 /// The variable holding the value of property `name` of the instance (`propK`, `None`
 /// where the instance is no object or has no such property), with the code that looks it
