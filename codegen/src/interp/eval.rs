@@ -794,6 +794,10 @@ impl Interpreter {
                     }
                     None => true,
                 },
+                Op::Property(entry) => match inst.as_object() {
+                    Some(object) => self.property_quietly(cx, entry, object)?,
+                    None => true,
+                },
                 Op::Closed(closed) => match inst.as_object() {
                     Some(object) => self.closed_quietly(cx, closed, object)?,
                     None => true,
@@ -1877,6 +1881,24 @@ impl Interpreter {
             ok = false;
         }
         Ok(ok)
+    }
+
+    /// [`Op::Property`] `(name, edge)`: its schema applied to the value at `name` (the key found by its length first on an object of
+    /// a few keys, else looked up).
+    #[inline(never)]
+    fn property_quietly(
+        &self,
+        cx: &mut Ctx,
+        (name, edge): &(String, Edge),
+        object: &Map<String, Value>,
+    ) -> Eval {
+        let value = match object.len() {
+            0..=4 => (object.iter())
+                .find(|(key, _)| key.len() == name.len() && *key == name)
+                .map(|(_, value)| value),
+            _ => object.get(name),
+        };
+        value.map_or(Ok(true), |value| self.child_quietly(cx, edge.target, value))
     }
 
     /// Runs the deferred `properties` entries found present, in entry order: one with the
