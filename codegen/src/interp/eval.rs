@@ -1883,8 +1883,10 @@ impl Interpreter {
         Ok(ok)
     }
 
-    /// [`Op::Property`] `(name, edge)`: its schema applied to the value at `name` (the key found by its length first on an object of
-    /// a few keys, else looked up).
+    /// [`Op::Property`] `(name, edge)`: its schema applied to the value at `name`, on an
+    /// object of up to 11 keys (one node of the map) found among the keys by its length
+    /// first (a key of another length costs no comparison), else looked up (the search
+    /// through a node compares each key it passes).
     #[inline(never)]
     fn property_quietly(
         &self,
@@ -1893,7 +1895,7 @@ impl Interpreter {
         object: &Map<String, Value>,
     ) -> Eval {
         let value = match object.len() {
-            0..=4 => (object.iter())
+            0..=11 => (object.iter())
                 .find(|(key, _)| key.len() == name.len() && *key == name)
                 .map(|(_, value)| value),
             _ => object.get(name),
