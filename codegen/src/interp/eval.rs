@@ -10,8 +10,8 @@
 
 use super::annotations::{Annotations, NameTable};
 use super::plan::{
-    Bound, BranchesOp, ByKind, ClosedOp, Fast, Flat, FoldedRequired, Kind, Lane, NamedPatterns,
-    NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
+    value_at, Bound, BranchesOp, ByKind, ClosedOp, Fast, Flat, FoldedRequired, Kind, Lane,
+    NamedPatterns, NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
 };
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId, ResourceId};
@@ -1883,10 +1883,8 @@ impl Interpreter {
         Ok(ok)
     }
 
-    /// [`Op::Property`] `(name, edge)`: its schema applied to the value at `name`, on an
-    /// object of up to 11 keys (one node of the map) found among the keys by its length
-    /// first (a key of another length costs no comparison), else looked up (the search
-    /// through a node compares each key it passes).
+    /// [`Op::Property`] `(name, edge)`: its schema applied to the value at `name`
+    /// ([`value_at`]).
     #[inline(never)]
     fn property_quietly(
         &self,
@@ -1894,12 +1892,7 @@ impl Interpreter {
         (name, edge): &(String, Edge),
         object: &Map<String, Value>,
     ) -> Eval {
-        let value = match object.len() {
-            0..=11 => (object.iter())
-                .find(|(key, _)| key.len() == name.len() && *key == name)
-                .map(|(_, value)| value),
-            _ => object.get(name),
-        };
+        let value = value_at(object, name);
         value.map_or(Ok(true), |value| self.child_quietly(cx, edge.target, value))
     }
 

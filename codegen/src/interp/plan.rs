@@ -823,10 +823,14 @@ impl Required {
         }
     }
 
-    /// Whether `object` has every name: in one pass over its keys (stopping once all are
-    /// found) when it has at most four keys per name, else by a lookup of each.
+    /// Whether `object` has every name: one by [`value_at`]; several in one pass over its
+    /// keys (stopping once all are found) when it has at most four keys per name, else by
+    /// a lookup of each.
     #[inline(never)]
     pub(super) fn holds(&self, object: &Map<String, Value>) -> bool {
+        if let [name] = &self.names[..] {
+            return value_at(object, name).is_some();
+        }
         let Some((index, all)) = &self.pass else {
             return self.names.iter().all(|n| object.contains_key(n));
         };
@@ -839,6 +843,19 @@ impl Required {
         } else {
             all_found(object, *all, |key| index.find_by::<false>(key, name))
         }
+    }
+}
+
+/// The value at `name` in `object`: on an object of up to 11 keys (one node of the map)
+/// found among the keys by its length first (a key of another length costs no
+/// comparison), else looked up (the search through a node compares each key it passes).
+#[inline(always)]
+pub(super) fn value_at<'v>(object: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
+    match object.len() {
+        0..=11 => (object.iter())
+            .find(|(key, _)| key.len() == name.len() && *key == name)
+            .map(|(_, value)| value),
+        _ => object.get(name),
     }
 }
 
