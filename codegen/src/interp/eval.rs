@@ -10,8 +10,8 @@
 
 use super::annotations::{Annotations, NameTable};
 use super::plan::{
-    Bound, BranchesOp, ByKind, ClosedOp, Fast, Flat, FoldedRequired, Kind, Lane, NamedPatterns,
-    NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
+    value_at, Bound, BranchesOp, ByKind, ClosedOp, Fast, Flat, FoldedRequired, Kind, Lane,
+    NamedPatterns, NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
 };
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId, ResourceId};
@@ -792,6 +792,10 @@ impl Interpreter {
                         let (entries, index) = properties.borrowed();
                         self.properties_alone(cx, entries, index, object)?
                     }
+                    None => true,
+                },
+                Op::Property(entry) => match inst.as_object() {
+                    Some(object) => self.property_quietly(cx, entry, object)?,
                     None => true,
                 },
                 Op::Closed(closed) => match inst.as_object() {
@@ -1877,6 +1881,19 @@ impl Interpreter {
             ok = false;
         }
         Ok(ok)
+    }
+
+    /// [`Op::Property`] `(name, edge)`: its schema applied to the value at `name`
+    /// ([`value_at`]).
+    #[inline(never)]
+    fn property_quietly(
+        &self,
+        cx: &mut Ctx,
+        (name, edge): &(String, Edge),
+        object: &Map<String, Value>,
+    ) -> Eval {
+        let value = value_at(object, name);
+        value.map_or(Ok(true), |value| self.child_quietly(cx, edge.target, value))
     }
 
     /// Runs the deferred `properties` entries found present, in entry order: one with the

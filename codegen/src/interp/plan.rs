@@ -149,6 +149,9 @@ pub(super) enum Op {
     PrefixItems(Box<[NodeId]>),
     /// `properties` alone (no `required` folded in).
     Properties(Box<PropertiesOp>),
+    /// `properties` alone of one entry (name and edge): a lookup, whose order is the
+    /// pass's (the one key it applies to).
+    Property(Box<(String, Edge)>),
     /// `properties` alone, or fused with an `additionalProperties` that names exactly
     /// its names (no `patternProperties`): a key is a name's or `additional`'s.
     Closed(Box<ClosedOp>),
@@ -543,7 +546,7 @@ fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
             OnKind::Runs(op.clone())
         }
         Op::Items { .. } | Op::PrefixItems(_) => only(Kind::Array),
-        Op::Properties(_) | Op::Closed(_) | Op::Object(_) => only(Kind::Object),
+        Op::Properties(_) | Op::Property(_) | Op::Closed(_) | Op::Object(_) => only(Kind::Object),
         Op::Check { index, .. } => match node.checks.get(*index).map(|c| &c.kind) {
             Some(CheckKind::False) => OnKind::Fails,
             Some(check) => match reads_only(check) {
@@ -820,10 +823,14 @@ impl Required {
         }
     }
 
-    /// Whether `object` has every name: in one pass over its keys (stopping once all are
-    /// found) when it has at most four keys per name, else by a lookup of each.
+    /// Whether `object` has every name: one by [`value_at`]; several in one pass over its
+    /// keys (stopping once all are found) when it has at most four keys per name, else by
+    /// a lookup of each.
     #[inline(never)]
     pub(super) fn holds(&self, object: &Map<String, Value>) -> bool {
+        if let [name] = &self.names[..] {
+            return value_at(object, name).is_some();
+        }
         let Some((index, all)) = &self.pass else {
             return self.names.iter().all(|n| object.contains_key(n));
         };
@@ -836,6 +843,19 @@ impl Required {
         } else {
             all_found(object, *all, |key| index.find_by::<false>(key, name))
         }
+    }
+}
+
+/// The value at `name` in `object`: on an object of up to 11 keys (one node of the map)
+/// found among the keys by its length first (a key of another length costs no
+/// comparison), else looked up (the search through a node compares each key it passes).
+#[inline(always)]
+pub(super) fn value_at<'v>(object: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
+    match object.len() {
+        0..=11 => (object.iter())
+            .find(|(key, _)| key.len() == name.len() && *key == name)
+            .map(|(_, value)| value),
+        _ => object.get(name),
     }
 }
 
@@ -974,8 +994,10 @@ fn lookups(plan: &NodePlan, plans: &[NodePlan]) -> Option<Box<[(String, NodeId)]
         .filter(|&&kind| kind != Kind::Object)
         .all(|&kind| lanes.lane(kind).steps.is_empty() && !lanes.lane(kind).fails);
     let object = lanes.lane(Kind::Object);
-    let [Op::Properties(properties)] = &object.steps[..] else {
-        return None;
+    let entries = match &object.steps[..] {
+        [Op::Properties(properties)] => &properties.entries[..],
+        [Op::Property(entry)] => std::slice::from_ref(&**entry),
+        _ => return None,
     };
     let free = |target: NodeId| match &plans[target.0].fast {
         Fast::Valid | Fast::Type(_) => true,
@@ -983,7 +1005,6 @@ fn lookups(plan: &NodePlan, plans: &[NodePlan]) -> Option<Box<[(String, NodeId)]
             .any(|step| matches!(step, Simple::ItemsAtOnce { .. })),
         _ => false,
     };
-    let entries = &properties.entries;
     (others_pass && !object.fails && entries.iter().all(|(_, edge)| free(edge.target))).then(|| {
         (entries.iter())
             .map(|(name, edge)| (name.clone(), edge.target))
@@ -1141,7 +1162,7 @@ impl ByKind<Op> {
 /// that it can run ([`FoldedRequired::new`]), when between them stand only steps that
 /// read the object without applying or charging anything: short-circuit evaluation
 /// may run such steps in any order. A `properties` alone that takes none is left an
-/// [`Op::Properties`].
+/// [`Op::Properties`], or an [`Op::Property`] when it has one entry.
 fn fold_required(steps: &mut Box<[Op]>, nodes: &[Node]) {
     let mut lane = std::mem::take(steps).into_vec();
     let mut at = 0;
@@ -1170,7 +1191,10 @@ fn fold_required(steps: &mut Box<[Op]>, nodes: &[Node]) {
     }
     let alone = |op: Op| match op {
         Op::Closed(closed) if closed.required.is_none() && closed.additional.is_none() => {
-            Op::Properties(Box::new(closed.properties))
+            match &*closed.properties.entries {
+                [(name, edge)] => Op::Property(Box::new((name.clone(), edge.clone()))),
+                _ => Op::Properties(Box::new(closed.properties)),
+            }
         }
         op => op,
     };
