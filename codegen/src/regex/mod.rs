@@ -166,14 +166,14 @@ impl fmt::Display for RegexError {
 /// A compiled pattern: unanchored search semantics (`b` matches `abc`).
 #[derive(Debug, Clone)]
 pub struct CompiledRegex {
-    pub(crate) source: String,
+    source: String,
     pub(crate) fast: Option<fast::Fast>,
     /// The Pike VM's op bytes.
     pub(crate) ops: Vec<u8>,
     /// [`Words`] tables as (bytes, width).
     pub(crate) args: (Vec<u8>, u8),
     /// Number of NFA instructions.
-    pub(crate) program_size: usize,
+    program_size: usize,
     pub(crate) class_offsets: (Vec<u8>, u8),
     pub(crate) ranges: (Vec<u8>, u8),
     pub(crate) looks: Vec<u32>,
