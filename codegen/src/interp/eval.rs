@@ -10,15 +10,15 @@
 
 use super::annotations::{Annotations, NameTable};
 use super::plan::{
-    value_at, Bound, BranchesOp, ByKind, ClosedOp, Fast, Flat, FoldedRequired, Kind, Lane,
-    NamedPatterns, NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
+    Bound, BranchesOp, ByKind, ClosedOp, Fast, Flat, FoldedRequired, Kind, Lane, NamedPatterns,
+    NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
 };
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId, ResourceId};
 use crate::plan::lookup::EnumTable;
 use crate::plan::Discriminator;
 use crate::regex::PatternSet;
-use schemac_runtime::__private::{max_length, min_length, Bits};
+use schemac_runtime::__private::{get, max_length, min_length, Bits};
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
 use schemac_runtime::json::Tag;
 use schemac_runtime::regex::Candidates;
@@ -1884,7 +1884,7 @@ impl Interpreter {
     }
 
     /// [`Op::Property`] `(name, edge)`: its schema applied to the value at `name`
-    /// ([`value_at`]).
+    /// (the runtime's `get`, as generated code looks it up).
     #[inline(never)]
     fn property_quietly(
         &self,
@@ -1892,7 +1892,7 @@ impl Interpreter {
         (name, edge): &(String, Edge),
         object: &Map<String, Value>,
     ) -> Eval {
-        let value = value_at(object, name);
+        let value = get(object, name);
         value.map_or(Ok(true), |value| self.child_quietly(cx, edge.target, value))
     }
 

@@ -8,7 +8,7 @@ use crate::ir::{CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::lookup::{pattern_set, EnumTable};
 use crate::plan::{Discriminator, Plan};
 use crate::regex::PatternSet;
-use schemac_runtime::__private::Bits;
+use schemac_runtime::__private::{get, Bits};
 use schemac_runtime::error::TypeSet;
 use serde_json::{Map, Number, Value};
 use std::sync::Arc;
@@ -823,13 +823,13 @@ impl Required {
         }
     }
 
-    /// Whether `object` has every name: one by [`value_at`]; several in one pass over its
-    /// keys (stopping once all are found) when it has at most four keys per name, else by
-    /// a lookup of each.
+    /// Whether `object` has every name: one by the runtime's `get` (the lookup generated
+    /// code uses); several in one pass over its keys (stopping once all are found) when it
+    /// has at most four keys per name, else by a lookup of each.
     #[inline(never)]
     pub(super) fn holds(&self, object: &Map<String, Value>) -> bool {
         if let [name] = &self.names[..] {
-            return value_at(object, name).is_some();
+            return get(object, name).is_some();
         }
         let Some((index, all)) = &self.pass else {
             return self.names.iter().all(|n| object.contains_key(n));
@@ -843,19 +843,6 @@ impl Required {
         } else {
             all_found(object, *all, |key| index.find_by::<false>(key, name))
         }
-    }
-}
-
-/// The value at `name` in `object`: on an object of up to 11 keys (one node of the map)
-/// found among the keys by its length first (a key of another length costs no
-/// comparison), else looked up (the search through a node compares each key it passes).
-#[inline(always)]
-pub(super) fn value_at<'v>(object: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
-    match object.len() {
-        0..=11 => (object.iter())
-            .find(|(key, _)| key.len() == name.len() && *key == name)
-            .map(|(_, value)| value),
-        _ => object.get(name),
     }
 }
 
