@@ -195,6 +195,28 @@ impl State {
         })
     }
 
+    /// Runs `step` on the budget (work that charges it as it goes: a regex's automata, a
+    /// lookup table), its reason kept when it stops the validation.
+    #[inline(always)]
+    pub fn budgeted<T>(
+        &mut self,
+        step: impl FnOnce(&mut Budget) -> Result<T, IncompleteReason>,
+    ) -> Result<T, Stop> {
+        let result = step(&mut self.budget);
+        self.kept(result)
+    }
+
+    /// The budget as it stands.
+    pub fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    /// Puts the budget back as it stood before some work (a clone of [`State::budget`]
+    /// taken then), for work whose outcome is decided as if it had not run.
+    pub fn rewind(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
     /// Leaves a node entered with [`State::enter_region`] (the same `levels`).
     #[inline(always)]
     pub fn leave(&mut self, levels: u32) {
@@ -241,7 +263,11 @@ impl State {
     /// Whether `text` is a string member of a large `enum`'s table, the lookup charged to
     /// the budget ([`crate::lookup::Members::is_str_member_budgeted`]).
     #[inline]
-    pub fn is_str_member(&mut self, members: &crate::lookup::Members<'_>, text: &str) -> Res {
+    pub fn is_str_member<S: AsRef<str>>(
+        &mut self,
+        members: &crate::lookup::Members<'_, S>,
+        text: &str,
+    ) -> Res {
         let found = members.is_str_member_budgeted(text, &mut self.budget);
         self.kept(found)
     }
@@ -249,7 +275,11 @@ impl State {
     /// Whether `n` is a number member of a large `enum`'s table, compared exactly, the
     /// lookup charged to the budget ([`crate::lookup::Members::is_number_member_budgeted`]).
     #[inline]
-    pub fn is_number_member(&mut self, members: &crate::lookup::Members<'_>, n: &Number) -> Res {
+    pub fn is_number_member<S>(
+        &mut self,
+        members: &crate::lookup::Members<'_, S>,
+        n: &Number,
+    ) -> Res {
         let found = members.is_number_member_budgeted(n, &mut self.budget);
         self.kept(found)
     }
@@ -296,8 +326,8 @@ impl State {
         }
     }
 
-    /// Why the validation stopped.
-    fn reason(self) -> IncompleteReason {
+    /// Why the validation stopped (once a step returned `Err(Stop)`).
+    pub fn reason(&self) -> IncompleteReason {
         match self.stop {
             Stopped::Budget => IncompleteReason::BudgetExceeded,
             Stopped::Depth => IncompleteReason::DepthExceeded,

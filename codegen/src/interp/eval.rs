@@ -1,11 +1,11 @@
 //! Evaluation of IR nodes against an instance: the rules of [`crate::ir`]'s
 //! "Evaluation semantics", under the budget and depth bounds at the points the plan
-//! chooses ([`Budget::enter_region`], [`Budget::step_in`]).
+//! chooses ([`State::enter_region`], [`State::step_in`]).
 //!
-//! One [`Ctx`] holds a validation's state: the budget, whether errors are reported, the
-//! instance and keyword locations (built only while reporting), the dynamic scope (only
-//! when the program uses it) and a pool of evaluated-location sets (only used by nodes
-//! that collect). Sub-evaluations whose errors are dropped (`anyOf`, `oneOf`, `not`,
+//! One [`Ctx`] holds a validation's state: the runtime's [`State`] that generated code
+//! runs on (the budget, the dynamic scope when the program uses it, why it stopped),
+//! whether errors are reported, the instance and keyword locations (built only while
+//! reporting) and a pool of evaluated-location sets (only used by nodes that collect). Sub-evaluations whose errors are dropped (`anyOf`, `oneOf`, `not`,
 //! `contains`, `if`) always run in short-circuit mode.
 
 use super::annotations::{Annotations, NameTable};
@@ -14,31 +14,28 @@ use super::plan::{
     NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
 };
 use super::Interpreter;
-use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId, ResourceId};
+use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::lookup::EnumTable;
 use crate::plan::Discriminator;
 use crate::regex::PatternSet;
-use schemac_runtime::__private::{get, max_length, min_length, Bits};
+use schemac_runtime::__private::{get, max_length, min_length, Bits, Res, State, Stop};
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
 use schemac_runtime::json::Tag;
 use schemac_runtime::regex::Candidates;
-use schemac_runtime::{annotation, content, json, Annotation, Budget, Limits, Unit};
+use schemac_runtime::{annotation, content, json, Annotation, Limits, Unit};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt::Write as _;
 
-/// The evaluation stopped (budget, depth, or an unresolved reference); the reason is in
-/// the [`Ctx`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Stop;
-
-/// The result of evaluating something: valid or not, or stopped.
-pub(super) type Eval = Result<bool, Stop>;
-
 /// The state of one validation.
 pub(super) struct Ctx {
-    budget: Budget,
+    /// The budget, the dynamic scope and why the evaluation stopped, as generated code
+    /// keeps them.
+    state: State,
+    /// The URI of the unresolved reference the evaluation stopped at: the program's, not
+    /// `'static` as the [`State`] keeps it for generated code.
+    unresolved: Option<String>,
     /// Whether errors are collected (validate mode, and not inside a dropped subtree).
     report: bool,
     /// Whether annotations are collected (evaluate mode, dropped subtrees included: a
@@ -47,11 +44,8 @@ pub(super) struct Ctx {
     /// What validate and evaluate mode build; `None` in short-circuit mode (`check`),
     /// which then neither builds nor drops any of it.
     out: Option<Box<Output>>,
-    /// The dynamic scope: resources entered, outermost first.
-    scope: Vec<ResourceId>,
     /// Spare evaluated-location sets.
     pool: Vec<Annotations>,
-    stop: Option<IncompleteReason>,
 }
 
 /// The errors, annotations and locations of a validation that reports or annotates.
@@ -77,28 +71,27 @@ struct Output {
 
 impl Ctx {
     /// A short-circuit validation (`check`): no errors, annotations or locations.
-    pub(super) fn checking(budget: Budget) -> Ctx {
+    pub(super) fn checking(limits: &Limits) -> Ctx {
         Ctx {
-            budget,
+            state: State::new(limits),
+            unresolved: None,
             report: false,
             annotate: false,
             out: None,
-            scope: Vec::new(),
             pool: Vec::new(),
-            stop: None,
         }
     }
 
     /// A validation in validate mode, which keeps at most `max_errors` errors (and counts
     /// the rest).
-    pub(super) fn reporting(budget: Budget, max_errors: usize) -> Ctx {
+    pub(super) fn reporting(limits: &Limits) -> Ctx {
         Ctx {
             report: true,
             out: Some(Box::new(Output {
-                errors: ErrorList::new(max_errors),
+                errors: ErrorList::new(limits.max_errors),
                 ..Output::default()
             })),
-            ..Ctx::checking(budget)
+            ..Ctx::checking(limits)
         }
     }
 
@@ -213,9 +206,12 @@ impl Ctx {
         });
     }
 
-    /// Why the evaluation stopped.
+    /// Why the evaluation stopped (once it returned `Err(Stop)`).
     pub(super) fn take_stop_reason(&mut self) -> IncompleteReason {
-        self.stop.take().unwrap_or(IncompleteReason::BudgetExceeded)
+        match self.unresolved.take() {
+            Some(uri) => IncompleteReason::UnresolvedRef(Cow::Owned(uri)),
+            None => self.state.reason(),
+        }
     }
 
     /// The errors reported.
@@ -226,8 +222,10 @@ impl Ctx {
             .unwrap_or_default()
     }
 
-    fn stop(&mut self, reason: IncompleteReason) -> Eval {
-        self.stop = Some(reason);
+    /// Stops the evaluation at a reference to a document that was not available.
+    #[cold]
+    fn unresolved(&mut self, uri: &str) -> Res {
+        self.unresolved = Some(uri.to_owned());
         Err(Stop)
     }
 
@@ -235,48 +233,32 @@ impl Ctx {
     /// ([`schemac_runtime::regex::Regex::is_match_budgeted`]): the fast path here, the
     /// automata out of line, so that a pattern its fast path decides costs a small frame.
     #[inline]
-    fn is_match(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Eval {
+    fn is_match(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Res {
         let Some(answer) = regex.fast_view().and_then(|fast| fast.decide(text)) else {
             return self.is_match_automaton(regex, text);
         };
         // Charged as `FastPath::decide_budgeted` charges (this way the charge's `Result`
         // is not carried through an `Option`: 1% of w4's instructions).
-        match self
-            .budget
-            .charge(schemac_runtime::regex::units(text.len() as u64))
-        {
-            Ok(()) => Ok(answer),
-            Err(reason) => self.stop(reason),
-        }
+        self.state
+            .spend_units(schemac_runtime::regex::units(text.len() as u64))?;
+        Ok(answer)
     }
 
     /// [`Ctx::is_match`] past the fast path: the DFA or the Pike VM, as
     /// [`schemac_runtime::regex::Regex::is_match_budgeted`] runs them (only the view of
     /// the one that runs is built).
     #[inline(never)]
-    fn is_match_automaton(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Eval {
-        let found = match regex.dfa_view() {
-            Some(dfa) => dfa.is_match_budgeted(text, &mut self.budget),
-            None => regex
-                .program_view()
-                .is_match_budgeted(text, &mut self.budget),
-        };
-        match found {
-            Ok(answer) => Ok(answer),
-            Err(reason) => self.stop(reason),
-        }
+    fn is_match_automaton(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Res {
+        self.state.budgeted(|budget| match regex.dfa_view() {
+            Some(dfa) => dfa.is_match_budgeted(text, budget),
+            None => regex.program_view().is_match_budgeted(text, budget),
+        })
     }
 
     /// The indices of the patterns of a list that its prefilter leaves for `key` (the
     /// lookup charged to the budget), ascending.
     fn candidates<'p>(&mut self, set: &'p PatternSet, key: &str) -> Result<Candidates<'p>, Stop> {
-        match set.candidates(key, &mut self.budget) {
-            Ok(candidates) => Ok(candidates),
-            Err(reason) => {
-                self.stop = Some(reason);
-                Err(Stop)
-            }
-        }
+        self.state.budgeted(|budget| set.candidates(key, budget))
     }
 
     fn take_annotations(&mut self) -> Annotations {
@@ -432,7 +414,7 @@ impl<'a, T> Branches<'a, T> {
 
 /// Runs `f` with errors dropped (short-circuit mode).
 #[inline]
-fn silently(cx: &mut Ctx, f: impl FnOnce(&mut Ctx) -> Eval) -> Eval {
+fn silently(cx: &mut Ctx, f: impl FnOnce(&mut Ctx) -> Res) -> Res {
     let report = std::mem::replace(&mut cx.report, false);
     let result = f(cx);
     cx.report = report;
@@ -616,7 +598,7 @@ impl ObjectOp {
 
 impl Interpreter {
     /// Evaluates the root node.
-    pub(super) fn eval_root(&self, cx: &mut Ctx, instance: &Value) -> Eval {
+    pub(super) fn eval_root(&self, cx: &mut Ctx, instance: &Value) -> Res {
         self.node(cx, self.shared.program.root, Inst::Value(instance), None)
     }
 
@@ -624,14 +606,12 @@ impl Interpreter {
     /// [`NodePlan::quick`] root that counts no depth (the usual root) is entered here, as
     /// [`Interpreter::enter`] would (its entry cost charged, then its ops), without the
     /// general dispatch around it; any other through [`Interpreter::eval_root`].
-    pub(super) fn check_root(&self, cx: &mut Ctx, instance: &Value) -> Eval {
+    pub(super) fn check_root(&self, cx: &mut Ctx, instance: &Value) -> Res {
         let plan = &self.plans[self.shared.program.root.0];
         if !(plan.quick && plan.out_of_line && !plan.counts_depth) || cx.locates() {
             return self.eval_root(cx, instance);
         }
-        if let Err(reason) = cx.budget.charge(plan.entry_cost) {
-            return cx.stop(reason);
-        }
+        cx.state.spend_units(plan.entry_cost)?;
         self.run_ops(cx, &plan.ops, Inst::Value(instance))
     }
 
@@ -644,7 +624,7 @@ impl Interpreter {
         id: NodeId,
         inst: Inst<'_>,
         mut out: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         let plan = &self.plans[id.0];
         // Short-circuit mode without annotations: inline nodes run on their own fast
         // paths (nothing to enter or charge).
@@ -670,7 +650,7 @@ impl Interpreter {
         inst: Inst<'_>,
         out: &mut Annotations,
         names: &Bits,
-    ) -> Eval {
+    ) -> Res {
         let valid = match (&self.plans[id.0].lookups, inst.as_object()) {
             (Some(lookups), Some(object)) => self.lookups(cx, lookups, object)?,
             (Some(_), None) => true,
@@ -689,7 +669,7 @@ impl Interpreter {
         cx: &mut Ctx,
         lookups: &[(String, NodeId)],
         object: &Map<String, Value>,
-    ) -> Eval {
+    ) -> Res {
         for (name, target) in lookups {
             if let Some(value) = object.get(name) {
                 if !self.child_quietly(cx, *target, value)? {
@@ -703,7 +683,7 @@ impl Interpreter {
     /// [`Interpreter::node`] where the caller knows that the locations are not
     /// maintained (short-circuit mode without annotations).
     #[inline(always)]
-    fn node_quietly(&self, cx: &mut Ctx, id: NodeId, inst: Inst<'_>) -> Eval {
+    fn node_quietly(&self, cx: &mut Ctx, id: NodeId, inst: Inst<'_>) -> Res {
         let plan = &self.plans[id.0];
         match self.fast(cx, plan, inst) {
             Some(verdict) => verdict,
@@ -714,7 +694,7 @@ impl Interpreter {
     /// The fast path of a node planned `plan` in short-circuit mode without
     /// annotations ([`NodePlan::fast`]); `None` when it is entered.
     #[inline(always)]
-    fn fast(&self, cx: &mut Ctx, plan: &NodePlan, inst: Inst<'_>) -> Option<Eval> {
+    fn fast(&self, cx: &mut Ctx, plan: &NodePlan, inst: Inst<'_>) -> Option<Res> {
         Some(match &plan.fast {
             Fast::Valid => Ok(true),
             Fast::Type(types) => Ok(inst.has_type(*types)),
@@ -734,17 +714,14 @@ impl Interpreter {
         plan: &NodePlan,
         inst: Inst<'_>,
         out: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         if plan.out_of_line {
-            let entered = if !plan.counts_depth {
-                cx.budget.charge(plan.entry_cost)
+            if !plan.counts_depth {
+                cx.state.spend_units(plan.entry_cost)?;
             } else if plan.recursive {
-                cx.budget.enter_cycle(plan.entry_cost, plan.height)
+                cx.state.enter_cycle(plan.entry_cost, plan.height)?;
             } else {
-                cx.budget.enter_region(plan.entry_cost, plan.height)
-            };
-            if let Err(reason) = entered {
-                return cx.stop(reason);
+                cx.state.enter_region(plan.entry_cost, plan.height)?;
             }
         }
         let result = if plan.quick && !cx.locates() {
@@ -759,9 +736,9 @@ impl Interpreter {
         };
         if plan.counts_depth {
             if plan.recursive {
-                cx.budget.leave_cycle(plan.height);
+                cx.state.leave_cycle(plan.height);
             } else if plan.out_of_line {
-                cx.budget.leave(plan.height);
+                cx.state.leave(plan.height);
             }
         }
         result
@@ -770,7 +747,7 @@ impl Interpreter {
     /// The [`Op`]s of a [`NodePlan::quick`] node in short-circuit mode: the lane of
     /// `inst`'s kind.
     #[inline(never)]
-    fn run_ops(&self, cx: &mut Ctx, lanes: &ByKind<Op>, inst: Inst<'_>) -> Eval {
+    fn run_ops(&self, cx: &mut Ctx, lanes: &ByKind<Op>, inst: Inst<'_>) -> Res {
         let lane = lanes.lane(inst.kind());
         for op in lane.steps.iter() {
             let ok = match op {
@@ -825,7 +802,7 @@ impl Interpreter {
 
     /// [`Op::AnyOf`]: the admitted branches in order, up to the first valid one.
     #[inline(never)]
-    fn any_of_quietly(&self, cx: &mut Ctx, op: &BranchesOp, inst: Inst<'_>) -> Eval {
+    fn any_of_quietly(&self, cx: &mut Ctx, op: &BranchesOp, inst: Inst<'_>) -> Res {
         let branches = Branches::new(&op.targets, op.discriminator.as_ref(), inst);
         for &target in branches.admitted() {
             if self.node(cx, target, inst, None)? {
@@ -837,7 +814,7 @@ impl Interpreter {
 
     /// [`Op::OneOf`]: the admitted branches in order, up to the second valid one.
     #[inline(never)]
-    fn one_of_quietly(&self, cx: &mut Ctx, op: &BranchesOp, inst: Inst<'_>) -> Eval {
+    fn one_of_quietly(&self, cx: &mut Ctx, op: &BranchesOp, inst: Inst<'_>) -> Res {
         let branches = Branches::new(&op.targets, op.discriminator.as_ref(), inst);
         let mut matched = false;
         for &target in branches.admitted() {
@@ -853,7 +830,7 @@ impl Interpreter {
 
     /// [`Op::Not`].
     #[inline(never)]
-    fn not_quietly(&self, cx: &mut Ctx, target: NodeId, inst: Inst<'_>) -> Eval {
+    fn not_quietly(&self, cx: &mut Ctx, target: NodeId, inst: Inst<'_>) -> Res {
         Ok(!self.node(cx, target, inst, None)?)
     }
 
@@ -867,7 +844,7 @@ impl Interpreter {
         then: Option<NodeId>,
         otherwise: Option<NodeId>,
         inst: Inst<'_>,
-    ) -> Eval {
+    ) -> Res {
         let holds = self.node(cx, condition, inst, None)?;
         match if holds { then } else { otherwise } {
             Some(target) => self.node(cx, target, inst, None),
@@ -880,7 +857,7 @@ impl Interpreter {
     /// [`Interpreter::check`] evaluates it without errors or annotations; any other
     /// through it.
     #[inline(never)]
-    fn quick_check(&self, cx: &mut Ctx, id: NodeId, index: usize, inst: Inst<'_>) -> Eval {
+    fn quick_check(&self, cx: &mut Ctx, id: NodeId, index: usize, inst: Inst<'_>) -> Res {
         let node = &self.shared.program.nodes[id.0];
         let plan = &self.plans[id.0];
         let Some(check) = node.checks.get(index) else {
@@ -902,7 +879,7 @@ impl Interpreter {
         index: usize,
         kind: &CheckKind,
         inst: Inst<'_>,
-    ) -> Option<Eval> {
+    ) -> Option<Res> {
         let ok = match kind {
             CheckKind::Type(types) => inst.has_type(*types),
             CheckKind::Enum(values) => {
@@ -1015,12 +992,9 @@ impl Interpreter {
         plan: &NodePlan,
         inst: Inst<'_>,
         out: Option<&mut Annotations>,
-    ) -> Eval {
-        let pushed =
-            self.shared.program.uses_dynamic_scope && cx.scope.last() != Some(&node.resource);
-        if pushed {
-            cx.scope.push(node.resource);
-        }
+    ) -> Res {
+        let pushed = self.shared.program.uses_dynamic_scope
+            && cx.state.push_scope(node.resource.scope_key());
         let collects = plan.collect_properties || plan.collect_items;
         let mark = cx.annotations_mark();
         let unit_mark = cx.units_mark();
@@ -1051,9 +1025,7 @@ impl Interpreter {
                 cx.unit(node, inst, valid, unit_mark);
             }
         }
-        if pushed {
-            cx.scope.pop();
-        }
+        cx.state.pop_scope(pushed);
         result
     }
 
@@ -1075,33 +1047,27 @@ impl Interpreter {
         if !self.plans[target.0].steps {
             return Ok(None);
         }
-        match cx.budget.step_in() {
-            Ok(saved) => Ok(Some(saved)),
-            Err(reason) => cx.stop(reason).map(|_| None),
-        }
+        cx.state.step_in().map(Some)
     }
 
     /// Steps back out of a child instance entered with [`Interpreter::step_in`].
     #[inline(always)]
     fn step_out(cx: &mut Ctx, saved: Option<u32>) {
         if let Some(saved) = saved {
-            cx.budget.step_out(saved);
+            cx.state.step_out(saved);
         }
     }
 
     /// Evaluates `target` on the child instance `value` in short-circuit mode without
     /// annotations (a step when [`Interpreter::step_in`] says so).
     #[inline(always)]
-    fn child_quietly(&self, cx: &mut Ctx, target: NodeId, value: &Value) -> Eval {
+    fn child_quietly(&self, cx: &mut Ctx, target: NodeId, value: &Value) -> Res {
         if !self.plans[target.0].steps {
             return self.node_quietly(cx, target, Inst::Value(value));
         }
-        let saved = match cx.budget.step_in() {
-            Ok(saved) => saved,
-            Err(reason) => return cx.stop(reason),
-        };
+        let saved = cx.state.step_in()?;
         let result = self.node_quietly(cx, target, Inst::Value(value));
-        cx.budget.step_out(saved);
+        cx.state.step_out(saved);
         result
     }
 
@@ -1114,7 +1080,7 @@ impl Interpreter {
         target: NodeId,
         inst: Inst<'_>,
         out: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         let Some(located) = cx.located() else {
             return self.node(cx, target, inst, out);
         };
@@ -1129,7 +1095,7 @@ impl Interpreter {
 
     /// Applies `edge` to the property `key` of the current object.
     #[inline(always)]
-    fn apply_at_key(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Eval {
+    fn apply_at_key(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Res {
         if !cx.locates() {
             return self.child_quietly(cx, edge.target, value);
         }
@@ -1138,13 +1104,13 @@ impl Interpreter {
 
     /// [`Interpreter::apply_at_key`] maintaining the locations.
     #[inline(never)]
-    fn apply_at_key_located(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Eval {
+    fn apply_at_key_located(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Res {
         self.at_child(cx, edge, |path| push_pointer_token(path, key), value)
     }
 
     /// Applies `edge` to the item at `index` of the current array.
     #[inline(always)]
-    fn apply_at_index(&self, cx: &mut Ctx, edge: &Edge, index: usize, value: &Value) -> Eval {
+    fn apply_at_index(&self, cx: &mut Ctx, edge: &Edge, index: usize, value: &Value) -> Res {
         if !cx.locates() {
             return self.child_quietly(cx, edge.target, value);
         }
@@ -1159,7 +1125,7 @@ impl Interpreter {
         edge: &Edge,
         index: usize,
         value: &Value,
-    ) -> Eval {
+    ) -> Res {
         self.at_child(
             cx,
             edge,
@@ -1178,7 +1144,7 @@ impl Interpreter {
         edge: &Edge,
         token: impl FnOnce(&mut String),
         value: &Value,
-    ) -> Eval {
+    ) -> Res {
         let len = cx.out.as_deref_mut().map(|out| {
             let len = out.instance_path.len();
             token(&mut out.instance_path);
@@ -1204,7 +1170,7 @@ impl Interpreter {
         edge: &Edge,
         inst: Inst<'_>,
         out: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         let apply = |cx: &mut Ctx, out| {
             silently(cx, |cx| self.apply(cx, &edge.path, edge.target, inst, out))
         };
@@ -1244,7 +1210,7 @@ impl Interpreter {
         plan: &NodePlan,
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         if let (Some(flat), false) = (&plan.flat, cx.locates()) {
             return self.flat_checks(cx, flat, inst, ann);
         }
@@ -1271,7 +1237,7 @@ impl Interpreter {
         flat: &[Flat],
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         let nodes = &self.shared.program.nodes;
         for step in flat {
             let ok = match *step {
@@ -1314,7 +1280,7 @@ impl Interpreter {
         check: &Check,
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         let keyword = check.keyword.as_str();
         let ok = match &check.kind {
             CheckKind::Required(names) => match (inst.as_object(), plan.required(index)) {
@@ -1334,7 +1300,7 @@ impl Interpreter {
                 self.apply(cx, &fallback.path, target, inst, ann.as_deref_mut())?
             }
             CheckKind::Unresolved { uri } => {
-                return cx.stop(IncompleteReason::UnresolvedRef(Cow::Owned(uri.clone())));
+                return cx.unresolved(uri);
             }
             CheckKind::AllOf(edges) => {
                 let mut ok = true;
@@ -1471,7 +1437,7 @@ impl Interpreter {
         (condition, then, otherwise): (&Edge, &Option<Edge>, &Option<Edge>),
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         let holds = self.apply_silently(cx, condition, inst, ann.as_deref_mut())?;
         match if holds { then } else { otherwise } {
             Some(edge) => self.apply(cx, &edge.path, edge.target, inst, ann),
@@ -1510,7 +1476,7 @@ impl Interpreter {
     /// none (not its instance type, or it applied to nothing).
     #[cold]
     fn applied(&self, cx: &mut Ctx, check: &Check, inst: Inst<'_>) -> Result<Option<Value>, Stop> {
-        let names = |cx: &mut Ctx, applies: &dyn Fn(&mut Ctx, &str) -> Eval| {
+        let names = |cx: &mut Ctx, applies: &dyn Fn(&mut Ctx, &str) -> Res| {
             let Some(object) = inst.as_object() else {
                 return Ok(None);
             };
@@ -1574,20 +1540,12 @@ impl Interpreter {
         table: &EnumTable,
         values: &[Value],
         inst: Inst<'_>,
-    ) -> Eval {
+    ) -> Res {
         let members = table.as_runtime();
-        let found = match (inst.as_str(), inst.as_number()) {
-            (Some(s), _) if table.has_strings() => {
-                members.is_str_member_budgeted(s, &mut cx.budget)
-            }
-            (_, Some(n)) if table.has_numbers() => {
-                members.is_number_member_budgeted(n, &mut cx.budget)
-            }
-            _ => return Ok(inst.equals_any(values)),
-        };
-        match found {
-            Ok(found) => Ok(found),
-            Err(reason) => cx.stop(reason),
+        match (inst.as_str(), inst.as_number()) {
+            (Some(s), _) if table.has_strings() => cx.state.is_str_member(&members, s),
+            (_, Some(n)) if table.has_numbers() => cx.state.is_number_member(&members, n),
+            _ => Ok(inst.equals_any(values)),
         }
     }
 
@@ -1658,7 +1616,7 @@ impl Interpreter {
         patterns: &[RegexId],
         indices: impl Iterator<Item = usize>,
         key: &str,
-    ) -> Eval {
+    ) -> Res {
         for i in indices {
             if let Some(id) = patterns.get(i) {
                 if pattern_matches(cx, &self.shared.program, *id, key)? {
@@ -1678,15 +1636,15 @@ impl Interpreter {
         if !self.shared.program.uses_dynamic_scope {
             return fallback.target;
         }
-        cx.scope
-            .iter()
-            .find_map(|r| {
-                self.shared
-                    .program
-                    .resources
-                    .get(r.0)
-                    .and_then(|resource| resource.dynamic_anchors.get(name))
-            })
+        let resources = &self.shared.program.resources;
+        let target_in = |r: u32| {
+            resources
+                .get(r as usize)
+                .and_then(|resource| resource.dynamic_anchors.get(name))
+        };
+        cx.state
+            .outermost(|r| target_in(r).is_some())
+            .and_then(target_in)
             .copied()
             .unwrap_or(fallback.target)
     }
@@ -1762,7 +1720,7 @@ impl Interpreter {
         branches: Branches<'_, Edge>,
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         // A collecting or annotating node evaluates every branch: all valid ones contribute
         // annotations.
         let every = ann.is_some() || cx.annotate;
@@ -1790,7 +1748,7 @@ impl Interpreter {
         branches: Branches<'_, Edge>,
         inst: Inst<'_>,
         mut ann: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         // Reporting counts every match (the error says how many, and a collecting node's
         // later `unevaluated*` errors depend on every valid branch); in short-circuit mode
         // a second match decides: the node fails, its annotations are dropped.
@@ -1822,7 +1780,7 @@ impl Interpreter {
         index: usize,
         object: &Map<String, Value>,
         ann: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         if let (None, Some(CheckKind::Properties(entries))) =
             (&plan.object, node.checks.get(index).map(|c| &c.kind))
         {
@@ -1853,7 +1811,7 @@ impl Interpreter {
         entries: &[(String, Edge)],
         index: Option<&PropertyIndex>,
         object: &Map<String, Value>,
-    ) -> Eval {
+    ) -> Res {
         let Some(index) = index.filter(|_| object.len() <= entries.len().saturating_mul(4)) else {
             return self.properties_by_name(cx, entries, object, |_, _| true);
         };
@@ -1891,7 +1849,7 @@ impl Interpreter {
         cx: &mut Ctx,
         (name, edge): &(String, Edge),
         object: &Map<String, Value>,
-    ) -> Eval {
+    ) -> Res {
         let value = get(object, name);
         value.map_or(Ok(true), |value| self.child_quietly(cx, edge.target, value))
     }
@@ -1905,7 +1863,7 @@ impl Interpreter {
         entries: &[(String, Edge)],
         object: &Map<String, Value>,
         deferred: Deferred<'_>,
-    ) -> Eval {
+    ) -> Res {
         match (deferred.count, deferred.first) {
             (0, _) => Ok(true),
             (1, Some((i, value))) => match entries.get(i) {
@@ -1928,7 +1886,7 @@ impl Interpreter {
     /// else `additional`'s, the deferred entries after), the folded `required` before it
     /// — or, on a small object, within its lookups ([`Interpreter::closed_found`]).
     #[inline(never)]
-    fn closed_quietly(&self, cx: &mut Ctx, op: &ClosedOp, object: &Map<String, Value>) -> Eval {
+    fn closed_quietly(&self, cx: &mut Ctx, op: &ClosedOp, object: &Map<String, Value>) -> Res {
         let (entries, index) = op.properties.borrowed();
         if let Some(folded) = &op.required {
             // `properties` alone looks a large object's names up instead of its keys.
@@ -1948,7 +1906,7 @@ impl Interpreter {
 
     /// [`Interpreter::closed_quietly`] with `additionalProperties`, each key looked up.
     #[inline(never)]
-    fn closed_additional(&self, cx: &mut Ctx, op: &ClosedOp, object: &Map<String, Value>) -> Eval {
+    fn closed_additional(&self, cx: &mut Ctx, op: &ClosedOp, object: &Map<String, Value>) -> Res {
         let (entries, index) = op.properties.borrowed();
         let find = |key: &str| find_property(entries, index, key);
         let mut deferred = Deferred::default();
@@ -1972,9 +1930,9 @@ impl Interpreter {
         op: &ClosedOp,
         (folded, index): (&FoldedRequired, &PropertyIndex),
         object: &Map<String, Value>,
-    ) -> Eval {
+    ) -> Res {
         let entries = &op.properties.entries[..];
-        let before = cx.budget.clone();
+        let before = cx.state.budget().clone();
         let find = |key: &str| index.find(key, |i| entry_name(entries, i));
         let bit = |at: usize| folded.bits.get(at).copied().unwrap_or_default();
         let mut seen = 0u64;
@@ -1995,7 +1953,7 @@ impl Interpreter {
             }
         }
         if seen != folded.all {
-            cx.budget = before;
+            cx.state.rewind(before);
             return Ok(false);
         }
         if !pass? {
@@ -2017,7 +1975,7 @@ impl Interpreter {
         len: usize,
         mut entry: impl FnMut(&str) -> Option<(usize, &'p Edge)>,
         deferred: &mut Deferred<'v>,
-    ) -> Eval {
+    ) -> Res {
         let additional = match op.additional {
             Some((target, per_key)) => {
                 charge_elements(cx, len, per_key)?;
@@ -2052,7 +2010,7 @@ impl Interpreter {
         entries: &[(String, Edge)],
         object: &Map<String, Value>,
         keep: impl Fn(usize, &Edge) -> bool,
-    ) -> Eval {
+    ) -> Res {
         let mut ok = true;
         for (i, (name, edge)) in entries.iter().enumerate() {
             if !keep(i, edge) {
@@ -2077,7 +2035,7 @@ impl Interpreter {
         pass: ObjectPass<'_>,
         object: &Map<String, Value>,
         mut ann: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         // Every key pays for `additionalProperties`; a `patternProperties` child is paid
         // for when its pattern matches.
         let per_key = pass.additional.map(|(e, _, _)| e.target);
@@ -2182,7 +2140,7 @@ impl Interpreter {
     /// property), in short-circuit mode and collecting nothing, the loop already charged:
     /// `target` on each value, without the pass's per-key lookups.
     #[inline(never)]
-    fn values_quietly(&self, cx: &mut Ctx, target: NodeId, object: &Map<String, Value>) -> Eval {
+    fn values_quietly(&self, cx: &mut Ctx, target: NodeId, object: &Map<String, Value>) -> Res {
         for value in object.values() {
             if !self.child_quietly(cx, target, value)? {
                 return Ok(false);
@@ -2192,7 +2150,7 @@ impl Interpreter {
     }
 
     #[inline(never)]
-    fn property_names(&self, cx: &mut Ctx, edge: &Edge, object: &Map<String, Value>) -> Eval {
+    fn property_names(&self, cx: &mut Ctx, edge: &Edge, object: &Map<String, Value>) -> Res {
         // Keys have no instance location of their own: errors stay at the object.
         self.charge_loop(cx, object.len(), &[edge.target])?;
         let mut ok = true;
@@ -2218,7 +2176,7 @@ impl Interpreter {
         edges: &[Edge],
         items: &[Value],
         ann: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         if ann.is_none() && !cx.locates() {
             return self.prefix_items_quietly(cx, edges.iter().map(|e| e.target), items);
         }
@@ -2244,7 +2202,7 @@ impl Interpreter {
         cx: &mut Ctx,
         targets: impl Iterator<Item = NodeId>,
         items: &[Value],
-    ) -> Eval {
+    ) -> Res {
         for (target, item) in targets.zip(items) {
             if !self.child_quietly(cx, target, item)? {
                 return Ok(false);
@@ -2258,7 +2216,7 @@ impl Interpreter {
     /// valid or only tests the type (neither recurs, so no item is a step), an inline
     /// schema that cannot recur run on each item without the dispatch `node` repeats.
     #[inline(never)]
-    fn items_quietly(&self, cx: &mut Ctx, target: NodeId, skip: usize, items: &[Value]) -> Eval {
+    fn items_quietly(&self, cx: &mut Ctx, target: NodeId, skip: usize, items: &[Value]) -> Res {
         let plan = &self.plans[target.0];
         let rest = items.get(skip..).unwrap_or_default();
         match &plan.fast {
@@ -2298,7 +2256,7 @@ impl Interpreter {
         skip: usize,
         items: &[Value],
         ann: Option<&mut Annotations>,
-    ) -> Eval {
+    ) -> Res {
         if ann.is_none() && !cx.locates() {
             return self.items_quietly(cx, schema.target, skip, items);
         }
@@ -2331,7 +2289,7 @@ impl Interpreter {
         (min, max): (u64, Option<u64>),
         items: &[Value],
         (mut ann, mut matched): (Option<&mut Annotations>, Option<&mut Vec<usize>>),
-    ) -> Eval {
+    ) -> Res {
         // Without annotations to collect, stop as soon as the count decides.
         let every = ann.is_some() || cx.annotate;
         self.charge_loop(cx, items.len(), &[schema.target])?;
@@ -2364,10 +2322,8 @@ impl Interpreter {
         edge: &Edge,
         object: &Map<String, Value>,
         ann: Option<(&mut Annotations, Option<&NameTable>)>,
-    ) -> Eval {
-        if let Err(reason) = cx.budget.charge_locations(object.len()) {
-            return cx.stop(reason);
-        }
+    ) -> Res {
+        cx.state.charge(object.len())?;
         self.charge_loop(cx, object.len(), &[edge.target])?;
         let mut ok = true;
         for (position, (key, value)) in object.iter().enumerate() {
@@ -2394,10 +2350,8 @@ impl Interpreter {
         edge: &Edge,
         items: &[Value],
         ann: Option<&mut Annotations>,
-    ) -> Eval {
-        if let Err(reason) = cx.budget.charge_locations(items.len()) {
-            return cx.stop(reason);
-        }
+    ) -> Res {
+        cx.state.charge(items.len())?;
         self.charge_loop(cx, items.len(), &[edge.target])?;
         let mut ok = true;
         for (index, item) in items.iter().enumerate() {
@@ -2431,7 +2385,7 @@ fn has_type(types: TypeSet, value: &Value) -> bool {
 /// The [`Fast::Simple`] ops of a node in the lane of `inst`'s kind, in short-circuit
 /// mode.
 #[inline(never)]
-fn simple_checks(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Eval {
+fn simple_checks(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Res {
     all_simple(cx, lane, inst)
 }
 
@@ -2440,7 +2394,7 @@ fn simple_checks(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Eval {
 /// array lane is one [`Simple::ItemsAtOnce`] (an array of arrays decided at once:
 /// coordinates, matrices), the arrays among `items` run it without the lane's dispatch.
 #[inline(never)]
-fn simple_items(cx: &mut Ctx, lanes: &ByKind<Simple>, items: &[Value]) -> Eval {
+fn simple_items(cx: &mut Ctx, lanes: &ByKind<Simple>, items: &[Value]) -> Res {
     let arrays = lanes.lane(Kind::Array);
     if let ([Simple::ItemsAtOnce { .. }], false) = (&*arrays.steps, arrays.fails) {
         let at_once = &arrays.steps[0];
@@ -2467,7 +2421,7 @@ fn simple_items(cx: &mut Ctx, lanes: &ByKind<Simple>, items: &[Value]) -> Eval {
 /// passes): its count tested first, then the items from `skip` decided after charging
 /// the loop.
 #[inline(always)]
-fn items_at_once(cx: &mut Ctx, step: &Simple, items: &[Value]) -> Eval {
+fn items_at_once(cx: &mut Ctx, step: &Simple, items: &[Value]) -> Res {
     let Simple::ItemsAtOnce {
         skip,
         types,
@@ -2486,7 +2440,7 @@ fn items_at_once(cx: &mut Ctx, step: &Simple, items: &[Value]) -> Eval {
 
 /// Whether `inst` passes the [`Fast::Simple`] ops of `lane`, in short-circuit mode.
 #[inline(always)]
-fn all_simple(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Eval {
+fn all_simple(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Res {
     for op in lane.steps.iter() {
         if !simple_check(cx, op, inst)? {
             return Ok(false);
@@ -2498,13 +2452,13 @@ fn all_simple(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Eval {
 /// [`simple_check`] out of line, for a loop over [`Op`]s (which then keeps few values
 /// in registers).
 #[inline(never)]
-fn simple_op(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Eval {
+fn simple_op(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Res {
     simple_check(cx, op, inst)
 }
 
 /// Whether `inst` passes the [`Simple`] op `op`, in short-circuit mode.
 #[inline(always)]
-fn simple_check(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Eval {
+fn simple_check(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Res {
     Ok(match op {
         Simple::Type(types) => inst.has_type(*types),
         Simple::MinItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 >= *limit),
@@ -2529,7 +2483,7 @@ fn simple_check(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Eval {
 /// the type: the verdict, after charging `loop_cost` per item (neither recurs, so no item
 /// is a step).
 #[inline(always)]
-fn items_decided(cx: &mut Ctx, types: Option<TypeSet>, rest: &[Value], loop_cost: u64) -> Eval {
+fn items_decided(cx: &mut Ctx, types: Option<TypeSet>, rest: &[Value], loop_cost: u64) -> Res {
     let ok = types.is_none_or(|types| rest.iter().all(|item| has_type(types, item)));
     charge_elements(cx, rest.len(), loop_cost).map(|()| ok)
 }
@@ -2543,7 +2497,7 @@ fn pattern_applies(
     (program, plans): (&Program, &[NodePlan]),
     (id, target): (RegexId, NodeId),
     key: &str,
-) -> Eval {
+) -> Res {
     if !pattern_matches(cx, program, id, key)? {
         return Ok(false);
     }
@@ -2563,7 +2517,7 @@ fn named_patterns(
         budget: u64::MAX,
         ..Limits::DEFAULT
     };
-    let mut cx = Ctx::checking(Budget::new(&limits));
+    let mut cx = Ctx::checking(&limits);
     let indices: Vec<usize> = match set {
         None => (0..patterns.len()).collect(),
         Some(set) => (cx.candidates(set, name).ok()?)
@@ -2572,7 +2526,7 @@ fn named_patterns(
     };
     let (mut left, mut charges, mut matches) = (u64::MAX, Vec::new(), Vec::new());
     let mut spent = |cx: &Ctx| {
-        let now = cx.budget.remaining();
+        let now = cx.state.budget().remaining();
         std::mem::replace(&mut left, now) - now
     };
     for i in indices {
@@ -2597,7 +2551,7 @@ fn named_patterns(
 /// Whether the pattern `id` of `program` matches `key` (an ignored pattern matches
 /// nothing), its work charged to the budget.
 #[inline(always)]
-fn pattern_matches(cx: &mut Ctx, program: &Program, id: RegexId, key: &str) -> Eval {
+fn pattern_matches(cx: &mut Ctx, program: &Program, id: RegexId, key: &str) -> Res {
     match program.regexes.get(id.0).and_then(|e| e.compiled.as_ref()) {
         Some(regex) => cx.is_match(regex, key),
         None => Ok(false),
@@ -2610,13 +2564,7 @@ fn charge_elements(cx: &mut Ctx, elements: usize, per_element: u64) -> Result<()
     if per_element == 0 {
         return Ok(());
     }
-    match cx
-        .budget
-        .charge((elements as u64).saturating_mul(per_element))
-    {
-        Ok(()) => Ok(()),
-        Err(reason) => cx.stop(reason).map(|_| ()),
-    }
+    cx.state.spend(elements, per_element)
 }
 
 /// The `properties` entry named `key` (its index and edge), through the plan's index when

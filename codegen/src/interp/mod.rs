@@ -7,8 +7,8 @@
 //!
 //! - [`Validate::check`] short-circuits and returns a [`Verdict`]. It allocates nothing on
 //!   the success path unless a node collects evaluated locations (`unevaluated*`) or the
-//!   program uses the dynamic scope (`$dynamicRef`): the [`Budget`] lives on the stack and
-//!   locations are never built.
+//!   program uses the dynamic scope (`$dynamicRef`): the runtime's `State`, which
+//!   generated code runs on too, lives on the stack and locations are never built.
 //! - [`Validate::validate`] runs every check and returns a [`Report`] with every error,
 //!   located by instance location, keyword location and absolute keyword location.
 //!
@@ -105,9 +105,10 @@ mod plan;
 mod tests;
 
 use crate::ir::Program;
-use schemac_runtime::{
-    Annotation, Budget, Evaluate, Evaluation, Limits, Report, Unit, Validate, Verdict,
-};
+use schemac_runtime::__private::Stop;
+#[cfg(doc)]
+use schemac_runtime::Budget;
+use schemac_runtime::{Annotation, Evaluate, Evaluation, Limits, Report, Unit, Validate, Verdict};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -221,17 +222,17 @@ impl fmt::Debug for Interpreter {
 
 impl Validate for Interpreter {
     fn check(&self, instance: &Value) -> Verdict {
-        let mut cx = eval::Ctx::checking(Budget::new(&self.limits));
+        let mut cx = eval::Ctx::checking(&self.limits);
         let outcome = self.check_root(&mut cx, instance);
         match outcome {
             Ok(true) => Verdict::Valid,
             Ok(false) => Verdict::Invalid,
-            Err(eval::Stop) => Verdict::Incomplete(cx.take_stop_reason()),
+            Err(Stop) => Verdict::Incomplete(cx.take_stop_reason()),
         }
     }
 
     fn validate(&self, instance: &Value) -> Report {
-        let cx = eval::Ctx::reporting(Budget::new(&self.limits), self.limits.max_errors);
+        let cx = eval::Ctx::reporting(&self.limits);
         self.report(cx, instance).0
     }
 }
@@ -240,7 +241,7 @@ impl Evaluate for Interpreter {
     /// Validates and collects the annotations of the subschemas that passed: those the
     /// program holds, which it does when compiled with [`crate::Options::annotations`].
     fn evaluate(&self, instance: &Value) -> Evaluation {
-        let cx = eval::Ctx::reporting(Budget::new(&self.limits), self.limits.max_errors);
+        let cx = eval::Ctx::reporting(&self.limits);
         let (report, (annotations, units)) = self.report(cx.annotating(), instance);
         Evaluation::new(report, annotations).with_units(units)
     }
@@ -256,7 +257,7 @@ impl Interpreter {
     ) -> (Report, (Vec<Annotation>, Vec<Unit>)) {
         let outcome = self.eval_root(&mut cx, instance);
         let reason = match outcome {
-            Err(eval::Stop) => Some(cx.take_stop_reason()),
+            Err(Stop) => Some(cx.take_stop_reason()),
             Ok(_) => None,
         };
         let errors = cx.take_errors();

@@ -102,6 +102,14 @@ pub struct RegexId(pub usize);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ResourceId(pub usize);
 
+impl ResourceId {
+    /// The number the runtime's dynamic scope knows the resource by
+    /// ([`schemac_runtime::__private::State::push_scope`]).
+    pub fn scope_key(self) -> u32 {
+        self.0 as u32
+    }
+}
+
 /// A compiled schema (and everything it references).
 #[derive(Debug, Clone)]
 pub struct Program {

@@ -504,7 +504,7 @@ impl<'a> Gen<'a> {
             quote!()
         };
         let (scope_in, scope_out) = if self.program.uses_dynamic_scope {
-            let r = node.resource.0 as u32;
+            let r = node.resource.scope_key();
             (
                 quote!(let pushed = #st.push_scope(#r);),
                 quote!(#st.pop_scope(pushed);),
