@@ -347,7 +347,7 @@ pub struct Location {
 }
 
 /// Appends `/` and `token` escaped as a JSON pointer token (`~` as `~0`, `/` as `~1`).
-fn push_token(pointer: &mut String, token: &str) {
+pub fn push_token(pointer: &mut String, token: &str) {
     pointer.push('/');
     for c in token.chars() {
         match c {

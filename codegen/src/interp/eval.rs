@@ -18,7 +18,7 @@ use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::lookup::EnumTable;
 use crate::plan::Discriminator;
 use crate::regex::PatternSet;
-use schemac_runtime::__private::{get, max_length, min_length, Bits, Res, State, Stop};
+use schemac_runtime::__private::{get, max_length, min_length, push_token, Bits, Res, State, Stop};
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
 use schemac_runtime::json::Tag;
 use schemac_runtime::regex::Candidates;
@@ -197,7 +197,7 @@ impl Ctx {
             return;
         };
         let mut token = String::new();
-        push_pointer_token(&mut token, keyword);
+        push_token(&mut token, keyword);
         out.annotations.push(Annotation {
             instance_location: out.instance_path.clone(),
             keyword_location: format!("{}{token}", out.keyword_path),
@@ -419,18 +419,6 @@ fn silently(cx: &mut Ctx, f: impl FnOnce(&mut Ctx) -> Res) -> Res {
     let result = f(cx);
     cx.report = report;
     result
-}
-
-/// Appends `/token` to a JSON pointer, escaping `~` and `/`.
-fn push_pointer_token(path: &mut String, token: &str) {
-    path.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => path.push_str("~0"),
-            '/' => path.push_str("~1"),
-            c => path.push(c),
-        }
-    }
 }
 
 /// A number as an `f64` for error messages.
@@ -1105,7 +1093,7 @@ impl Interpreter {
     /// [`Interpreter::apply_at_key`] maintaining the locations.
     #[inline(never)]
     fn apply_at_key_located(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Res {
-        self.at_child(cx, edge, |path| push_pointer_token(path, key), value)
+        self.at_child(cx, edge, |path| push_token(path, key), value)
     }
 
     /// Applies `edge` to the item at `index` of the current array.
