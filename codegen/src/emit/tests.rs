@@ -763,7 +763,13 @@ fn if_branches_join_the_node_pass_under_their_verdict() {
     assert!(c0.contains("let (holds0, holds1) = match prop0 {"), "{c0}");
     assert_eq!(c0.matches("__rt::get(obj, \"kind\")").count(), 1, "{c0}");
     assert_eq!(c0.matches("k.as_str()").count(), 1, "{c0}");
-    assert!(c0.contains("if !holds1 {"), "{c0}");
+    // A name only a `then` evaluates is looked for where its condition holds, after the
+    // others; a key none of them took is unevaluated.
+    assert!(c0.contains("_ => 'key: {"), "{c0}");
+    assert!(c0.contains("if holds0 && k == \"x\" {"), "{c0}");
+    assert!(c0.contains("if holds1 && k == \"y\" {"), "{c0}");
+    assert_eq!(c0.matches("break 'key;").count(), 2, "{c0}");
+    assert!(!c0.contains("if !holds1 {"), "{c0}");
     // The required names found are counted against those that apply.
     assert!(c0.contains("usize::from(holds0)"), "{c0}");
     assert!(c0.contains("usize::from(!holds1)"), "{c0}");

@@ -75,9 +75,26 @@ impl Gen<'_> {
         // distinct) against the number that apply; the error path marks each one's `seen`
         // slot (in first-use order), to say which is missing.
         let counting = f.mode == Mode::Check;
-        // Per key name: what happens when the object has it.
+        let evaluated = run
+            .unevaluated
+            .map(|_| self.evaluated_names(f, &run.properties))
+            .unwrap_or_default();
+        let narrowed = narrowed_names(f, &run, (&properties, &deferred), &required, &evaluated);
+        // Per key name: what happens when the object has it; per condition, the same for
+        // the names looked for only where it holds.
         let mut arms: BTreeMap<&str, Vec<Code>> = BTreeMap::new();
+        let mut conditional: BTreeMap<When, BTreeMap<&str, Vec<Code>>> = BTreeMap::new();
         for (name, &i) in &required.index {
+            if let Some(&when) = narrowed.get(name) {
+                let found = Code::stmt(quote!(found += 1;));
+                conditional
+                    .entry(when)
+                    .or_default()
+                    .entry(*name)
+                    .or_default()
+                    .push(found);
+                continue;
+            }
             let action = if counting {
                 any_applies(&required.whens[name], Code::stmt(quote!(found += 1;)))
             } else {
@@ -88,6 +105,11 @@ impl Gen<'_> {
         }
         for (name, edge, when) in &properties {
             let action = self.applied_to_key(f, mark, edge, &Inst::Property(name.to_string()));
+            if narrowed.contains_key(name.as_str()) {
+                let actions = conditional.entry(*when).or_default();
+                actions.entry(name.as_str()).or_default().push(action);
+                continue;
+            }
             arms.entry(name.as_str())
                 .or_default()
                 .push(when.guard(action));
@@ -109,6 +131,7 @@ impl Gen<'_> {
         // after it (a lookup by name costs more than that on small objects); so does a loop
         // run only for that, when it replaces two lookups or more.
         let loops = !arms.is_empty()
+            || !narrowed.is_empty()
             || run.additional.is_some()
             || !run.patterns.is_empty()
             || run.names.is_some();
@@ -138,7 +161,15 @@ impl Gen<'_> {
             .map(|edge| self.key_child(f, edge, &Inst::Key));
         let unevaluated_fails = run.unevaluated.is_some_and(|e| self.fails(f, e));
         if let Some(code) = &unevaluated_code {
-            let evaluated = self.evaluated_names(f, &run.properties);
+            let mut evaluated = evaluated.clone();
+            evaluated.retain(|name, _| !narrowed.contains_key(name));
+            for (name, when) in &narrowed {
+                conditional
+                    .entry(*when)
+                    .or_default()
+                    .entry(*name)
+                    .or_default();
+            }
             add_unevaluated(&mut arms, &evaluated, code, unevaluated_fails);
         }
         // The default action fails the node whatever the key.
@@ -146,12 +177,13 @@ impl Gen<'_> {
             Some(_) => additional.fails,
             None => unevaluated_fails,
         };
-        let key_fails = arms.is_empty() && default_fails;
+        let key_fails = arms.is_empty() && conditional.is_empty() && default_fails;
         let default = additional
             .code
             .clone()
             .or(unevaluated_code)
             .unwrap_or_default();
+        let default = self.conditional_names(f, &conditional, default);
         // One name and nothing to do for other keys: the pass ends where it finds it.
         let seeks = run.patterns.is_empty() && run.names.is_none() && f.mode == Mode::Check;
         let (key_match, sought) = self.match_key(f, &arms, default, seeks);
@@ -187,6 +219,46 @@ impl Gen<'_> {
             .then(deferred_code)
             .then(evaluated_all)
             .binding()
+    }
+
+    /// The `_` arm of a short-circuit pass's `match` on the key where some names are looked
+    /// for only under their condition (`conditional`, see [`narrowed_names`]): for each
+    /// condition that holds, a `match` on its names, whose arms leave the block `'key`;
+    /// then `default`, for a key none of them took.
+    fn conditional_names(
+        &self,
+        f: &Fun<'_>,
+        conditional: &BTreeMap<When, BTreeMap<&str, Vec<Code>>>,
+        default: Code,
+    ) -> Code {
+        let mut block = Code::default();
+        let mut breaks = false;
+        for (i, (when, names)) in conditional.iter().enumerate() {
+            // (After the last condition's names, nothing is left to skip.)
+            let last = i + 1 == conditional.len() && default.is_empty();
+            let arms: BTreeMap<&str, Vec<Code>> = names
+                .iter()
+                .map(|(name, actions)| {
+                    let mut code: Code = actions.iter().cloned().collect();
+                    if !last && !code.ends() {
+                        code.push(Code::stmt(quote!(break 'key;)));
+                        breaks = true;
+                    }
+                    (*name, vec![code])
+                })
+                .collect();
+            let (lookup, _) = self.match_key(f, &arms, Code::default(), false);
+            block.push(match when.test() {
+                Some(test) => Code::when(test, lookup),
+                None => lookup,
+            });
+        }
+        block.push(default);
+        if breaks {
+            Code::around([block], |[block]| quote!('key: { #block }))
+        } else {
+            block
+        }
     }
 
     /// What a pass charges before it starts: every key pays for `additionalProperties`
@@ -827,6 +899,48 @@ fn add_unevaluated<'n>(
         };
         actions.push(Code::when(unless, code.clone()));
     }
+}
+
+/// The names a short-circuit pass looks for only where one condition holds, with it:
+/// those whose `properties` entries and `required` apply under that condition alone and
+/// (with `unevaluatedProperties`) which only it evaluates, so that where it does not
+/// hold they are like any other key. None where another keyword acts on every key, and
+/// none of the `deferred` properties (the pass picks up their values).
+fn narrowed_names<'n>(
+    f: &Fun<'_>,
+    run: &PassChecks<'_>,
+    (properties, deferred): (&[Property<'n>], &[Property<'_>]),
+    required: &RequiredNames<'n>,
+    evaluated: &BTreeMap<&'n str, Vec<When>>,
+) -> BTreeMap<&'n str, When> {
+    if f.mode != Mode::Check
+        || run.additional.is_some()
+        || !run.patterns.is_empty()
+        || run.names.is_some()
+    {
+        return BTreeMap::new();
+    }
+    let mut whens: BTreeMap<&str, Vec<When>> = BTreeMap::new();
+    for (name, _, when) in properties {
+        whens.entry(name.as_str()).or_default().push(*when);
+    }
+    for (name, required) in &required.whens {
+        whens.entry(name).or_default().extend(required);
+    }
+    for (name, evaluating) in evaluated {
+        whens.entry(name).or_default().extend(evaluating);
+    }
+    whens
+        .into_iter()
+        .filter(|(name, _)| run.unevaluated.is_none() || evaluated.contains_key(name))
+        .filter(|(name, _)| deferred.iter().all(|(d, ..)| d.as_str() != *name))
+        .filter_map(|(name, whens)| match whens.split_first() {
+            Some((&first, rest)) if first != When::Always && rest.iter().all(|w| *w == first) => {
+                Some((name, first))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// `covered = true`: a key matched a pattern (see [`Additional::after_patterns`]).
