@@ -5,8 +5,9 @@
 //! One [`Ctx`] holds a validation's state: the runtime's [`State`] that generated code
 //! runs on (the budget, the dynamic scope when the program uses it, why it stopped),
 //! whether errors are reported, the instance and keyword locations (built only while
-//! reporting) and a pool of evaluated-location sets (only used by nodes that collect). Sub-evaluations whose errors are dropped (`anyOf`, `oneOf`, `not`,
-//! `contains`, `if`) always run in short-circuit mode.
+//! reporting) and a pool of evaluated-location sets (only used by nodes that collect).
+//! Sub-evaluations whose errors are dropped (`anyOf`, `oneOf`, `not`, `contains`, `if`)
+//! always run in short-circuit mode.
 
 use super::annotations::{Annotations, NameTable};
 use super::plan::{
@@ -22,7 +23,7 @@ use schemac_runtime::__private::{get, max_length, min_length, push_token, Bits, 
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
 use schemac_runtime::json::Tag;
 use schemac_runtime::regex::Candidates;
-use schemac_runtime::{annotation, content, json, Annotation, Limits, Unit};
+use schemac_runtime::{annotation, content, json, Annotation, Budget, Limits, Unit};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -220,6 +221,14 @@ impl Ctx {
             .as_deref_mut()
             .map(|out| std::mem::take(&mut out.errors))
             .unwrap_or_default()
+    }
+
+    /// Puts the budget back as it stood before a pass whose outcome is decided as if it
+    /// had not run (a clone of [`State::budget`] taken then); a stop the pass recorded
+    /// goes with it.
+    fn rewind(&mut self, budget: Budget) {
+        self.state.rewind(budget);
+        self.unresolved = None;
     }
 
     /// Stops the evaluation at a reference to a document that was not available.
@@ -1909,8 +1918,8 @@ impl Interpreter {
     /// pass looks each key up once, for its entry and the required name it is. Where a
     /// key fails or the pass stops, the keys it did not reach are looked up for the
     /// names alone; a name missing, the object fails as if `required` had run first,
-    /// before the pass charged anything: the budget is restored (a stop recorded is
-    /// never read: every later one records its own).
+    /// before the pass charged anything: the budget is restored, and a stop the pass
+    /// recorded dropped ([`Ctx::rewind`]).
     #[inline(never)]
     fn closed_found(
         &self,
@@ -1941,7 +1950,7 @@ impl Interpreter {
             }
         }
         if seen != folded.all {
-            cx.state.rewind(before);
+            cx.rewind(before);
             return Ok(false);
         }
         if !pass? {
