@@ -75,7 +75,7 @@ impl Gen<'_> {
         // distinct) against the number that apply; the error path marks each one's `seen`
         // slot (in first-use order), to say which is missing.
         let counting = f.mode == Mode::Check;
-        let evaluated = run
+        let mut evaluated = run
             .unevaluated
             .map(|_| self.evaluated_names(f, &run.properties))
             .unwrap_or_default();
@@ -161,7 +161,6 @@ impl Gen<'_> {
             .map(|edge| self.key_child(f, edge, &Inst::Key));
         let unevaluated_fails = run.unevaluated.is_some_and(|e| self.fails(f, e));
         if let Some(code) = &unevaluated_code {
-            let mut evaluated = evaluated.clone();
             evaluated.retain(|name, _| !narrowed.contains_key(name));
             for (name, when) in &narrowed {
                 conditional
