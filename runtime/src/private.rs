@@ -14,7 +14,7 @@ use serde_json::{Map, Number, Value};
 pub use crate::annotation::prefix_items_value;
 pub use crate::content;
 pub use crate::error::{
-    ErrorKind, ErrorList, IncompleteReason, Report, TypeSet, ValidationError, Verdict,
+    ErrorKind, ErrorList, IncompleteReason, Muted, Report, TypeSet, ValidationError, Verdict,
 };
 pub use crate::json;
 pub use crate::json::Tag;
@@ -424,24 +424,27 @@ pub struct Mark {
     units: usize,
 }
 
-/// An annotation of keyword `token` at keyword path `keyword_path` and instance location
-/// `instance`.
-fn located(
-    keyword_path: &str,
-    instance: &str,
-    token: &str,
-    absolute: String,
-    value: serde_json::Value,
-) -> Annotation {
-    let mut keyword_location = String::with_capacity(keyword_path.len() + 1 + token.len());
-    keyword_location.push_str(keyword_path);
-    keyword_location.push('/');
-    keyword_location.push_str(token);
-    Annotation {
-        instance_location: String::from(instance),
-        keyword_location,
-        absolute_keyword_location: absolute,
-        value,
+/// `parts` joined, then `/` and `keyword` when given: a keyword location, or an absolute
+/// one (a node's location in parts, [`Errors::node_location`]).
+fn joined(parts: [&str; 2], keyword: Option<&str>) -> String {
+    let mut joined =
+        String::with_capacity(parts[0].len() + parts[1].len() + keyword.map_or(0, |k| k.len() + 1));
+    joined.push_str(parts[0]);
+    joined.push_str(parts[1]);
+    if let Some(keyword) = keyword {
+        joined.push('/');
+        joined.push_str(keyword);
+    }
+    joined
+}
+
+/// The absolute location of the node under evaluation, in two parts: `node` when the
+/// caller gives it (an interpreter, whose nodes know their locations), else `base` and
+/// the keyword path since it (`relative`, see [`Errors::rebase`]).
+fn node_location<'s>(node: Option<&'s str>, base: &'s str, relative: &'s str) -> [&'s str; 2] {
+    match node {
+        Some(node) => [node, ""],
+        None => [base, relative],
     }
 }
 
@@ -495,19 +498,9 @@ impl Errors {
         self.base_mark = self.keyword_path.len();
     }
 
-    /// The absolute location of the current node, then `/keyword` when given.
-    fn absolute(&self, keyword: Option<&str>) -> String {
-        let relative = &self.keyword_path[self.base_mark..];
-        let mut absolute = String::with_capacity(
-            self.base.len() + relative.len() + keyword.map_or(0, |k| k.len() + 1),
-        );
-        absolute.push_str(self.base);
-        absolute.push_str(relative);
-        if let Some(keyword) = keyword {
-            absolute.push('/');
-            absolute.push_str(keyword);
-        }
-        absolute
+    /// The absolute location of the node under evaluation ([`node_location`]).
+    fn node_location<'s>(&'s self, node: Option<&'s str>) -> [&'s str; 2] {
+        node_location(node, self.base, &self.keyword_path[self.base_mark..])
     }
 
     /// Whether annotations are collected.
@@ -526,10 +519,9 @@ impl Errors {
         }
     }
 
-    /// Ends the evaluation of the current node on `v` (when annotating): lists it as
-    /// a unit; if it is `valid`, adds its `own` annotations at the current locations (those
-    /// marked strings-only only on a string); else drops every annotation given since
-    /// `mark`, and the units too when its errors are dropped.
+    /// Ends the evaluation of the current node on `v` (when annotating): lists it as a unit
+    /// ([`Errors::end_unit_of`]); if it is `valid`, adds its `own` annotations at the
+    /// current locations (those marked strings-only only on a string).
     pub fn annotate(
         &mut self,
         valid: bool,
@@ -537,22 +529,7 @@ impl Errors {
         v: &serde_json::Value,
         own: &[OwnAnnotation],
     ) {
-        if self.annotations.is_none() {
-            return;
-        }
-        if !valid && self.errors.is_muted() {
-            self.units.truncate(mark.units);
-        }
-        self.units.push(Unit {
-            instance_location: self.instance.clone(),
-            keyword_location: self.keyword_path.clone(),
-            absolute_keyword_location: self.absolute(None),
-            valid,
-        });
-        if !valid {
-            if let Some(list) = &mut self.annotations {
-                list.truncate(mark.annotations);
-            }
+        if !self.end_unit(None, valid, mark) {
             return;
         }
         for &(token, json, strings_only) in own {
@@ -560,21 +537,54 @@ impl Errors {
                 continue;
             }
             let value = serde_json::from_str(json).unwrap_or(serde_json::Value::Null);
-            self.give(token, value);
+            self.give(None, token, value);
         }
     }
 
-    /// Adds the annotation `value` of keyword `token` at the current locations.
-    fn give(&mut self, token: &str, value: serde_json::Value) {
-        let absolute = self.absolute(Some(token));
+    /// Ends the evaluation of the node at absolute location `node` (when annotating): lists
+    /// it as a unit; if it failed, drops every annotation given since `mark`, and the units
+    /// too when its errors are dropped. Gives whether the node's own annotations are to
+    /// be given ([`Errors::annotate_of`]): it is valid, and annotations are collected.
+    pub fn end_unit_of(&mut self, node: &str, valid: bool, mark: Mark) -> bool {
+        self.end_unit(Some(node), valid, mark)
+    }
+
+    /// [`Errors::end_unit_of`] for the node at `node`, the current node when `None`.
+    fn end_unit(&mut self, node: Option<&str>, valid: bool, mark: Mark) -> bool {
+        if self.annotations.is_none() {
+            return false;
+        }
+        if !valid && self.errors.is_muted() {
+            self.units.truncate(mark.units);
+        }
+        self.units.push(Unit {
+            instance_location: self.instance.clone(),
+            keyword_location: self.keyword_path.clone(),
+            absolute_keyword_location: joined(self.node_location(node), None),
+            valid,
+        });
+        if !valid {
+            if let Some(list) = &mut self.annotations {
+                list.truncate(mark.annotations);
+            }
+        }
+        valid
+    }
+
+    /// Adds the annotation `value` of keyword `token` (a JSON pointer token) of the node at
+    /// `node` (the current node when `None`) at the current locations, when annotating.
+    fn give(&mut self, node: Option<&str>, token: &str, value: serde_json::Value) {
+        if self.annotations.is_none() {
+            return;
+        }
+        let annotation = Annotation {
+            instance_location: self.instance.clone(),
+            keyword_location: joined([&self.keyword_path, ""], Some(token)),
+            absolute_keyword_location: joined(self.node_location(node), Some(token)),
+            value,
+        };
         if let Some(list) = &mut self.annotations {
-            list.push(located(
-                &self.keyword_path,
-                &self.instance,
-                token,
-                absolute,
-                value,
-            ));
+            list.push(annotation);
         }
     }
 
@@ -583,9 +593,15 @@ impl Errors {
     /// Dropped with the rest if its node fails.
     #[cold]
     pub fn annotate_applied(&mut self, token: &str, value: serde_json::Value) {
-        if self.annotations.is_some() {
-            self.give(token, value);
-        }
+        self.give(None, token, value);
+    }
+
+    /// Gives the annotation `value` of keyword `token` (a JSON pointer token) of the node at
+    /// absolute location `node`, at the current locations, when annotating: a node's own
+    /// annotation or an applicator's, as an interpreter gives them.
+    #[cold]
+    pub fn annotate_of(&mut self, node: &str, token: &str, value: serde_json::Value) {
+        self.give(Some(node), token, value);
     }
 
     /// Evaluates a subschema whose errors are dropped (`anyOf`, `oneOf`, `not`, `if`,
@@ -593,10 +609,24 @@ impl Errors {
     /// errors are counted for that, then forgotten.
     #[inline]
     pub fn silently(&mut self, eval: impl FnOnce(&mut Errors) -> Done) -> Res {
-        let muted = self.errors.mute();
+        let muted = self.mute();
         let result = self.valid(eval);
-        self.errors.unmute(muted);
+        self.unmute(muted);
         result
+    }
+
+    /// From now on, errors are counted but not kept ([`ErrorList::mute`]), and a node
+    /// that fails drops its units ([`Errors::end_unit_of`]): the evaluation of a subschema
+    /// whose errors are dropped begins.
+    #[inline]
+    pub fn mute(&mut self) -> Muted {
+        self.errors.mute()
+    }
+
+    /// Ends what [`Errors::mute`] began.
+    #[inline]
+    pub fn unmute(&mut self, muted: Muted) {
+        self.errors.unmute(muted);
     }
 
     /// Runs `eval` (an evaluation that collects errors) and gives whether it was valid:
@@ -619,10 +649,16 @@ impl Errors {
     }
 
     /// The evaluation of an instance whose root returned `result`.
-    pub fn finish_evaluation(mut self, result: Done) -> Evaluation {
-        let annotations = self.annotations.take().unwrap_or_default();
-        let units = core::mem::take(&mut self.units);
-        Evaluation::new(self.finish(result), annotations).with_units(units)
+    pub fn finish_evaluation(self, result: Done) -> Evaluation {
+        let stopped = self.stopped(result);
+        self.into_evaluation(stopped)
+    }
+
+    /// The evaluation of an instance that stopped for `stopped` (`None` when it ran to
+    /// the end): the errors, annotations and units collected.
+    pub fn into_evaluation(self, stopped: Option<IncompleteReason>) -> Evaluation {
+        let annotations = self.annotations.unwrap_or_default();
+        Evaluation::new(Report::new(self.errors, stopped), annotations).with_units(self.units)
     }
 
     /// How many errors have been found, those past [`Limits::max_errors`] included (a
@@ -635,21 +671,7 @@ impl Errors {
     /// Records an error of keyword `keyword` at the current locations.
     #[cold]
     pub fn error(&mut self, keyword: &str, kind: ErrorKind) {
-        let absolute = self.absolute(Some(keyword));
-        let (keyword_path, instance) = (&self.keyword_path, &self.instance);
-        self.errors.push_with(|| {
-            let mut keyword_location =
-                String::with_capacity(keyword_path.len() + 1 + keyword.len());
-            keyword_location.push_str(keyword_path);
-            keyword_location.push('/');
-            keyword_location.push_str(keyword);
-            ValidationError {
-                instance_location: instance.clone(),
-                keyword_location,
-                absolute_keyword_location: absolute,
-                kind,
-            }
-        });
+        self.record(None, Some(keyword), kind);
     }
 
     /// Records the error of error site `fault` (an index into the module's table) at the
@@ -663,13 +685,35 @@ impl Errors {
     /// Records a `false`-schema error located at the current node itself.
     #[cold]
     pub fn error_here(&mut self) {
-        let absolute = self.absolute(None);
-        let (keyword_path, instance) = (&self.keyword_path, &self.instance);
-        self.errors.push_with(|| ValidationError {
+        self.record(None, None, ErrorKind::FalseSchema);
+    }
+
+    /// Records an error of keyword `keyword` (of the node itself when `None`) of the node
+    /// at absolute location `node`, at the current locations: as an interpreter records
+    /// them.
+    #[cold]
+    pub fn error_of(&mut self, node: &str, keyword: Option<&str>, kind: ErrorKind) {
+        self.record(Some(node), keyword, kind);
+    }
+
+    /// Records an error of keyword `keyword` (of the node itself when `None`) of the node
+    /// at `node` (the current node when `None`), at the current locations. Its locations
+    /// are built only when the error is kept.
+    fn record(&mut self, node: Option<&str>, keyword: Option<&str>, kind: ErrorKind) {
+        let Errors {
+            errors,
+            keyword_path,
+            instance,
+            base,
+            base_mark,
+            ..
+        } = self;
+        let absolute = node_location(node, base, &keyword_path[*base_mark..]);
+        errors.push_with(|| ValidationError {
             instance_location: instance.clone(),
-            keyword_location: keyword_path.clone(),
-            absolute_keyword_location: absolute,
-            kind: ErrorKind::FalseSchema,
+            keyword_location: joined([keyword_path, ""], keyword),
+            absolute_keyword_location: joined(absolute, keyword),
+            kind,
         });
     }
 
@@ -824,11 +868,13 @@ impl Errors {
 
     /// The report of a validation whose root returned `result`.
     pub fn finish(self, result: Done) -> Report {
-        let stopped = match result {
-            Ok(()) => None,
-            Err(Stop) => Some(self.state.reason()),
-        };
+        let stopped = self.stopped(result);
         Report::new(self.errors, stopped)
+    }
+
+    /// Why an evaluation whose root returned `result` stopped, if it did.
+    fn stopped(&self, result: Done) -> Option<IncompleteReason> {
+        result.err().map(|Stop| self.state.reason())
     }
 }
 
@@ -956,6 +1002,12 @@ impl Eval {
     pub fn merge(&mut self, other: &Eval) {
         self.props.merge(&other.props);
         self.items.merge(&other.items);
+    }
+
+    /// Empties the sets, keeping their storage (for reuse).
+    pub fn clear(&mut self) {
+        self.props.clear();
+        self.items.clear();
     }
 }
 

@@ -2,12 +2,13 @@
 //! "Evaluation semantics", under the budget and depth bounds at the points the plan
 //! chooses ([`State::enter_region`], [`State::step_in`]).
 //!
-//! One [`Ctx`] holds a validation's state: the runtime's [`State`] that generated code
-//! runs on (the budget, the dynamic scope when the program uses it, why it stopped),
-//! whether errors are reported, the instance and keyword locations (built only while
-//! reporting) and a pool of evaluated-location sets (only used by nodes that collect).
-//! Sub-evaluations whose errors are dropped (`anyOf`, `oneOf`, `not`, `contains`, `if`)
-//! always run in short-circuit mode.
+//! One [`Ctx`] holds a validation's state: the runtime's [`Errors`] that generated
+//! `validate` code runs on (its [`State`]: the budget, the dynamic scope when the program
+//! uses it, why it stopped; the errors, the instance and keyword locations, annotations
+//! and units, built only while reporting or annotating), whether errors are reported, and
+//! a pool of evaluated-location sets (only used by nodes that collect). Sub-evaluations
+//! whose errors are dropped (`anyOf`, `oneOf`, `not`, `contains`, `if`) always run in
+//! short-circuit mode.
 
 use super::annotations::{Annotations, NameTable};
 use super::plan::{
@@ -19,156 +20,73 @@ use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::lookup::EnumTable;
 use crate::plan::Discriminator;
 use crate::regex::PatternSet;
-use schemac_runtime::__private::{get, max_length, min_length, push_token, Bits, Res, State, Stop};
-use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, TypeSet, ValidationError};
+use schemac_runtime::__private::{
+    get, max_length, min_length, push_token, Bits, Errors, Mark, Res, Stop,
+};
+use schemac_runtime::error::{ErrorKind, IncompleteReason, TypeSet};
 use schemac_runtime::json::Tag;
 use schemac_runtime::regex::Candidates;
-use schemac_runtime::{annotation, content, json, Annotation, Budget, Limits, Unit};
+use schemac_runtime::{annotation, content, json, Budget, Evaluation, Limits};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
+
+#[cfg(doc)]
+use schemac_runtime::__private::State;
 use std::cmp::Ordering;
-use std::fmt::Write as _;
 
 /// The state of one validation.
 pub(super) struct Ctx {
-    /// The budget, the dynamic scope and why the evaluation stopped, as generated code
-    /// keeps them.
-    state: State,
+    /// The state generated `validate` code runs on: its [`State`] (the budget, the dynamic
+    /// scope, why the evaluation stopped) serves every mode; its errors, locations,
+    /// annotations and units only validate and evaluate mode (in short-circuit mode,
+    /// `check`, they stay empty and allocate nothing). The interpreter gives the absolute
+    /// location of each error, annotation and unit (its nodes know theirs, [`Node::uri`]):
+    /// it never rebases.
+    errors: Errors,
     /// The URI of the unresolved reference the evaluation stopped at: the program's, not
     /// `'static` as the [`State`] keeps it for generated code.
     unresolved: Option<String>,
-    /// Whether errors are collected (validate mode, and not inside a dropped subtree).
+    /// Whether errors are collected (validate mode, and not inside a dropped subtree,
+    /// where the error list is muted too).
     report: bool,
-    /// Whether annotations are collected (evaluate mode, dropped subtrees included: a
-    /// valid branch of `anyOf` annotates).
+    /// Whether annotations are collected ([`Errors::annotating`], read on hot paths:
+    /// evaluate mode, dropped subtrees included, where a valid branch of `anyOf`
+    /// annotates).
     annotate: bool,
-    /// What validate and evaluate mode build; `None` in short-circuit mode (`check`),
-    /// which then neither builds nor drops any of it.
-    out: Option<Box<Output>>,
-    /// Spare evaluated-location sets.
-    pool: Vec<Annotations>,
-}
-
-/// The errors, annotations and locations of a validation that reports or annotates.
-#[derive(Default)]
-struct Output {
-    errors: ErrorList,
-    /// The annotations given so far by evaluations that passed or are under way.
-    annotations: Vec<Annotation>,
-    /// The node evaluations that ended so far (annotating; see
-    /// [`schemac_runtime::Evaluation::units`]).
-    units: Vec<Unit>,
     /// The annotation of the applicator check under evaluation when the check itself
     /// finds it (`contains`, `unevaluated*`; annotating only). A field, not a local of
     /// the check loop: a `Value` there would be dropped on every check of every node.
     applied: Option<Value>,
-    /// JSON pointer of the current instance location (maintained only while reporting or
-    /// annotating).
-    instance_path: String,
-    /// Keyword location of the current node (maintained only while reporting or
-    /// annotating).
-    keyword_path: String,
+    /// Spare evaluated-location sets.
+    pool: Vec<Annotations>,
 }
 
 impl Ctx {
     /// A short-circuit validation (`check`): no errors, annotations or locations.
     pub(super) fn checking(limits: &Limits) -> Ctx {
-        Ctx {
-            state: State::new(limits),
-            unresolved: None,
-            report: false,
-            annotate: false,
-            out: None,
-            pool: Vec::new(),
-        }
+        Ctx::with(Errors::new(limits, &[], &[]), false)
     }
 
     /// A validation in validate mode, which keeps at most `max_errors` errors (and counts
     /// the rest).
     pub(super) fn reporting(limits: &Limits) -> Ctx {
+        Ctx::with(Errors::new(limits, &[], &[]), true)
+    }
+
+    /// A validation in evaluate mode: validate mode collecting annotations too.
+    pub(super) fn annotating(limits: &Limits) -> Ctx {
+        Ctx::with(Errors::evaluating(limits, &[], &[]), true)
+    }
+
+    fn with(errors: Errors, report: bool) -> Ctx {
         Ctx {
-            report: true,
-            out: Some(Box::new(Output {
-                errors: ErrorList::new(limits.max_errors),
-                ..Output::default()
-            })),
-            ..Ctx::checking(limits)
+            annotate: errors.annotating(),
+            errors,
+            unresolved: None,
+            report,
+            applied: None,
+            pool: Vec::new(),
         }
-    }
-
-    /// The same validation collecting annotations too (evaluate mode).
-    pub(super) fn annotating(mut self) -> Ctx {
-        self.annotate = true;
-        self
-    }
-
-    /// The annotations and units collected.
-    pub(super) fn take_collected(&mut self) -> (Vec<Annotation>, Vec<Unit>) {
-        match self.out.as_deref_mut() {
-            Some(out) => (
-                std::mem::take(&mut out.annotations),
-                std::mem::take(&mut out.units),
-            ),
-            None => (Vec::new(), Vec::new()),
-        }
-    }
-
-    /// The output, while the locations are maintained (reporting or annotating).
-    #[inline]
-    fn located(&mut self) -> Option<&mut Output> {
-        if self.locates() {
-            self.out.as_deref_mut()
-        } else {
-            None
-        }
-    }
-
-    /// How many annotations were given so far: a mark to drop the later ones at
-    /// ([`Ctx::drop_annotations`]).
-    fn annotations_mark(&self) -> usize {
-        self.out.as_ref().map_or(0, |out| out.annotations.len())
-    }
-
-    /// Drops the annotations given since `mark` ([`Ctx::annotations_mark`]).
-    fn drop_annotations(&mut self, mark: usize) {
-        if let Some(out) = self.out.as_deref_mut() {
-            out.annotations.truncate(mark);
-        }
-    }
-
-    /// How many units were listed so far (annotating).
-    fn units_mark(&self) -> usize {
-        self.out.as_ref().map_or(0, |out| out.units.len())
-    }
-
-    /// Sets the annotation the applicator check under evaluation found ([`Output::applied`]).
-    fn set_applied(&mut self, value: Option<Value>) {
-        if let Some(out) = self.out.as_deref_mut() {
-            out.applied = value;
-        }
-    }
-
-    /// Lists the evaluation of `node` on `inst` that ended `valid` as a unit (see
-    /// [`schemac_runtime::Evaluation::units`]): not a node without keywords, which
-    /// generated code does not evaluate, nor one on a key; a failed node whose errors are
-    /// dropped keeps none of the units listed since `mark`.
-    fn unit(&mut self, node: &Node, inst: Inst<'_>, valid: bool, mark: usize) {
-        let report = self.report;
-        let Some(out) = self.out.as_deref_mut() else {
-            return;
-        };
-        if !valid && !report {
-            out.units.truncate(mark);
-        }
-        if matches!(inst, Inst::Key(_)) || (node.checks.is_empty() && node.annotations.is_empty()) {
-            return;
-        }
-        out.units.push(Unit {
-            instance_location: out.instance_path.clone(),
-            keyword_location: out.keyword_path.clone(),
-            absolute_keyword_location: node.uri.clone(),
-            valid,
-        });
     }
 
     /// Whether the instance and keyword locations are maintained.
@@ -176,13 +94,21 @@ impl Ctx {
         self.report || self.annotate
     }
 
-    /// Adds the annotations of `node`, which passed on `inst` at the current locations.
-    #[cold]
-    fn annotate_node(&mut self, node: &Node, inst: Inst<'_>) {
-        // A key (`propertyNames`) has no instance location to annotate.
+    /// Ends the evaluation of `node` on `inst` (annotating), which was `valid`, begun at
+    /// `mark`: lists it as a unit and gives its annotations ([`Errors::end_unit_of`]).
+    /// Not a node on a key (`propertyNames`), which has no instance location (nor has any
+    /// node it applies in place), nor a node without keywords, which generated code does
+    /// not evaluate (and which gives nothing).
+    fn end_unit(&mut self, node: &Node, inst: Inst<'_>, valid: bool, mark: Mark) {
         let Inst::Value(value) = inst else {
             return;
         };
+        if node.checks.is_empty() && node.annotations.is_empty() {
+            return;
+        }
+        if !self.errors.end_unit_of(&node.uri, valid, mark) {
+            return;
+        }
         for annotation in &node.annotations {
             if annotation.strings_only && !value.is_string() {
                 continue;
@@ -194,40 +120,31 @@ impl Ctx {
     /// Adds the annotation `value` of `node`'s keyword `keyword` at the current locations.
     #[cold]
     fn annotate(&mut self, node: &Node, keyword: &str, value: Value) {
-        let Some(out) = self.out.as_deref_mut() else {
-            return;
-        };
         let mut token = String::new();
         push_token(&mut token, keyword);
-        out.annotations.push(Annotation {
-            instance_location: out.instance_path.clone(),
-            keyword_location: format!("{}{token}", out.keyword_path),
-            absolute_keyword_location: format!("{}{token}", node.uri),
-            value,
-        });
+        self.errors.annotate_of(&node.uri, &token[1..], value);
     }
 
     /// Why the evaluation stopped (once it returned `Err(Stop)`).
     pub(super) fn take_stop_reason(&mut self) -> IncompleteReason {
         match self.unresolved.take() {
             Some(uri) => IncompleteReason::UnresolvedRef(Cow::Owned(uri)),
-            None => self.state.reason(),
+            None => self.errors.state.reason(),
         }
     }
 
-    /// The errors reported.
-    pub(super) fn take_errors(&mut self) -> ErrorList {
-        self.out
-            .as_deref_mut()
-            .map(|out| std::mem::take(&mut out.errors))
-            .unwrap_or_default()
+    /// The evaluation whose root returned `outcome`: the errors reported (and, when it
+    /// stopped, why), the annotations and units collected.
+    pub(super) fn finish(mut self, outcome: Res) -> Evaluation {
+        let stopped = outcome.is_err().then(|| self.take_stop_reason());
+        self.errors.into_evaluation(stopped)
     }
 
     /// Puts the budget back as it stood before a pass whose outcome is decided as if it
     /// had not run (a clone of [`State::budget`] taken then); a stop the pass recorded
     /// goes with it.
     fn rewind(&mut self, budget: Budget) {
-        self.state.rewind(budget);
+        self.errors.state.rewind(budget);
         self.unresolved = None;
     }
 
@@ -248,7 +165,8 @@ impl Ctx {
         };
         // Charged as `FastPath::decide_budgeted` charges (this way the charge's `Result`
         // is not carried through an `Option`: 1% of w4's instructions).
-        self.state
+        self.errors
+            .state
             .spend_units(schemac_runtime::regex::units(text.len() as u64))?;
         Ok(answer)
     }
@@ -258,7 +176,7 @@ impl Ctx {
     /// the one that runs is built).
     #[inline(never)]
     fn is_match_automaton(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Res {
-        self.state.budgeted(|budget| match regex.dfa_view() {
+        self.errors.state.budgeted(|budget| match regex.dfa_view() {
             Some(dfa) => dfa.is_match_budgeted(text, budget),
             None => regex.program_view().is_match_budgeted(text, budget),
         })
@@ -267,7 +185,9 @@ impl Ctx {
     /// The indices of the patterns of a list that its prefilter leaves for `key` (the
     /// lookup charged to the budget), ascending.
     fn candidates<'p>(&mut self, set: &'p PatternSet, key: &str) -> Result<Candidates<'p>, Stop> {
-        self.state.budgeted(|budget| set.candidates(key, budget))
+        self.errors
+            .state
+            .budgeted(|budget| set.candidates(key, budget))
     }
 
     fn take_annotations(&mut self) -> Annotations {
@@ -280,29 +200,13 @@ impl Ctx {
     }
 
     /// Reports an error of `node`'s check `keyword` (a node-level error when `keyword`
-    /// is empty) at the current locations.
+    /// is empty) at the current locations, when reporting.
     #[cold]
     fn error(&mut self, node: &Node, keyword: &str, kind: ErrorKind) {
-        let Some(out) = self.out.as_deref_mut() else {
-            return;
-        };
-        let (keyword_path, instance_path) = (&out.keyword_path, &out.instance_path);
-        out.errors.push_with(|| {
-            let (keyword_location, absolute_keyword_location) = if keyword.is_empty() {
-                (keyword_path.clone(), node.uri.clone())
-            } else {
-                (
-                    format!("{keyword_path}/{keyword}"),
-                    format!("{}/{keyword}", node.uri),
-                )
-            };
-            ValidationError {
-                instance_location: instance_path.clone(),
-                keyword_location,
-                absolute_keyword_location,
-                kind,
-            }
-        });
+        if self.report {
+            let keyword = Some(keyword).filter(|k| !k.is_empty());
+            self.errors.error_of(&node.uri, keyword, kind);
+        }
     }
 }
 
@@ -421,12 +325,18 @@ impl<'a, T> Branches<'a, T> {
     }
 }
 
-/// Runs `f` with errors dropped (short-circuit mode).
+/// Runs `f` with errors dropped (short-circuit mode; the error list muted, as generated
+/// code's [`Errors::silently`] mutes it, which drops the units of what fails there).
 #[inline]
 fn silently(cx: &mut Ctx, f: impl FnOnce(&mut Ctx) -> Res) -> Res {
-    let report = std::mem::replace(&mut cx.report, false);
+    if !cx.report {
+        return f(cx);
+    }
+    cx.report = false;
+    let muted = cx.errors.mute();
     let result = f(cx);
-    cx.report = report;
+    cx.errors.unmute(muted);
+    cx.report = true;
     result
 }
 
@@ -608,7 +518,7 @@ impl Interpreter {
         if !(plan.quick && plan.out_of_line && !plan.counts_depth) || cx.locates() {
             return self.eval_root(cx, instance);
         }
-        cx.state.spend_units(plan.entry_cost)?;
+        cx.errors.state.spend_units(plan.entry_cost)?;
         self.run_ops(cx, &plan.ops, Inst::Value(instance))
     }
 
@@ -714,11 +624,11 @@ impl Interpreter {
     ) -> Res {
         if plan.out_of_line {
             if !plan.counts_depth {
-                cx.state.spend_units(plan.entry_cost)?;
+                cx.errors.state.spend_units(plan.entry_cost)?;
             } else if plan.recursive {
-                cx.state.enter_cycle(plan.entry_cost, plan.height)?;
+                cx.errors.state.enter_cycle(plan.entry_cost, plan.height)?;
             } else {
-                cx.state.enter_region(plan.entry_cost, plan.height)?;
+                cx.errors.state.enter_region(plan.entry_cost, plan.height)?;
             }
         }
         let result = if plan.quick && !cx.locates() {
@@ -733,9 +643,9 @@ impl Interpreter {
         };
         if plan.counts_depth {
             if plan.recursive {
-                cx.state.leave_cycle(plan.height);
+                cx.errors.state.leave_cycle(plan.height);
             } else if plan.out_of_line {
-                cx.state.leave(plan.height);
+                cx.errors.state.leave(plan.height);
             }
         }
         result
@@ -991,10 +901,9 @@ impl Interpreter {
         out: Option<&mut Annotations>,
     ) -> Res {
         let pushed = self.shared.program.uses_dynamic_scope
-            && cx.state.push_scope(node.resource.scope_key());
+            && cx.errors.state.push_scope(node.resource.scope_key());
         let collects = plan.collect_properties || plan.collect_items;
-        let mark = cx.annotations_mark();
-        let unit_mark = cx.units_mark();
+        let mark = cx.errors.annotation_mark();
         // With errors dropped, a failure fails the node that gave `out` (or it gave a set
         // of its own, `apply_silently`), which drops that set: the node records straight
         // into it. Reporting goes on past a failure: a set of the node's own, kept if it
@@ -1013,16 +922,10 @@ impl Interpreter {
             cx.give_annotations(annotations);
             result
         };
-        if cx.annotate {
-            match result {
-                Ok(true) => cx.annotate_node(node, inst),
-                _ => cx.drop_annotations(mark),
-            }
-            if let Ok(valid) = result {
-                cx.unit(node, inst, valid, unit_mark);
-            }
+        if let (Ok(valid), true) = (result, cx.annotate) {
+            cx.end_unit(node, inst, valid, mark);
         }
-        cx.state.pop_scope(pushed);
+        cx.errors.state.pop_scope(pushed);
         result
     }
 
@@ -1044,14 +947,14 @@ impl Interpreter {
         if !self.plans[target.0].steps {
             return Ok(None);
         }
-        cx.state.step_in().map(Some)
+        cx.errors.state.step_in().map(Some)
     }
 
     /// Steps back out of a child instance entered with [`Interpreter::step_in`].
     #[inline(always)]
     fn step_out(cx: &mut Ctx, saved: Option<u32>) {
         if let Some(saved) = saved {
-            cx.state.step_out(saved);
+            cx.errors.state.step_out(saved);
         }
     }
 
@@ -1062,9 +965,9 @@ impl Interpreter {
         if !self.plans[target.0].steps {
             return self.node_quietly(cx, target, Inst::Value(value));
         }
-        let saved = cx.state.step_in()?;
+        let saved = cx.errors.state.step_in()?;
         let result = self.node_quietly(cx, target, Inst::Value(value));
-        cx.state.step_out(saved);
+        cx.errors.state.step_out(saved);
         result
     }
 
@@ -1078,15 +981,12 @@ impl Interpreter {
         inst: Inst<'_>,
         out: Option<&mut Annotations>,
     ) -> Res {
-        let Some(located) = cx.located() else {
+        if !cx.locates() {
             return self.node(cx, target, inst, out);
-        };
-        let len = located.keyword_path.len();
-        located.keyword_path.push_str(path);
-        let result = self.node(cx, target, inst, out);
-        if let Some(located) = cx.out.as_deref_mut() {
-            located.keyword_path.truncate(len);
         }
+        let mark = cx.errors.push_keyword(path);
+        let result = self.node(cx, target, inst, out);
+        cx.errors.pop_keyword(mark);
         result
     }
 
@@ -1102,7 +1002,7 @@ impl Interpreter {
     /// [`Interpreter::apply_at_key`] maintaining the locations.
     #[inline(never)]
     fn apply_at_key_located(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Res {
-        self.at_child(cx, edge, |path| push_token(path, key), value)
+        self.at_child(cx, edge, |errors| errors.push_key(key), value)
     }
 
     /// Applies `edge` to the item at `index` of the current array.
@@ -1123,38 +1023,25 @@ impl Interpreter {
         index: usize,
         value: &Value,
     ) -> Res {
-        self.at_child(
-            cx,
-            edge,
-            |path| {
-                let _ = write!(path, "/{index}");
-            },
-            value,
-        )
+        self.at_child(cx, edge, |errors| errors.push_index(index), value)
     }
 
-    /// Applies `edge` to the child instance `value`, whose location `token` appends to
-    /// the current instance location (maintained when the output is there).
+    /// Applies `edge` to the child instance `value`, whose location `step` appends to the
+    /// current instance location (returning the mark to restore it at).
     fn at_child(
         &self,
         cx: &mut Ctx,
         edge: &Edge,
-        token: impl FnOnce(&mut String),
+        step: impl FnOnce(&mut Errors) -> usize,
         value: &Value,
     ) -> Res {
-        let len = cx.out.as_deref_mut().map(|out| {
-            let len = out.instance_path.len();
-            token(&mut out.instance_path);
-            len
-        });
+        let mark = step(&mut cx.errors);
         let result = self.step_in(cx, edge.target).and_then(|saved| {
             let result = self.apply(cx, &edge.path, edge.target, Inst::Value(value), None);
             Interpreter::step_out(cx, saved);
             result
         });
-        if let (Some(len), Some(out)) = (len, cx.out.as_deref_mut()) {
-            out.instance_path.truncate(len);
-        }
+        cx.errors.pop_instance(mark);
         result
     }
 
@@ -1320,10 +1207,8 @@ impl Interpreter {
                 self.one_of(cx, node, keyword, branches, inst, ann.as_deref_mut())?
             }
             CheckKind::Not(edge) => {
-                let mark = cx.annotations_mark();
+                // What a valid subschema annotated goes with the node `not` fails.
                 let ok = !self.apply_silently(cx, edge, inst, None)?;
-                // `not` drops what its subschema said.
-                cx.drop_annotations(mark);
                 if !ok && cx.report {
                     cx.error(node, keyword, ErrorKind::Not);
                 }
@@ -1385,7 +1270,7 @@ impl Interpreter {
                         items,
                         (ann, matched.as_mut()),
                     )?;
-                    cx.set_applied(matched.map(Value::from));
+                    cx.applied = matched.map(Value::from);
                     ok
                 }
                 None => true,
@@ -1398,7 +1283,7 @@ impl Interpreter {
                         .then(|| unevaluated_names(object, ann.as_deref(), table));
                     let ann = (ann.as_deref_mut()).map(|ann| (ann, table));
                     let ok = self.unevaluated_properties(cx, edge, object, ann)?;
-                    cx.set_applied(found);
+                    cx.applied = found;
                     ok
                 }
                 None => true,
@@ -1409,7 +1294,7 @@ impl Interpreter {
                         .then(|| any_unevaluated_item(items, ann.as_deref()))
                         .flatten();
                     let ok = self.unevaluated_items(cx, edge, items, ann)?;
-                    cx.set_applied(found);
+                    cx.applied = found;
                     ok
                 }
                 None => true,
@@ -1454,7 +1339,7 @@ impl Interpreter {
         inst: Inst<'_>,
         valid: bool,
     ) -> Result<(), Stop> {
-        let found = cx.out.as_deref_mut().and_then(|out| out.applied.take());
+        let found = cx.applied.take();
         if !valid {
             return Ok(());
         }
@@ -1540,8 +1425,8 @@ impl Interpreter {
     ) -> Res {
         let members = table.as_runtime();
         match (inst.as_str(), inst.as_number()) {
-            (Some(s), _) if table.has_strings() => cx.state.is_str_member(&members, s),
-            (_, Some(n)) if table.has_numbers() => cx.state.is_number_member(&members, n),
+            (Some(s), _) if table.has_strings() => cx.errors.state.is_str_member(&members, s),
+            (_, Some(n)) if table.has_numbers() => cx.errors.state.is_number_member(&members, n),
             _ => Ok(inst.equals_any(values)),
         }
     }
@@ -1639,7 +1524,8 @@ impl Interpreter {
                 .get(r as usize)
                 .and_then(|resource| resource.dynamic_anchors.get(name))
         };
-        cx.state
+        cx.errors
+            .state
             .outermost(|r| target_in(r).is_some())
             .and_then(target_in)
             .copied()
@@ -1929,7 +1815,7 @@ impl Interpreter {
         object: &Map<String, Value>,
     ) -> Res {
         let entries = &op.properties.entries[..];
-        let before = cx.state.budget().clone();
+        let before = cx.errors.state.budget().clone();
         let find = |key: &str| index.find(key, |i| entry_name(entries, i));
         let bit = |at: usize| folded.bits.get(at).copied().unwrap_or_default();
         let mut seen = 0u64;
@@ -2320,7 +2206,7 @@ impl Interpreter {
         object: &Map<String, Value>,
         ann: Option<(&mut Annotations, Option<&NameTable>)>,
     ) -> Res {
-        cx.state.charge(object.len())?;
+        cx.errors.state.charge(object.len())?;
         self.charge_loop(cx, object.len(), &[edge.target])?;
         let mut ok = true;
         for (position, (key, value)) in object.iter().enumerate() {
@@ -2348,7 +2234,7 @@ impl Interpreter {
         items: &[Value],
         ann: Option<&mut Annotations>,
     ) -> Res {
-        cx.state.charge(items.len())?;
+        cx.errors.state.charge(items.len())?;
         self.charge_loop(cx, items.len(), &[edge.target])?;
         let mut ok = true;
         for (index, item) in items.iter().enumerate() {
@@ -2523,7 +2409,7 @@ fn named_patterns(
     };
     let (mut left, mut charges, mut matches) = (u64::MAX, Vec::new(), Vec::new());
     let mut spent = |cx: &Ctx| {
-        let now = cx.state.budget().remaining();
+        let now = cx.errors.state.budget().remaining();
         std::mem::replace(&mut left, now) - now
     };
     for i in indices {
@@ -2561,7 +2447,7 @@ fn charge_elements(cx: &mut Ctx, elements: usize, per_element: u64) -> Result<()
     if per_element == 0 {
         return Ok(());
     }
-    cx.state.spend(elements, per_element)
+    cx.errors.state.spend(elements, per_element)
 }
 
 /// The `properties` entry named `key` (its index and edge), through the plan's index when

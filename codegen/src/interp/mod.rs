@@ -108,7 +108,7 @@ use crate::ir::Program;
 use schemac_runtime::__private::Stop;
 #[cfg(doc)]
 use schemac_runtime::Budget;
-use schemac_runtime::{Annotation, Evaluate, Evaluation, Limits, Report, Unit, Validate, Verdict};
+use schemac_runtime::{Evaluate, Evaluation, Limits, Report, Validate, Verdict};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -232,8 +232,8 @@ impl Validate for Interpreter {
     }
 
     fn validate(&self, instance: &Value) -> Report {
-        let cx = eval::Ctx::reporting(&self.limits);
-        self.report(cx, instance).0
+        self.report(eval::Ctx::reporting(&self.limits), instance)
+            .report
     }
 }
 
@@ -241,30 +241,20 @@ impl Evaluate for Interpreter {
     /// Validates and collects the annotations of the subschemas that passed: those the
     /// program holds, which it does when compiled with [`crate::Options::annotations`].
     fn evaluate(&self, instance: &Value) -> Evaluation {
-        let cx = eval::Ctx::reporting(&self.limits);
-        let (report, (annotations, units)) = self.report(cx.annotating(), instance);
-        Evaluation::new(report, annotations).with_units(units)
+        self.report(eval::Ctx::annotating(&self.limits), instance)
     }
 }
 
 impl Interpreter {
     /// Runs `cx` (reporting errors) on `instance`: the report, and the annotations and
-    /// units given.
-    fn report(
-        &self,
-        mut cx: eval::Ctx,
-        instance: &Value,
-    ) -> (Report, (Vec<Annotation>, Vec<Unit>)) {
+    /// units given when `cx` collects them.
+    fn report(&self, mut cx: eval::Ctx, instance: &Value) -> Evaluation {
         let outcome = self.eval_root(&mut cx, instance);
-        let reason = match outcome {
-            Err(Stop) => Some(cx.take_stop_reason()),
-            Ok(_) => None,
-        };
-        let errors = cx.take_errors();
+        let evaluation = cx.finish(outcome);
         debug_assert!(
-            !(errors.is_empty() && outcome == Ok(false)),
+            !(evaluation.report.is_valid() && outcome == Ok(false)),
             "a failure without an error"
         );
-        (Report::new(errors, reason), cx.take_collected())
+        evaluation
     }
 }
