@@ -337,7 +337,7 @@ impl State {
 }
 
 /// The keyword and instance locations to return to after a child's evaluation
-/// ([`Errors::at`]).
+/// ([`Trail::at`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Location {
     keyword: usize,
@@ -390,8 +390,8 @@ pub struct Site(pub &'static str, pub Option<&'static str>, pub bool);
 #[derive(Debug, Clone)]
 pub struct Fault(pub &'static str, pub ErrorKind);
 
-/// The state of one validation that collects errors: the [`State`], the errors found, and
-/// the current keyword location (evaluation path) and instance location.
+/// The state of one validation that collects errors, as generated code's error-collecting
+/// functions run on it: the [`State`], the module's site tables, and the [`Trail`].
 #[derive(Debug)]
 pub struct Errors {
     /// Budget and dynamic scope.
@@ -399,13 +399,25 @@ pub struct Errors {
     /// The module's child sites and error sites ([`Errors::child`], [`Errors::fail`]).
     sites: &'static [Site],
     faults: &'static [Fault],
+    /// The errors, annotations and units, and the locations.
+    trail: Trail,
+}
+
+/// What a validation that reports or annotates collects, and where it is: the errors
+/// found, the keyword location (evaluation path) and instance location of the node under
+/// evaluation, and (`evaluate`) the annotations and units given. Generated code keeps one
+/// in its [`Errors`]; an interpreter keeps one beside its own [`State`], and builds none
+/// in a short-circuit evaluation.
+#[derive(Debug)]
+pub struct Trail {
     errors: ErrorList,
     keyword_path: String,
     instance: String,
     /// The absolute location of the node under evaluation is `base` followed by the
-    /// keyword path from `base_mark` on ([`Errors::rebase`]): a child reached by a plain
+    /// keyword path from `base_mark` on ([`Trail::rebase`]): a child reached by a plain
     /// step extends its parent's location, so the error functions of structurally
-    /// identical subschemas are one function whatever their locations.
+    /// identical subschemas are one function whatever their locations. (An interpreter
+    /// gives each node's location instead: [`Trail::error_of`].)
     base: &'static str,
     base_mark: usize,
     /// The annotations given so far by evaluations that passed or are under way
@@ -417,7 +429,7 @@ pub struct Errors {
 }
 
 /// How many annotations and units had been given when a node began
-/// ([`Errors::annotation_mark`]).
+/// ([`Trail::annotation_mark`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Mark {
     annotations: usize,
@@ -425,7 +437,7 @@ pub struct Mark {
 }
 
 /// `parts` joined, then `/` and `keyword` when given: a keyword location, or an absolute
-/// one (a node's location in parts, [`Errors::node_location`]).
+/// one (a node's location in parts, [`Trail::node_location`]).
 fn joined(parts: [&str; 2], keyword: Option<&str>) -> String {
     let mut joined =
         String::with_capacity(parts[0].len() + parts[1].len() + keyword.map_or(0, |k| k.len() + 1));
@@ -440,7 +452,7 @@ fn joined(parts: [&str; 2], keyword: Option<&str>) -> String {
 
 /// The absolute location of the node under evaluation, in two parts: `node` when the
 /// caller gives it (an interpreter, whose nodes know their locations), else `base` and
-/// the keyword path since it (`relative`, see [`Errors::rebase`]).
+/// the keyword path since it (`relative`, see [`Trail::rebase`]).
 fn node_location<'s>(node: Option<&'s str>, base: &'s str, relative: &'s str) -> [&'s str; 2] {
     match node {
         Some(node) => [node, ""],
@@ -457,7 +469,12 @@ impl Errors {
     /// A fresh state under `limits` for a module whose child sites and error sites are
     /// `sites` and `faults`.
     pub const fn new(limits: &Limits, sites: &'static [Site], faults: &'static [Fault]) -> Errors {
-        Errors::with(limits, sites, faults, None)
+        Errors {
+            state: State::new(limits),
+            sites,
+            faults,
+            trail: Trail::new(limits),
+        }
     }
 
     /// A fresh state as [`Errors::new`] gives that also collects annotations.
@@ -466,19 +483,194 @@ impl Errors {
         sites: &'static [Site],
         faults: &'static [Fault],
     ) -> Errors {
-        Errors::with(limits, sites, faults, Some(Vec::new()))
-    }
-
-    const fn with(
-        limits: &Limits,
-        sites: &'static [Site],
-        faults: &'static [Fault],
-        annotations: Option<Vec<Annotation>>,
-    ) -> Errors {
         Errors {
             state: State::new(limits),
             sites,
             faults,
+            trail: Trail::evaluating(limits),
+        }
+    }
+
+    /// Evaluates a subschema whose errors are dropped (`anyOf`, `oneOf`, `not`, `if`,
+    /// `contains`), for its annotations: gives whether it was valid (added no error); its
+    /// errors are counted for that, then forgotten.
+    #[inline]
+    pub fn silently(&mut self, eval: impl FnOnce(&mut Errors) -> Done) -> Res {
+        let muted = self.trail.mute();
+        let result = self.valid(eval);
+        self.trail.unmute(muted);
+        result
+    }
+
+    /// Runs `eval` (an evaluation that collects errors) and gives whether it was valid:
+    /// whether it added no error.
+    #[inline]
+    pub fn valid(&mut self, eval: impl FnOnce(&mut Errors) -> Done) -> Res {
+        let start = self.trail.mark();
+        eval(self)?;
+        Ok(self.trail.mark() == start)
+    }
+
+    /// Records the error of error site `fault` (an index into the module's table) at the
+    /// current locations.
+    #[cold]
+    pub fn fail(&mut self, fault: usize) {
+        let Fault(keyword, kind) = &self.faults[fault];
+        self.trail.error(keyword, kind.clone());
+    }
+
+    /// Evaluates the child subschema at `site` (an index into the module's table) with
+    /// `eval` on `instance` (generated code passes the child's error function itself,
+    /// `eN`): steps into the instance first when
+    /// the site says so, moves the keyword location by the site's path and the instance
+    /// location to `at`, sets the absolute location to the site's own when it has one, and
+    /// restores all of it afterwards.
+    // Not `inline(always)`: at opt-level 0 every call site would get its own slots for
+    // these locals, and error functions with many children frames the stack guard does
+    // not count. Optimized builds inline it all the same.
+    #[inline]
+    pub fn child<'v>(
+        &mut self,
+        site: usize,
+        at: At<'_>,
+        instance: &'v Value,
+        eval: impl FnOnce(&'v Value, &mut Errors) -> Done,
+    ) -> Done {
+        let Site(path, base, steps) = self.sites[site];
+        let step = if steps {
+            Some(self.state.step_in()?)
+        } else {
+            None
+        };
+        let trail = &mut self.trail;
+        let mark = matches!(at, At::Name).then(|| trail.annotation_mark());
+        let saved = match at {
+            At::Here | At::Name => trail.at(path),
+            At::Key(key) => trail.at_key(path, key),
+            At::Property(key) => {
+                let saved = trail.at_key("/properties", key);
+                push_token(&mut trail.keyword_path, key);
+                trail.keyword_path.push_str(path);
+                saved
+            }
+            At::Index(index) => trail.at_index(path, index),
+        };
+        if let Some(base) = base {
+            trail.rebase(base);
+        }
+        let result = eval(instance, self);
+        self.trail.back(saved);
+        if let Some(mark) = mark {
+            self.trail.drop_annotations(mark);
+        }
+        if let Some(step) = step {
+            self.state.step_out(step);
+        }
+        result
+    }
+
+    /// Evaluates the child at `site` (an index into the module's table) on the value of
+    /// `obj`'s property `name`, when it has one, as [`Errors::child`] at [`At::Property`]
+    /// does (a property looked up by name rather than met in a pass over the object).
+    #[inline]
+    pub fn property<'v>(
+        &mut self,
+        obj: &'v Map<String, Value>,
+        name: &str,
+        site: usize,
+        eval: impl FnOnce(&'v Value, &mut Errors) -> Done,
+    ) -> Done {
+        match obj.get(name) {
+            Some(x) => self.child(site, At::Property(name), x, eval),
+            None => Ok(()),
+        }
+    }
+
+    /// [`Trail::rebase`].
+    #[inline]
+    pub fn rebase(&mut self, absolute: &'static str) {
+        self.trail.rebase(absolute);
+    }
+
+    /// [`Trail::mark`].
+    #[inline]
+    pub fn mark(&self) -> usize {
+        self.trail.mark()
+    }
+
+    /// [`Trail::error`].
+    #[cold]
+    pub fn error(&mut self, keyword: &str, kind: ErrorKind) {
+        self.trail.error(keyword, kind);
+    }
+
+    /// [`Trail::error_here`].
+    #[cold]
+    pub fn error_here(&mut self) {
+        self.trail.error_here();
+    }
+
+    /// [`Trail::annotating`].
+    #[inline]
+    pub fn annotating(&self) -> bool {
+        self.trail.annotating()
+    }
+
+    /// [`Trail::annotation_mark`].
+    #[inline]
+    pub fn annotation_mark(&self) -> Mark {
+        self.trail.annotation_mark()
+    }
+
+    /// [`Trail::annotate`].
+    pub fn annotate(
+        &mut self,
+        valid: bool,
+        mark: Mark,
+        v: &serde_json::Value,
+        own: &[OwnAnnotation],
+    ) {
+        self.trail.annotate(valid, mark, v, own);
+    }
+
+    /// [`Trail::annotate_applied`].
+    #[cold]
+    pub fn annotate_applied(&mut self, token: &str, value: serde_json::Value) {
+        self.trail.annotate_applied(token, value);
+    }
+
+    /// The report of a validation whose root returned `result`.
+    pub fn finish(self, result: Done) -> Report {
+        let stopped = self.stopped(result);
+        self.trail.into_report(stopped)
+    }
+
+    /// The evaluation of an instance whose root returned `result`.
+    pub fn finish_evaluation(self, result: Done) -> Evaluation {
+        let stopped = self.stopped(result);
+        self.trail.into_evaluation(stopped)
+    }
+
+    /// Why an evaluation whose root returned `result` stopped, if it did.
+    fn stopped(&self, result: Done) -> Option<IncompleteReason> {
+        result.err().map(|Stop| self.state.reason())
+    }
+}
+
+impl Trail {
+    /// An empty trail that keeps at most `limits.max_errors` errors and collects no
+    /// annotations (`validate`).
+    pub const fn new(limits: &Limits) -> Trail {
+        Trail::with(limits, None)
+    }
+
+    /// An empty trail as [`Trail::new`] gives that also collects annotations (`evaluate`).
+    pub const fn evaluating(limits: &Limits) -> Trail {
+        Trail::with(limits, Some(Vec::new()))
+    }
+
+    const fn with(limits: &Limits, annotations: Option<Vec<Annotation>>) -> Trail {
+        Trail {
             errors: ErrorList::new(limits.max_errors),
             keyword_path: String::new(),
             instance: String::new(),
@@ -490,7 +682,7 @@ impl Errors {
     }
 
     /// Sets the absolute location of the node about to be evaluated (the root, or a
-    /// child whose location does not extend its parent's: a `$ref` target). [`Errors::back`]
+    /// child whose location does not extend its parent's: a `$ref` target). [`Trail::back`]
     /// restores the parent's.
     #[inline]
     pub fn rebase(&mut self, absolute: &'static str) {
@@ -510,7 +702,7 @@ impl Errors {
     }
 
     /// How many annotations and units have been given: the mark a node's
-    /// [`Errors::annotate`] drops back to when it fails.
+    /// [`Trail::annotate`] drops back to when it fails.
     #[inline]
     pub fn annotation_mark(&self) -> Mark {
         Mark {
@@ -520,7 +712,7 @@ impl Errors {
     }
 
     /// Ends the evaluation of the current node on `v` (when annotating): lists it as a unit
-    /// ([`Errors::end_unit_of`]); if it is `valid`, adds its `own` annotations at the
+    /// ([`Trail::end_unit_of`]); if it is `valid`, adds its `own` annotations at the
     /// current locations (those marked strings-only only on a string).
     pub fn annotate(
         &mut self,
@@ -544,12 +736,12 @@ impl Errors {
     /// Ends the evaluation of the node at absolute location `node` (when annotating): lists
     /// it as a unit; if it failed, drops every annotation given since `mark`, and the units
     /// too when its errors are dropped. Gives whether the node's own annotations are to
-    /// be given ([`Errors::annotate_of`]): it is valid, and annotations are collected.
+    /// be given ([`Trail::annotate_of`]): it is valid, and annotations are collected.
     pub fn end_unit_of(&mut self, node: &str, valid: bool, mark: Mark) -> bool {
         self.end_unit(Some(node), valid, mark)
     }
 
-    /// [`Errors::end_unit_of`] for the node at `node`, the current node when `None`.
+    /// [`Trail::end_unit_of`] for the node at `node`, the current node when `None`.
     fn end_unit(&mut self, node: Option<&str>, valid: bool, mark: Mark) -> bool {
         if self.annotations.is_none() {
             return false;
@@ -604,41 +796,21 @@ impl Errors {
         self.give(Some(node), token, value);
     }
 
-    /// Evaluates a subschema whose errors are dropped (`anyOf`, `oneOf`, `not`, `if`,
-    /// `contains`), for its annotations: gives whether it was valid (added no error); its
-    /// errors are counted for that, then forgotten.
-    #[inline]
-    pub fn silently(&mut self, eval: impl FnOnce(&mut Errors) -> Done) -> Res {
-        let muted = self.mute();
-        let result = self.valid(eval);
-        self.unmute(muted);
-        result
-    }
-
     /// From now on, errors are counted but not kept ([`ErrorList::mute`]), and a node
-    /// that fails drops its units ([`Errors::end_unit_of`]): the evaluation of a subschema
+    /// that fails drops its units ([`Trail::end_unit_of`]): the evaluation of a subschema
     /// whose errors are dropped begins.
     #[inline]
     pub fn mute(&mut self) -> Muted {
         self.errors.mute()
     }
 
-    /// Ends what [`Errors::mute`] began.
+    /// Ends what [`Trail::mute`] began.
     #[inline]
     pub fn unmute(&mut self, muted: Muted) {
         self.errors.unmute(muted);
     }
 
-    /// Runs `eval` (an evaluation that collects errors) and gives whether it was valid:
-    /// whether it added no error.
-    #[inline]
-    pub fn valid(&mut self, eval: impl FnOnce(&mut Errors) -> Done) -> Res {
-        let start = self.mark();
-        eval(self)?;
-        Ok(self.mark() == start)
-    }
-
-    /// Drops every annotation given since `mark` ([`Errors::annotation_mark`]): what
+    /// Drops every annotation given since `mark` ([`Trail::annotation_mark`]): what
     /// `propertyNames`' subschema annotates on a key, which has no instance location.
     #[inline]
     pub fn drop_annotations(&mut self, mark: Mark) {
@@ -646,12 +818,6 @@ impl Errors {
             list.truncate(mark.annotations);
         }
         self.units.truncate(mark.units);
-    }
-
-    /// The evaluation of an instance whose root returned `result`.
-    pub fn finish_evaluation(self, result: Done) -> Evaluation {
-        let stopped = self.stopped(result);
-        self.into_evaluation(stopped)
     }
 
     /// The evaluation of an instance that stopped for `stopped` (`None` when it ran to
@@ -674,14 +840,6 @@ impl Errors {
         self.record(None, Some(keyword), kind);
     }
 
-    /// Records the error of error site `fault` (an index into the module's table) at the
-    /// current locations.
-    #[cold]
-    pub fn fail(&mut self, fault: usize) {
-        let Fault(keyword, kind) = &self.faults[fault];
-        self.error(keyword, kind.clone());
-    }
-
     /// Records a `false`-schema error located at the current node itself.
     #[cold]
     pub fn error_here(&mut self) {
@@ -700,7 +858,7 @@ impl Errors {
     /// at `node` (the current node when `None`), at the current locations. Its locations
     /// are built only when the error is kept.
     fn record(&mut self, node: Option<&str>, keyword: Option<&str>, kind: ErrorKind) {
-        let Errors {
+        let Trail {
             errors,
             keyword_path,
             instance,
@@ -718,7 +876,7 @@ impl Errors {
     }
 
     /// Extends the keyword location by an edge's `path`; returns the mark for
-    /// [`Errors::pop_keyword`].
+    /// [`Trail::pop_keyword`].
     #[inline]
     pub fn push_keyword(&mut self, path: &str) -> usize {
         let mark = self.keyword_path.len();
@@ -726,14 +884,14 @@ impl Errors {
         mark
     }
 
-    /// Restores the keyword location saved by [`Errors::push_keyword`].
+    /// Restores the keyword location saved by [`Trail::push_keyword`].
     #[inline]
     pub fn pop_keyword(&mut self, mark: usize) {
         self.keyword_path.truncate(mark);
     }
 
     /// Moves the keyword location to an in-place child reached through suffix `path`;
-    /// give the result to [`Errors::back`] after the child's evaluation.
+    /// give the result to [`Trail::back`] after the child's evaluation.
     #[inline]
     pub fn at(&mut self, path: &str) -> Location {
         Location {
@@ -766,74 +924,8 @@ impl Errors {
         }
     }
 
-    /// Evaluates the child subschema at `site` (an index into the module's table) with
-    /// `eval` on `instance` (generated code passes the child's error function itself,
-    /// `eN`): steps into the instance first when
-    /// the site says so, moves the keyword location by the site's path and the instance
-    /// location to `at`, sets the absolute location to the site's own when it has one, and
-    /// restores all of it afterwards.
-    // Not `inline(always)`: at opt-level 0 every call site would get its own slots for
-    // these locals, and error functions with many children frames the stack guard does
-    // not count. Optimized builds inline it all the same.
-    #[inline]
-    pub fn child<'v>(
-        &mut self,
-        site: usize,
-        at: At<'_>,
-        instance: &'v Value,
-        eval: impl FnOnce(&'v Value, &mut Errors) -> Done,
-    ) -> Done {
-        let Site(path, base, steps) = self.sites[site];
-        let step = if steps {
-            Some(self.state.step_in()?)
-        } else {
-            None
-        };
-        let mark = matches!(at, At::Name).then(|| self.annotation_mark());
-        let saved = match at {
-            At::Here | At::Name => self.at(path),
-            At::Key(key) => self.at_key(path, key),
-            At::Property(key) => {
-                let saved = self.at_key("/properties", key);
-                push_token(&mut self.keyword_path, key);
-                self.keyword_path.push_str(path);
-                saved
-            }
-            At::Index(index) => self.at_index(path, index),
-        };
-        if let Some(base) = base {
-            self.rebase(base);
-        }
-        let result = eval(instance, self);
-        self.back(saved);
-        if let Some(mark) = mark {
-            self.drop_annotations(mark);
-        }
-        if let Some(step) = step {
-            self.state.step_out(step);
-        }
-        result
-    }
-
-    /// Evaluates the child at `site` (an index into the module's table) on the value of
-    /// `obj`'s property `name`, when it has one, as [`Errors::child`] at [`At::Property`]
-    /// does (a property looked up by name rather than met in a pass over the object).
-    #[inline]
-    pub fn property<'v>(
-        &mut self,
-        obj: &'v Map<String, Value>,
-        name: &str,
-        site: usize,
-        eval: impl FnOnce(&'v Value, &mut Errors) -> Done,
-    ) -> Done {
-        match obj.get(name) {
-            Some(x) => self.child(site, At::Property(name), x, eval),
-            None => Ok(()),
-        }
-    }
-
-    /// Restores the locations saved by [`Errors::at`], [`Errors::at_key`] or
-    /// [`Errors::at_index`].
+    /// Restores the locations saved by [`Trail::at`], [`Trail::at_key`] or
+    /// [`Trail::at_index`].
     #[inline]
     pub fn back(&mut self, saved: Location) {
         self.pop_instance(saved.instance);
@@ -843,7 +935,7 @@ impl Errors {
     }
 
     /// Extends the instance location by an object key (escaped as a JSON pointer token);
-    /// returns the mark for [`Errors::pop_instance`].
+    /// returns the mark for [`Trail::pop_instance`].
     #[inline]
     pub fn push_key(&mut self, key: &str) -> usize {
         let mark = self.instance.len();
@@ -860,21 +952,16 @@ impl Errors {
         mark
     }
 
-    /// Restores the instance location saved by [`Errors::push_key`] / [`Errors::push_index`].
+    /// Restores the instance location saved by [`Trail::push_key`] / [`Trail::push_index`].
     #[inline]
     pub fn pop_instance(&mut self, mark: usize) {
         self.instance.truncate(mark);
     }
 
-    /// The report of a validation whose root returned `result`.
-    pub fn finish(self, result: Done) -> Report {
-        let stopped = self.stopped(result);
+    /// The report of a validation that stopped for `stopped` (`None` when it ran to the
+    /// end): the errors collected.
+    pub fn into_report(self, stopped: Option<IncompleteReason>) -> Report {
         Report::new(self.errors, stopped)
-    }
-
-    /// Why an evaluation whose root returned `result` stopped, if it did.
-    fn stopped(&self, result: Done) -> Option<IncompleteReason> {
-        result.err().map(|Stop| self.state.reason())
     }
 }
 
@@ -1268,14 +1355,10 @@ mod tests {
 
     #[test]
     fn errors_past_the_bound_are_counted_not_kept() {
-        let mut e = Errors::new(
-            &Limits {
-                max_errors: 2,
-                ..Limits::DEFAULT
-            },
-            &[],
-            &[],
-        );
+        let mut e = Trail::new(&Limits {
+            max_errors: 2,
+            ..Limits::DEFAULT
+        });
         e.rebase("https://x/s.json#");
         for i in 0..5 {
             let at = e.push_index(i);
@@ -1285,7 +1368,7 @@ mod tests {
             e.pop_instance(at);
         }
         e.error_here();
-        let report = e.finish(Ok(()));
+        let report = e.into_report(None);
         assert_eq!(report.verdict, Verdict::Invalid);
         assert_eq!(report.errors.len(), 2);
         assert_eq!(report.errors_omitted, 4);
@@ -1294,16 +1377,12 @@ mod tests {
         assert_eq!(out["errorsOmitted"], serde_json::json!(4));
         assert_eq!(out["errors"].as_array().map(|a| a.len()), Some(2));
 
-        let mut e = Errors::new(
-            &Limits {
-                max_errors: 0,
-                ..Limits::DEFAULT
-            },
-            &[],
-            &[],
-        );
+        let mut e = Trail::new(&Limits {
+            max_errors: 0,
+            ..Limits::DEFAULT
+        });
         e.error_here();
-        let report = e.finish(Ok(()));
+        let report = e.into_report(None);
         assert_eq!(report.verdict, Verdict::Invalid);
         assert!(report.errors.is_empty());
         assert_eq!(report.errors_omitted, 1);
@@ -1326,7 +1405,7 @@ mod tests {
 
     #[test]
     fn errors_track_locations() {
-        let mut e = Errors::new(&Limits::DEFAULT, &[], &[]);
+        let mut e = Trail::new(&Limits::DEFAULT);
         e.rebase("https://x/s.json#");
         let at = e.at_key("/properties/a~1b", "a/b~");
         e.error("minimum", ErrorKind::Const);
@@ -1343,7 +1422,7 @@ mod tests {
         let i = e.push_index(7);
         e.error_here();
         e.pop_instance(i);
-        let report = e.finish(Ok(()));
+        let report = e.into_report(None);
         assert_eq!(report.verdict, Verdict::Invalid);
         let locations = locations(&report);
         assert_eq!(

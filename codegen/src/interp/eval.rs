@@ -2,13 +2,13 @@
 //! "Evaluation semantics", under the budget and depth bounds at the points the plan
 //! chooses ([`State::enter_region`], [`State::step_in`]).
 //!
-//! One [`Ctx`] holds a validation's state: the runtime's [`Errors`] that generated
-//! `validate` code runs on (its [`State`]: the budget, the dynamic scope when the program
-//! uses it, why it stopped; the errors, the instance and keyword locations, annotations
-//! and units, built only while reporting or annotating), whether errors are reported, and
-//! a pool of evaluated-location sets (only used by nodes that collect). Sub-evaluations
-//! whose errors are dropped (`anyOf`, `oneOf`, `not`, `contains`, `if`) always run in
-//! short-circuit mode.
+//! One [`Ctx`] holds a validation's state, in the runtime's types that generated code
+//! runs on: its [`State`] (the budget, the dynamic scope when the program uses it, why it
+//! stopped) and, only while reporting or annotating, its [`Trail`] (the errors, the
+//! instance and keyword locations, the annotations and units); whether errors are
+//! reported, and a pool of evaluated-location sets (only used by nodes that collect).
+//! Sub-evaluations whose errors are dropped (`anyOf`, `oneOf`, `not`, `contains`, `if`)
+//! always run in short-circuit mode.
 
 use super::annotations::{Annotations, NameTable};
 use super::plan::{
@@ -21,35 +21,34 @@ use crate::plan::lookup::EnumTable;
 use crate::plan::Discriminator;
 use crate::regex::PatternSet;
 use schemac_runtime::__private::{
-    get, max_length, min_length, push_token, Bits, Errors, Mark, Res, Stop,
+    get, max_length, min_length, push_token, Bits, Mark, Res, State, Stop, Trail,
 };
-use schemac_runtime::error::{ErrorKind, IncompleteReason, TypeSet};
+use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, Report, TypeSet};
 use schemac_runtime::json::Tag;
 use schemac_runtime::regex::Candidates;
 use schemac_runtime::{annotation, content, json, Budget, Evaluation, Limits};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 
-#[cfg(doc)]
-use schemac_runtime::__private::State;
 use std::cmp::Ordering;
 
 /// The state of one validation.
 pub(super) struct Ctx {
-    /// The state generated `validate` code runs on: its [`State`] (the budget, the dynamic
-    /// scope, why the evaluation stopped) serves every mode; its errors, locations,
-    /// annotations and units only validate and evaluate mode (in short-circuit mode,
-    /// `check`, they stay empty and allocate nothing). The interpreter gives the absolute
-    /// location of each error, annotation and unit (its nodes know theirs, [`Node::uri`]):
-    /// it never rebases.
-    errors: Errors,
+    /// The budget, the dynamic scope and why the evaluation stopped, as generated code
+    /// keeps them.
+    state: State,
+    /// What validate and evaluate mode collect, as generated code's `validate` collects
+    /// it; `None` in short-circuit mode (`check`), which then neither builds nor drops
+    /// any of it. The interpreter gives the absolute location of each error, annotation
+    /// and unit (its nodes know theirs, [`Node::uri`]): it never rebases.
+    trail: Option<Box<Trail>>,
     /// The URI of the unresolved reference the evaluation stopped at: the program's, not
     /// `'static` as the [`State`] keeps it for generated code.
     unresolved: Option<String>,
     /// Whether errors are collected (validate mode, and not inside a dropped subtree,
     /// where the error list is muted too).
     report: bool,
-    /// Whether annotations are collected ([`Errors::annotating`], read on hot paths:
+    /// Whether annotations are collected ([`Trail::annotating`], read on hot paths:
     /// evaluate mode, dropped subtrees included, where a valid branch of `anyOf`
     /// annotates).
     annotate: bool,
@@ -64,28 +63,55 @@ pub(super) struct Ctx {
 impl Ctx {
     /// A short-circuit validation (`check`): no errors, annotations or locations.
     pub(super) fn checking(limits: &Limits) -> Ctx {
-        Ctx::with(Errors::new(limits, &[], &[]), false)
+        Ctx {
+            state: State::new(limits),
+            trail: None,
+            unresolved: None,
+            report: false,
+            annotate: false,
+            applied: None,
+            pool: Vec::new(),
+        }
     }
 
     /// A validation in validate mode, which keeps at most `max_errors` errors (and counts
     /// the rest).
     pub(super) fn reporting(limits: &Limits) -> Ctx {
-        Ctx::with(Errors::new(limits, &[], &[]), true)
+        Ctx::collecting(limits, Trail::new(limits))
     }
 
     /// A validation in evaluate mode: validate mode collecting annotations too.
     pub(super) fn annotating(limits: &Limits) -> Ctx {
-        Ctx::with(Errors::evaluating(limits, &[], &[]), true)
+        Ctx::collecting(limits, Trail::evaluating(limits))
     }
 
-    fn with(errors: Errors, report: bool) -> Ctx {
+    /// A validation that reports its errors (and annotations, when `trail` collects them)
+    /// into `trail`.
+    fn collecting(limits: &Limits, trail: Trail) -> Ctx {
         Ctx {
-            annotate: errors.annotating(),
-            errors,
-            unresolved: None,
-            report,
-            applied: None,
-            pool: Vec::new(),
+            report: true,
+            annotate: trail.annotating(),
+            trail: Some(Box::new(trail)),
+            ..Ctx::checking(limits)
+        }
+    }
+
+    /// The trail, while the locations are maintained (reporting or annotating).
+    #[inline]
+    fn located(&mut self) -> Option<&mut Trail> {
+        if self.locates() {
+            self.trail.as_deref_mut()
+        } else {
+            None
+        }
+    }
+
+    /// Where a node's annotations and units begin ([`Trail::annotation_mark`]), when
+    /// annotating.
+    fn annotation_mark(&self) -> Option<Mark> {
+        match &self.trail {
+            Some(trail) if self.annotate => Some(trail.annotation_mark()),
+            _ => None,
         }
     }
 
@@ -95,7 +121,7 @@ impl Ctx {
     }
 
     /// Ends the evaluation of `node` on `inst` (annotating), which was `valid`, begun at
-    /// `mark`: lists it as a unit and gives its annotations ([`Errors::end_unit_of`]).
+    /// `mark`: lists it as a unit and gives its annotations ([`Trail::end_unit_of`]).
     /// Not a node on a key (`propertyNames`), which has no instance location (nor has any
     /// node it applies in place), nor a node without keywords, which generated code does
     /// not evaluate (and which gives nothing).
@@ -106,7 +132,10 @@ impl Ctx {
         if node.checks.is_empty() && node.annotations.is_empty() {
             return;
         }
-        if !self.errors.end_unit_of(&node.uri, valid, mark) {
+        let Some(trail) = self.trail.as_deref_mut() else {
+            return;
+        };
+        if !trail.end_unit_of(&node.uri, valid, mark) {
             return;
         }
         for annotation in &node.annotations {
@@ -122,14 +151,16 @@ impl Ctx {
     fn annotate(&mut self, node: &Node, keyword: &str, value: Value) {
         let mut token = String::new();
         push_token(&mut token, keyword);
-        self.errors.annotate_of(&node.uri, &token[1..], value);
+        if let Some(trail) = self.trail.as_deref_mut() {
+            trail.annotate_of(&node.uri, &token[1..], value);
+        }
     }
 
     /// Why the evaluation stopped (once it returned `Err(Stop)`).
     pub(super) fn take_stop_reason(&mut self) -> IncompleteReason {
         match self.unresolved.take() {
             Some(uri) => IncompleteReason::UnresolvedRef(Cow::Owned(uri)),
-            None => self.errors.state.reason(),
+            None => self.state.reason(),
         }
     }
 
@@ -137,14 +168,17 @@ impl Ctx {
     /// stopped, why), the annotations and units collected.
     pub(super) fn finish(mut self, outcome: Res) -> Evaluation {
         let stopped = outcome.is_err().then(|| self.take_stop_reason());
-        self.errors.into_evaluation(stopped)
+        match self.trail {
+            Some(trail) => trail.into_evaluation(stopped),
+            None => Evaluation::new(Report::new(ErrorList::default(), stopped), Vec::new()),
+        }
     }
 
     /// Puts the budget back as it stood before a pass whose outcome is decided as if it
     /// had not run (a clone of [`State::budget`] taken then); a stop the pass recorded
     /// goes with it.
     fn rewind(&mut self, budget: Budget) {
-        self.errors.state.rewind(budget);
+        self.state.rewind(budget);
         self.unresolved = None;
     }
 
@@ -165,8 +199,7 @@ impl Ctx {
         };
         // Charged as `FastPath::decide_budgeted` charges (this way the charge's `Result`
         // is not carried through an `Option`: 1% of w4's instructions).
-        self.errors
-            .state
+        self.state
             .spend_units(schemac_runtime::regex::units(text.len() as u64))?;
         Ok(answer)
     }
@@ -176,7 +209,7 @@ impl Ctx {
     /// the one that runs is built).
     #[inline(never)]
     fn is_match_automaton(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Res {
-        self.errors.state.budgeted(|budget| match regex.dfa_view() {
+        self.state.budgeted(|budget| match regex.dfa_view() {
             Some(dfa) => dfa.is_match_budgeted(text, budget),
             None => regex.program_view().is_match_budgeted(text, budget),
         })
@@ -185,9 +218,7 @@ impl Ctx {
     /// The indices of the patterns of a list that its prefilter leaves for `key` (the
     /// lookup charged to the budget), ascending.
     fn candidates<'p>(&mut self, set: &'p PatternSet, key: &str) -> Result<Candidates<'p>, Stop> {
-        self.errors
-            .state
-            .budgeted(|budget| set.candidates(key, budget))
+        self.state.budgeted(|budget| set.candidates(key, budget))
     }
 
     fn take_annotations(&mut self) -> Annotations {
@@ -203,9 +234,9 @@ impl Ctx {
     /// is empty) at the current locations, when reporting.
     #[cold]
     fn error(&mut self, node: &Node, keyword: &str, kind: ErrorKind) {
-        if self.report {
+        if let (true, Some(trail)) = (self.report, self.trail.as_deref_mut()) {
             let keyword = Some(keyword).filter(|k| !k.is_empty());
-            self.errors.error_of(&node.uri, keyword, kind);
+            trail.error_of(&node.uri, keyword, kind);
         }
     }
 }
@@ -325,18 +356,20 @@ impl<'a, T> Branches<'a, T> {
     }
 }
 
-/// Runs `f` with errors dropped (short-circuit mode; the error list muted, as generated
-/// code's [`Errors::silently`] mutes it, which drops the units of what fails there).
+/// Runs `f` with errors dropped (short-circuit mode; the trail muted, as generated code's
+/// `Errors::silently` mutes it, so that what fails there drops its units).
 #[inline]
 fn silently(cx: &mut Ctx, f: impl FnOnce(&mut Ctx) -> Res) -> Res {
-    if !cx.report {
-        return f(cx);
-    }
+    let muted = match cx.trail.as_deref_mut() {
+        Some(trail) if cx.report => trail.mute(),
+        _ => return f(cx),
+    };
     cx.report = false;
-    let muted = cx.errors.mute();
     let result = f(cx);
-    cx.errors.unmute(muted);
     cx.report = true;
+    if let Some(trail) = cx.trail.as_deref_mut() {
+        trail.unmute(muted);
+    }
     result
 }
 
@@ -518,7 +551,7 @@ impl Interpreter {
         if !(plan.quick && plan.out_of_line && !plan.counts_depth) || cx.locates() {
             return self.eval_root(cx, instance);
         }
-        cx.errors.state.spend_units(plan.entry_cost)?;
+        cx.state.spend_units(plan.entry_cost)?;
         self.run_ops(cx, &plan.ops, Inst::Value(instance))
     }
 
@@ -624,11 +657,11 @@ impl Interpreter {
     ) -> Res {
         if plan.out_of_line {
             if !plan.counts_depth {
-                cx.errors.state.spend_units(plan.entry_cost)?;
+                cx.state.spend_units(plan.entry_cost)?;
             } else if plan.recursive {
-                cx.errors.state.enter_cycle(plan.entry_cost, plan.height)?;
+                cx.state.enter_cycle(plan.entry_cost, plan.height)?;
             } else {
-                cx.errors.state.enter_region(plan.entry_cost, plan.height)?;
+                cx.state.enter_region(plan.entry_cost, plan.height)?;
             }
         }
         let result = if plan.quick && !cx.locates() {
@@ -643,9 +676,9 @@ impl Interpreter {
         };
         if plan.counts_depth {
             if plan.recursive {
-                cx.errors.state.leave_cycle(plan.height);
+                cx.state.leave_cycle(plan.height);
             } else if plan.out_of_line {
-                cx.errors.state.leave(plan.height);
+                cx.state.leave(plan.height);
             }
         }
         result
@@ -901,9 +934,9 @@ impl Interpreter {
         out: Option<&mut Annotations>,
     ) -> Res {
         let pushed = self.shared.program.uses_dynamic_scope
-            && cx.errors.state.push_scope(node.resource.scope_key());
+            && cx.state.push_scope(node.resource.scope_key());
         let collects = plan.collect_properties || plan.collect_items;
-        let mark = cx.errors.annotation_mark();
+        let mark = cx.annotation_mark();
         // With errors dropped, a failure fails the node that gave `out` (or it gave a set
         // of its own, `apply_silently`), which drops that set: the node records straight
         // into it. Reporting goes on past a failure: a set of the node's own, kept if it
@@ -922,10 +955,10 @@ impl Interpreter {
             cx.give_annotations(annotations);
             result
         };
-        if let (Ok(valid), true) = (result, cx.annotate) {
+        if let (Ok(valid), Some(mark)) = (result, mark) {
             cx.end_unit(node, inst, valid, mark);
         }
-        cx.errors.state.pop_scope(pushed);
+        cx.state.pop_scope(pushed);
         result
     }
 
@@ -947,14 +980,14 @@ impl Interpreter {
         if !self.plans[target.0].steps {
             return Ok(None);
         }
-        cx.errors.state.step_in().map(Some)
+        cx.state.step_in().map(Some)
     }
 
     /// Steps back out of a child instance entered with [`Interpreter::step_in`].
     #[inline(always)]
     fn step_out(cx: &mut Ctx, saved: Option<u32>) {
         if let Some(saved) = saved {
-            cx.errors.state.step_out(saved);
+            cx.state.step_out(saved);
         }
     }
 
@@ -965,9 +998,9 @@ impl Interpreter {
         if !self.plans[target.0].steps {
             return self.node_quietly(cx, target, Inst::Value(value));
         }
-        let saved = cx.errors.state.step_in()?;
+        let saved = cx.state.step_in()?;
         let result = self.node_quietly(cx, target, Inst::Value(value));
-        cx.errors.state.step_out(saved);
+        cx.state.step_out(saved);
         result
     }
 
@@ -981,12 +1014,14 @@ impl Interpreter {
         inst: Inst<'_>,
         out: Option<&mut Annotations>,
     ) -> Res {
-        if !cx.locates() {
+        let Some(trail) = cx.located() else {
             return self.node(cx, target, inst, out);
-        }
-        let mark = cx.errors.push_keyword(path);
+        };
+        let mark = trail.push_keyword(path);
         let result = self.node(cx, target, inst, out);
-        cx.errors.pop_keyword(mark);
+        if let Some(trail) = cx.trail.as_deref_mut() {
+            trail.pop_keyword(mark);
+        }
         result
     }
 
@@ -1002,7 +1037,7 @@ impl Interpreter {
     /// [`Interpreter::apply_at_key`] maintaining the locations.
     #[inline(never)]
     fn apply_at_key_located(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Res {
-        self.at_child(cx, edge, |errors| errors.push_key(key), value)
+        self.at_child(cx, edge, |trail| trail.push_key(key), value)
     }
 
     /// Applies `edge` to the item at `index` of the current array.
@@ -1023,7 +1058,7 @@ impl Interpreter {
         index: usize,
         value: &Value,
     ) -> Res {
-        self.at_child(cx, edge, |errors| errors.push_index(index), value)
+        self.at_child(cx, edge, |trail| trail.push_index(index), value)
     }
 
     /// Applies `edge` to the child instance `value`, whose location `step` appends to the
@@ -1032,16 +1067,18 @@ impl Interpreter {
         &self,
         cx: &mut Ctx,
         edge: &Edge,
-        step: impl FnOnce(&mut Errors) -> usize,
+        step: impl FnOnce(&mut Trail) -> usize,
         value: &Value,
     ) -> Res {
-        let mark = step(&mut cx.errors);
+        let mark = cx.trail.as_deref_mut().map(step);
         let result = self.step_in(cx, edge.target).and_then(|saved| {
             let result = self.apply(cx, &edge.path, edge.target, Inst::Value(value), None);
             Interpreter::step_out(cx, saved);
             result
         });
-        cx.errors.pop_instance(mark);
+        if let (Some(mark), Some(trail)) = (mark, cx.trail.as_deref_mut()) {
+            trail.pop_instance(mark);
+        }
         result
     }
 
@@ -1425,8 +1462,8 @@ impl Interpreter {
     ) -> Res {
         let members = table.as_runtime();
         match (inst.as_str(), inst.as_number()) {
-            (Some(s), _) if table.has_strings() => cx.errors.state.is_str_member(&members, s),
-            (_, Some(n)) if table.has_numbers() => cx.errors.state.is_number_member(&members, n),
+            (Some(s), _) if table.has_strings() => cx.state.is_str_member(&members, s),
+            (_, Some(n)) if table.has_numbers() => cx.state.is_number_member(&members, n),
             _ => Ok(inst.equals_any(values)),
         }
     }
@@ -1524,8 +1561,7 @@ impl Interpreter {
                 .get(r as usize)
                 .and_then(|resource| resource.dynamic_anchors.get(name))
         };
-        cx.errors
-            .state
+        cx.state
             .outermost(|r| target_in(r).is_some())
             .and_then(target_in)
             .copied()
@@ -1815,7 +1851,7 @@ impl Interpreter {
         object: &Map<String, Value>,
     ) -> Res {
         let entries = &op.properties.entries[..];
-        let before = cx.errors.state.budget().clone();
+        let before = cx.state.budget().clone();
         let find = |key: &str| index.find(key, |i| entry_name(entries, i));
         let bit = |at: usize| folded.bits.get(at).copied().unwrap_or_default();
         let mut seen = 0u64;
@@ -2206,7 +2242,7 @@ impl Interpreter {
         object: &Map<String, Value>,
         ann: Option<(&mut Annotations, Option<&NameTable>)>,
     ) -> Res {
-        cx.errors.state.charge(object.len())?;
+        cx.state.charge(object.len())?;
         self.charge_loop(cx, object.len(), &[edge.target])?;
         let mut ok = true;
         for (position, (key, value)) in object.iter().enumerate() {
@@ -2234,7 +2270,7 @@ impl Interpreter {
         items: &[Value],
         ann: Option<&mut Annotations>,
     ) -> Res {
-        cx.errors.state.charge(items.len())?;
+        cx.state.charge(items.len())?;
         self.charge_loop(cx, items.len(), &[edge.target])?;
         let mut ok = true;
         for (index, item) in items.iter().enumerate() {
@@ -2409,7 +2445,7 @@ fn named_patterns(
     };
     let (mut left, mut charges, mut matches) = (u64::MAX, Vec::new(), Vec::new());
     let mut spent = |cx: &Ctx| {
-        let now = cx.errors.state.budget().remaining();
+        let now = cx.state.budget().remaining();
         std::mem::replace(&mut left, now) - now
     };
     for i in indices {
@@ -2447,7 +2483,7 @@ fn charge_elements(cx: &mut Ctx, elements: usize, per_element: u64) -> Result<()
     if per_element == 0 {
         return Ok(());
     }
-    cx.errors.state.spend(elements, per_element)
+    cx.state.spend(elements, per_element)
 }
 
 /// The `properties` entry named `key` (its index and edge), through the plan's index when
