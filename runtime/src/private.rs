@@ -766,18 +766,24 @@ impl Trail {
     /// Adds the annotation `value` of keyword `token` (a JSON pointer token) of the node at
     /// `node` (the current node when `None`) at the current locations, when annotating.
     fn give(&mut self, node: Option<&str>, token: &str, value: serde_json::Value) {
-        if self.annotations.is_none() {
+        let Trail {
+            annotations: Some(list),
+            keyword_path,
+            instance,
+            base,
+            base_mark,
+            ..
+        } = self
+        else {
             return;
-        }
-        let annotation = Annotation {
-            instance_location: self.instance.clone(),
-            keyword_location: joined([&self.keyword_path, ""], Some(token)),
-            absolute_keyword_location: joined(self.node_location(node), Some(token)),
-            value,
         };
-        if let Some(list) = &mut self.annotations {
-            list.push(annotation);
-        }
+        let absolute = node_location(node, base, &keyword_path[*base_mark..]);
+        list.push(Annotation {
+            instance_location: instance.clone(),
+            keyword_location: joined([keyword_path, ""], Some(token)),
+            absolute_keyword_location: joined(absolute, Some(token)),
+            value,
+        });
     }
 
     /// Gives the annotation of the applicator keyword `token` at the current locations,
