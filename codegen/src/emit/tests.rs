@@ -255,6 +255,48 @@ fn tool_schema_has_the_fast_shape() {
 }
 
 #[test]
+fn the_outcome_of_the_most_variants_is_the_fallback_arm() {
+    let mut b = Build::new();
+    let item = b.node(
+        "/items",
+        vec![check("type", CheckKind::Type(TypeSet::STRING))],
+    );
+    let root = b.node(
+        "",
+        vec![
+            check(
+                "type",
+                CheckKind::Type(TypeSet::STRING.union(TypeSet::ARRAY)),
+            ),
+            check(
+                "items",
+                CheckKind::Items {
+                    schema: edge(item, "/items"),
+                    skip: 0,
+                },
+            ),
+        ],
+    );
+    let out = generate_one("s", &b.program(root));
+    let check_code = out.split("fn e1").next().expect("check functions first");
+    // Only strings pass at `/items`: the test names the one variant, not the five others.
+    assert!(
+        check_code.contains("!matches!(v, Value::String(_))"),
+        "{out}"
+    );
+    // At the root, four variants fail and strings pass: the failure is `_`, the passing
+    // variant an explicit empty arm (two cases to compare, not a jump table over six).
+    let arms = check_code.find("Value::Array(arr) =>").expect("array arm");
+    let rest = &check_code[arms..];
+    let string = rest
+        .find("Value::String(_) => {}")
+        .expect("explicit passing arm");
+    let fallback = rest.find("_ => {").expect("failing fallback");
+    assert!(string < fallback, "{out}");
+    assert!(!check_code.contains("Value::Null"), "{out}");
+}
+
+#[test]
 fn applicators_parse_and_track_annotations_only_where_needed() {
     let program = applicator_program();
     assert!(program.node(program.root).collect.properties);

@@ -388,10 +388,7 @@ pub mod get_weather_output {
     /// `#/properties/location`
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        if matches!(
-            v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_) |
-            Value::Null
-        ) {
+        if !matches!(v, Value::String(_)) {
             return Ok(false);
         }
         Ok(true)
@@ -493,10 +490,7 @@ pub mod get_weather_output {
     /// `#/$defs/day/properties/high`
     #[inline]
     fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        if matches!(
-            v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_) |
-            Value::Null
-        ) {
+        if !matches!(v, Value::Number(_)) {
             return Ok(false);
         }
         Ok(true)
@@ -574,10 +568,7 @@ pub mod get_weather_output {
         Ok(())
     }
     fn e2(v: &Value, cx: &mut Errors) -> Done {
-        if matches!(
-            v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_) |
-            Value::Null
-        ) {
+        if !matches!(v, Value::String(_)) {
             cx.fail(14);
         }
         Ok(())
@@ -672,10 +663,7 @@ pub mod get_weather_output {
         Ok(())
     }
     fn e9(v: &Value, cx: &mut Errors) -> Done {
-        if matches!(
-            v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_) |
-            Value::Null
-        ) {
+        if !matches!(v, Value::Number(_)) {
             cx.fail(16);
         }
         Ok(())
@@ -1581,10 +1569,7 @@ pub mod search_docs_output {
     /// `#/items/properties/title`
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn c5(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        if matches!(
-            v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_) |
-            Value::Null
-        ) {
+        if !matches!(v, Value::String(_)) {
             return Ok(false);
         }
         Ok(true)
@@ -1681,10 +1666,7 @@ pub mod search_docs_output {
         Ok(())
     }
     fn e5(v: &Value, cx: &mut Errors) -> Done {
-        if matches!(
-            v, Value::Object(_) | Value::Number(_) | Value::Array(_) | Value::Bool(_) |
-            Value::Null
-        ) {
+        if !matches!(v, Value::String(_)) {
             cx.fail(9);
         }
         Ok(())
@@ -2237,10 +2219,7 @@ pub mod convert_currency_output {
     /// `#/definitions/quote/properties/amount`
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        if matches!(
-            v, Value::Object(_) | Value::String(_) | Value::Array(_) | Value::Bool(_) |
-            Value::Null
-        ) {
+        if !matches!(v, Value::Number(_)) {
             return Ok(false);
         }
         Ok(true)

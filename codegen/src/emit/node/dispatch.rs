@@ -135,11 +135,15 @@ impl Gen<'_> {
             }
             groups.push((vec![variant], code, key));
         }
-        let covered: usize = groups.iter().map(|g| g.0.len()).sum();
         if groups.is_empty() {
             return Code::default();
         }
-        if groups.len() == 1 && covered == Variant::ALL.len() && !groups[0].1.binds() {
+        // The variants no check applies to: they pass.
+        let passing: Vec<Variant> = Variant::ALL
+            .into_iter()
+            .filter(|v| !groups.iter().any(|(vs, ..)| vs.contains(v)))
+            .collect();
+        if groups.len() == 1 && passing.is_empty() && !groups[0].1.binds() {
             // The same code for every variant: no dispatch needed.
             return groups.remove(0).1;
         }
@@ -147,36 +151,46 @@ impl Gen<'_> {
             let ps: Vec<_> = vs.iter().map(|v| v.pattern(binds)).collect();
             quote!(#(#ps)|*)
         };
-        if groups.len() == 1 && covered < Variant::ALL.len() {
+        if groups.len() == 1 && !groups[0].1.binds() {
+            // One outcome besides passing: a test of whichever side names fewer variants.
             let (vs, code, _) = groups.remove(0);
-            let p = pattern(&vs, code.binds());
-            let code = if code.binds() {
-                let tokens = code.render();
-                Code::built_from(quote!(if let #p = v { #tokens }), [&code])
-                    .declaring(Uses::BINDING)
+            let cond = if vs.len() > passing.len() {
+                let p = pattern(&passing, false);
+                quote!(!matches!(v, #p))
             } else {
-                Code::if_then(quote!(matches!(v, #p)), code)
+                let p = pattern(&vs, false);
+                quote!(matches!(v, #p))
             };
-            return code.using(Uses::V);
+            return Code::if_then(cond, code).using(Uses::V);
         }
-        let has_rest = covered < Variant::ALL.len();
-        // When every variant has code, the largest group of several variants that binds
-        // nothing (usually the wrong types' failure) is the last arm, as `_`.
+        if groups.len() == 1 {
+            let (vs, code, _) = groups.remove(0);
+            let p = pattern(&vs, true);
+            let tokens = code.render();
+            return Code::built_from(quote!(if let #p = v { #tokens }), [&code])
+                .declaring(Uses::BINDING)
+                .using(Uses::V);
+        }
+        // The outcome shared by the most variants is the last arm, `_`: passing, or the
+        // largest group of several variants that binds nothing (usually the wrong types'
+        // failure). Fewer explicit cases let the compiler test the variant with a
+        // comparison or two where a jump table would mispredict.
         let fallback = groups
             .iter()
             .enumerate()
-            .filter(|(_, (vs, code, _))| !has_rest && !code.binds() && vs.len() > 1)
+            .filter(|(_, (vs, code, _))| !code.binds() && vs.len() > 1.max(passing.len()))
             .max_by_key(|(i, (vs, ..))| (vs.len(), std::cmp::Reverse(*i)))
             .map(|(i, _)| i);
-        let arms: Vec<_> = groups
+        // With passing as `_`, a lone `if` is its arm's guard.
+        let guards = fallback.is_none() && !passing.is_empty();
+        let mut arms: Vec<_> = groups
             .iter()
             .enumerate()
             .filter(|(i, _)| Some(*i) != fallback)
             .map(|(_, (vs, code, _))| {
                 let p = pattern(vs, code.binds());
                 match code.single_if() {
-                    // With an empty fallback arm, a lone `if` is the arm's guard.
-                    Some((cond, body)) if has_rest => {
+                    Some((cond, body)) if guards => {
                         let body = body.arm(f.mode);
                         quote!(#p if #cond => #body)
                     }
@@ -189,10 +203,14 @@ impl Gen<'_> {
             .collect();
         let rest = match fallback {
             Some(i) => {
+                if !passing.is_empty() {
+                    let p = pattern(&passing, false);
+                    arms.push(quote!(#p => {}));
+                }
                 let code = groups[i].1.arm(f.mode);
                 quote!(_ => #code)
             }
-            None if has_rest => quote!(_ => {}),
+            None if !passing.is_empty() => quote!(_ => {}),
             None => quote!(),
         };
         let code = Code::built_from(
