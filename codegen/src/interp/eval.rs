@@ -18,7 +18,7 @@ use super::plan::{
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::lookup::EnumTable;
-use crate::plan::Discriminator;
+use crate::plan::{Discriminator, Limit};
 use crate::regex::PatternSet;
 use schemac_runtime::__private::{
     get, max_length, min_length, push_token, Bits, Mark, Res, State, Stop, Trail,
@@ -42,9 +42,9 @@ pub(super) struct Ctx {
     /// any of it. The interpreter gives the absolute location of each error, annotation
     /// and unit (its nodes know theirs, [`Node::uri`]): it never rebases.
     trail: Option<Box<Trail>>,
-    /// The URI of the unresolved reference the evaluation stopped at: the program's, not
-    /// `'static` as the [`State`] keeps it for generated code.
-    unresolved: Option<String>,
+    /// What few validations need ([`Spare`]), made when first needed: a validation that
+    /// needs none of it builds and drops one pointer.
+    spare: Option<Box<Spare>>,
     /// Whether errors are collected (validate mode, and not inside a dropped subtree,
     /// where the error list is muted too).
     report: bool,
@@ -52,11 +52,19 @@ pub(super) struct Ctx {
     /// evaluate mode, dropped subtrees included, where a valid branch of `anyOf`
     /// annotates).
     annotate: bool,
+}
+
+/// The parts of a validation's [`Ctx`] that few validations use.
+#[derive(Default)]
+struct Spare {
+    /// The URI of the unresolved reference the evaluation stopped at: the program's, not
+    /// `'static` as the [`State`] keeps it for generated code.
+    unresolved: Option<String>,
     /// The annotation of the applicator check under evaluation when the check itself
     /// finds it (`contains`, `unevaluated*`; annotating only). A field, not a local of
     /// the check loop: a `Value` there would be dropped on every check of every node.
     applied: Option<Value>,
-    /// Spare evaluated-location sets.
+    /// Evaluated-location sets given back, for reuse.
     pool: Vec<Annotations>,
 }
 
@@ -66,11 +74,9 @@ impl Ctx {
         Ctx {
             state: State::new(limits),
             trail: None,
-            unresolved: None,
+            spare: None,
             report: false,
             annotate: false,
-            applied: None,
-            pool: Vec::new(),
         }
     }
 
@@ -158,7 +164,11 @@ impl Ctx {
 
     /// Why the evaluation stopped (once it returned `Err(Stop)`).
     pub(super) fn take_stop_reason(&mut self) -> IncompleteReason {
-        match self.unresolved.take() {
+        match self
+            .spare
+            .as_mut()
+            .and_then(|spare| spare.unresolved.take())
+        {
             Some(uri) => IncompleteReason::UnresolvedRef(Cow::Owned(uri)),
             None => self.state.reason(),
         }
@@ -179,13 +189,34 @@ impl Ctx {
     /// goes with it.
     fn rewind(&mut self, budget: Budget) {
         self.state.rewind(budget);
-        self.unresolved = None;
+        if let Some(spare) = &mut self.spare {
+            spare.unresolved = None;
+        }
+    }
+
+    /// The spare parts, made now if they were not.
+    fn spare(&mut self) -> &mut Spare {
+        self.spare.get_or_insert_with(Box::default)
+    }
+
+    /// Sets the annotation of the applicator check under evaluation ([`Spare::applied`]).
+    fn set_applied(&mut self, found: Option<Value>) {
+        match (found, &mut self.spare) {
+            (None, None) => {}
+            (None, Some(spare)) => spare.applied = None,
+            (Some(found), _) => self.spare().applied = Some(found),
+        }
+    }
+
+    /// Takes the annotation of the applicator check just evaluated ([`Spare::applied`]).
+    fn take_applied(&mut self) -> Option<Value> {
+        self.spare.as_mut().and_then(|spare| spare.applied.take())
     }
 
     /// Stops the evaluation at a reference to a document that was not available.
     #[cold]
     fn unresolved(&mut self, uri: &str) -> Res {
-        self.unresolved = Some(uri.to_owned());
+        self.spare().unresolved = Some(uri.to_owned());
         Err(Stop)
     }
 
@@ -222,12 +253,14 @@ impl Ctx {
     }
 
     fn take_annotations(&mut self) -> Annotations {
-        self.pool.pop().unwrap_or_default()
+        (self.spare.as_mut())
+            .and_then(|spare| spare.pool.pop())
+            .unwrap_or_default()
     }
 
     fn give_annotations(&mut self, mut annotations: Annotations) {
         annotations.clear();
-        self.pool.push(annotations);
+        self.spare().pool.push(annotations);
     }
 
     /// Reports an error of `node`'s check `keyword` (a node-level error when `keyword`
@@ -379,10 +412,10 @@ fn limit_f64(n: &Number) -> f64 {
 }
 
 /// Whether `inst` (a number; anything else passes) is within `limit`.
-#[inline]
-fn in_bound(inst: Inst<'_>, limit: &Number, which: Bound) -> bool {
+#[inline(always)]
+fn in_bound(inst: Inst<'_>, limit: Limit, which: Bound) -> bool {
     inst.as_number().is_none_or(|n| {
-        let order = json::compare_numbers(n, limit);
+        let order = limit.compare(n);
         match which {
             Bound::Minimum => order != Ordering::Less,
             Bound::Maximum => order != Ordering::Greater,
@@ -845,10 +878,14 @@ impl Interpreter {
             CheckKind::ContentJson { base64 } => {
                 inst.as_str().is_none_or(|s| content::is_json(s, *base64))
             }
-            CheckKind::Minimum(limit) => in_bound(inst, limit, Bound::Minimum),
-            CheckKind::Maximum(limit) => in_bound(inst, limit, Bound::Maximum),
-            CheckKind::ExclusiveMinimum(limit) => in_bound(inst, limit, Bound::ExclusiveMinimum),
-            CheckKind::ExclusiveMaximum(limit) => in_bound(inst, limit, Bound::ExclusiveMaximum),
+            CheckKind::Minimum(limit) => in_bound(inst, Limit::of(limit), Bound::Minimum),
+            CheckKind::Maximum(limit) => in_bound(inst, Limit::of(limit), Bound::Maximum),
+            CheckKind::ExclusiveMinimum(limit) => {
+                in_bound(inst, Limit::of(limit), Bound::ExclusiveMinimum)
+            }
+            CheckKind::ExclusiveMaximum(limit) => {
+                in_bound(inst, Limit::of(limit), Bound::ExclusiveMaximum)
+            }
             CheckKind::False => false,
             CheckKind::IntegerLiteral(_) => {
                 inst.as_number().is_none_or(|n| !json::is_integral_float(n))
@@ -1307,7 +1344,7 @@ impl Interpreter {
                         items,
                         (ann, matched.as_mut()),
                     )?;
-                    cx.applied = matched.map(Value::from);
+                    cx.set_applied(matched.map(Value::from));
                     ok
                 }
                 None => true,
@@ -1320,7 +1357,7 @@ impl Interpreter {
                         .then(|| unevaluated_names(object, ann.as_deref(), table));
                     let ann = (ann.as_deref_mut()).map(|ann| (ann, table));
                     let ok = self.unevaluated_properties(cx, edge, object, ann)?;
-                    cx.applied = found;
+                    cx.set_applied(found);
                     ok
                 }
                 None => true,
@@ -1331,7 +1368,7 @@ impl Interpreter {
                         .then(|| any_unevaluated_item(items, ann.as_deref()))
                         .flatten();
                     let ok = self.unevaluated_items(cx, edge, items, ann)?;
-                    cx.applied = found;
+                    cx.set_applied(found);
                     ok
                 }
                 None => true,
@@ -1376,7 +1413,7 @@ impl Interpreter {
         inst: Inst<'_>,
         valid: bool,
     ) -> Result<(), Stop> {
-        let found = cx.applied.take();
+        let found = cx.take_applied();
         if !valid {
             return Ok(());
         }
@@ -2387,7 +2424,10 @@ fn simple_check(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Res {
         Simple::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
         Simple::Const(value) => inst.equals(value),
         Simple::Enum(values) => inst.equals_any(values),
-        Simple::Bound(limit, which) => in_bound(inst, limit, *which),
+        Simple::Strings(members) => inst
+            .as_str()
+            .is_some_and(|s| members.iter().any(|m| **m == *s)),
+        Simple::Bound(limit, which) => in_bound(inst, *limit, *which),
         Simple::PrefixItemsAtOnce(types) => inst.as_array().is_none_or(|items| {
             (types.iter().zip(items)).all(|(t, item)| t.is_none_or(|t| has_type(t, item)))
         }),

@@ -6,11 +6,11 @@ use super::annotations::NameTable;
 use super::eval::object_pass_at;
 use crate::ir::{CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::lookup::{pattern_set, EnumTable};
-use crate::plan::{Discriminator, Plan};
+use crate::plan::{Discriminator, Limit, Plan};
 use crate::regex::PatternSet;
 use schemac_runtime::__private::{get, Bits};
 use schemac_runtime::error::TypeSet;
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// What the interpreter precomputes about one node.
@@ -307,8 +307,11 @@ pub(super) enum Simple {
     Const(Box<Value>),
     /// `enum` with too few members for [`EnumTable`]s: compared member by member.
     Enum(Box<[Value]>),
+    /// Such an `enum` in the string lane: its string members, compared with the instance
+    /// string.
+    Strings(Box<[Box<str>]>),
     /// `minimum`, `maximum`, `exclusiveMinimum` or `exclusiveMaximum`.
-    Bound(Box<Number>, Bound),
+    Bound(Limit, Bound),
     /// `prefixItems` over schemas each decided at once: always valid (`None`) or only
     /// testing the type.
     PrefixItemsAtOnce(Box<[Option<TypeSet>]>),
@@ -518,10 +521,14 @@ fn simple_on_kind(simple: &Simple, kind: Kind) -> OnKind<Simple> {
                 .collect();
             if members.is_empty() {
                 OnKind::Fails
+            } else if kind == Kind::String {
+                let strings = members.iter().filter_map(Value::as_str).map(Box::from);
+                OnKind::Runs(Simple::Strings(strings.collect()))
             } else {
                 OnKind::Runs(Simple::Enum(members))
             }
         }
+        Simple::Strings(_) => OnKind::Runs(simple.clone()),
     }
 }
 
@@ -1525,13 +1532,13 @@ fn simple(plans: &[NodePlan], kind: &CheckKind) -> Option<Simple> {
         CheckKind::Enum(values) if EnumTable::new(values).is_none() => {
             Simple::Enum(values.clone().into_boxed_slice())
         }
-        CheckKind::Minimum(limit) => Simple::Bound(Box::new(limit.clone()), Bound::Minimum),
-        CheckKind::Maximum(limit) => Simple::Bound(Box::new(limit.clone()), Bound::Maximum),
+        CheckKind::Minimum(limit) => Simple::Bound(Limit::of(limit), Bound::Minimum),
+        CheckKind::Maximum(limit) => Simple::Bound(Limit::of(limit), Bound::Maximum),
         CheckKind::ExclusiveMinimum(limit) => {
-            Simple::Bound(Box::new(limit.clone()), Bound::ExclusiveMinimum)
+            Simple::Bound(Limit::of(limit), Bound::ExclusiveMinimum)
         }
         CheckKind::ExclusiveMaximum(limit) => {
-            Simple::Bound(Box::new(limit.clone()), Bound::ExclusiveMaximum)
+            Simple::Bound(Limit::of(limit), Bound::ExclusiveMaximum)
         }
         CheckKind::PrefixItems(edges) => Simple::PrefixItemsAtOnce(
             (edges.iter())

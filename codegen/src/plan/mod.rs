@@ -459,6 +459,41 @@ enum Sharing {
     Errors,
 }
 
+/// A numeric bound's limit as both backends compare an instance number with it, exactly:
+/// an integer literal by the runtime's `cmp_i64` (or `cmp_u64` above `i64::MAX`), any
+/// other number by `cmp_f64`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Limit {
+    /// An integer in `i64`'s range.
+    I64(i64),
+    /// An integer above `i64::MAX`.
+    U64(u64),
+    /// Any other number.
+    F64(f64),
+}
+
+impl Limit {
+    /// The limit `n` (a schema's number).
+    pub fn of(n: &serde_json::Number) -> Limit {
+        match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => Limit::I64(i),
+            (None, Some(u)) => Limit::U64(u),
+            (None, None) => Limit::F64(n.as_f64().unwrap_or(f64::NAN)),
+        }
+    }
+
+    /// The instance number `n` compared with the limit.
+    #[inline(always)]
+    pub fn compare(self, n: &serde_json::Number) -> std::cmp::Ordering {
+        use schemac_runtime::__private::{cmp_f64, cmp_i64, cmp_u64};
+        match self {
+            Limit::I64(y) => cmp_i64(n, y),
+            Limit::U64(y) => cmp_u64(n, y),
+            Limit::F64(y) => cmp_f64(n, y),
+        }
+    }
+}
+
 /// Whether `edge` of `node` leads to a child whose absolute location is the node's
 /// followed by the edge's path: error collection then derives it instead of setting it.
 pub fn extends_location(program: &Program, node: &crate::ir::Node, edge: &Edge) -> bool {

@@ -6,7 +6,7 @@ use super::code::{Code, Uses};
 use super::dispatch::{ArmCx, Variant};
 use super::{state, Gen};
 use crate::ir::Check;
-use crate::plan::lookup::EnumTable;
+use crate::plan::{lookup::EnumTable, Limit};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use schemac_runtime::error::TypeSet;
@@ -26,13 +26,13 @@ pub(super) fn format_fn_name(name: &str) -> String {
 /// A `core::cmp::Ordering` expression comparing the `&Number` `num` with `limit` exactly as
 /// `json::compare_numbers` does.
 pub(in crate::emit) fn number_cmp(num: TokenStream, limit: &Number) -> TokenStream {
-    if let Some(i) = limit.as_i64() {
-        quote!(__rt::cmp_i64(#num, #i))
-    } else if let Some(u) = limit.as_u64() {
-        quote!(__rt::cmp_u64(#num, #u))
-    } else {
-        let x = f64_tokens(limit.as_f64().unwrap_or(f64::NAN));
-        quote!(__rt::cmp_f64(#num, #x))
+    match Limit::of(limit) {
+        Limit::I64(i) => quote!(__rt::cmp_i64(#num, #i)),
+        Limit::U64(u) => quote!(__rt::cmp_u64(#num, #u)),
+        Limit::F64(x) => {
+            let x = f64_tokens(x);
+            quote!(__rt::cmp_f64(#num, #x))
+        }
     }
 }
 
