@@ -373,7 +373,7 @@ pub fn drop_deep(value: Value) {
 
 /// Length of a string in Unicode code points, as `minLength` / `maxLength` count: its
 /// bytes less its continuation bytes (`0b10xx_xxxx`), counted eight at a time below
-/// [`CHARS_COUNT_FROM`] bytes (where `str::chars().count()` goes byte by byte).
+/// 64 bytes (where `str::chars().count()` goes byte by byte).
 pub fn code_point_len(s: &str) -> u64 {
     let bytes = s.as_bytes();
     let len = bytes.len();
