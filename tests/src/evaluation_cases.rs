@@ -222,38 +222,3 @@ pub fn output_groups(suite: &Path, draft: &str) -> Result<Vec<(String, usize, Va
     }
     Ok(groups)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn compatibility_constraints() {
-        assert!(compatible(None, 4));
-        assert!(compatible(Some("7"), 2020));
-        assert!(!compatible(Some("7"), 6));
-        assert!(compatible(Some("<=2019"), 2019) && !compatible(Some("<=2019"), 2020));
-        assert!(compatible(Some("=2020"), 2020) && !compatible(Some("=2020"), 2019));
-        assert!(compatible(Some("6,<=2019"), 7) && !compatible(Some("6,<=2019"), 4));
-        assert!(!compatible(Some("9999"), 2020));
-    }
-
-    #[test]
-    fn schema_locations_follow_ids() {
-        let schema = serde_json::json!({
-            "$id": "https://x/main",
-            "$defs": {"a": {"$id": "a", "$defs": {"b": {"title": "B"}}}, "c": {"^x": {}}}
-        });
-        let at = |r| schema_uri(&schema, r, Dialect::Draft2020_12);
-        assert_eq!(at("#").as_deref(), Some("https://x/main#"));
-        assert_eq!(
-            at("#/$defs/a/$defs/b").as_deref(),
-            Some("https://x/a#/$defs/b")
-        );
-        assert_eq!(
-            at("#/$defs/c/%5Ex").as_deref(),
-            Some("https://x/main#/$defs/c/%5Ex")
-        );
-        assert_eq!(at("#/nothing"), None);
-    }
-}
