@@ -2887,3 +2887,43 @@ fn a_stop_dropped_with_a_failing_closed_pass_is_not_the_reason_of_a_later_one() 
         "{reasons:?}"
     );
 }
+
+#[test]
+fn a_property_index_finds_each_name_and_nothing_else() {
+    use super::plan::PropertyIndex;
+    let long = "a-name-longer-than-sixteen-bytes";
+    let sets: Vec<Vec<String>> = vec![
+        vec![],
+        vec!["a".into()],
+        vec![
+            "currency",
+            "amount",
+            "priority",
+            "tags",
+            "recipient",
+            "memo",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect(),
+        // Same heads (first and last eight bytes), different middles: told apart by name.
+        vec![format!("{long}-x-{long}"), format!("{long}-y-{long}")],
+        // A name twice: found at its first occurrence.
+        vec!["b".into(), "c".into(), "b".into()],
+        (0..12).map(|i| format!("k{i}")).collect(),
+        // Many names: hashed into buckets.
+        (0..40).map(|i| format!("property{i}")).collect(),
+    ];
+    for names in &sets {
+        let index = PropertyIndex::new(names.iter().map(String::as_str));
+        let name = |i: usize| names.get(i).map(String::as_str);
+        for (i, key) in names.iter().enumerate() {
+            let first = names.iter().position(|n| n == key);
+            assert_eq!(index.find(key, name), first, "{key} in {names:?}");
+            assert!(first <= Some(i));
+        }
+        for key in ["", "z", "k12", "amounts", "curren", "property40", long] {
+            assert_eq!(index.find(key, name), None, "{key} in {names:?}");
+        }
+    }
+}
