@@ -54,6 +54,13 @@ pub(super) struct Ctx {
     annotate: bool,
 }
 
+/// Drops the boxed parts of a [`Ctx`] ([`Ctx::release`]), out of the hot path.
+#[cold]
+#[inline(never)]
+fn drop_boxed(trail: Option<Box<Trail>>, spare: Option<Box<Spare>>) {
+    drop((trail, spare));
+}
+
 /// The parts of a validation's [`Ctx`] that few validations use.
 #[derive(Default)]
 struct Spare {
@@ -171,6 +178,23 @@ impl Ctx {
         {
             Some(uri) => IncompleteReason::UnresolvedRef(Cow::Owned(uri)),
             None => self.state.reason(),
+        }
+    }
+
+    /// Ends a short-circuit validation: what it made is dropped — inline, and only the
+    /// state's scope when nothing was boxed (the usual `check`, which then pays two tests
+    /// instead of a call to `Ctx`'s general drop).
+    #[inline(always)]
+    pub(super) fn release(self) {
+        let Ctx {
+            state,
+            trail,
+            spare,
+            ..
+        } = self;
+        drop(state);
+        if trail.is_some() || spare.is_some() {
+            drop_boxed(trail, spare);
         }
     }
 
@@ -718,59 +742,94 @@ impl Interpreter {
     }
 
     /// The [`Op`]s of a [`NodePlan::quick`] node in short-circuit mode: the lane of
-    /// `inst`'s kind.
-    #[inline(never)]
+    /// `inst`'s kind. A lane of one op (most of them) goes straight to
+    /// [`Interpreter::run_op`], which hands it to the function that runs it without a
+    /// loop or a frame of its own; longer lanes to [`Interpreter::run_lane`].
+    #[inline(always)]
     fn run_ops(&self, cx: &mut Ctx, lanes: &ByKind<Op>, inst: Inst<'_>) -> Res {
         let lane = lanes.lane(inst.kind());
+        match (&*lane.steps, lane.fails) {
+            ([op], false) => self.run_op(cx, op, inst),
+            ([], fails) => Ok(!fails),
+            _ => self.run_lane(cx, lane, inst),
+        }
+    }
+
+    /// The ops of `lane` in turn, up to the first that fails.
+    #[inline(never)]
+    fn run_lane(&self, cx: &mut Ctx, lane: &Lane<Op>, inst: Inst<'_>) -> Res {
         for op in lane.steps.iter() {
-            let ok = match op {
-                Op::Simple(Simple::Required(required)) => {
-                    inst.as_object().is_none_or(|o| required.holds(o))
-                }
-                Op::Simple(simple) => simple_op(cx, simple, inst)?,
-                Op::Apply(target) => self.node(cx, *target, inst, None)?,
-                Op::Items { target, skip } => match inst.as_array() {
-                    Some(items) => self.items_quietly(cx, *target, *skip, items)?,
-                    None => true,
-                },
-                Op::PrefixItems(targets) => match inst.as_array() {
-                    Some(items) => self.prefix_items_quietly(cx, targets.iter().copied(), items)?,
-                    None => true,
-                },
-                Op::Properties(properties) => match inst.as_object() {
-                    Some(object) => {
-                        let (entries, index) = properties.borrowed();
-                        self.properties_alone(cx, entries, index, object)?
-                    }
-                    None => true,
-                },
-                Op::Property(entry) => match inst.as_object() {
-                    Some(object) => self.property_quietly(cx, entry, object)?,
-                    None => true,
-                },
-                Op::Closed(closed) => match inst.as_object() {
-                    Some(object) => self.closed_quietly(cx, closed, object)?,
-                    None => true,
-                },
-                Op::Object(pass) => match inst.as_object() {
-                    Some(object) => self.object_pass(cx, pass.pass(), object, None)?,
-                    None => true,
-                },
-                Op::AnyOf(branches) => self.any_of_quietly(cx, branches, inst)?,
-                Op::OneOf(branches) => self.one_of_quietly(cx, branches, inst)?,
-                Op::Not(target) => self.not_quietly(cx, *target, inst)?,
-                Op::If {
-                    condition,
-                    then,
-                    otherwise,
-                } => self.if_quietly(cx, *condition, *then, *otherwise, inst)?,
-                Op::Check { node, index } => self.quick_check(cx, *node, *index, inst)?,
-            };
-            if !ok {
+            if !self.op(cx, op, inst)? {
                 return Ok(false);
             }
         }
         Ok(!lane.fails)
+    }
+
+    /// [`Interpreter::op`] out of line, for a lane of one op.
+    #[inline(never)]
+    fn run_op(&self, cx: &mut Ctx, op: &Op, inst: Inst<'_>) -> Res {
+        self.op(cx, op, inst)
+    }
+
+    /// Whether `inst` passes `op`, in short-circuit mode.
+    #[inline(always)]
+    fn op(&self, cx: &mut Ctx, op: &Op, inst: Inst<'_>) -> Res {
+        match op {
+            Op::Simple(Simple::Required(required)) => {
+                Ok(inst.as_object().is_none_or(|o| required.holds(o)))
+            }
+            Op::Simple(simple) => simple_op(cx, simple, inst),
+            Op::Apply(target) => self.apply_quietly(cx, *target, inst),
+            Op::Items { target, skip } => match inst.as_array() {
+                Some(items) => self.items_quietly(cx, *target, *skip, items),
+                None => Ok(true),
+            },
+            Op::PrefixItems(targets) => match inst.as_array() {
+                Some(items) => self.prefix_items_quietly(cx, targets.iter().copied(), items),
+                None => Ok(true),
+            },
+            Op::Properties(properties) => match inst.as_object() {
+                Some(object) => {
+                    let (entries, index) = properties.borrowed();
+                    self.properties_alone(cx, entries, index, object)
+                }
+                None => Ok(true),
+            },
+            Op::Property(entry) => match inst.as_object() {
+                Some(object) => self.property_quietly(cx, entry, object),
+                None => Ok(true),
+            },
+            Op::Closed(closed) => match inst.as_object() {
+                Some(object) => self.closed_quietly(cx, closed, object),
+                None => Ok(true),
+            },
+            Op::Object(op) => match inst.as_object() {
+                Some(object) => self.object_quietly(cx, op, object),
+                None => Ok(true),
+            },
+            Op::AnyOf(branches) => self.any_of_quietly(cx, branches, inst),
+            Op::OneOf(branches) => self.one_of_quietly(cx, branches, inst),
+            Op::Not(target) => self.not_quietly(cx, *target, inst),
+            Op::If {
+                condition,
+                then,
+                otherwise,
+            } => self.if_quietly(cx, *condition, *then, *otherwise, inst),
+            Op::Check { node, index } => self.quick_check(cx, *node, *index, inst),
+        }
+    }
+
+    /// [`Op::Apply`]: the node at `target`, in short-circuit mode.
+    #[inline(never)]
+    fn apply_quietly(&self, cx: &mut Ctx, target: NodeId, inst: Inst<'_>) -> Res {
+        self.node(cx, target, inst, None)
+    }
+
+    /// [`Op::Object`] in short-circuit mode.
+    #[inline(never)]
+    fn object_quietly(&self, cx: &mut Ctx, op: &ObjectOp, object: &Map<String, Value>) -> Res {
+        self.object_pass(cx, op.pass(), object, None)
     }
 
     /// [`Op::AnyOf`]: the admitted branches in order, up to the first valid one.

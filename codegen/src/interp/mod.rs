@@ -223,12 +223,13 @@ impl fmt::Debug for Interpreter {
 impl Validate for Interpreter {
     fn check(&self, instance: &Value) -> Verdict {
         let mut cx = eval::Ctx::checking(&self.limits);
-        let outcome = self.check_root(&mut cx, instance);
-        match outcome {
+        let verdict = match self.check_root(&mut cx, instance) {
             Ok(true) => Verdict::Valid,
             Ok(false) => Verdict::Invalid,
             Err(Stop) => Verdict::Incomplete(cx.take_stop_reason()),
-        }
+        };
+        cx.release();
+        verdict
     }
 
     fn validate(&self, instance: &Value) -> Report {
