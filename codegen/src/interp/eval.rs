@@ -594,6 +594,10 @@ impl ObjectOp {
 }
 
 impl Interpreter {
+    /// Up to how many keys [`Interpreter::lookups_quietly`] finds an object's names in one
+    /// pass over its keys.
+    const FOUND: usize = 8;
+
     /// Evaluates the root node.
     pub(super) fn eval_root(&self, cx: &mut Ctx, instance: &Value) -> Res {
         self.node(cx, self.shared.program.root, Inst::Value(instance), None)
@@ -798,6 +802,10 @@ impl Interpreter {
             },
             Op::Property(entry) => match inst.as_object() {
                 Some(object) => self.property_quietly(cx, entry, object),
+                None => Ok(true),
+            },
+            Op::Lookups(lookups) => match inst.as_object() {
+                Some(object) => self.lookups_quietly(cx, lookups, object),
                 None => Ok(true),
             },
             Op::Closed(closed) => match inst.as_object() {
@@ -1867,6 +1875,52 @@ impl Interpreter {
     ) -> Res {
         let value = get(object, name);
         value.map_or(Ok(true), |value| self.child_quietly(cx, edge.target, value))
+    }
+
+    /// [`Op::Lookups`]: each entry's schema applied to the value at its name, in entry
+    /// order. An object of at most [`Interpreter::FOUND`] keys is passed over once, each
+    /// key found in the names' index, and the entries found applied in entry order; a
+    /// larger one is looked up by name.
+    #[inline(never)]
+    fn lookups_quietly(
+        &self,
+        cx: &mut Ctx,
+        lookups: &PropertiesOp,
+        object: &Map<String, Value>,
+    ) -> Res {
+        /// What an unused slot of `found` holds.
+        static NONE: Value = Value::Null;
+        let entries = &lookups.entries[..];
+        let index = lookups.index.as_ref();
+        let Some(index) = index.filter(|_| object.len() <= Interpreter::FOUND) else {
+            for (name, edge) in entries {
+                if let Some(value) = get(object, name) {
+                    if !self.child_quietly(cx, edge.target, value)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            return Ok(true);
+        };
+        let mut found = [(0, &NONE); Interpreter::FOUND];
+        let mut count = 0;
+        for (key, value) in object {
+            let at = index.find(key, |i| entry_name(entries, i));
+            if let (Some(at), Some(slot)) = (at, found.get_mut(count)) {
+                *slot = (at, value);
+                count += 1;
+            }
+        }
+        let found = found.get_mut(..count).unwrap_or_default();
+        found.sort_unstable_by_key(|&(at, _)| at);
+        for &(at, value) in found.iter() {
+            if let Some((_, edge)) = entries.get(at) {
+                if !self.child_quietly(cx, edge.target, value)? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
     }
 
     /// Runs the deferred `properties` entries found present, in entry order: one with the

@@ -152,6 +152,11 @@ pub(super) enum Op {
     /// `properties` alone of one entry (name and edge): a lookup, whose order is the
     /// pass's (the one key it applies to).
     Property(Box<(String, Edge)>),
+    /// Consecutive [`Op::Property`] steps of distinct names (`allOf` members of one
+    /// property each, spliced), with the index of their names: each entry's schema
+    /// applied to the value at its name, in entry order, the names found in one pass over
+    /// a small object's keys.
+    Lookups(Box<PropertiesOp>),
     /// `properties` alone, or fused with an `additionalProperties` that names exactly
     /// its names (no `patternProperties`): a key is a name's or `additional`'s.
     Closed(Box<ClosedOp>),
@@ -553,7 +558,9 @@ fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
             OnKind::Runs(op.clone())
         }
         Op::Items { .. } | Op::PrefixItems(_) => only(Kind::Array),
-        Op::Properties(_) | Op::Property(_) | Op::Closed(_) | Op::Object(_) => only(Kind::Object),
+        Op::Properties(_) | Op::Property(_) | Op::Lookups(_) | Op::Closed(_) | Op::Object(_) => {
+            only(Kind::Object)
+        }
         Op::Check { index, .. } => match node.checks.get(*index).map(|c| &c.kind) {
             Some(CheckKind::False) => OnKind::Fails,
             Some(check) => match reads_only(check) {
@@ -1156,7 +1163,8 @@ impl ByKind<Op> {
 /// that it can run ([`FoldedRequired::new`]), when between them stand only steps that
 /// read the object without applying or charging anything: short-circuit evaluation
 /// may run such steps in any order. A `properties` alone that takes none is left an
-/// [`Op::Properties`], or an [`Op::Property`] when it has one entry.
+/// [`Op::Properties`], or an [`Op::Property`] when it has one entry; consecutive
+/// [`Op::Property`] steps become one [`Op::Lookups`] ([`merge_lookups`]).
 fn fold_required(steps: &mut Box<[Op]>, nodes: &[Node]) {
     let mut lane = std::mem::take(steps).into_vec();
     let mut at = 0;
@@ -1192,7 +1200,44 @@ fn fold_required(steps: &mut Box<[Op]>, nodes: &[Node]) {
         }
         op => op,
     };
-    *steps = lane.into_iter().map(alone).collect();
+    *steps = merge_lookups(lane.into_iter().map(alone));
+}
+
+/// `lane` with each run of consecutive [`Op::Property`] steps whose names are distinct
+/// (at least two) made one [`Op::Lookups`]: the same schemas applied in the same order,
+/// each name found in one pass over the keys instead of a lookup per name.
+fn merge_lookups(lane: impl Iterator<Item = Op>) -> Box<[Op]> {
+    let mut steps = Vec::new();
+    let mut run: Vec<(String, Edge)> = Vec::new();
+    let flush = |run: &mut Vec<(String, Edge)>, steps: &mut Vec<Op>| match run.len() {
+        0 => {}
+        1 => steps.extend(run.drain(..).map(|entry| Op::Property(Box::new(entry)))),
+        _ => {
+            let entries: Box<[(String, Edge)]> = run.drain(..).collect();
+            let index = PropertyIndex::new(entries.iter().map(|(name, _)| name.as_str()));
+            steps.push(Op::Lookups(Box::new(PropertiesOp {
+                entries,
+                index: Some(index),
+            })));
+        }
+    };
+    for op in lane {
+        match op {
+            Op::Property(entry) if !run.iter().any(|(name, _)| *name == entry.0) => {
+                run.push(*entry);
+            }
+            Op::Property(entry) => {
+                flush(&mut run, &mut steps);
+                run.push(*entry);
+            }
+            op => {
+                flush(&mut run, &mut steps);
+                steps.push(op);
+            }
+        }
+    }
+    flush(&mut run, &mut steps);
+    steps.into()
 }
 
 /// Whether `op` only reads the instance, never applying a node, charging the budget or

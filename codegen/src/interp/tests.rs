@@ -2927,3 +2927,71 @@ fn a_property_index_finds_each_name_and_nothing_else() {
         }
     }
 }
+
+#[test]
+fn spliced_single_properties_are_found_in_one_pass_and_applied_in_order() {
+    use super::plan::{Fast, Kind, Op};
+    // `allOf` members of one property each (as tsconfig's schema is written), spliced
+    // into the root: runs of distinct names become one lookup op; a name again ends a run.
+    let schema = json!({
+        "$defs": {"tree": {"type": "array", "items": {"$ref": "#/$defs/tree"}}},
+        "allOf": [
+            {"properties": {"z": {"type": "string"}}},
+            {"properties": {"b": {"minimum": 2}}},
+            {"properties": {"t": {"$ref": "#/$defs/tree"}}},
+            {"properties": {"z": {"maxLength": 3}}},
+            {"properties": {"c": {"type": "array", "maxItems": 1}}}
+        ]
+    });
+    let v = compiled_with_budget(&schema, Limits::default().budget);
+    let root = &v.plans[v.shared.program.root.0];
+    // Its ops, run on its fast path or, out of line, once entered.
+    let lanes = match &root.fast {
+        Fast::Ops(lanes) => lanes,
+        _ => &root.ops,
+    };
+    let lookups: Vec<usize> = (lanes.lane(Kind::Object).steps.iter())
+        .filter_map(|op| match op {
+            Op::Lookups(lookups) => Some(lookups.entries.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lookups, [3, 2], "{:?}", lanes.lane(Kind::Object).steps);
+    let filler = |n: usize| (0..n).map(|i| (format!("k{i}"), json!(i)));
+    for extra in [0, 10] {
+        let with = |pairs: Value| {
+            let mut object = pairs.as_object().cloned().unwrap_or_default();
+            object.extend(filler(extra));
+            Value::Object(object)
+        };
+        for valid in [json!({}), json!({"z": "abc", "b": 2, "t": [[]], "c": [1]})] {
+            assert_valid(&v, &with(valid));
+        }
+        for invalid in [
+            json!({"z": 1}),
+            json!({"z": "abcd"}),
+            json!({"b": 1}),
+            json!({"t": [[], 1]}),
+            json!({"z": "x", "b": 3, "c": [1, 2]}),
+        ] {
+            let instance = with(invalid);
+            assert_eq!(v.check(&instance), Verdict::Invalid, "{instance}");
+            assert_eq!(
+                v.validate(&instance).verdict,
+                Verdict::Invalid,
+                "{instance}"
+            );
+        }
+    }
+    assert_valid(&v, &json!("not an object"));
+    // The budget: spent as `validate` spends it, out-of-line applications in entry order.
+    same_budget_as_validate(&schema, &json!({"c": [], "t": [[[]], []], "b": 5, "z": ""}));
+    // In entry order, not key order: "z" fails before the deep tree at "t" is entered,
+    // under a budget that the tree would exhaust.
+    let least = (1..10_000)
+        .find(|&b| compiled_with_budget(&schema, b).check(&json!({"z": 1})) == Verdict::Invalid)
+        .expect("a budget that suffices");
+    let deep = (0..50).fold(json!([]), |tree, _| json!([tree]));
+    let v = compiled_with_budget(&schema, least);
+    assert_eq!(v.check(&json!({"z": 1, "t": deep})), Verdict::Invalid);
+}
