@@ -699,7 +699,7 @@ impl Interpreter {
         Some(match &plan.fast {
             Fast::Valid => Ok(true),
             Fast::Type(types) => Ok(inst.has_type(*types)),
-            Fast::Simple(lanes) => simple_checks(cx, lanes.lane(inst.kind()), inst),
+            Fast::Simple(lanes) => simple_lane(cx, lanes, inst),
             Fast::Ops(lanes) => self.run_ops(cx, lanes, inst),
             Fast::Enter => return None,
         })
@@ -2456,6 +2456,19 @@ fn has_type(types: TypeSet, value: &Value) -> bool {
 #[inline(never)]
 fn simple_checks(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Res {
     all_simple(cx, lane, inst)
+}
+
+/// The [`Fast::Simple`] ops of a node in the lane of `inst`'s kind, in short-circuit
+/// mode: one op straight to [`simple_op`] (most lanes: no loop), several through
+/// [`simple_checks`].
+#[inline(always)]
+fn simple_lane(cx: &mut Ctx, lanes: &ByKind<Simple>, inst: Inst<'_>) -> Res {
+    let lane = lanes.lane(inst.kind());
+    match (&*lane.steps, lane.fails) {
+        ([op], false) => simple_op(cx, op, inst),
+        ([], fails) => Ok(!fails),
+        _ => simple_checks(cx, lane, inst),
+    }
 }
 
 /// The [`Fast::Simple`] ops of an `items` schema on each of `items` in turn (the lane
