@@ -971,3 +971,34 @@ fn conditions_on_one_property_are_decided_by_one_match() {
         "{out}"
     );
 }
+
+#[test]
+fn items_of_constant_time_checks_are_peeled_by_the_minimum() {
+    let out = generate_schema(
+        "peeled",
+        &json!({
+            "minItems": 2,
+            "items": {"type": "number", "maximum": 180},
+            "properties": {
+                "many": {"minItems": 9, "items": {"const": 1}},
+                "named": {"minItems": 2, "items": {"type": "string", "pattern": "^a"}},
+                "free": {"items": {"type": "number"}}
+            }
+        }),
+    );
+    let check_code = check_functions(&out);
+    // The pair: two items tested before the loop over the rest.
+    assert!(
+        check_code.contains("arr.split_at(arr.len().min(2))"),
+        "{out}"
+    );
+    // Nine: peeled by four at most.
+    assert!(
+        check_code.contains("arr.split_at(arr.len().min(4))"),
+        "{out}"
+    );
+    // A pattern is no constant-time check, and without `minItems` nothing is peeled.
+    assert_eq!(check_code.matches("split_at").count(), 2, "{out}");
+    // The error path keeps one loop.
+    assert!(!out[check_code.len()..].contains("split_at"), "{out}");
+}

@@ -4,10 +4,34 @@
 use super::call::{EvArg, Inst};
 use super::code::{Code, Uses};
 use super::dispatch::ArmCx;
-use super::{state, Gen, Mode};
-use crate::ir::{Check, Edge};
+use super::{state, Fun, Gen, Mode};
+use crate::ir::{Check, CheckKind, Edge};
 use proc_macro2::Literal;
 use quote::quote;
+
+/// The most leading items a short-circuit `items` loop is peeled by
+/// ([`Gen::peeled_items`]).
+const PEELED_ITEMS: usize = 4;
+
+/// Whether a check takes constant time without the state: a type, a numeric bound, a
+/// count bound, a scalar `const`.
+fn constant_time(kind: &CheckKind) -> bool {
+    match kind {
+        CheckKind::Type(_)
+        | CheckKind::IntegerLiteral(_)
+        | CheckKind::MultipleOf(_)
+        | CheckKind::Minimum(_)
+        | CheckKind::Maximum(_)
+        | CheckKind::ExclusiveMinimum(_)
+        | CheckKind::ExclusiveMaximum(_)
+        | CheckKind::MinItems(_)
+        | CheckKind::MaxItems(_)
+        | CheckKind::MinProperties(_)
+        | CheckKind::MaxProperties(_) => true,
+        CheckKind::Const(value) => !(value.is_array() || value.is_object() || value.is_string()),
+        _ => false,
+    }
+}
 
 impl Gen<'_> {
     /// `contains` with its `minContains` / `maxContains` bounds: the number of matching items,
@@ -208,7 +232,19 @@ impl Gen<'_> {
                 .using(call.uses.without(Uses::X))
         } else {
             let body = self.applied_child(f, &call);
-            Code::around([body], |[body]| quote!(for #index in #iter { #body }))
+            match self.peeled_items(f, schema, skip) {
+                0 => Code::around([body], |[body]| quote!(for #index in #iter { #body })),
+                head => {
+                    let head = Literal::usize_unsuffixed(head);
+                    Code::around([body.clone(), body], |[first, rest]| {
+                        quote! {
+                            let (head, rest) = arr.split_at(arr.len().min(#head));
+                            for x in head { #first }
+                            for x in rest { #rest }
+                        }
+                    })
+                }
+            }
         };
         let mark_code = if mark {
             Code::stmt(quote!(ev.items.set_range(0, arr.len());)).using(Uses::EV)
@@ -237,6 +273,29 @@ impl Gen<'_> {
         )
         .declaring(Uses::X | Uses::I)
         .binding()
+    }
+
+    /// How many leading items short-circuit `items` tests before its loop, in code of
+    /// their own (the loop peeled): the node's `minItems`, at most [`PEELED_ITEMS`], when
+    /// each item's check is a few constant-time tests. The node has failed by then when
+    /// the array is shorter (`minItems` is planned before every check with a subschema),
+    /// so the compiler knows the peeled part's length and unrolls it: a short array (a
+    /// coordinate pair) is then tested without a loop's setup and per-item branches.
+    /// Zero (no peeling) otherwise; splitting at the length's minimum is correct either
+    /// way.
+    fn peeled_items(&self, f: &Fun<'_>, schema: &Edge, skip: usize) -> usize {
+        let target = self.program.node(schema.target);
+        let leaf = !self.plan.node(schema.target).out_of_line
+            && target.checks.len() <= PEELED_ITEMS
+            && target.checks.iter().all(|c| constant_time(&c.kind));
+        if f.mode != Mode::Check || skip != 0 || !leaf {
+            return 0;
+        }
+        let min = f.node.checks.iter().find_map(|c| match c.kind {
+            CheckKind::MinItems(n) => Some(n),
+            _ => None,
+        });
+        min.map_or(0, |n| n.min(PEELED_ITEMS as u64) as usize)
     }
 
     /// `unevaluatedItems`: the items no other keyword evaluated, against `edge`'s subschema.
