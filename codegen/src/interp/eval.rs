@@ -12,8 +12,8 @@
 
 use super::annotations::{Annotations, NameTable};
 use super::plan::{
-    Bound, BranchesOp, ByKind, ClosedOp, Fast, Flat, FoldedRequired, Kind, Lane, NamedPatterns,
-    NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
+    Bound, BranchesOp, ByKind, ClosedOp, Fast, Flat, FoldedRequired, Kind, Lane, LookupsOp,
+    NamedPatterns, NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
 };
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
@@ -1885,23 +1885,21 @@ impl Interpreter {
     fn lookups_quietly(
         &self,
         cx: &mut Ctx,
-        lookups: &PropertiesOp,
+        lookups: &LookupsOp,
         object: &Map<String, Value>,
     ) -> Res {
         /// What an unused slot of `found` holds.
         static NONE: Value = Value::Null;
         let entries = &lookups.entries[..];
-        let index = lookups.index.as_ref();
-        let Some(index) = index.filter(|_| object.len() <= Interpreter::FOUND) else {
-            for (name, edge) in entries {
-                if let Some(value) = get(object, name) {
-                    if !self.child_quietly(cx, edge.target, value)? {
-                        return Ok(false);
-                    }
+        if object.len() > Interpreter::FOUND {
+            for entry in entries {
+                if !self.property_quietly(cx, entry, object)? {
+                    return Ok(false);
                 }
             }
             return Ok(true);
-        };
+        }
+        let index = &lookups.index;
         let mut found = [(0, &NONE); Interpreter::FOUND];
         let mut count = 0;
         for (key, value) in object {

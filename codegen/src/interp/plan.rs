@@ -156,7 +156,7 @@ pub(super) enum Op {
     /// property each, spliced), with the index of their names: each entry's schema
     /// applied to the value at its name, in entry order, the names found in one pass over
     /// a small object's keys.
-    Lookups(Box<PropertiesOp>),
+    Lookups(Box<LookupsOp>),
     /// `properties` alone, or fused with an `additionalProperties` that names exactly
     /// its names (no `patternProperties`): a key is a name's or `additional`'s.
     Closed(Box<ClosedOp>),
@@ -199,6 +199,16 @@ pub(super) struct PropertiesOp {
     pub(super) entries: Box<[(String, Edge)]>,
     /// The lookup index over the entries' names, when the node's plan has one.
     pub(super) index: Option<PropertyIndex>,
+}
+
+/// Consecutive single-property steps as [`Op::Lookups`] runs them.
+#[derive(Debug, Clone)]
+pub(super) struct LookupsOp {
+    /// The entries (name and edge), in the order their schemas apply; the names are
+    /// distinct.
+    pub(super) entries: Box<[(String, Edge)]>,
+    /// The lookup index over the entries' names.
+    pub(super) index: PropertyIndex,
 }
 
 /// `properties`, and the `additionalProperties` applied to every other key, as
@@ -1215,10 +1225,7 @@ fn merge_lookups(lane: impl Iterator<Item = Op>) -> Box<[Op]> {
         _ => {
             let entries: Box<[(String, Edge)]> = run.drain(..).collect();
             let index = PropertyIndex::new(entries.iter().map(|(name, _)| name.as_str()));
-            steps.push(Op::Lookups(Box::new(PropertiesOp {
-                entries,
-                index: Some(index),
-            })));
+            steps.push(Op::Lookups(Box::new(LookupsOp { entries, index })));
         }
     };
     for op in lane {
