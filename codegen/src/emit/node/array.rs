@@ -13,6 +13,10 @@ use quote::quote;
 /// ([`Gen::peeled_items`]).
 const PEELED_ITEMS: usize = 4;
 
+/// The most checks an item's schema may have for its loop to be peeled (the item test is
+/// written twice).
+const PEELED_ITEM_CHECKS: usize = 4;
+
 /// Whether a check takes constant time without the state: a type, a numeric bound, a
 /// count bound, a scalar `const`.
 fn constant_time(kind: &CheckKind) -> bool {
@@ -277,16 +281,16 @@ impl Gen<'_> {
 
     /// How many leading items short-circuit `items` tests before its loop, in code of
     /// their own (the loop peeled): the node's `minItems`, at most [`PEELED_ITEMS`], when
-    /// each item's check is a few constant-time tests. The node has failed by then when
-    /// the array is shorter (`minItems` is planned before every check with a subschema),
-    /// so the compiler knows the peeled part's length and unrolls it: a short array (a
-    /// coordinate pair) is then tested without a loop's setup and per-item branches.
-    /// Zero (no peeling) otherwise; splitting at the length's minimum is correct either
-    /// way.
+    /// each item's check is a few ([`PEELED_ITEM_CHECKS`]) constant-time tests. The node
+    /// has failed by then when the array is shorter (`minItems` is planned before every
+    /// check with a subschema), so the compiler knows the peeled part's length and
+    /// unrolls it: a short array (a coordinate pair) is then tested without a loop's
+    /// setup and per-item branches. Zero (no peeling) otherwise; splitting at the
+    /// length's minimum is correct either way.
     fn peeled_items(&self, f: &Fun<'_>, schema: &Edge, skip: usize) -> usize {
         let target = self.program.node(schema.target);
         let leaf = !self.plan.node(schema.target).out_of_line
-            && target.checks.len() <= PEELED_ITEMS
+            && target.checks.len() <= PEELED_ITEM_CHECKS
             && target.checks.iter().all(|c| constant_time(&c.kind));
         if f.mode != Mode::Check || skip != 0 || !leaf {
             return 0;
