@@ -785,37 +785,28 @@ impl Interpreter {
             }
             Op::Simple(simple) => simple_op(cx, simple, inst),
             Op::Apply(target) => self.apply_quietly(cx, *target, inst),
-            Op::Items { target, skip } => match inst.as_array() {
-                Some(items) => self.items_quietly(cx, *target, *skip, items),
-                None => Ok(true),
-            },
-            Op::PrefixItems(targets) => match inst.as_array() {
-                Some(items) => self.prefix_items_quietly(cx, targets.iter().copied(), items),
-                None => Ok(true),
-            },
-            Op::Properties(properties) => match inst.as_object() {
-                Some(object) => {
-                    let (entries, index) = properties.borrowed();
-                    self.properties_alone(cx, entries, index, object)
-                }
-                None => Ok(true),
-            },
-            Op::Property(entry) => match inst.as_object() {
-                Some(object) => self.property_quietly(cx, entry, object),
-                None => Ok(true),
-            },
-            Op::Lookups(lookups) => match inst.as_object() {
-                Some(object) => self.lookups_quietly(cx, lookups, object),
-                None => Ok(true),
-            },
-            Op::Closed(closed) => match inst.as_object() {
-                Some(object) => self.closed_quietly(cx, closed, object),
-                None => Ok(true),
-            },
-            Op::Object(op) => match inst.as_object() {
-                Some(object) => self.object_quietly(cx, op, object),
-                None => Ok(true),
-            },
+            Op::Items { target, skip } => inst.as_array().map_or(Ok(true), |items| {
+                self.items_quietly(cx, *target, *skip, items)
+            }),
+            Op::PrefixItems(targets) => inst.as_array().map_or(Ok(true), |items| {
+                self.prefix_items_quietly(cx, targets.iter().copied(), items)
+            }),
+            Op::Properties(properties) => inst.as_object().map_or(Ok(true), |object| {
+                let (entries, index) = properties.borrowed();
+                self.properties_alone(cx, entries, index, object)
+            }),
+            Op::Property(entry) => inst
+                .as_object()
+                .map_or(Ok(true), |object| self.property_quietly(cx, entry, object)),
+            Op::Lookups(lookups) => inst
+                .as_object()
+                .map_or(Ok(true), |object| self.lookups_quietly(cx, lookups, object)),
+            Op::Closed(closed) => inst
+                .as_object()
+                .map_or(Ok(true), |object| self.closed_quietly(cx, closed, object)),
+            Op::Object(op) => inst
+                .as_object()
+                .map_or(Ok(true), |object| self.object_quietly(cx, op, object)),
             Op::AnyOf(branches) => self.any_of_quietly(cx, branches, inst),
             Op::OneOf(branches) => self.one_of_quietly(cx, branches, inst),
             Op::Not(target) => self.not_quietly(cx, *target, inst),
