@@ -83,6 +83,7 @@ pub fn read_text(source: &Path, max_size: u64) -> Result<String, String> {
     let mut bytes = Vec::new();
     let mut limited = reader.take(max_size.saturating_add(1));
     let mut chunk = [0u8; 64 * 1024];
+    let mut start = StartCheck::default();
     loop {
         let n = match limited.read(&mut chunk) {
             Ok(0) => break,
@@ -97,7 +98,7 @@ pub fn read_text(source: &Path, max_size: u64) -> Result<String, String> {
                  (--max-input-size)"
             ));
         }
-        if let Err(e) = check_start(&bytes) {
+        if let Err(e) = start.check(&bytes) {
             return Err(format!("{name}: not JSON: {e}"));
         }
     }
@@ -106,15 +107,46 @@ pub fn read_text(source: &Path, max_size: u64) -> Result<String, String> {
 
 /// Err when the first byte that is not JSON whitespace cannot start a JSON value.
 fn check_start(bytes: &[u8]) -> Result<(), String> {
-    match bytes
-        .iter()
-        .enumerate()
-        .find(|(_, b)| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-    {
-        Some((_, b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n')) | None => Ok(()),
-        Some((at, b)) => Err(format!(
-            "byte 0x{b:02x} at offset {at} cannot start a JSON value"
-        )),
+    StartCheck::default().check(bytes)
+}
+
+/// [`check_start`] on an input that grows as it is read: the scan goes on from where the
+/// last call stopped, so every byte is looked at once however the input arrives (a
+/// rescan from the start on each chunk made leading whitespace quadratic).
+#[derive(Debug, Default)]
+struct StartCheck {
+    /// How many bytes have been found to be whitespace.
+    scanned: usize,
+    /// Whether a byte that is not whitespace (one that can start JSON) has been seen.
+    started: bool,
+}
+
+impl StartCheck {
+    /// Scans the bytes of `bytes` past those scanned before (`bytes` is the input read so
+    /// far: what earlier calls were given, and more).
+    fn check(&mut self, bytes: &[u8]) -> Result<(), String> {
+        if self.started {
+            return Ok(());
+        }
+        let unseen = &bytes[self.scanned.min(bytes.len())..];
+        let Some(skipped) = unseen
+            .iter()
+            .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        else {
+            self.scanned += unseen.len();
+            return Ok(());
+        };
+        let at = self.scanned + skipped;
+        self.scanned = at;
+        match bytes[at] {
+            b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => {
+                self.started = true;
+                Ok(())
+            }
+            b => Err(format!(
+                "byte 0x{b:02x} at offset {at} cannot start a JSON value"
+            )),
+        }
     }
 }
 
@@ -234,7 +266,7 @@ enum Line {
 /// whitespace cannot start JSON, so that no line costs more than the limit and `/dev/zero`
 /// costs one buffer.
 fn read_line(reader: &mut impl BufRead, max_size: u64, line: &mut Vec<u8>) -> io::Result<Line> {
-    let mut started = false;
+    let mut start = StartCheck::default();
     loop {
         let available = match reader.fill_buf() {
             Ok(bytes) => bytes,
@@ -254,11 +286,8 @@ fn read_line(reader: &mut impl BufRead, max_size: u64, line: &mut Vec<u8>) -> io
         };
         line.extend_from_slice(&available[..used]);
         reader.consume(used);
-        if !started {
-            if let Err(e) = check_start(line) {
-                return Ok(Line::CannotStart(e));
-            }
-            started = !line.iter().all(u8::is_ascii_whitespace);
+        if let Err(e) = start.check(line) {
+            return Ok(Line::CannotStart(e));
         }
         let content = line.strip_suffix(b"\n").unwrap_or(line);
         let content = content.strip_suffix(b"\r").unwrap_or(content);
@@ -317,5 +346,34 @@ mod tests {
             .unwrap_err()
             .contains("byte 0x00 at offset 1"));
         assert!(check_start(b"\xef\xbb\xbf{").is_err());
+    }
+
+    #[test]
+    fn leading_whitespace_is_scanned_once_however_the_input_arrives() {
+        // 16 MiB of spaces arriving 64 KiB at a time, as `read_text` and `read_line` read.
+        const CHUNK: usize = 64 * 1024;
+        let mut start = StartCheck::default();
+        let mut input = Vec::new();
+        for _ in 0..256 {
+            input.extend_from_slice(&[b' '; CHUNK]);
+            assert!(start.check(&input).is_ok());
+            assert_eq!(start.scanned, input.len());
+            // Bytes already scanned are never looked at again: were they rescanned, this
+            // one would be refused.
+            input[start.scanned - 1] = 0;
+        }
+        input.push(b'1');
+        assert!(start.check(&input).is_ok());
+        assert!(start.started);
+        // Once started, later bytes are the parser's business.
+        input.push(0);
+        assert!(start.check(&input).is_ok());
+
+        let mut start = StartCheck::default();
+        assert!(start.check(b"  ").is_ok());
+        assert!(start
+            .check(b"  \t\0")
+            .unwrap_err()
+            .contains("byte 0x00 at offset 3"));
     }
 }
