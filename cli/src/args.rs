@@ -226,14 +226,7 @@ pub fn parse_document(arg: &str) -> Result<DocumentArg, String> {
         .find(':')
         .ok_or_else(|| format!("`{arg}`: expected URI=PATH with an absolute URI (scheme:...)"))?;
     let scheme = &arg[..colon];
-    let scheme_ok = scheme
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic())
-        && scheme
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    if !scheme_ok {
+    if !schemac::load::uri::is_scheme(scheme) {
         return Err(format!(
             "`{arg}`: expected URI=PATH with an absolute URI; `{scheme}` is not a URI scheme"
         ));

@@ -27,14 +27,7 @@ fn parse(s: &str) -> Parts<'_> {
     }
     if let Some(i) = rest.find(':') {
         let scheme = &rest[..i];
-        let valid = scheme
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic())
-            && scheme
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-        if valid && !scheme.contains('/') {
+        if is_scheme(scheme) {
             parts.scheme = Some(scheme);
             rest = &rest[i + 1..];
         }
@@ -151,6 +144,14 @@ pub fn split_fragment(uri: &str) -> (&str, &str) {
         Some(i) => (&uri[..i], &uri[i + 1..]),
         None => (uri, ""),
     }
+}
+
+/// Whether `s` is a URI scheme (RFC 3986 §3.1): a letter, then letters, digits, `+`, `-`
+/// and `.`.
+pub fn is_scheme(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
 /// Whether the URI reference has a scheme (is absolute, fragment aside).
