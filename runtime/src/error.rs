@@ -364,19 +364,47 @@ impl fmt::Display for ValidationError {
 }
 
 /// Text for a line-oriented output (a location, a file path): written as it is, unless it
-/// holds a control character (C0, DEL, C1), a bidirectional-text control, a quote or a
-/// backslash — then as a JSON string literal (quoted, those characters escaped), so that
-/// the text can neither break a line nor pass for other output, and reads back
-/// unambiguously.
+/// holds a control character (C0, DEL, C1), a line or paragraph separator (U+2028,
+/// U+2029), an invisible formatting character (bidirectional-text controls, zero-width
+/// characters, U+FEFF, the tag characters U+E0000–U+E007F: Unicode's `Cf` class), a quote
+/// or a backslash — then as a JSON string literal (quoted, those characters escaped), so
+/// that the text can neither break a line nor pass for other output, hide text from a
+/// human reader that a model still reads, and reads back unambiguously.
 #[derive(Debug, Clone, Copy)]
 pub struct Escaped<'a>(pub &'a str);
 
 impl Escaped<'_> {
     fn needs_escape(c: char) -> bool {
-        c.is_control()
-            || c == '"'
-            || c == '\\'
-            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        c.is_control() || c == '"' || c == '\\' || Escaped::is_invisible(c)
+    }
+
+    /// Unicode's format characters (`Cf`: bidirectional controls, zero-width characters,
+    /// U+FEFF, tag characters) and the line and paragraph separators (`Zl`, `Zp`).
+    fn is_invisible(c: char) -> bool {
+        matches!(
+            c,
+            '\u{ad}'
+                | '\u{600}'..='\u{605}'
+                | '\u{61c}'
+                | '\u{6dd}'
+                | '\u{70f}'
+                | '\u{890}'..='\u{891}'
+                | '\u{8e2}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206f}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+                | '\u{110bd}'
+                | '\u{110cd}'
+                | '\u{13430}'..='\u{1343f}'
+                | '\u{1bca0}'..='\u{1bca3}'
+                | '\u{1d173}'..='\u{1d17a}'
+                | '\u{e0001}'
+                | '\u{e0020}'..='\u{e007f}'
+        )
     }
 }
 
@@ -394,12 +422,21 @@ impl fmt::Display for Escaped<'_> {
                 '\n' => f.write_str("\\n")?,
                 '\r' => f.write_str("\\r")?,
                 '\t' => f.write_str("\\t")?,
-                c if Escaped::needs_escape(c) => write!(f, "\\u{:04x}", c as u32)?,
+                c if Escaped::needs_escape(c) => write_utf16_escape(f, c)?,
                 c => f.write_char(c)?,
             }
         }
         f.write_char('"')
     }
+}
+
+/// `c` as JSON writes it escaped: `\\uXXXX`, a surrogate pair beyond the BMP.
+fn write_utf16_escape(f: &mut fmt::Formatter<'_>, c: char) -> fmt::Result {
+    let mut units = [0u16; 2];
+    for unit in c.encode_utf16(&mut units) {
+        write!(f, "\\u{:04x}", unit)?;
+    }
+    Ok(())
 }
 
 /// The result of [`crate::Validate::validate`]: the verdict and the errors found.
@@ -549,8 +586,14 @@ mod tests {
             r#""\u001b[31m\r\u0000\u007f\u0085\u202e""#
         );
         assert_eq!(Escaped(r#"a"b\c"#).to_string(), r#""a\"b\\c""#);
+        // Line separators and invisible characters that a model reads and a person
+        // does not see (U+200B, U+FEFF, a tag character).
+        assert_eq!(
+            Escaped("/a\u{2028}b\u{2029}c\u{200b}d\u{feff}e\u{e0041}").to_string(),
+            r#""/a\u2028b\u2029c\u200bd\ufeffe\udb40\udc41""#
+        );
         // What is escaped reads back as the original through a JSON parser.
-        let text = "/k\u{1}\"\\\t\u{9b}";
+        let text = "/k\u{1}\"\\\t\u{9b}\u{2028}\u{e007f}";
         let back: alloc::string::String = serde_json::from_str(&Escaped(text).to_string()).unwrap();
         assert_eq!(back, text);
     }

@@ -26,7 +26,10 @@ fn the_client_refuses_bad_tools_and_catches_bad_output() {
             .contains("https://example.com/custom")
     );
     assert!(line("tool \"remote_ref\": refused (RemoteRef)").contains("never fetches"));
-    assert!(line("call \"lookup\": bad output caught").contains("/count"));
+    // The errors follow the heading, one line each: `location: message`.
+    let caught = line("call \"lookup\": bad output caught");
+    let next = stdout.lines().skip_while(|l| *l != caught).nth(1);
+    assert!(next.is_some_and(|l| l.starts_with("/count: ")), "{stdout}");
     line("call \"echo\": result checked");
     assert!(
         !stdout.contains("call \"custom_dialect\""),

@@ -59,10 +59,12 @@ async fn both_validator_sources_check_calls_end_to_end() {
             .await
             .unwrap();
         assert_eq!(refused.is_error, Some(true));
-        assert!(
-            text(&refused).contains("/properties/days/minimum"),
-            "{}",
-            text(&refused)
+        assert!(text(&refused).contains("\n/days: "), "{}", text(&refused));
+        // The keyword is in the basic output, under the result's `_meta`.
+        let basic = &refused.meta.as_ref().unwrap().0[schemac_rmcp::report::META_KEY];
+        assert_eq!(
+            basic["errors"][0]["keywordLocation"],
+            "/properties/days/minimum"
         );
 
         // The server does not send output that breaks its schema.

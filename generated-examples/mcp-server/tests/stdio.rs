@@ -43,26 +43,33 @@ fn text(result: &Value) -> &str {
     result["content"][0]["text"].as_str().unwrap_or_default()
 }
 
-/// (instanceLocation, keywordLocation) of the basic output in an error result's text.
+/// (instanceLocation, keywordLocation) of the errors of an error result: the basic output
+/// under its `_meta`, whose errors the text lists one line each, `location: message`.
 fn errors(result: &Value) -> Vec<(String, String)> {
-    let (_, basic) = text(result)
-        .split_once('\n')
-        .expect("a heading, then the report");
-    let basic: Value = serde_json::from_str(basic).expect("basic output");
+    let basic = &result["_meta"]["schemac/validation"];
     // The 2020-12 basic shape: a root unit, then units that failed.
-    assert_eq!(basic["valid"], false);
+    assert_eq!(basic["valid"], false, "{result}");
     assert_eq!(
         (&basic["keywordLocation"], &basic["instanceLocation"]),
         (&json!(""), &json!(""))
     );
-    basic["errors"]
-        .as_array()
-        .expect("basic output errors")
+    let units = basic["errors"].as_array().expect("basic output errors");
+    let lines: Vec<&str> = text(result).lines().skip(1).collect();
+    assert_eq!(lines.len(), units.len(), "{}", text(result));
+    units
         .iter()
-        .map(|e| {
+        .zip(lines)
+        .map(|(e, line)| {
             assert_eq!(e["valid"], false, "{e}");
+            let location = e["instanceLocation"].as_str().unwrap();
+            let shown = if location.is_empty() {
+                "(root)"
+            } else {
+                location
+            };
+            assert!(line.starts_with(&format!("{shown}: ")), "{line}");
             (
-                e["instanceLocation"].as_str().unwrap().to_string(),
+                location.to_string(),
                 e["keywordLocation"].as_str().unwrap().to_string(),
             )
         })
@@ -181,6 +188,20 @@ fn an_invalid_call_is_a_tool_error_naming_locations_not_values() {
     assert!(errors(result)
         .iter()
         .any(|(i, k)| i == "/from" && k.ends_with("/pattern")));
+}
+
+#[test]
+fn error_texts_invent_no_uris() {
+    for answers in [session(), session_2026()] {
+        for answer in &answers {
+            let result = &answer["result"];
+            if result["isError"] == true {
+                let shown = result.to_string();
+                assert!(!shown.contains("schemac.invalid"), "{shown}");
+                assert!(!text(result).contains("absoluteKeywordLocation"), "{shown}");
+            }
+        }
+    }
 }
 
 #[test]

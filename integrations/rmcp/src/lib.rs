@@ -8,15 +8,19 @@
 //!   `ServerHandler` is one): each `tools/call` has its arguments checked against the
 //!   tool's `inputSchema` before the handler runs (absent arguments as `{}`), and its
 //!   `structuredContent` against the `outputSchema` after. A failed check answers a
-//!   `CallToolResult` with `isError: true` whose text lists the errors in the 2020-12
-//!   basic output format (locations, never instance values); an output that breaks its
+//!   `CallToolResult` with `isError: true` whose text says what failed in one line per
+//!   error, `location: message` (locations escaped and cut, never instance values), with
+//!   the 2020-12 basic output under its `_meta` ([`report`]); an output that breaks its
 //!   schema is not sent. The validators ([`ToolValidators`]) are generated at build time
 //!   (`schemac_build::Builder::mcp_tools`) or compiled at start-up from a `ToolRouter` or
 //!   a tool list; a schema that does not compile stops start-up with the compiler's errors.
 //! - **clients** — [`ValidatedPeer`] wraps the client's `Peer`: listing tools compiles
 //!   each tool's schemas under MCP's rules and refuses the tools that do not compile;
 //!   calls have their `structuredContent` checked (and, optionally, their arguments).
-//!   [`WatchToolList`] rebuilds the cache on `notifications/tools/list_changed`.
+//!   [`WatchToolList`] rebuilds the cache on `notifications/tools/list_changed`. A hostile
+//!   server is bounded: the list as a whole ([`ListLimits`]), each request
+//!   ([`ClientOptions::request_timeout`]), duplicated tool names refused, compilation off
+//!   the async threads (see [`client`]).
 //!
 //! A server whose schemas come from `schemars` via `#[tool_router]`:
 //!
@@ -63,9 +67,13 @@
 #![deny(missing_docs)]
 
 pub mod client;
+pub mod report;
 pub mod server;
 pub mod tools;
 
-pub use client::{ClientError, ClientOptions, ToolCache, ToolList, ValidatedPeer, WatchToolList};
+pub use client::{
+    ClientError, ClientOptions, ListBound, ListLimits, ListTooLarge, ToolCache, ToolList,
+    ValidatedPeer, WatchToolList,
+};
 pub use server::ValidatedServer;
 pub use tools::{SharedValidator, ToolError, ToolErrors, ToolValidator, ToolValidators};

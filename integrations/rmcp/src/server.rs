@@ -5,12 +5,15 @@
 //! runs, `structuredContent` against the `outputSchema` after. Every other request and
 //! notification passes through untouched.
 
-use crate::tools::{ToolValidator, ToolValidators, report_text};
+use crate::report::{self, META_KEY};
+use crate::tools::{ToolValidator, ToolValidators};
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
-    CallToolResult, ClientRequest, ContentBlock, ProtocolVersion, ServerConfig, ServerResult,
+    CallToolResult, ClientRequest, ContentBlock, MetaObject, ProtocolVersion, ServerConfig,
+    ServerResult,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, Service, ServiceRole};
+use schemac_runtime::Report;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -50,30 +53,56 @@ fn is_legacy(version: Option<&ProtocolVersion>) -> bool {
     version.is_none_or(|v| v.as_str() < ProtocolVersion::V_2026_07_28.as_str())
 }
 
-/// The `isError: true` result that stands for a failed check, shaped for the peer's
-/// protocol version as rmcp shapes a handler's result (no `resultType` for legacy peers).
-fn tool_error(text: String, legacy: bool) -> ServerResult {
-    let mut result =
-        ServerResult::CallToolResult(CallToolResult::error(vec![ContentBlock::text(text)]));
-    if legacy {
-        result.strip_result_type_for_legacy_peer();
-    }
-    result
+/// Why a call is answered with an error result instead of its handler's result.
+struct Refusal {
+    /// What failed, ending in a colon when errors follow.
+    heading: String,
+    /// The failed check, when there was one to run.
+    report: Option<Report>,
 }
 
-/// Checks a handler's result against the tool's output schema; `Err` carries the text of
-/// the error result that replaces it when the output broke the contract.
+impl Refusal {
+    /// The `isError: true` result: the heading and one line per error as text, the basic
+    /// output under `_meta` ([`META_KEY`]); shaped for the peer's protocol version as rmcp
+    /// shapes a handler's result (no `resultType` for legacy peers).
+    fn into_result(self, legacy: bool) -> ServerResult {
+        let (text, meta) = match &self.report {
+            Some(failed) => {
+                let structured = report::structured(failed);
+                let text = report::text(&self.heading, &structured);
+                let mut meta = MetaObject::default();
+                meta.0.insert(META_KEY.into(), structured);
+                (text, Some(meta))
+            }
+            None => (self.heading, None),
+        };
+        let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+        result.meta = meta;
+        let mut result = ServerResult::CallToolResult(result);
+        if legacy {
+            result.strip_result_type_for_legacy_peer();
+        }
+        result
+    }
+}
+
+/// Checks a handler's result against the tool's output schema; `Err` says why the result
+/// is replaced by an error result (the output broke the contract).
 fn check_result(
     name: &str,
     tool: &ToolValidator,
     result: &CallToolResult,
     legacy: bool,
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     if !tool.has_output() || result.is_error == Some(true) {
         return Ok(());
     }
     let heading =
         format!("tool {name:?} broke its outputSchema contract; its result was not sent:");
+    let missing = |what: &str| Refusal {
+        heading: format!("{heading} no {what}"),
+        report: None,
+    };
     let stripped;
     let structured = match &result.structured_content {
         Some(value) => value,
@@ -85,13 +114,15 @@ fn check_result(
                     stripped = value;
                     &stripped
                 }
-                None => return Err(format!("{heading} no structured content")),
+                None => return Err(missing("structured content")),
             }
         }
-        None => return Err(format!("{heading} no structuredContent")),
+        None => return Err(missing("structuredContent")),
     };
-    tool.check_output(structured)
-        .map_err(|report| report_text(&heading, &report))
+    tool.check_output(structured).map_err(|failed| Refusal {
+        heading,
+        report: Some(failed),
+    })
 }
 
 impl<S: Service<RoleServer>> ValidatedServer<S> {
@@ -148,10 +179,11 @@ impl<S: Service<RoleServer>> Service<RoleServer> for ValidatedServer<S> {
             if let Some(error) = self.lifecycle_error(&context) {
                 return Err(error);
             }
-            return Ok(tool_error(
-                report_text(&format!("invalid arguments for tool {name:?}:"), &report),
-                legacy,
-            ));
+            let refusal = Refusal {
+                heading: format!("invalid arguments for tool {name:?}:"),
+                report: Some(report),
+            };
+            return Ok(refusal.into_result(legacy));
         }
         let response = self
             .inner
@@ -161,7 +193,7 @@ impl<S: Service<RoleServer>> Service<RoleServer> for ValidatedServer<S> {
             ServerResult::CallToolResult(result) => {
                 match check_result(&name, tool, result, legacy) {
                     Ok(()) => Ok(response),
-                    Err(text) => Ok(tool_error(text, legacy)),
+                    Err(refusal) => Ok(refusal.into_result(legacy)),
                 }
             }
             // Input-required rounds and tasks carry no final output yet.

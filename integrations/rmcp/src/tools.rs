@@ -268,14 +268,6 @@ impl fmt::Display for ToolErrors {
 
 impl std::error::Error for ToolErrors {}
 
-/// The errors of a report as text: a heading, then the 2020-12 basic output (which names
-/// locations, never instance values).
-pub fn report_text(heading: &str, report: &Report) -> String {
-    let basic = schemac_runtime::output::basic(report);
-    let body = serde_json::to_string_pretty(&basic).unwrap_or_else(|_| basic.to_string());
-    format!("{heading}\n{body}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,23 +309,5 @@ mod tests {
         assert!(tool.check_output(&json!({"a": 1})).is_err());
         let plain = ToolValidator::new(schemac::validator_for(&json!(true)).unwrap());
         assert!(plain.check_output(&json!({"anything": 1})).is_ok());
-    }
-
-    #[test]
-    fn report_text_names_locations_not_values() {
-        let validator = schemac::validator_for(&json!({"maxLength": 3})).unwrap();
-        let report = validator.validate(&json!("secret-value"));
-        let text = report_text("heading:", &report);
-        assert!(text.starts_with("heading:\n{"), "{text}");
-        assert!(
-            text.contains("\"keywordLocation\": \"/maxLength\""),
-            "{text}"
-        );
-        // The 2020-12 basic shape: the root unit's locations, each unit's `valid`.
-        let basic: Value = serde_json::from_str(&text["heading:\n".len()..]).unwrap();
-        assert_eq!(basic["keywordLocation"], "");
-        assert_eq!(basic["instanceLocation"], "");
-        assert_eq!(basic["errors"][0]["valid"], false);
-        assert!(!text.contains("secret-value"), "{text}");
     }
 }

@@ -149,6 +149,16 @@ pub fn text(result: &CallToolResult) -> String {
         .unwrap_or_default()
 }
 
+/// The basic output an `isError` result carries under `_meta` (`Null` without one).
+pub fn basic_output(result: &CallToolResult) -> Value {
+    result
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.0.get(schemac_rmcp::report::META_KEY))
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
 /// `tools/call` parameters.
 pub fn call(name: &'static str, arguments: Option<Value>) -> CallToolRequestParams {
     let mut params = CallToolRequestParams::new(name);
