@@ -1,9 +1,11 @@
 //! JSON helpers shared by both backends: equality, code-point length, number
 //! comparison and `multipleOf`.
 
+use crate::error::IncompleteReason;
+use crate::limits::Budget;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
 
 /// Whether `n` is an integer in the JSON Schema sense (`1.0` is).
 pub fn is_integer(n: &Number) -> bool {
@@ -40,13 +42,21 @@ pub fn is_integral_float(n: &Number) -> bool {
 /// Recursion is bounded: below `EQUAL_RECURSION_LIMIT` levels of nesting the comparison
 /// continues with an explicit stack, so arbitrarily deep values cannot overflow the stack.
 pub fn equal(a: &Value, b: &Value) -> bool {
-    equal_at(a, b, 0)
+    equal_counted(a, b, &mut 0)
 }
 
-/// Nesting depth from which [`equal`] stops recursing and uses an explicit stack.
+/// [`equal`], adding to `nodes` how many pairs of values it compared (the work a
+/// [`Meter`] charges).
+pub fn equal_counted(a: &Value, b: &Value, nodes: &mut u64) -> bool {
+    equal_at(a, b, 0, nodes)
+}
+
+/// Nesting depth from which [`equal`] and [`hash_value`] stop recursing and use an
+/// explicit stack.
 const EQUAL_RECURSION_LIMIT: u32 = 64;
 
-fn equal_at(a: &Value, b: &Value, depth: u32) -> bool {
+fn equal_at(a: &Value, b: &Value, depth: u32, nodes: &mut u64) -> bool {
+    *nodes += 1;
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => compare_numbers(x, y) == Ordering::Equal,
         (Value::Array(x), Value::Array(y)) => {
@@ -54,19 +64,23 @@ fn equal_at(a: &Value, b: &Value, depth: u32) -> bool {
                 return false;
             }
             if depth >= EQUAL_RECURSION_LIMIT {
-                return equal_iterative(a, b);
+                *nodes -= 1;
+                return equal_iterative(a, b, nodes);
             }
-            x.iter().zip(y).all(|(a, b)| equal_at(a, b, depth + 1))
+            x.iter()
+                .zip(y)
+                .all(|(a, b)| equal_at(a, b, depth + 1, nodes))
         }
         (Value::Object(x), Value::Object(y)) => {
             if x.len() != y.len() {
                 return false;
             }
             if depth >= EQUAL_RECURSION_LIMIT {
-                return equal_iterative(a, b);
+                *nodes -= 1;
+                return equal_iterative(a, b, nodes);
             }
-            x.iter()
-                .all(|(k, v)| y.get(k).is_some_and(|w| equal_at(v, w, depth + 1)))
+            entry_pairs(x, y)
+                .all(|pair| pair.is_some_and(|(v, w)| equal_at(v, w, depth + 1, nodes)))
         }
         (Value::String(x), Value::String(y)) => x == y,
         (Value::Bool(x), Value::Bool(y)) => x == y,
@@ -75,10 +89,32 @@ fn equal_at(a: &Value, b: &Value, depth: u32) -> bool {
     }
 }
 
+/// The values of two objects of one length paired by key: in one walk over both while
+/// their keys come in the same order (always, for sorted maps; for equal objects built
+/// alike under serde_json's `preserve_order`), then by looking each remaining key of `x`
+/// up in `y`. `None` for a key of `x` that `y` lacks (the objects differ).
+fn entry_pairs<'a>(
+    x: &'a Map<String, Value>,
+    y: &'a Map<String, Value>,
+) -> impl Iterator<Item = Option<(&'a Value, &'a Value)>> {
+    let mut in_step = true;
+    let mut theirs = y.iter();
+    x.iter().map(move |(k, v)| {
+        if in_step {
+            match theirs.next() {
+                Some((l, w)) if l == k => return Some((v, w)),
+                _ => in_step = false,
+            }
+        }
+        y.get(k).map(|w| (v, w))
+    })
+}
+
 /// [`equal`] with an explicit stack (for deeply nested values).
-fn equal_iterative(a: &Value, b: &Value) -> bool {
+fn equal_iterative(a: &Value, b: &Value, nodes: &mut u64) -> bool {
     let mut stack: Vec<(&Value, &Value)> = alloc::vec![(a, b)];
     while let Some(pair) = stack.pop() {
+        *nodes += 1;
         match pair {
             (Value::Number(x), Value::Number(y)) => {
                 if compare_numbers(x, y) != Ordering::Equal {
@@ -95,9 +131,9 @@ fn equal_iterative(a: &Value, b: &Value) -> bool {
                 if x.len() != y.len() {
                     return false;
                 }
-                for (k, v) in x {
-                    match y.get(k) {
-                        Some(w) => stack.push((v, w)),
+                for pair in entry_pairs(x, y) {
+                    match pair {
+                        Some(pair) => stack.push(pair),
                         None => return false,
                     }
                 }
@@ -416,36 +452,103 @@ fn continuation_bytes(w: u64) -> usize {
     (ones.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
 }
 
-/// Whether all items of `items` are distinct under [`equal`].
+/// Work on values (hashing them, comparing them) per unit of the evaluation budget: a
+/// [`Meter`] charges one unit per `NODES_PER_UNIT` values read, rounded up.
+pub const NODES_PER_UNIT: u64 = 16;
+
+/// Counts the values read by work on values and charges them to a budget, one unit per
+/// [`NODES_PER_UNIT`] (in all, rounded up: [`Meter::finish`]); the charge is made as the
+/// count grows, so that work that would run past the budget stops there.
+pub struct Meter<'b> {
+    budget: &'b mut Budget,
+    nodes: u64,
+}
+
+impl<'b> Meter<'b> {
+    /// Charges at least this many values at a time (between charges, the count grows by
+    /// at most one comparison or one hash: work linear in the instance).
+    const CHARGE_FROM: u64 = 1024;
+
+    /// A meter charging `budget`.
+    pub fn new(budget: &'b mut Budget) -> Meter<'b> {
+        Meter { budget, nodes: 0 }
+    }
+
+    /// Counts `nodes` more values read.
+    #[inline]
+    pub fn add(&mut self, nodes: u64) -> Result<(), IncompleteReason> {
+        self.nodes += nodes;
+        if self.nodes < Self::CHARGE_FROM {
+            return Ok(());
+        }
+        let units = self.nodes / NODES_PER_UNIT;
+        self.nodes %= NODES_PER_UNIT;
+        self.budget.charge(units)
+    }
+
+    /// Charges what is left of the count (a part of a unit counts as one).
+    #[inline]
+    pub fn finish(self) -> Result<(), IncompleteReason> {
+        self.budget.charge(self.nodes.div_ceil(NODES_PER_UNIT))
+    }
+}
+
+/// Whether all items of `items` are distinct under [`equal`] (`uniqueItems`), the work
+/// charged to `budget` ([`Meter`]): every value of every item hashed, every pair of values
+/// compared. `Err` when the budget runs out.
 ///
 /// Not quadratic for large arrays: items are bucketed by a hash consistent with [`equal`]
-/// (numbers hash by value, objects independently of key order), sorted by it, and only
-/// items with equal hashes are compared. Runs of numbers with one hash (distinct integers
-/// beyond 2^53 round to one `f64`) are sorted exactly rather than compared pairwise.
-pub fn all_unique(items: &[Value]) -> bool {
-    if items.len() <= 16 {
-        return pairwise_unique(items.iter());
-    }
-    // Up to a few hundred items the keys live on the stack: no allocation.
-    const STACK_KEYS: usize = 256;
-    if items.len() <= STACK_KEYS {
-        let mut keys = [(0u64, 0usize); STACK_KEYS];
-        for (slot, (i, v)) in keys.iter_mut().zip(items.iter().enumerate()) {
-            *slot = (hash_value(v, 0), i);
+/// ([`hash_value`], over the whole item), sorted by it, and only items with equal hashes
+/// are compared. Runs of numbers with one hash (distinct integers beyond 2^53 round to
+/// one `f64`) are sorted exactly rather than compared pairwise.
+pub fn all_unique(items: &[Value], budget: &mut Budget) -> Result<bool, IncompleteReason> {
+    let mut meter = Meter::new(budget);
+    let unique = if items.len() <= 16 {
+        pairwise_unique(items.iter(), &mut meter)?
+    } else if items.len() <= 64 {
+        // Up to a few hundred items the keys live on the stack: no allocation.
+        keyed_on_stack::<64>(items, &mut meter)?
+    } else if items.len() <= 256 {
+        keyed_on_stack::<256>(items, &mut meter)?
+    } else {
+        let mut keys: Vec<(u64, usize)> = Vec::with_capacity(items.len());
+        for (i, v) in items.iter().enumerate() {
+            keys.push((hashed(v, &mut meter)?, i));
         }
-        return keyed_unique(items, &mut keys[..items.len()]);
+        keyed_unique(items, &mut keys, &mut meter)?
+    };
+    meter.finish()?;
+    Ok(unique)
+}
+
+/// [`keyed_unique`] with the keys of at most `N` items in an array on the stack.
+fn keyed_on_stack<const N: usize>(
+    items: &[Value],
+    meter: &mut Meter<'_>,
+) -> Result<bool, IncompleteReason> {
+    let mut keys = [(0u64, 0usize); N];
+    for (slot, (i, v)) in keys.iter_mut().zip(items.iter().enumerate()) {
+        *slot = (hashed(v, meter)?, i);
     }
-    let mut keys: Vec<(u64, usize)> = items
-        .iter()
-        .enumerate()
-        .map(|(i, v)| (hash_value(v, 0), i))
-        .collect();
-    keyed_unique(items, &mut keys)
+    keyed_unique(items, &mut keys[..items.len()], meter)
+}
+
+/// The hash of `v`, its values counted on `meter`.
+#[inline]
+fn hashed(v: &Value, meter: &mut Meter<'_>) -> Result<u64, IncompleteReason> {
+    let mut nodes = 0;
+    let hash = hash_value(v, &mut nodes);
+    meter.add(nodes)?;
+    Ok(hash)
 }
 
 /// Uniqueness given each item's `(hash, index)`: sorts by hash and compares only items
 /// whose hashes are equal.
-fn keyed_unique(items: &[Value], keyed: &mut [(u64, usize)]) -> bool {
+fn keyed_unique(
+    items: &[Value],
+    keyed: &mut [(u64, usize)],
+    meter: &mut Meter<'_>,
+) -> Result<bool, IncompleteReason> {
     keyed.sort_unstable();
     for run in keyed.chunk_by(|a, b| a.0 == b.0) {
         if run.len() < 2 {
@@ -453,33 +556,40 @@ fn keyed_unique(items: &[Value], keyed: &mut [(u64, usize)]) -> bool {
         }
         let values = run.iter().map(|&(_, i)| &items[i]);
         let unique = if run.len() > 8 && run.iter().all(|&(_, i)| items[i].is_number()) {
+            meter.add(run.len() as u64)?;
             numbers_unique(run.iter().filter_map(|&(_, i)| items[i].as_number()))
         } else {
-            pairwise_unique(values)
+            pairwise_unique(values, meter)?
         };
         if !unique {
-            return false;
+            return Ok(false);
         }
     }
-    true
+    Ok(true)
 }
 
-/// Pairwise comparison (for few items).
-fn pairwise_unique<'a>(items: impl Iterator<Item = &'a Value> + Clone) -> bool {
+/// Pairwise comparison (for few items, or items sharing a hash).
+fn pairwise_unique<'a>(
+    items: impl Iterator<Item = &'a Value> + Clone,
+    meter: &mut Meter<'_>,
+) -> Result<bool, IncompleteReason> {
     let mut rest = items;
     while let Some(a) = rest.next() {
         // Strings, the usual items, compared inline.
+        let mut nodes = 0;
         let repeated = match a {
-            Value::String(text) => rest
-                .clone()
-                .any(|b| matches!(b, Value::String(other) if other == text)),
-            _ => rest.clone().any(|b| equal(a, b)),
+            Value::String(text) => rest.clone().any(|b| {
+                nodes += 1;
+                matches!(b, Value::String(other) if other == text)
+            }),
+            _ => rest.clone().any(|b| equal_counted(a, b, &mut nodes)),
         };
+        meter.add(nodes)?;
         if repeated {
-            return false;
+            return Ok(false);
         }
     }
-    true
+    Ok(true)
 }
 
 /// Uniqueness of numbers that share a hash (so, almost always, one `f64` value): sorted
@@ -493,11 +603,44 @@ fn numbers_unique<'a>(numbers: impl Iterator<Item = &'a Number>) -> bool {
         .all(|w| compare_numbers(w[0], w[1]) != Ordering::Equal)
 }
 
-/// Nesting depth up to which [`hash_value`] looks inside arrays and objects.
-const HASH_DEPTH: u32 = 8;
+/// A hash of the whole of `v` consistent with [`equal`] (equal values hash alike: numbers
+/// by value, objects independently of key order), adding to `nodes` how many values it
+/// read (`v` and every value inside it). Recursion is bounded as [`equal`]'s is. Code
+/// generation calls it too (the static hashes of `enum` members), so generated code and
+/// the interpreter agree on every hash.
+pub fn hash_value(v: &Value, nodes: &mut u64) -> u64 {
+    hash_at(v, 0, nodes)
+}
 
-/// A hash consistent with [`equal`]: equal values hash alike.
-fn hash_value(v: &Value, depth: u32) -> u64 {
+fn hash_at(v: &Value, depth: u32, nodes: &mut u64) -> u64 {
+    match v {
+        Value::Array(items) if depth < EQUAL_RECURSION_LIMIT => {
+            *nodes += 1;
+            let mut h = mix(5, items.len() as u64);
+            for item in items {
+                h = mix(h, hash_at(item, depth + 1, nodes));
+            }
+            h
+        }
+        Value::Object(map) if depth < EQUAL_RECURSION_LIMIT => {
+            *nodes += 1;
+            // Key order must not matter: combine entries commutatively.
+            let mut sum = 0u64;
+            for (k, value) in map {
+                sum = sum.wrapping_add(mix(hash_str(k), hash_at(value, depth + 1, nodes)));
+            }
+            mix(mix(6, map.len() as u64), sum)
+        }
+        Value::Array(_) | Value::Object(_) => hash_iterative(v, nodes),
+        scalar => {
+            *nodes += 1;
+            hash_scalar(scalar)
+        }
+    }
+}
+
+/// The hash of a value that is neither an array nor an object.
+fn hash_scalar(v: &Value) -> u64 {
     match v {
         Value::Null => mix(1, 0),
         Value::Bool(b) => mix(2, u64::from(*b)),
@@ -509,38 +652,92 @@ fn hash_value(v: &Value, depth: u32) -> u64 {
             mix(3, bits)
         }
         Value::String(s) => hash_str(s),
-        Value::Array(items) => {
-            let mut h = mix(5, items.len() as u64);
-            if depth < HASH_DEPTH {
-                for item in items {
-                    h = mix(h, hash_value(item, depth + 1));
-                }
-            }
-            h
-        }
-        Value::Object(map) => {
-            let mut h = mix(6, map.len() as u64);
-            if depth < HASH_DEPTH {
-                // Key order must not matter: combine entries commutatively.
-                let mut sum = 0u64;
-                for (k, value) in map {
-                    let key = hash_str(k);
-                    sum = sum.wrapping_add(mix(key, hash_value(value, depth + 1)));
-                }
-                h = mix(h, sum);
-            }
-            h
-        }
+        // Not scalars: never passed here.
+        Value::Array(_) | Value::Object(_) => 0,
     }
 }
 
-/// The hash of a string (as [`hash_value`] hashes a string value).
+/// An array or object being hashed by [`hash_iterative`]: its hash so far and the entries
+/// left.
+enum Open<'a> {
+    Array(u64, core::slice::Iter<'a, Value>),
+    /// The head (kind and length), the sum of the entries done, the hash of the key of
+    /// the entry under way, the entries left.
+    Object(u64, u64, u64, serde_json::map::Iter<'a>),
+}
+
+/// [`hash_value`] with an explicit stack (for deeply nested values); the same hash.
+fn hash_iterative(v: &Value, nodes: &mut u64) -> u64 {
+    let mut stack: Vec<Open<'_>> = Vec::new();
+    let mut next = v;
+    loop {
+        *nodes += 1;
+        // The hash of a finished value, to fold into the one that holds it.
+        let mut done = match next {
+            Value::Array(items) => {
+                stack.push(Open::Array(mix(5, items.len() as u64), items.iter()));
+                None
+            }
+            Value::Object(map) => {
+                stack.push(Open::Object(mix(6, map.len() as u64), 0, 0, map.iter()));
+                None
+            }
+            scalar => Some(hash_scalar(scalar)),
+        };
+        // Fold finished values into their holders until one has an entry left to hash.
+        next = loop {
+            let Some(open) = stack.last_mut() else {
+                return done.unwrap_or(0);
+            };
+            match open {
+                Open::Array(h, rest) => {
+                    if let Some(child) = done.take() {
+                        *h = mix(*h, child);
+                    }
+                    match rest.next() {
+                        Some(item) => break item,
+                        None => done = Some(*h),
+                    }
+                }
+                Open::Object(head, sum, key, rest) => {
+                    if let Some(child) = done.take() {
+                        *sum = sum.wrapping_add(mix(*key, child));
+                    }
+                    match rest.next() {
+                        Some((k, item)) => {
+                            *key = hash_str(k);
+                            break item;
+                        }
+                        None => done = Some(mix(*head, *sum)),
+                    }
+                }
+            }
+            stack.pop();
+        };
+    }
+}
+
+/// The hash of a string (as [`hash_value`] hashes a string value): its length, then its
+/// bytes eight at a time, the last word padded with zeros.
 fn hash_str(s: &str) -> u64 {
-    let mut h = mix(4, s.len() as u64);
-    for chunk in s.as_bytes().chunks(8) {
-        let mut word = [0u8; 8];
-        word[..chunk.len()].copy_from_slice(chunk);
-        h = mix(h, u64::from_le_bytes(word));
+    let bytes = s.as_bytes();
+    let mut h = mix(4, bytes.len() as u64);
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        h = mix(
+            h,
+            u64::from_le_bytes([
+                word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
+            ]),
+        );
+    }
+    let tail = words.remainder();
+    if !tail.is_empty() {
+        let last = tail
+            .iter()
+            .rev()
+            .fold(0u64, |word, &b| word << 8 | u64::from(b));
+        h = mix(h, last);
     }
     h
 }
@@ -557,8 +754,14 @@ fn mix(a: u64, b: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::Limits;
     use alloc::vec;
     use serde_json::json;
+
+    /// [`super::all_unique`] under the default budget.
+    fn all_unique(items: &[Value]) -> bool {
+        super::all_unique(items, &mut Budget::new(&Limits::DEFAULT)).expect("within the budget")
+    }
 
     #[test]
     fn code_points_are_counted_as_chars_at_every_length() {
@@ -820,6 +1023,81 @@ mod tests {
             .unwrap()
             .join()
             .expect("no stack overflow");
+    }
+
+    #[test]
+    fn hashes_read_whole_values_and_agree_past_the_recursion_limit() {
+        fn deep(n: usize, leaf: Value) -> Value {
+            let mut v = leaf;
+            for i in 0..n {
+                let mut map = serde_json::Map::new();
+                map.insert(format!("k{}", i % 3), v);
+                v = Value::Array(vec![Value::Object(map), json!("seven by")]);
+            }
+            v
+        }
+        // Items that differ only below the old depth bound of 8 hash apart.
+        let (mut a, mut b) = (0, 0);
+        assert_ne!(
+            hash_value(&deep(20, json!(1)), &mut a),
+            hash_value(&deep(20, json!(2)), &mut b)
+        );
+        // Three values per level and the leaf: every value read once.
+        assert_eq!((a, b), (61, 61));
+        // The explicit stack gives the recursion's hash, and counts alike.
+        for v in [
+            deep(20, json!(1)),
+            json!({"b": [1, {"c": null}], "a": "xyzxyzxyz"}),
+            json!(7),
+        ] {
+            let (mut recursive, mut iterative) = (0, 0);
+            assert_eq!(
+                hash_value(&v, &mut recursive),
+                hash_iterative(&v, &mut iterative)
+            );
+            assert_eq!(recursive, iterative);
+        }
+        let (mut n, mut m) = (0, 0);
+        assert_eq!(
+            hash_value(&deep(500, json!(1.0)), &mut n),
+            hash_value(&deep(500, json!(1)), &mut m)
+        );
+        assert!(equal(&deep(500, json!(1.0)), &deep(500, json!(1))));
+        assert!(!equal(&json!({"a": 1, "b": 2}), &json!({"a": 1, "c": 2})));
+    }
+
+    #[test]
+    fn unique_items_work_is_charged_per_value() {
+        // 20 distinct arrays, each of 10 values nested 9 deep: 200 values hashed, no
+        // comparison (no two hashes alike), 13 units.
+        let nested = |i: usize| {
+            let mut v = json!(i);
+            for _ in 0..9 {
+                v = Value::Array(vec![v]);
+            }
+            v
+        };
+        let items: Vec<Value> = (0..20).map(nested).collect();
+        let mut budget = Budget::new(&Limits {
+            budget: 13,
+            ..Limits::DEFAULT
+        });
+        assert_eq!(super::all_unique(&items, &mut budget), Ok(true));
+        assert_eq!(budget.remaining(), 0);
+        let mut budget = Budget::new(&Limits {
+            budget: 12,
+            ..Limits::DEFAULT
+        });
+        assert_eq!(
+            super::all_unique(&items, &mut budget),
+            Err(IncompleteReason::BudgetExceeded)
+        );
+        // Few items are compared pairwise, each pair of values counted: 3 pairs of
+        // strings, then two arrays of two values equal (3 pairs compared): 1 unit.
+        let mut budget = Budget::new(&Limits::DEFAULT);
+        let few = [json!("a"), json!("b"), json!([1, 2]), json!([1, 2.0])];
+        assert_eq!(super::all_unique(&few, &mut budget), Ok(false));
+        assert_eq!(budget.remaining(), Limits::DEFAULT_BUDGET - 1);
     }
 
     #[test]

@@ -284,6 +284,14 @@ impl State {
         self.kept(found)
     }
 
+    /// Whether the items of `items` are distinct (`uniqueItems`), the work charged to the
+    /// budget ([`crate::json::all_unique`]).
+    #[inline]
+    pub fn all_unique(&mut self, items: &[Value]) -> Res {
+        let unique = crate::json::all_unique(items, &mut self.budget);
+        self.kept(unique)
+    }
+
     /// Enters resource `r` in the dynamic scope; `true` when it was pushed (it differed
     /// from the innermost one), to be given back to [`State::pop_scope`].
     #[inline]

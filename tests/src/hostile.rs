@@ -48,6 +48,28 @@ pub const ENUM_COST: u64 = 1 + 2 * INSTANCE_ITEMS as u64;
 /// nothing).
 pub const PATTERN_COST: u64 = 1 + 3 * INSTANCE_ITEMS as u64;
 
+/// Items of the instances of `unique_deep_arrays`: distinct arrays nested
+/// [`UNIQUE_DEPTH`] deep.
+pub const UNIQUE_ITEMS: usize = 20_000;
+
+/// How deep each item of `unique_deep_arrays`' instances nests (one deeper than the old
+/// hash looked).
+pub const UNIQUE_DEPTH: usize = 9;
+
+/// The cost of `uniqueItems` over [`UNIQUE_ITEMS`] distinct items of `UNIQUE_DEPTH + 1`
+/// values each: one unit for the root, one per 16 values hashed (no two hashes alike, so
+/// nothing compared).
+pub const UNIQUE_COST: u64 = 1 + (UNIQUE_ITEMS * (UNIQUE_DEPTH + 1)) as u64 / 16;
+
+/// Item `i` of `unique_deep_arrays`' instances: `i` inside [`UNIQUE_DEPTH`] arrays.
+pub fn deep_item(i: usize) -> Value {
+    let mut v = json!(i);
+    for _ in 0..UNIQUE_DEPTH {
+        v = Value::Array(vec![v]);
+    }
+    v
+}
+
 /// String member `i` of `big_string_enum`.
 pub fn member(i: usize) -> String {
     format!("member-{i:05}")
@@ -165,6 +187,11 @@ pub const ALL: &[Hostile] = &[
         name: "big_number_enum",
         schema: big_number_enum,
         budget: Some(ENUM_COST),
+    },
+    Hostile {
+        name: "unique_deep_arrays",
+        schema: || json!({"uniqueItems": true}),
+        budget: Some(UNIQUE_COST),
     },
     Hostile {
         name: "many_pattern_properties",

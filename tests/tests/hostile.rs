@@ -224,6 +224,29 @@ fn a_large_number_enum_is_looked_up_exactly() {
     );
 }
 
+#[test]
+fn unique_items_hash_whole_items_and_charge_them() {
+    // 20,000 distinct arrays nested 9 deep: every item hashed whole (200,000 values, one
+    // unit per 16), none compared. Under the counted cost the array is valid; one more
+    // item is over it. (Before, the hash stopped at depth 8: every item hashed alike and
+    // 200 million pairs were compared, uncharged — `valid` after 41 s, in any budget.)
+    let deep = |extra: usize| {
+        Value::Array(
+            (0..hostile::UNIQUE_ITEMS + extra)
+                .map(hostile::deep_item)
+                .collect(),
+        )
+    };
+    let mut repeated = deep(0);
+    repeated[19_999] = hostile::deep_item(3);
+    expect(
+        "unique_deep_arrays",
+        vec![(deep(0), VALID), (deep(1), OVER_BUDGET)],
+    );
+    // Under the default budget: verdicts, a repeated item found (the pair compared).
+    expect("unique_items", vec![(deep(0), VALID), (repeated, INVALID)]);
+}
+
 /// An object with `INSTANCE_ITEMS` keys (`extra` more) for `many_pattern_properties`.
 fn keyed(extra: usize) -> Map<String, Value> {
     (0..hostile::INSTANCE_ITEMS + extra)

@@ -953,7 +953,9 @@ impl Interpreter {
                 .is_none_or(|n| json::is_multiple_of(n, *divisor)),
             CheckKind::MinItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 >= *limit),
             CheckKind::MaxItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 <= *limit),
-            CheckKind::UniqueItems => inst.as_array().is_none_or(|a| json::all_unique(a)),
+            CheckKind::UniqueItems => {
+                return Some(inst.as_array().map_or(Ok(true), |a| cx.state.all_unique(a)))
+            }
             CheckKind::MinProperties(limit) => {
                 inst.as_object().is_none_or(|o| o.len() as u64 >= *limit)
             }

@@ -1009,7 +1009,7 @@ pub mod search_docs_input {
                 if arr.len() as u64 > 10u64 {
                     return Ok(false);
                 }
-                if !__rt::json::all_unique(arr) {
+                if !cx.all_unique(arr)? {
                     return Ok(false);
                 }
                 cx.spend(arr.len(), 1u64)?;
@@ -1169,7 +1169,7 @@ pub mod search_docs_input {
                 if arr.len() as u64 > 10u64 {
                     cx.fail(3);
                 }
-                if !__rt::json::all_unique(arr) {
+                if !cx.state.all_unique(arr)? {
                     cx.fail(4);
                 }
                 cx.state.spend(arr.len(), 1u64)?;

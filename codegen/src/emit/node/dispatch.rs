@@ -4,7 +4,7 @@
 use super::assertion::{f64_tokens, format_fn_name, type_kind};
 use super::call::When;
 use super::code::{Code, Uses};
-use super::{Fun, Gen, Mode};
+use super::{state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -407,10 +407,14 @@ impl Gen<'_> {
                     quote!(__rt::ErrorKind::MaxItems { limit: #n }),
                 )
             }
-            (CheckKind::UniqueItems, Variant::Array) => fail_if(
-                quote!(!__rt::json::all_unique(arr)),
-                quote!(__rt::ErrorKind::UniqueItems),
-            ),
+            (CheckKind::UniqueItems, Variant::Array) => {
+                let st = state(f.mode);
+                Code::if_then(
+                    quote!(!#st.all_unique(arr)?),
+                    fail(quote!(__rt::ErrorKind::UniqueItems)),
+                )
+                .using(Uses::CX | Uses::BINDING)
+            }
             (CheckKind::PrefixItems(edges), Variant::Array) => self.prefix_items(a, check, edges),
             (CheckKind::Items { schema, skip }, Variant::Array) => {
                 self.items(a, check, schema, *skip)
