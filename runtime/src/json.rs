@@ -18,6 +18,51 @@ pub fn is_integer(n: &Number) -> bool {
     }
 }
 
+/// `value` as a `u64` the way a validator judged it: an integer (`7`), or a number with no
+/// fraction written with one or with an exponent (`7.0`, `7e0`), which `"type": "integer"`
+/// accepts and [`Value::as_u64`] refuses; `None` for anything else or out of range. For a
+/// handler reading arguments that a validator accepted, so that `{"days": 7.0}` is read as
+/// the 7 the schema allowed, not as absent.
+///
+/// ```
+/// use schemac_runtime::json::integer_as_u64;
+/// use serde_json::json;
+///
+/// assert_eq!(integer_as_u64(&json!(7.0)), Some(7));
+/// assert_eq!(integer_as_u64(&json!(7)), Some(7));
+/// assert_eq!(integer_as_u64(&json!(7.5)), None);
+/// assert_eq!(integer_as_u64(&json!(-1)), None);
+/// ```
+pub fn integer_as_u64(value: &Value) -> Option<u64> {
+    let n = value.as_number()?;
+    n.as_u64().or_else(|| {
+        let f = n.as_f64()?;
+        // 2^64 is the first f64 past u64::MAX; `-0.0` is 0.
+        (f.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&f)).then_some(f as u64)
+    })
+}
+
+/// `value` as an `i64` the way a validator judged it (see [`integer_as_u64`]): `-3.0` is
+/// `-3`; `None` for a number with a fraction, one out of range, or anything else.
+///
+/// ```
+/// use schemac_runtime::json::integer_as_i64;
+/// use serde_json::json;
+///
+/// assert_eq!(integer_as_i64(&json!(-3.0)), Some(-3));
+/// assert_eq!(integer_as_i64(&json!(1e300)), None);
+/// ```
+pub fn integer_as_i64(value: &Value) -> Option<i64> {
+    let n = value.as_number()?;
+    n.as_i64().or_else(|| {
+        let f = n.as_f64()?;
+        // -2^63 is an f64 and an i64; 2^63 is the first f64 past i64::MAX.
+        (f.fract() == 0.0
+            && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f))
+        .then_some(f as i64)
+    })
+}
+
 /// Whether `n` is held as an `f64` with no fractional part inside the i64/u64 range
 /// (`1.0`, `-0.0`, `1e2`): a number that was written with a fraction or an exponent,
 /// which draft-04 does not count as an integer. Integral numbers beyond the i64/u64 range
@@ -761,6 +806,29 @@ mod tests {
     /// [`super::all_unique`] under the default budget.
     fn all_unique(items: &[Value]) -> bool {
         super::all_unique(items, &mut Budget::new(&Limits::DEFAULT)).expect("within the budget")
+    }
+
+    #[test]
+    fn integers_are_read_as_the_validator_judged_them() {
+        let read = |text: &str| {
+            let v: Value = serde_json::from_str(text).unwrap();
+            (integer_as_u64(&v), integer_as_i64(&v))
+        };
+        assert_eq!(read("7"), (Some(7), Some(7)));
+        assert_eq!(read("7.0"), (Some(7), Some(7)));
+        assert_eq!(read("7e0"), (Some(7), Some(7)));
+        assert_eq!(read("-0"), (Some(0), Some(0)));
+        assert_eq!(read("-0.0"), (Some(0), Some(0)));
+        assert_eq!(read("-3.0"), (None, Some(-3)));
+        assert_eq!(read("7.5"), (None, None));
+        assert_eq!(read("18446744073709551615"), (Some(u64::MAX), None));
+        // 2^64 and 2^63 as floats: just past the ranges.
+        assert_eq!(read("18446744073709551616.0"), (None, None));
+        assert_eq!(read("9223372036854775808.0"), (Some(1 << 63), None));
+        assert_eq!(read("-9223372036854775808.0"), (None, Some(i64::MIN)));
+        assert_eq!(read("1e300"), (None, None));
+        assert_eq!(read("\"7\""), (None, None));
+        assert_eq!(read("true"), (None, None));
     }
 
     #[test]

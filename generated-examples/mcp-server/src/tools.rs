@@ -2,8 +2,12 @@
 //!
 //! Each runs only after its generated input validator accepted the arguments, so it may
 //! rely on the schema: required fields are there, enums hold one of their values, numbers
-//! are in range. The data is canned; this is an example server.
+//! are in range. Integers are read as the validator judged them
+//! ([`integer_as_u64`]): `"days": 7.0` passed `"type": "integer"`, so it is 7, where
+//! `Value::as_u64` would see no integer at all. The data is canned; this is an example
+//! server.
 
+use schemac_runtime::json::integer_as_u64;
 use serde_json::{json, Value};
 
 /// `get_weather`: a forecast from a small built-in table.
@@ -13,7 +17,7 @@ use serde_json::{json, Value};
 pub fn get_weather(args: &Value) -> Value {
     let location = args["location"].as_str().unwrap_or_default();
     let units = args["units"].as_str().unwrap_or("metric");
-    let days = args["days"].as_u64().unwrap_or(1);
+    let days = integer_as_u64(&args["days"]).unwrap_or(1);
     let (high_c, low_c, conditions, humidity) = match location.to_ascii_lowercase().as_str() {
         "lisbon" => (21.0, 14.0, "sunny", 62),
         "oslo" => (4.0, -3.0, "snow", 81),
@@ -59,7 +63,7 @@ pub fn search_docs(args: &Value) -> Value {
     let query = args["query"].as_str().unwrap_or_default().to_lowercase();
     let words: Vec<&str> = query.split_whitespace().collect();
     let section = args["filters"]["section"].as_str();
-    let limit = args["limit"].as_u64().unwrap_or(10) as usize;
+    let limit = integer_as_u64(&args["limit"]).map_or(10, |n| n as usize);
     let hits: Vec<Value> = DOCS
         .iter()
         .filter(|(_, _, s)| section.is_none_or(|want| want == *s))
@@ -99,5 +103,23 @@ pub fn convert_currency(args: &Value) -> Value {
                 .collect();
             json!({"unsupported": unknown})
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_written_with_a_fraction_are_read_as_the_schema_allowed_them() {
+        let forecast = |days: Value| {
+            let result = get_weather(&json!({"location": "Oslo", "days": days}));
+            result["forecast"].as_array().map_or(0, Vec::len)
+        };
+        assert_eq!(forecast(json!(7)), 7);
+        assert_eq!(forecast(json!(7.0)), 7);
+        // Four titles hold an `e`; `limit: 2.0` keeps two.
+        let hits = search_docs(&json!({"query": "e", "limit": 2.0}));
+        assert_eq!(hits.as_array().map(Vec::len), Some(2));
     }
 }
