@@ -31,7 +31,12 @@
 //! [`Builder::evaluate`]`(true)` also `evaluate`, which collects annotations (the
 //! `Validator` implements `schemac_runtime::Evaluate`).
 //! `SCHEMA` (the schema text) is there for [`Builder::mcp_tools`] modules, and for every
-//! module with [`Builder::schema_text`]`(true)`.
+//! module with [`Builder::schema_text`]`(true)`; [`Builder::mcp_tools`] also generates
+//! `TOOLS`, the table of the tools by their listed names.
+//!
+//! Every public item of the generated code carries `#[allow(dead_code)]`, so a crate that
+//! includes the validators in a private module, as above, and uses only some of them
+//! builds without warnings, under `#![deny(warnings)]` too.
 //!
 //! [`Builder::compile`] prints `cargo:rerun-if-changed` for every file it reads, prints
 //! compile warnings as `cargo:warning`, and rewrites the output file only when its bytes
@@ -40,13 +45,13 @@
 
 use schemac::driver::{self, Files, Units};
 use schemac::emit::{self, EmitOptions};
-use schemac::{CompileError, Compiler, Dialect, Options, RefPolicy, UnsupportedRegexPolicy};
+use schemac::{Compiler, Dialect, Options, RefPolicy, UnsupportedRegexPolicy};
 use schemac_runtime::Limits;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// Why an input gave no module ([`Error::Input`]): the driver's error, shared with the
+/// Why an input gave no module ([`Error::Inputs`]): the driver's error, shared with the
 /// CLI.
 pub use schemac::driver::InputError;
 
@@ -107,11 +112,16 @@ impl Builder {
         self
     }
 
-    /// Compiles the tools of an MCP `tools/list` result in file `path` (`{"tools": [...]}`):
-    /// each tool's `inputSchema` into module `<tool>_input` and its `outputSchema`, when it
-    /// has one, into `<tool>_output` (tool names sanitized: `getWeather` → `get_weather`).
-    /// MCP's rules apply: an input schema must be an object schema, and only the 2020-12
-    /// and draft-07 dialects are allowed (for every schema of this builder).
+    /// Compiles the tools of an MCP tool list in file `path` (a `tools/list` result,
+    /// `{"tools": [...]}`, or the bare array of tools): each tool's `inputSchema` into
+    /// module `<tool>_input` and its `outputSchema`, when it has one, into `<tool>_output`
+    /// (tool names sanitized: `getWeather` → `get_weather`, `github.get-me` →
+    /// `github_get_me`). The generated file also gets `TOOLS`, a
+    /// `&[schemac_runtime::tools::Tool]` with every tool of every list in the order listed:
+    /// its name as listed, its validators and its schema texts (what
+    /// `schemac_rmcp::ToolValidators::from_table` takes). MCP's rules apply: tool names are
+    /// unique, an input schema must be an object schema, and only the 2020-12 and draft-07
+    /// dialects are allowed (for every schema of this builder).
     pub fn mcp_tools(&mut self, path: impl AsRef<Path>) -> &mut Self {
         self.mcp_tools.push(path.as_ref().to_path_buf());
         self
@@ -306,8 +316,10 @@ impl Builder {
 
     /// Compiles every schema and writes the validators to `OUT_DIR/schemac.rs` (or the
     /// configured place), for `include_validators!`. Prints `cargo:rerun-if-changed` for
-    /// every file read and `cargo:warning` for every warning; on error, every compile error
-    /// is returned together, each naming its file, JSON pointer and keyword.
+    /// every file read and `cargo:warning` for every warning; on error, every error of
+    /// every input is returned together ([`Error::Inputs`]: unreadable files, module name
+    /// collisions, tool-list entries that are not tools and every schema's compile errors),
+    /// each naming its file, and compile errors their JSON pointer and keyword.
     pub fn compile(&self) -> Result<(), Error> {
         let result = self.generate();
         // Rerun when any input changes, even after a failure.
@@ -361,39 +373,27 @@ pub fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     })
 }
 
-/// The errors of [`Builder::generate`]'s inputs: the first that is not a compile error
-/// stops it, else every compile error is reported together.
+/// The errors of [`Builder::generate`]'s inputs, every one of them.
 #[derive(Default)]
-struct Errors {
-    input: Option<InputError>,
-    compile: Vec<CompileError>,
-}
+struct Errors(Vec<InputError>);
 
 impl Errors {
     /// Keeps `result`'s error, if any.
     fn add<T>(&mut self, result: Result<T, InputError>) {
-        match result {
-            Ok(_) => {}
-            Err(InputError::Compile(mut errors)) => self.compile.append(&mut errors),
-            Err(other) => {
-                self.input.get_or_insert(other);
-            }
-        }
+        self.0.extend(result.err());
     }
 
     /// Keeps every error of `result`.
     fn add_all(&mut self, result: Result<(), Vec<InputError>>) {
-        for error in result.err().into_iter().flatten() {
-            self.add::<()>(Err(error));
-        }
+        self.0.extend(result.err().into_iter().flatten());
     }
 
-    /// The first input error, else every compile error, else `Ok`.
+    /// `Ok` when no input failed, else every error.
     fn result(self) -> Result<(), Error> {
-        match self.input {
-            Some(error) => Err(Error::Input(error)),
-            None if self.compile.is_empty() => Ok(()),
-            None => Err(Error::Compile(self.compile)),
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Inputs(self.0))
         }
     }
 }
@@ -411,12 +411,13 @@ pub enum Error {
         /// The error.
         source: std::io::Error,
     },
-    /// An input could not be read or named: a file that cannot be read or is not JSON, a
-    /// module name that cannot be made a Rust identifier, two schemas that would generate
-    /// the same module. The first such problem; each names its file.
-    Input(InputError),
-    /// Schemas did not compile: every error, each with its file, JSON pointer and keyword.
-    Compile(Vec<CompileError>),
+    /// Inputs could not be read, named or compiled: every problem of every input at once,
+    /// in the order the inputs were given (documents, schemas, directories, tool lists) —
+    /// a file that cannot be read or is not JSON, a module name that cannot be made a Rust
+    /// identifier, two schemas that would generate the same module, an entry of a tool
+    /// list that is not a tool, and every compile error of every schema. Each names its
+    /// file; compile errors also the JSON pointer and the keyword.
+    Inputs(Vec<InputError>),
     /// The Rust backend refused the input.
     Emit(emit::EmitError),
     /// `OUT_DIR` is not set (not running under cargo) and no `out_dir` was given.
@@ -427,18 +428,28 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            Error::Compile(errors) => {
-                write!(f, "{} schema error(s):", errors.len())?;
-                for e in errors {
-                    write!(f, "\n  {e}")?;
+            Error::Inputs(inputs) => {
+                let count = |input: &InputError| match input {
+                    InputError::Compile(errors) => errors.len(),
+                    _ => 1,
+                };
+                write!(f, "{} error(s):", inputs.iter().map(count).sum::<usize>())?;
+                for input in inputs {
+                    match input {
+                        InputError::Compile(errors) => {
+                            for e in errors {
+                                write!(f, "\n  {e}")?;
+                            }
+                        }
+                        InputError::Collision { .. } => write!(
+                            f,
+                            "\n  {input}; rename one or add it with `.schema(\"other_name\", path)`"
+                        )?,
+                        other => write!(f, "\n  {other}")?,
+                    }
                 }
                 Ok(())
             }
-            Error::Input(e @ InputError::Collision { .. }) => write!(
-                f,
-                "{e}; rename one or add it with `.schema(\"other_name\", path)`"
-            ),
-            Error::Input(e) => write!(f, "{e}"),
             Error::Emit(e) => write!(f, "{e}"),
             Error::NoOutDir => f.write_str(
                 "OUT_DIR is not set: call compile() from a build script or set out_dir()",
@@ -457,7 +468,6 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Io { source, .. } => Some(source),
-            Error::Input(e) => Some(e),
             Error::Emit(e) => Some(e),
             _ => None,
         }

@@ -63,9 +63,10 @@ fn colliding_module_names_are_an_error() {
         .generate()
         .unwrap_err();
     assert!(
-        matches!(&err, Error::Input(InputError::Collision { module, first, second })
+        matches!(&err, Error::Inputs(inputs) if matches!(&inputs[..],
+            [InputError::Collision { module, first, second }]
             if module == "a_b" && first.file.ends_with("a-b.json")
-                && second.file.ends_with("a_b.json")),
+                && second.file.ends_with("a_b.json"))),
         "{err}"
     );
     let text = err.to_string();
@@ -100,7 +101,8 @@ fn colliding_module_names_are_an_error() {
         .generate()
         .unwrap_err();
     assert!(
-        matches!(&err, Error::Input(InputError::NoModuleName { name, .. }) if name.is_empty()),
+        matches!(&err, Error::Inputs(inputs) if matches!(&inputs[..],
+            [InputError::NoModuleName { name, .. }] if name.is_empty())),
         "{err}"
     );
 }
@@ -119,10 +121,14 @@ fn compile_errors_name_file_pointer_and_keyword_all_together() {
         .schema("b", &b)
         .generate()
         .unwrap_err();
-    let Error::Compile(errors) = &err else {
+    let Error::Inputs(inputs) = &err else {
         panic!("expected compile errors, got {err}");
     };
-    assert_eq!(errors.len(), 2, "{err}");
+    assert!(
+        matches!(&inputs[..], [InputError::Compile(a), InputError::Compile(b)] if a.len() == 1 && b.len() == 1),
+        "{err}"
+    );
+    assert!(err.to_string().starts_with("2 error(s):\n  "), "{err}");
     let text = err.to_string();
     assert!(
         text.contains("a.json#/properties/x/minLength (minLength)"),
@@ -139,7 +145,7 @@ fn bad_json_names_the_line() {
     let a = write(&dir, "a.json", "{\n  \"type\": \n}");
     let err = Builder::new().schema("a", &a).generate().unwrap_err();
     assert!(
-        matches!(err, Error::Input(InputError::Json { line: 3, .. })),
+        matches!(&err, Error::Inputs(inputs) if matches!(inputs[..], [InputError::Json { line: 3, .. }])),
         "{err}"
     );
 }
@@ -224,6 +230,105 @@ fn mcp_tools_become_input_and_output_modules() {
     );
     let err = Builder::new().mcp_tools(&bad).generate().unwrap_err();
     assert!(err.to_string().contains("inputSchema"), "{err}");
+}
+
+#[test]
+fn every_build_error_comes_at_once() {
+    let dir = scratch("all-errors");
+    let tools = write(
+        &dir,
+        "tools.json",
+        r#"{"tools": [
+            {"name": "not-an-object", "inputSchema": {"type": "array"}},
+            {"name": "ok", "inputSchema": {"type": "object", "required": "x"},
+             "outputSchema": {"minLength": -1}},
+            {"name": "ok", "inputSchema": {"type": "object"}}
+        ]}"#,
+    );
+    let broken = write(&dir, "broken.json", r#"{"maxItems": "3"}"#);
+    write(&dir, "tools/a-b.json", SEARCH);
+    write(&dir, "tools/a_b.json", SEARCH);
+    let err = Builder::new()
+        .document("https://example.com/missing.json", dir.join("missing.json"))
+        .schema("broken", &broken)
+        .schema_dir(dir.join("tools"))
+        .mcp_tools(&tools)
+        .generate()
+        .unwrap_err();
+    let text = err.to_string();
+    for expected in [
+        // An unreadable document and a module collision do not hide the rest,
+        "missing.json: ",
+        "would both generate module `a_b`",
+        // nor does a schema's error,
+        "broken.json#/maxItems (maxItems)",
+        // and the tool list's own errors come with the errors of its tools' schemas.
+        "tools.json#/tools/0/inputSchema (type)",
+        "tools.json#/tools/2 (name): ",
+        "tool \"ok\" is listed twice (first at /tools/1)",
+        "tools.json [ok inputSchema]#/required (required)",
+        "tools.json [ok outputSchema]#/minLength (minLength)",
+    ] {
+        assert!(text.contains(expected), "{expected:?} in {text}");
+    }
+    assert!(text.starts_with("7 error(s):\n"), "{text}");
+    assert_eq!(text.lines().count(), 8, "{text}");
+}
+
+#[test]
+fn mcp_tools_generate_a_table_under_the_listed_names() {
+    let dir = scratch("table");
+    let tools = write(
+        &dir,
+        "tools.json",
+        r#"[
+            {"name": "github.get-me", "inputSchema": {"type": "object"}},
+            {"name": "search", "inputSchema": {"type": "object"},
+             "outputSchema": {"type": "array"}}
+        ]"#,
+    );
+    let code = Builder::new()
+        .mcp_tools(&tools)
+        .generate()
+        .expect("a bare array of tools is a tool list")
+        .code;
+    let table = &code[code.find("pub static TOOLS").expect("a tool table")..];
+    let rows: Vec<&str> = table
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("name:") || l.starts_with("validator:"))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "name: \"github.get-me\",",
+            "validator: &github_get_me_input::Validator,",
+            "name: \"search\",",
+            "validator: &search_input::Validator,",
+            "validator: &search_output::Validator,",
+        ],
+        "{table}"
+    );
+    assert!(
+        table.starts_with("pub static TOOLS: &[::schemac_runtime::__private::Tool<"),
+        "{table}"
+    );
+    assert!(
+        table.contains("text: search_output::SCHEMA,\n") && table.contains("object_root: false"),
+        "{table}"
+    );
+    assert!(table.contains("dyn ::schemac_runtime::__private::Validate"));
+
+    let check_only = Builder::new()
+        .mcp_tools(&tools)
+        .validate(false)
+        .generate()
+        .expect("generates")
+        .code;
+    assert!(
+        check_only.contains("dyn ::schemac_runtime::__private::Check"),
+        "without validate, the table holds verdict-only validators"
+    );
 }
 
 #[test]

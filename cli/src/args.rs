@@ -25,20 +25,39 @@ pub enum Command {
     /// Compile each schema; exit 0 when every one compiles, 2 otherwise (errors and
     /// warnings on stderr).
     Check {
-        /// Schema files.
-        #[arg(required = true, value_name = "SCHEMA")]
+        /// Schema files; each that compiles gets a line `PATH: compiles` on stdout.
+        #[arg(required_unless_present = "tools", value_name = "SCHEMA")]
         schemas: Vec<PathBuf>,
+        /// An MCP tool list (a `tools/list` result, `{"tools": [...]}`, or an array of
+        /// tools), checked under MCP's rules (2020-12 or draft-07, an object `inputSchema`,
+        /// unique names): every tool's `inputSchema` and `outputSchema`, a line per tool.
+        #[arg(long, value_name = "TOOLS")]
+        tools: Option<PathBuf>,
     },
     /// Validate instances against a schema: one line per instance on stdout,
     /// `PATH: valid`, `PATH: invalid` (errors indented below) or
     /// `PATH: incomplete (REASON)`.
+    #[command(
+        override_usage = "schemac validate [OPTIONS] SCHEMA INSTANCE...\n       \
+        schemac validate [OPTIONS] --tools TOOLS (--tool NAME | --output-of NAME) INSTANCE..."
+    )]
     Validate {
-        /// The schema file.
-        #[arg(value_name = "SCHEMA")]
-        schema: PathBuf,
-        /// Instance files; `-` reads standard input.
-        #[arg(required = true, value_name = "INSTANCE")]
-        instances: Vec<PathBuf>,
+        /// The schema file, then instance files (`-` reads standard input); with `--tools`,
+        /// instance files only.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Take the schema from an MCP tool list (as `check --tools` reads it, under MCP's
+        /// rules) instead of a schema file: a tool's `inputSchema` (`--tool`) or
+        /// `outputSchema` (`--output-of`).
+        #[arg(long, value_name = "TOOLS", requires = "which_tool")]
+        tools: Option<PathBuf>,
+        /// Validate tool calls' arguments against tool NAME's `inputSchema`.
+        #[arg(long, value_name = "NAME", group = "which_tool", requires = "tools")]
+        tool: Option<String>,
+        /// Validate structured content (a result's `structuredContent`) against tool
+        /// NAME's `outputSchema`.
+        #[arg(long, value_name = "NAME", group = "which_tool", requires = "tools")]
+        output_of: Option<String>,
         /// Treat each non-empty line of each instance file as one instance (named
         /// `PATH:LINE`).
         #[arg(long)]

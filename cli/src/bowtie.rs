@@ -119,7 +119,7 @@ impl Harness<'_> {
             out.insert("context".into(), json!({"message": message}));
             out
         };
-        let Ok(mut compiler) = crate::compiler(self.shared, self.dialect, false) else {
+        let Ok(mut compiler) = crate::compiler(self.shared, self.dialect, false, false) else {
             return Ok(errored("a --document could not be registered".into()));
         };
         for (uri, document) in registry(case.get("registry")) {

@@ -1,8 +1,9 @@
 //! The `schemac` command line: check schemas and validate instances with the interpreter.
 //!
 //! ```text
-//! schemac check SCHEMA...
+//! schemac check SCHEMA...  |  schemac check --tools TOOLS
 //! schemac validate SCHEMA INSTANCE... [--jsonl] [--output text|flag|basic|detailed|verbose]
+//! schemac validate --tools TOOLS (--tool NAME | --output-of NAME) INSTANCE...
 //! schemac generate SCHEMA... -o FILE [--runtime-path PATH] [--check-only]
 //! schemac bowtie                     (Bowtie's IHOP protocol on stdin/stdout)
 //! shared: --document URI=PATH  --refs error|warn  --assert-format  --dialect 2020-12|draft7
@@ -22,6 +23,7 @@
 mod args;
 mod bowtie;
 mod instances;
+mod tools;
 
 use args::{Cli, Command, OutputFormat, SharedOptions};
 use clap::Parser;
@@ -29,7 +31,8 @@ use instances::Instance;
 use schemac::driver::{self, InputError, Units};
 use schemac::interp::Interpreter;
 use schemac::ir::Program;
-use schemac::{Compiler, Dialect, Options};
+use schemac::mcp::SchemaRole;
+use schemac::{CompileError, Compiler, Dialect, Options};
 use schemac_runtime::error::Escaped;
 use schemac_runtime::json::drop_deep;
 use schemac_runtime::output::{self, Format};
@@ -93,13 +96,37 @@ fn main() -> ExitCode {
 
 fn run(cli: &Cli) -> Status {
     match &cli.command {
-        Command::Check { schemas } => check(&cli.shared, schemas),
+        Command::Check { schemas, tools } => check(&cli.shared, schemas, tools.as_deref()),
         Command::Validate {
-            schema,
-            instances,
+            files,
+            tools,
+            tool,
+            output_of,
             jsonl,
             output,
-        } => validate(&cli.shared, schema, instances, *jsonl, *output),
+        } => {
+            let (schema, instances) = match (tools, tool, output_of) {
+                (Some(list), Some(name), _) => {
+                    (Schema::Tool(list, name, SchemaRole::Input), &files[..])
+                }
+                (Some(list), _, Some(name)) => {
+                    (Schema::Tool(list, name, SchemaRole::Output), &files[..])
+                }
+                _ => match &files[..] {
+                    [schema, instances @ ..] if !instances.is_empty() => {
+                        (Schema::File(schema), instances)
+                    }
+                    _ => {
+                        eprintln!(
+                            "schemac: validate needs a SCHEMA and at least one INSTANCE \
+                             (or --tools TOOLS with --tool NAME or --output-of NAME)"
+                        );
+                        return Status::Error;
+                    }
+                },
+            };
+            validate(&cli.shared, schema, instances, *jsonl, *output)
+        }
         Command::Generate {
             schemas,
             output,
@@ -110,10 +137,23 @@ fn run(cli: &Cli) -> Status {
     }
 }
 
+/// Where `validate` takes its schema from.
+enum Schema<'a> {
+    /// A schema file.
+    File(&'a Path),
+    /// A tool's schema in an MCP tool list: the list, the tool's name, which schema.
+    Tool(&'a Path, &'a str, SchemaRole),
+}
+
 /// A compiler with the shared options, `dialect` for schemas without `$schema` (keeping
-/// annotations when `annotations`) and every `--document` registered; on failure the
-/// message has been printed.
-fn compiler(shared: &SharedOptions, dialect: Dialect, annotations: bool) -> Result<Compiler, ()> {
+/// annotations when `annotations`, under MCP's dialect rules when `mcp`) and every
+/// `--document` registered; on failure the message has been printed.
+fn compiler(
+    shared: &SharedOptions,
+    dialect: Dialect,
+    annotations: bool,
+    mcp: bool,
+) -> Result<Compiler, ()> {
     let options = Options {
         annotations,
         default_dialect: dialect,
@@ -129,6 +169,11 @@ fn compiler(shared: &SharedOptions, dialect: Dialect, annotations: bool) -> Resu
             ..Limits::DEFAULT
         },
         ..Options::default()
+    };
+    let options = if mcp {
+        schemac::mcp::options(options)
+    } else {
+        options
     };
     let mut compiler = Compiler::new(options);
     let mut reader = instances::Limited(shared.max_input_size);
@@ -147,7 +192,9 @@ fn compiler(shared: &SharedOptions, dialect: Dialect, annotations: bool) -> Resu
     }
 }
 
-/// Reads and compiles one schema, printing its errors and warnings to stderr.
+/// Reads and compiles one schema, printing its errors and warnings to stderr — and a
+/// warning naming `--tools` when the file looks like an MCP tool or tool list, which as a
+/// schema would constrain nothing.
 fn compile(compiler: &Compiler, shared: &SharedOptions, path: &Path) -> Option<Program> {
     let schema = match instances::read_json(path, shared.max_input_size) {
         Ok(schema) => schema,
@@ -156,8 +203,22 @@ fn compile(compiler: &Compiler, shared: &SharedOptions, path: &Path) -> Option<P
             return None;
         }
     };
+    if let Some(what) = schemac::mcp::looks_like_tools(&schema) {
+        let path = instances::display(path);
+        eprintln!(
+            "schemac: warning: {path} looks like {what}, not a schema (as a schema, its tool \
+             fields are unknown keywords that constrain nothing); check its tools with \
+             `schemac check --tools {path}`, validate a call with `schemac validate --tools \
+             {path} --tool NAME CALL...`"
+        );
+    }
     let compiled = compiler.compile_named(&path.display().to_string(), &schema);
     drop_deep(schema);
+    report_compiled(compiled)
+}
+
+/// The compiled schema, its warnings printed to stderr; or `None`, its errors printed.
+fn report_compiled(compiled: Result<Program, Vec<CompileError>>) -> Option<Program> {
     match compiled {
         Ok(program) => {
             print_warnings(&program);
@@ -190,24 +251,40 @@ fn print_input_error(error: &InputError) {
     }
 }
 
-/// `schemac check SCHEMA...`: 0 when every schema compiles, else 2.
-fn check(shared: &SharedOptions, schemas: &[std::path::PathBuf]) -> Status {
-    let Ok(compiler) = compiler(shared, shared.dialect.into(), false) else {
-        return Status::Error;
-    };
-    let failed = schemas
-        .iter()
-        .filter(|path| compile(&compiler, shared, path).is_none())
-        .count();
-    if failed == 0 {
-        Status::Ok
-    } else {
-        eprintln!(
-            "schemac: {failed} of {} schema(s) failed to compile",
-            schemas.len()
-        );
-        Status::Error
+/// `schemac check SCHEMA... [--tools TOOLS]`: a line `PATH: compiles` per schema that
+/// compiles, a line per tool of TOOLS; 0 when everything compiles, else 2.
+fn check(
+    shared: &SharedOptions,
+    schemas: &[std::path::PathBuf],
+    tool_list: Option<&Path>,
+) -> Status {
+    let mut status = Status::Ok;
+    if !schemas.is_empty() {
+        let Ok(compiler) = compiler(shared, shared.dialect.into(), false, false) else {
+            return Status::Error;
+        };
+        let mut failed = 0;
+        for path in schemas {
+            match compile(&compiler, shared, path) {
+                Some(_) => println!("{}: compiles", instances::display(path)),
+                None => failed += 1,
+            }
+        }
+        if failed > 0 {
+            eprintln!(
+                "schemac: {failed} of {} schema(s) failed to compile",
+                schemas.len()
+            );
+            status = Status::Error;
+        }
     }
+    if let Some(list) = tool_list {
+        let Ok(compiler) = compiler(shared, shared.dialect.into(), false, true) else {
+            return Status::Error;
+        };
+        status = status.worst(tools::check(&compiler, shared, list));
+    }
+    status
 }
 
 /// `schemac generate SCHEMA... -o FILE`: every schema compiled into one Rust file, one
@@ -220,7 +297,7 @@ fn generate(
     validate: bool,
 ) -> Status {
     use schemac::emit;
-    let Ok(compiler) = compiler(shared, shared.dialect.into(), false) else {
+    let Ok(compiler) = compiler(shared, shared.dialect.into(), false, false) else {
         return Status::Error;
     };
     let mut reader = instances::Limited(shared.max_input_size);
@@ -266,18 +343,23 @@ fn generate(
     }
 }
 
-/// `schemac validate SCHEMA INSTANCE...`.
+/// `schemac validate SCHEMA INSTANCE...`, or `--tools TOOLS --tool NAME INSTANCE...`.
 fn validate(
     shared: &SharedOptions,
-    schema: &Path,
+    schema: Schema<'_>,
     sources: &[std::path::PathBuf],
     jsonl: bool,
     output: OutputFormat,
 ) -> Status {
-    let Ok(compiler) = compiler(shared, shared.dialect.into(), output.annotates()) else {
+    let mcp = matches!(schema, Schema::Tool(..));
+    let Ok(compiler) = compiler(shared, shared.dialect.into(), output.annotates(), mcp) else {
         return Status::Error;
     };
-    let Some(program) = compile(&compiler, shared, schema) else {
+    let program = match schema {
+        Schema::File(path) => compile(&compiler, shared, path),
+        Schema::Tool(list, name, role) => tools::program(&compiler, shared, list, name, role),
+    };
+    let Some(program) = program else {
         return Status::Error;
     };
     let validator = Interpreter::new(program);

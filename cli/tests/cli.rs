@@ -98,7 +98,7 @@ fn check_exits_0_when_every_schema_compiles() {
     file(&dir, "a.json", SEARCH);
     file(&dir, "b.json", "true");
     let run = schemac(&dir, &["check", "a.json", "b.json"]).expect(0);
-    assert_eq!(run.stdout, "");
+    assert_eq!(run.stdout, "a.json: compiles\nb.json: compiles\n");
     assert_eq!(run.stderr, "");
 }
 
@@ -534,6 +534,20 @@ fn usage_errors_are_exit_2() {
     schemac(&dir, &["--refs", "maybe", "check", "s.json"]).expect(2);
     schemac(&dir, &["--dialect", "draft3", "check", "s.json"]).expect(2);
     schemac(&dir, &["validate", "--output", "xml", "s.json", "-"]).expect(2);
+    // The tool mode: --tool and --output-of need --tools, and exclude each other.
+    schemac(&dir, &["validate", "--tool", "x", "s.json", "-"]).expect(2);
+    schemac(&dir, &["validate", "--tools", "s.json", "-"]).expect(2);
+    let both = [
+        "validate",
+        "--tools",
+        "s.json",
+        "--tool",
+        "x",
+        "--output-of",
+        "x",
+        "-",
+    ];
+    schemac(&dir, &both).expect(2);
     let run = schemac(&dir, &["--help"]).expect(0);
     assert!(run.stdout.contains("validate"), "{}", run.stdout);
 }
@@ -670,23 +684,23 @@ fn assert_format_makes_format_an_assertion() {
 #[test]
 fn the_readme_example_runs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let run = schemac(
-        &root,
-        &[
-            "validate",
-            "examples/search-tool.schema.json",
-            "examples/search-call-ok.json",
-            "examples/search-call-bad.json",
-        ],
-    )
-    .expect(1);
-    assert!(
-        run.stdout.starts_with(
-            "examples/search-call-ok.json: valid\nexamples/search-call-bad.json: invalid\n"
-        ),
-        "{}",
-        run.stdout
-    );
+    let calls = [
+        "examples/search-call-ok.json",
+        "examples/search-call-bad.json",
+    ];
+    // The calls against the schema file, and against the same schema as a tool of an MCP
+    // tool list.
+    let tool = ["--tools", "examples/search-tools.json", "--tool", "search"];
+    for schema in [&["examples/search-tool.schema.json"][..], &tool] {
+        let run = schemac(&root, &[&["validate"][..], schema, &calls].concat()).expect(1);
+        assert!(
+            run.stdout.starts_with(
+                "examples/search-call-ok.json: valid\nexamples/search-call-bad.json: invalid\n"
+            ),
+            "{}",
+            run.stdout
+        );
+    }
     let run = schemac(
         &root,
         &[
@@ -711,6 +725,159 @@ fn the_readme_example_runs() {
             "examples/search-calls.jsonl:3: valid"
         ]
     );
+    let run = schemac(&root, &["check", "--tools", "examples/search-tools.json"]).expect(0);
+    assert_eq!(
+        run.stdout,
+        "examples/search-tools.json [search]: inputSchema compiles, outputSchema compiles\n"
+    );
+}
+
+// ---- MCP tool lists (--tools) ---------------------------------------------------------
+
+const TOOLS: &str = r#"{"tools": [
+    {"name": "search", "inputSchema": {"type": "object", "required": ["query"],
+        "properties": {"query": {"type": "string"}}},
+     "outputSchema": {"type": "array", "items": {"type": "string"}}},
+    {"name": "github.get-me", "inputSchema": {"type": "object", "additionalProperties": false}}
+]}"#;
+
+#[test]
+fn check_tools_prints_a_line_per_tool_from_either_form_of_list() {
+    let dir = scratch("check_tools");
+    file(&dir, "tools.json", TOOLS);
+    let listed: Value = serde_json::from_str(TOOLS).unwrap();
+    file(&dir, "array.json", &listed["tools"].to_string());
+    for list in ["tools.json", "array.json"] {
+        let run = schemac(&dir, &["check", "--tools", list]).expect(0);
+        assert_eq!(
+            run.stdout,
+            format!(
+                "{list} [search]: inputSchema compiles, outputSchema compiles\n\
+                 {list} [github.get-me]: inputSchema compiles, no outputSchema\n"
+            )
+        );
+        assert_eq!(run.stderr, "");
+    }
+    // Schemas and a tool list in one run.
+    file(&dir, "s.json", SEARCH);
+    let run = schemac(&dir, &["check", "s.json", "--tools", "tools.json"]).expect(0);
+    assert_eq!(run.stdout.lines().count(), 3, "{}", run.stdout);
+}
+
+#[test]
+fn check_tools_reports_every_problem_under_mcp_rules() {
+    let dir = scratch("check_tools_bad");
+    file(
+        &dir,
+        "tools.json",
+        r#"{"tools": [
+            {"name": "ok", "inputSchema": {"type": "object"}},
+            {"name": "array-input", "inputSchema": {"type": "array"}},
+            {"name": "bad-output", "inputSchema": {"type": "object"},
+             "outputSchema": {"required": "x"}},
+            {"name": "draft4", "inputSchema": {"type": "object",
+             "$schema": "http://json-schema.org/draft-04/schema#"}},
+            {"inputSchema": {"type": "object"}}
+        ]}"#,
+    );
+    let run = schemac(&dir, &["check", "--tools", "tools.json"]).expect(2);
+    assert_eq!(
+        run.stdout,
+        "tools.json [ok]: inputSchema compiles, no outputSchema\n\
+         tools.json [bad-output]: inputSchema compiles, outputSchema does not compile\n\
+         tools.json [draft4]: inputSchema does not compile, no outputSchema\n"
+    );
+    for expected in [
+        "tools.json#/tools/1/inputSchema (type)",
+        "tools.json#/tools/4 (name)",
+        "tools.json [bad-output outputSchema]#/required (required)",
+        "tools.json [draft4 inputSchema]",
+        "MCP",
+        "schemac: 4 of 5 tool(s) failed: 2 not a tool by MCP's rules, 2 with a schema that does not compile",
+    ] {
+        assert!(run.stderr.contains(expected), "{expected:?} in {}", run.stderr);
+    }
+}
+
+#[test]
+fn validate_tools_checks_arguments_and_structured_content() {
+    let dir = scratch("validate_tools");
+    file(&dir, "tools.json", TOOLS);
+    file(&dir, "ok.json", r#"{"query": "rust"}"#);
+    file(&dir, "bad.json", r#"{"limit": 3}"#);
+    file(&dir, "hits.json", r#"["a", "b"]"#);
+    file(&dir, "empty.json", "{}");
+    let tool = ["validate", "--tools", "tools.json", "--tool"];
+    let run = schemac(
+        &dir,
+        &[&tool[..], &["search", "ok.json", "bad.json"]].concat(),
+    )
+    .expect(1);
+    assert!(
+        run.stdout
+            .starts_with("ok.json: valid\nbad.json: invalid\n  "),
+        "{}",
+        run.stdout
+    );
+    // The listed name, not the module's.
+    schemac(
+        &dir,
+        &[&tool[..], &["github.get-me", "empty.json"]].concat(),
+    )
+    .expect(0);
+    schemac(&dir, &[&tool[..], &["github.get-me", "ok.json"]].concat()).expect(1);
+
+    let output = ["validate", "--tools", "tools.json", "--output-of"];
+    schemac(&dir, &[&output[..], &["search", "hits.json"]].concat()).expect(0);
+    schemac(&dir, &[&output[..], &["search", "ok.json"]].concat()).expect(1);
+    let run = schemac(
+        &dir,
+        &[&output[..], &["github.get-me", "empty.json"]].concat(),
+    )
+    .expect(2);
+    assert!(
+        run.stderr.contains("declares no outputSchema"),
+        "{}",
+        run.stderr
+    );
+
+    let run = schemac(
+        &dir,
+        &[&tool[..], &["github_get_me", "empty.json"]].concat(),
+    )
+    .expect(2);
+    assert!(
+        run.stderr.contains("no tool github_get_me")
+            && run.stderr.ends_with("its tools: search, github.get-me\n"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn a_tool_given_as_a_schema_warns_and_names_tools() {
+    let dir = scratch("tool_as_schema");
+    let tool = r#"{"name": "search", "icons": [], "inputSchema": {"type": "object", "required": ["query"]}}"#;
+    file(&dir, "tool.json", tool);
+    file(&dir, "tools.json", TOOLS);
+    file(&dir, "empty.json", "{}");
+    for document in ["tool.json", "tools.json"] {
+        let run = schemac(&dir, &["validate", document, "empty.json"]);
+        assert!(
+            run.stderr
+                .contains(&format!("warning: {document} looks like an MCP tool"))
+                && run
+                    .stderr
+                    .contains(&format!("`schemac check --tools {document}`")),
+            "{}",
+            run.stderr
+        );
+        // No far-fetched typo hint for a tool's own fields (`icons` is not `const`).
+        assert!(!run.stderr.contains("did you mean"), "{}", run.stderr);
+    }
+    let run = schemac(&dir, &["check", "tools.json"]);
+    assert!(run.stderr.contains("--tools"), "{}", run.stderr);
 }
 
 // ---- generate ------------------------------------------------------------------------

@@ -29,6 +29,7 @@
 use crate::check::Compiler;
 use crate::error::CompileError;
 use crate::ir::Program;
+use crate::mcp::{ToolList, ToolPart};
 use crate::names::{ModuleNames, Unclaimable};
 use schemac_runtime::error::Escaped;
 use schemac_runtime::json::drop_deep;
@@ -120,6 +121,18 @@ pub fn add_document(
         .map_err(|e| InputError::Compile(vec![e]))
 }
 
+/// Reads the MCP tool list in file `path` (a `tools/list` result, `{"tools": [...]}`, or
+/// the bare array of tools) with [`crate::mcp::tools`]: the tools that follow MCP's rules
+/// and, beside them, why the other entries do not. The one reader of tool lists, for
+/// the CLI's `--tools` and the Builder's `mcp_tools`.
+pub fn read_mcp_tools(reader: &mut dyn Read, path: &Path) -> Result<ToolList, InputError> {
+    let source = reader.read(path)?;
+    let list = crate::mcp::tools(&display_path(path), &source.value);
+    // Read input may nest deeply: dropped without recursion.
+    drop_deep(source.value);
+    Ok(list)
+}
+
 /// A path as generated code and error locations write it: forward slashes, so that the
 /// output is the same on every platform.
 pub fn display_path(path: &Path) -> String {
@@ -142,6 +155,8 @@ pub struct Schema<'a> {
     pub text: Option<String>,
     /// The schema.
     pub value: &'a Value,
+    /// The tool the schema belongs to, if it is an MCP tool's (listed in `TOOLS`).
+    pub tool: Option<ToolPart>,
 }
 
 impl<'a> Schema<'a> {
@@ -154,6 +169,7 @@ impl<'a> Schema<'a> {
             file: Path::new(file),
             text: None,
             value,
+            tool: None,
         }
     }
 }
@@ -180,6 +196,8 @@ pub struct Compiled {
     pub schema_text: Option<String>,
     /// The compiled schema; its warnings are in [`Program::warnings`].
     pub program: Program,
+    /// The tool it belongs to, if it is an MCP tool's schema.
+    pub tool: Option<ToolPart>,
 }
 
 /// The units of one generated file, in the order added; each module name is claimed once.
@@ -244,6 +262,7 @@ impl Units {
             file: path,
             text: self.schema_text.then_some(text),
             value: &value,
+            tool: None,
         };
         let compiled = self.compile(compiler, module, schema);
         // Read input may nest deeply: dropped without recursion.
@@ -267,41 +286,47 @@ impl Units {
         none(errors)
     }
 
-    /// Adds the tools of the MCP `tools/list` result in file `path` ([`crate::mcp::tools`]):
+    /// Adds the tools of the MCP `tools/list` result in file `path` ([`read_mcp_tools`]):
     /// each tool's `inputSchema` as module `<tool>_input` and its `outputSchema`, when it
     /// has one, as `<tool>_output`, both keeping their text (a server lists its tools with
-    /// it). MCP's dialect rules are the compiler's options ([`crate::mcp::options`]).
+    /// it) and listed in the generated `TOOLS` table under the tool's name. MCP's dialect
+    /// rules are the compiler's options ([`crate::mcp::options`]). Every error at once: the
+    /// entries of the list that are not tools, and the schemas of the others that do not
+    /// compile.
     pub fn add_mcp_tools(
         &mut self,
         compiler: &Compiler,
         reader: &mut dyn Read,
         path: &Path,
     ) -> Result<(), Vec<InputError>> {
-        let list = reader.read(path).map_err(|e| vec![e])?;
+        let list = read_mcp_tools(reader, path).map_err(|e| vec![e])?;
         let document = display_path(path);
-        let tools = crate::mcp::tools(&document, &list.value)
-            .map_err(|errors| vec![InputError::Compile(errors)])?;
         let mut errors = Vec::new();
-        for tool in tools {
-            let parts = [
-                ("input", Some(tool.input_schema)),
-                ("output", tool.output_schema),
-            ];
-            for (which, schema) in parts {
-                let Some(schema) = schema else { continue };
+        if !list.errors.is_empty() {
+            errors.push(InputError::Compile(list.errors));
+        }
+        for tool in &list.tools {
+            let module = crate::names::module_name(&tool.name).unwrap_or_default();
+            for (role, schema) in tool.schemas() {
                 let unit = Schema {
-                    name: &format!("{}_{which}", tool.module),
-                    source: format!("{document} [{} {which}Schema]", tool.name),
+                    name: &format!("{module}_{}", role.suffix()),
+                    source: tool.schema_source(&document, role),
                     file: path,
                     text: Some(schema.to_string()),
-                    value: &schema,
+                    value: schema,
+                    tool: Some(ToolPart::new(&tool.name, role, schema)),
                 };
                 if let Err(e) = self.add(compiler, unit) {
                     errors.push(e);
                 }
             }
         }
-        drop_deep(list.value);
+        for tool in list.tools {
+            drop_deep(tool.input_schema);
+            if let Some(output) = tool.output_schema {
+                drop_deep(output);
+            }
+        }
         none(errors)
     }
 
@@ -321,6 +346,7 @@ impl Units {
                 file: &unit.file,
                 schema_text: unit.schema_text.as_deref(),
                 program: &unit.program,
+                tool: unit.tool.as_ref(),
             })
             .collect()
     }
@@ -362,6 +388,7 @@ impl Units {
             file: display_path(schema.file),
             schema_text: schema.text,
             program,
+            tool: schema.tool,
         });
         Ok(&self.units[self.units.len() - 1])
     }

@@ -5,8 +5,8 @@
 //! [`ValidationError`]s, annotations ([`Evaluate`], [`annotation`]) and the 2020-12
 //! output formats ([`output`]), the evaluation
 //! [`Budget`] and depth bound ([`Limits`]), the regex executors ([`regex`]), format checks
-//! ([`format`](mod@format)), content checks ([`content`]), JSON helpers ([`json`]) and the member tables of large
-//! `enum`s ([`lookup`]).
+//! ([`format`](mod@format)), content checks ([`content`]), JSON helpers ([`json`]), the member tables of large
+//! `enum`s ([`lookup`]) and the entries of a generated MCP tool table ([`tools`]).
 //!
 //! With the default `std` feature off the crate is `#![no_std]` + `alloc`.
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -23,6 +23,7 @@ pub mod limits;
 pub mod lookup;
 pub mod output;
 pub mod regex;
+pub mod tools;
 
 #[doc(hidden)]
 #[path = "private.rs"]

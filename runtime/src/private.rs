@@ -19,6 +19,7 @@ pub use crate::error::{
 pub use crate::json;
 pub use crate::json::Tag;
 pub use crate::limits::Limits;
+pub use crate::tools::{Tool, ToolSchema};
 pub use crate::{Annotation, Check, Evaluate, Evaluation, Unit, Validate};
 pub use alloc::borrow::Cow;
 pub use serde_json;

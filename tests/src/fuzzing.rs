@@ -112,6 +112,7 @@ pub fn compile_schema(data: &[u8]) {
         file: "fuzz input",
         schema_text: None,
         program: &program,
+        tool: None,
     };
     if let Err(e) = emit::generate(&[unit], &EmitOptions::default()) {
         panic!("a compiled schema does not generate: {e}");

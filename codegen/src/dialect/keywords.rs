@@ -177,17 +177,22 @@ pub(crate) fn is_extension(name: &str) -> bool {
     name.starts_with("x-") || name.starts_with('@') || KNOWN_EXTENSIONS.contains(&name)
 }
 
-/// The known keyword `name` most likely misspells (edit distance at most 2), if any.
-/// Never for a keyword of another dialect (`$defs` in draft-07 is not a typo of `$ref`)
-/// nor for a well-known extension.
+/// The known keyword `name` most likely misspells, if any: one edit away (a letter
+/// added, dropped or changed, or two neighbours swapped), or two for a name of nine
+/// characters or more — so `minLenght` suggests `minLength`, but a short word two edits
+/// from a keyword is a word of its own (an MCP tool's `icons` is not `const`). Never for
+/// a keyword of another dialect (`$defs` in draft-07 is not a typo of `$ref`) nor for a
+/// well-known extension.
 pub(crate) fn suggestion(dialect: Dialect, name: &str) -> Option<&'static str> {
-    if name.chars().count() < 5 || is_extension(name) || all_keywords().any(|k| k == name) {
+    let length = name.chars().count();
+    if length < 5 || is_extension(name) || all_keywords().any(|k| k == name) {
         return None;
     }
+    let most = if length >= 9 { 2 } else { 1 };
     all_keywords()
         .filter(|k| is_known(dialect, k))
         .map(|k| (edit_distance(name, k), k))
-        .filter(|(d, _)| *d <= 2)
+        .filter(|(d, _)| *d <= most)
         .min()
         .map(|(_, k)| k)
 }
@@ -236,6 +241,21 @@ mod tests {
             suggestion(Dialect::Draft2020_12, "markdownDescription"),
             None
         );
+        assert_eq!(
+            suggestion(Dialect::Draft2020_12, "propertys"),
+            Some("properties")
+        );
+        assert_eq!(suggestion(Dialect::Draft2020_12, "titel"), Some("title"));
+        // Fields of an MCP tool are words of their own, not typos.
+        for word in [
+            "icons",
+            "annotations",
+            "inputSchema",
+            "outputSchema",
+            "_meta",
+        ] {
+            assert_eq!(suggestion(Dialect::Draft2020_12, word), None, "{word}");
+        }
         assert_eq!(suggestion(Dialect::Draft7, "prefixItem"), None);
         for extension in [
             "example",

@@ -18,6 +18,7 @@
 
 mod node;
 pub mod tables;
+mod tool_table;
 mod value;
 
 use crate::ir::Program;
@@ -75,6 +76,9 @@ pub struct Unit<'a> {
     pub schema_text: Option<&'a str>,
     /// The compiled schema.
     pub program: &'a Program,
+    /// The MCP tool whose schema this is, if any: the generated `TOOLS` table lists it
+    /// under the tool's name (it needs [`Unit::schema_text`]).
+    pub tool: Option<&'a crate::mcp::ToolPart>,
 }
 
 /// Why code could not be generated.
@@ -92,6 +96,9 @@ pub enum EmitError {
         /// The path as given.
         path: String,
     },
+    /// The units' tool parts do not make a tool table ([`Unit::tool`]: a tool with two
+    /// input schemas, an output schema without an input schema, a schema without text).
+    InvalidToolTable(String),
     /// The generated tokens did not parse as a Rust file (a bug in the backend).
     Internal(String),
 }
@@ -108,6 +115,9 @@ impl fmt::Display for EmitError {
             }
             EmitError::InvalidPath { what, path } => {
                 write!(f, "{what}: {path:?} is not a Rust path such as `crate::formats::currency`")
+            }
+            EmitError::InvalidToolTable(why) => {
+                write!(f, "the MCP tool table cannot be generated: {why}")
             }
             EmitError::Internal(message) => {
                 write!(f, "internal error in the Rust backend: {message}")
@@ -180,9 +190,11 @@ pub fn generate_tokens(
         }
         modules.push(module_tokens(unit, &quote!(#runtime), &formats, options));
     }
+    let tools = tool_table::tokens(units, &quote!(#runtime), options.validate)?;
     Ok(quote! {
         const _: () = #runtime::__private::assert_compatible(#GENERATOR_VERSION);
         #(#modules)*
+        #tools
     })
 }
 
@@ -215,6 +227,7 @@ fn module_tokens(
     let schema_const = unit.schema_text.map(|text| {
         quote! {
             /// The schema's text, as compiled.
+            #[allow(dead_code)]
             pub const SCHEMA: &str = #text;
         }
     });
@@ -250,6 +263,7 @@ fn module_tokens(
             quote! {
                 /// Checks `instance`, collects every error and, when it is valid, every
                 /// annotation of the subschemas that passed.
+                #[allow(dead_code)]
                 pub fn evaluate(instance: &Value) -> __rt::Evaluation {
                     let mut cx = Errors::evaluating(&LIMITS, #tables);
                     cx.rebase(#root_uri);
@@ -265,6 +279,7 @@ fn module_tokens(
         (
             quote! {
                 /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
+                #[allow(dead_code)]
                 #[derive(Debug, Clone, Copy, Default)]
                 pub struct Validator;
 
@@ -281,6 +296,7 @@ fn module_tokens(
             },
             quote! {
                 /// Checks `instance` and collects every error.
+                #[allow(dead_code)]
                 pub fn validate(instance: &Value) -> __rt::Report {
                     let mut cx = Errors::new(&LIMITS, #tables);
                     cx.rebase(#root_uri);
@@ -293,6 +309,7 @@ fn module_tokens(
         (
             quote! {
                 /// The validator as a value, for code generic over [`Check`](__rt::Check).
+                #[allow(dead_code)]
                 #[derive(Debug, Clone, Copy, Default)]
                 pub struct Validator;
 
@@ -305,6 +322,10 @@ fn module_tokens(
             quote!(),
         )
     };
+    // Every public item carries `#[allow(dead_code)]`: a crate that includes the
+    // validators in a private module (the README's `mod validators { .. }`) and uses a few
+    // of them gets no warning for the rest, and each allowed item stays a root of the
+    // dead-code analysis, so a helper that no public item reaches would still warn.
     // Lints that generated code trips by design: literal numbers of the schema, long
     // functions, `anyOf` branches each behind its own type test (`matches!(v, A) &&
     // c1(v, cx)? || matches!(v, A) && c2(v, cx)?` keeps the branches' order and calls), and
@@ -330,6 +351,7 @@ fn module_tokens(
             #schema_const
 
             /// The run-time limits compiled into this validator.
+            #[allow(dead_code)]
             pub const LIMITS: __rt::Limits = __rt::Limits {
                 budget: #budget,
                 max_depth: #max_depth,
@@ -341,6 +363,7 @@ fn module_tokens(
             #trait_impl
 
             /// `true` when `instance` is valid (an incomplete check is never valid).
+            #[allow(dead_code)]
             pub fn is_valid(instance: &Value) -> bool {
                 let mut cx = __rt::State::new(&LIMITS);
                 let result = #root_check(instance, &mut cx #root_ev);
@@ -348,6 +371,7 @@ fn module_tokens(
             }
 
             /// Checks `instance`, stopping at the first failure.
+            #[allow(dead_code)]
             pub fn check(instance: &Value) -> __rt::Verdict {
                 let mut cx = __rt::State::new(&LIMITS);
                 let result = #root_check(instance, &mut cx #root_ev);

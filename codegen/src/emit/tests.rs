@@ -211,6 +211,7 @@ fn generate_one(module: &str, program: &Program) -> String {
         file: "schemas/test.json",
         schema_text: Some("{}"),
         program,
+        tool: None,
     };
     let out = generate(&[unit], &EmitOptions::default()).expect("generates");
     if let Ok(dir) = std::env::var("SCHEMAC_EMIT_DUMP") {
@@ -341,6 +342,7 @@ fn module_names_are_sanitized_and_checked() {
         file: "x.json",
         schema_text: Some("{}"),
         program: &program,
+        tool: None,
     };
     let err = generate(&[unit("a"), unit("a")], &EmitOptions::default()).unwrap_err();
     assert_eq!(err, EmitError::DuplicateModule("a".into()));
@@ -511,6 +513,7 @@ fn applicator_annotations_cost_nothing_unless_evaluating() {
         file: "schemas/test.json",
         schema_text: None,
         program: &program,
+        tool: None,
     };
     // Without `evaluate`: no annotation code at all.
     let plain = generate(std::slice::from_ref(&unit), &EmitOptions::default()).expect("generates");

@@ -3,8 +3,10 @@
 //!
 //! `build.rs` compiles each tool's `inputSchema` and `outputSchema` in `tools/tools.json`
 //! with `schemac_build::Builder::mcp_tools`; [`validators`] includes the result, one module
-//! per schema (`get_weather_input`, `get_weather_output`, ...). The same generated code is
-//! checked in as `tools/tools.rs` for reading, and a test fails when it drifts.
+//! per schema (`get_weather_input`, `get_weather_output`, ...), and the table `TOOLS` of
+//! the tools under their listed names, which [`generated_validators`] hands to
+//! `schemac_rmcp` in one call. The same generated code is checked in as `tools/tools.rs`
+//! for reading, and a test fails when it drifts.
 //!
 //! [`WeatherServer`] is a plain rmcp `ServerHandler` that checks nothing itself;
 //! [`server`] wraps it in `schemac_rmcp::ValidatedServer`, so that every `tools/call` has
@@ -25,7 +27,7 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
-use schemac_rmcp::{ToolErrors, ToolValidator, ToolValidators, ValidatedServer};
+use schemac_rmcp::{ToolErrors, ToolValidators, ValidatedServer};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -39,25 +41,10 @@ pub fn tool_list() -> Result<Vec<Tool>, serde_json::Error> {
     serde_json::from_value(list["tools"].take())
 }
 
-/// The validators generated at build time, by tool name (zero start-up cost).
+/// The validators generated at build time, by tool name (zero start-up cost): the
+/// generated `TOOLS` table, in one call.
 pub fn generated_validators() -> ToolValidators {
-    use validators::*;
-    ToolValidators::new()
-        .tool(
-            "get_weather",
-            ToolValidator::new(get_weather_input::Validator)
-                .with_output(get_weather_output::Validator, true),
-        )
-        .tool(
-            "search_docs",
-            ToolValidator::new(search_docs_input::Validator)
-                .with_output(search_docs_output::Validator, false),
-        )
-        .tool(
-            "convert_currency",
-            ToolValidator::new(convert_currency_input::Validator)
-                .with_output(convert_currency_output::Validator, false),
-        )
+    ToolValidators::from_table(validators::TOOLS)
 }
 
 /// Where the server's validators come from.

@@ -17,8 +17,10 @@ pub mod get_weather_input {
     use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
+    #[allow(dead_code)]
     pub const SCHEMA: &str = "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"days\":{\"default\":1,\"maximum\":7,\"minimum\":1,\"type\":\"integer\"},\"location\":{\"description\":\"City name, e.g. \\\"Lisbon\\\"\",\"maxLength\":100,\"minLength\":1,\"type\":\"string\"},\"units\":{\"default\":\"metric\",\"enum\":[\"metric\",\"imperial\"]}},\"required\":[\"location\"],\"type\":\"object\"}";
     /// The run-time limits compiled into this validator.
+    #[allow(dead_code)]
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 512u32,
@@ -27,6 +29,7 @@ pub mod get_weather_input {
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
+    #[allow(dead_code)]
     #[derive(Debug, Clone, Copy, Default)]
     pub struct Validator;
     impl __rt::Validate for Validator {
@@ -38,18 +41,21 @@ pub mod get_weather_input {
         }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
+    #[allow(dead_code)]
     pub fn is_valid(instance: &Value) -> bool {
         let mut cx = __rt::State::new(&LIMITS);
         let result = c0(instance, &mut cx);
         matches!(result, Ok(true))
     }
     /// Checks `instance`, stopping at the first failure.
+    #[allow(dead_code)]
     pub fn check(instance: &Value) -> __rt::Verdict {
         let mut cx = __rt::State::new(&LIMITS);
         let result = c0(instance, &mut cx);
         cx.verdict(result)
     }
     /// Checks `instance` and collects every error.
+    #[allow(dead_code)]
     pub fn validate(instance: &Value) -> __rt::Report {
         let mut cx = Errors::new(&LIMITS, &SITES, &FAULTS);
         cx.rebase("https://schemac.invalid/root.json#");
@@ -283,8 +289,10 @@ pub mod get_weather_output {
     use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
+    #[allow(dead_code)]
     pub const SCHEMA: &str = "{\"$defs\":{\"day\":{\"additionalProperties\":false,\"properties\":{\"conditions\":{\"enum\":[\"sunny\",\"cloudy\",\"rain\",\"snow\",\"storm\"]},\"date\":{\"pattern\":\"^\\\\d{4}-\\\\d{2}-\\\\d{2}$\",\"type\":\"string\"},\"high\":{\"type\":\"number\"},\"humidity\":{\"maximum\":100,\"minimum\":0,\"type\":\"integer\"},\"low\":{\"type\":\"number\"}},\"required\":[\"date\",\"high\",\"low\",\"conditions\",\"humidity\"],\"type\":\"object\"}},\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"additionalProperties\":false,\"properties\":{\"forecast\":{\"items\":{\"$ref\":\"#/$defs/day\"},\"minItems\":1,\"type\":\"array\"},\"location\":{\"type\":\"string\"},\"units\":{\"enum\":[\"metric\",\"imperial\"]}},\"required\":[\"location\",\"units\",\"forecast\"],\"type\":\"object\"}";
     /// The run-time limits compiled into this validator.
+    #[allow(dead_code)]
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 512u32,
@@ -293,6 +301,7 @@ pub mod get_weather_output {
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
+    #[allow(dead_code)]
     #[derive(Debug, Clone, Copy, Default)]
     pub struct Validator;
     impl __rt::Validate for Validator {
@@ -304,18 +313,21 @@ pub mod get_weather_output {
         }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
+    #[allow(dead_code)]
     pub fn is_valid(instance: &Value) -> bool {
         let mut cx = __rt::State::new(&LIMITS);
         let result = c0(instance, &mut cx);
         matches!(result, Ok(true))
     }
     /// Checks `instance`, stopping at the first failure.
+    #[allow(dead_code)]
     pub fn check(instance: &Value) -> __rt::Verdict {
         let mut cx = __rt::State::new(&LIMITS);
         let result = c0(instance, &mut cx);
         cx.verdict(result)
     }
     /// Checks `instance` and collects every error.
+    #[allow(dead_code)]
     pub fn validate(instance: &Value) -> __rt::Report {
         let mut cx = Errors::new(&LIMITS, &SITES, &FAULTS);
         cx.rebase("https://schemac.invalid/root.json#");
@@ -854,8 +866,10 @@ pub mod search_docs_input {
     use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
+    #[allow(dead_code)]
     pub const SCHEMA: &str = "{\"$defs\":{\"filters\":{\"additionalProperties\":false,\"properties\":{\"section\":{\"enum\":[\"guide\",\"reference\",\"changelog\"]},\"tags\":{\"items\":{\"pattern\":\"^[a-z0-9][a-z0-9-]{0,31}$\",\"type\":\"string\"},\"maxItems\":10,\"type\":\"array\",\"uniqueItems\":true}},\"type\":\"object\"},\"pagination\":{\"properties\":{\"cursor\":{\"pattern\":\"^[A-Za-z0-9_-]{1,64}$\",\"type\":\"string\"},\"limit\":{\"maximum\":50,\"minimum\":1,\"type\":\"integer\"}}}},\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"allOf\":[{\"$ref\":\"#/$defs/pagination\"}],\"properties\":{\"filters\":{\"$ref\":\"#/$defs/filters\"},\"query\":{\"maxLength\":256,\"minLength\":1,\"type\":\"string\"}},\"required\":[\"query\"],\"type\":\"object\",\"unevaluatedProperties\":false}";
     /// The run-time limits compiled into this validator.
+    #[allow(dead_code)]
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 512u32,
@@ -864,6 +878,7 @@ pub mod search_docs_input {
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
+    #[allow(dead_code)]
     #[derive(Debug, Clone, Copy, Default)]
     pub struct Validator;
     impl __rt::Validate for Validator {
@@ -875,18 +890,21 @@ pub mod search_docs_input {
         }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
+    #[allow(dead_code)]
     pub fn is_valid(instance: &Value) -> bool {
         let mut cx = __rt::State::new(&LIMITS);
         let result = c0(instance, &mut cx);
         matches!(result, Ok(true))
     }
     /// Checks `instance`, stopping at the first failure.
+    #[allow(dead_code)]
     pub fn check(instance: &Value) -> __rt::Verdict {
         let mut cx = __rt::State::new(&LIMITS);
         let result = c0(instance, &mut cx);
         cx.verdict(result)
     }
     /// Checks `instance` and collects every error.
+    #[allow(dead_code)]
     pub fn validate(instance: &Value) -> __rt::Report {
         let mut cx = Errors::new(&LIMITS, &SITES, &FAULTS);
         cx.rebase("https://schemac.invalid/root.json#");
@@ -1415,8 +1433,10 @@ pub mod search_docs_output {
     use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
+    #[allow(dead_code)]
     pub const SCHEMA: &str = "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"items\":{\"properties\":{\"path\":{\"pattern\":\"^/docs/\",\"type\":\"string\"},\"score\":{\"maximum\":1,\"minimum\":0,\"type\":\"number\"},\"section\":{\"enum\":[\"guide\",\"reference\",\"changelog\"]},\"title\":{\"type\":\"string\"}},\"required\":[\"title\",\"path\",\"section\",\"score\"],\"type\":\"object\"},\"type\":\"array\"}";
     /// The run-time limits compiled into this validator.
+    #[allow(dead_code)]
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 512u32,
@@ -1425,6 +1445,7 @@ pub mod search_docs_output {
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
+    #[allow(dead_code)]
     #[derive(Debug, Clone, Copy, Default)]
     pub struct Validator;
     impl __rt::Validate for Validator {
@@ -1436,18 +1457,21 @@ pub mod search_docs_output {
         }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
+    #[allow(dead_code)]
     pub fn is_valid(instance: &Value) -> bool {
         let mut cx = __rt::State::new(&LIMITS);
         let result = c0(instance, &mut cx);
         matches!(result, Ok(true))
     }
     /// Checks `instance`, stopping at the first failure.
+    #[allow(dead_code)]
     pub fn check(instance: &Value) -> __rt::Verdict {
         let mut cx = __rt::State::new(&LIMITS);
         let result = c0(instance, &mut cx);
         cx.verdict(result)
     }
     /// Checks `instance` and collects every error.
+    #[allow(dead_code)]
     pub fn validate(instance: &Value) -> __rt::Report {
         let mut cx = Errors::new(&LIMITS, &SITES, &FAULTS);
         cx.rebase("https://schemac.invalid/root.json#");
@@ -1777,8 +1801,10 @@ pub mod convert_currency_input {
     use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
+    #[allow(dead_code)]
     pub const SCHEMA: &str = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"additionalProperties\":false,\"definitions\":{\"currency\":{\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"properties\":{\"amount\":{\"exclusiveMinimum\":0,\"type\":\"number\"},\"from\":{\"$ref\":\"#/definitions/currency\"},\"to\":{\"$ref\":\"#/definitions/currency\"}},\"required\":[\"amount\",\"from\",\"to\"],\"type\":\"object\"}";
     /// The run-time limits compiled into this validator.
+    #[allow(dead_code)]
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 512u32,
@@ -1787,6 +1813,7 @@ pub mod convert_currency_input {
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
+    #[allow(dead_code)]
     #[derive(Debug, Clone, Copy, Default)]
     pub struct Validator;
     impl __rt::Validate for Validator {
@@ -1798,18 +1825,21 @@ pub mod convert_currency_input {
         }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
+    #[allow(dead_code)]
     pub fn is_valid(instance: &Value) -> bool {
         let mut cx = __rt::State::new(&LIMITS);
         let result = c0(instance, &mut cx);
         matches!(result, Ok(true))
     }
     /// Checks `instance`, stopping at the first failure.
+    #[allow(dead_code)]
     pub fn check(instance: &Value) -> __rt::Verdict {
         let mut cx = __rt::State::new(&LIMITS);
         let result = c0(instance, &mut cx);
         cx.verdict(result)
     }
     /// Checks `instance` and collects every error.
+    #[allow(dead_code)]
     pub fn validate(instance: &Value) -> __rt::Report {
         let mut cx = Errors::new(&LIMITS, &SITES, &FAULTS);
         cx.rebase("https://schemac.invalid/root.json#");
@@ -2050,8 +2080,10 @@ pub mod convert_currency_output {
     use __rt::serde_json::Value;
     use __rt::{Done, Errors};
     /// The schema's text, as compiled.
+    #[allow(dead_code)]
     pub const SCHEMA: &str = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"definitions\":{\"currency\":{\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"},\"quote\":{\"additionalProperties\":false,\"properties\":{\"amount\":{\"type\":\"number\"},\"from\":{\"$ref\":\"#/definitions/currency\"},\"rate\":{\"exclusiveMinimum\":0,\"type\":\"number\"},\"to\":{\"$ref\":\"#/definitions/currency\"}},\"required\":[\"amount\",\"from\",\"to\",\"rate\"],\"type\":\"object\"},\"unsupported\":{\"additionalProperties\":false,\"properties\":{\"unsupported\":{\"items\":{\"$ref\":\"#/definitions/currency\"},\"minItems\":1,\"type\":\"array\"}},\"required\":[\"unsupported\"],\"type\":\"object\"}},\"oneOf\":[{\"$ref\":\"#/definitions/quote\"},{\"$ref\":\"#/definitions/unsupported\"}]}";
     /// The run-time limits compiled into this validator.
+    #[allow(dead_code)]
     pub const LIMITS: __rt::Limits = __rt::Limits {
         budget: 10000000u64,
         max_depth: 512u32,
@@ -2060,6 +2092,7 @@ pub mod convert_currency_output {
         max_errors: 100usize,
     };
     /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
+    #[allow(dead_code)]
     #[derive(Debug, Clone, Copy, Default)]
     pub struct Validator;
     impl __rt::Validate for Validator {
@@ -2071,18 +2104,21 @@ pub mod convert_currency_output {
         }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
+    #[allow(dead_code)]
     pub fn is_valid(instance: &Value) -> bool {
         let mut cx = __rt::State::new(&LIMITS);
         let result = c0(instance, &mut cx);
         matches!(result, Ok(true))
     }
     /// Checks `instance`, stopping at the first failure.
+    #[allow(dead_code)]
     pub fn check(instance: &Value) -> __rt::Verdict {
         let mut cx = __rt::State::new(&LIMITS);
         let result = c0(instance, &mut cx);
         cx.verdict(result)
     }
     /// Checks `instance` and collects every error.
+    #[allow(dead_code)]
     pub fn validate(instance: &Value) -> __rt::Report {
         let mut cx = Errors::new(&LIMITS, &[], &[]);
         cx.rebase("https://schemac.invalid/root.json#");
@@ -2297,3 +2333,49 @@ pub mod convert_currency_output {
         ),
     );
 }
+/// The MCP tools these validators were generated for, in the order listed: each
+/// tool's name as listed, its validators and its schema texts.
+#[allow(dead_code)]
+pub static TOOLS: &[::schemac_runtime::__private::Tool<
+    dyn ::schemac_runtime::__private::Validate + ::core::marker::Sync,
+>] = &[
+    ::schemac_runtime::__private::Tool {
+        name: "get_weather",
+        input: ::schemac_runtime::__private::ToolSchema {
+            validator: &get_weather_input::Validator,
+            text: get_weather_input::SCHEMA,
+            object_root: true,
+        },
+        output: ::core::option::Option::Some(::schemac_runtime::__private::ToolSchema {
+            validator: &get_weather_output::Validator,
+            text: get_weather_output::SCHEMA,
+            object_root: true,
+        }),
+    },
+    ::schemac_runtime::__private::Tool {
+        name: "search_docs",
+        input: ::schemac_runtime::__private::ToolSchema {
+            validator: &search_docs_input::Validator,
+            text: search_docs_input::SCHEMA,
+            object_root: true,
+        },
+        output: ::core::option::Option::Some(::schemac_runtime::__private::ToolSchema {
+            validator: &search_docs_output::Validator,
+            text: search_docs_output::SCHEMA,
+            object_root: false,
+        }),
+    },
+    ::schemac_runtime::__private::Tool {
+        name: "convert_currency",
+        input: ::schemac_runtime::__private::ToolSchema {
+            validator: &convert_currency_input::Validator,
+            text: convert_currency_input::SCHEMA,
+            object_root: true,
+        },
+        output: ::core::option::Option::Some(::schemac_runtime::__private::ToolSchema {
+            validator: &convert_currency_output::Validator,
+            text: convert_currency_output::SCHEMA,
+            object_root: false,
+        }),
+    },
+];

@@ -58,9 +58,8 @@
 //! ```
 //!
 //! With validators generated at build time (`schemac_build::Builder::mcp_tools` over the
-//! server's `tools.json`), build the table from the generated types instead:
-//! `ToolValidators::new().tool("add", ToolValidator::new(validators::add_input::Validator))`
-//! (see `generated-examples/mcp-server`).
+//! server's `tools.json`), take the generated table instead, every tool in one call:
+//! `ToolValidators::from_table(validators::TOOLS)` (see `generated-examples/mcp-server`).
 //!
 //! Arguments are validated as rmcp holds them, a `serde_json::Map`: the map is moved into
 //! a `Value::Object` and back, never cloned ([`ToolValidator::check_arguments`]).

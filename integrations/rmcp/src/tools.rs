@@ -67,8 +67,10 @@ impl ToolValidator {
         let input_schema = Value::Object(Map::clone(&tool.input_schema));
         // MCP's rules on the tool entry (root `"type": "object"` and the like).
         let entry = serde_json::json!([{"name": name, "inputSchema": &input_schema}]);
-        schemac::mcp::tools(&format!("tool {name:?}"), &entry)
-            .map_err(|errors| ToolError::new(name, CompileErrors(errors)))?;
+        let rules = schemac::mcp::tools(&format!("tool {name:?}"), &entry);
+        if !rules.errors.is_empty() {
+            return Err(ToolError::new(name, CompileErrors(rules.errors)));
+        }
         let input = options
             .clone()
             .named(format!("tool {name:?} inputSchema"))
@@ -159,6 +161,30 @@ impl ToolValidators {
     pub fn tool(mut self, name: impl Into<String>, validator: ToolValidator) -> ToolValidators {
         self.tools.insert(name.into(), validator);
         self
+    }
+
+    /// The validators generated at build time for a tool list, in one call: `table` is the
+    /// `TOOLS` that `schemac_build::Builder::mcp_tools` generates beside the modules, each
+    /// tool under its name as listed (`github.get-me`, whose modules are
+    /// `github_get_me_input` and `github_get_me_output`). Zero start-up cost: nothing is
+    /// compiled or parsed.
+    ///
+    /// ```ignore
+    /// mod validators {
+    ///     schemac_runtime::include_validators!();
+    /// }
+    /// let validators = ToolValidators::from_table(validators::TOOLS);
+    /// ```
+    pub fn from_table(table: &'static [schemac_runtime::tools::Tool]) -> ToolValidators {
+        let mut out = ToolValidators::new();
+        for tool in table {
+            let mut validator = ToolValidator::new(tool.input.validator);
+            if let Some(output) = tool.output {
+                validator = validator.with_output(output.validator, output.object_root);
+            }
+            out.tools.insert(tool.name.to_string(), validator);
+        }
+        out
     }
 
     /// Compiles every tool's schemas with the interpreter, under MCP's rules and the
@@ -298,6 +324,39 @@ mod tests {
         let (back, outcome) = tool.check_arguments(Some(Map::new()));
         assert_eq!(back, Some(Map::new()));
         assert!(outcome.is_err());
+    }
+
+    #[test]
+    fn a_generated_table_is_taken_in_one_call_under_the_listed_names() {
+        use schemac_runtime::tools::{Tool as Entry, ToolSchema};
+        fn leak(schema: Value) -> &'static (dyn Validate + Sync) {
+            Box::leak(Box::new(schemac::validator_for(&schema).unwrap()))
+        }
+        let table: &'static [Entry] = Box::leak(Box::new([Entry {
+            name: "github.get-me",
+            input: ToolSchema {
+                validator: leak(json!({"type": "object", "required": ["q"]})),
+                text: "",
+                object_root: true,
+            },
+            output: Some(ToolSchema {
+                validator: leak(json!({"type": "array"})),
+                text: "",
+                object_root: false,
+            }),
+        }]));
+        let validators = ToolValidators::from_table(table);
+        assert_eq!(validators.names().collect::<Vec<_>>(), ["github.get-me"]);
+        let tool = validators.get("github.get-me").expect("listed name");
+        assert!(tool.check_arguments(None).1.is_err());
+        assert!(
+            tool.check_arguments(json!({"q": 1}).as_object().cloned())
+                .1
+                .is_ok()
+        );
+        assert!(tool.has_output() && !tool.output_object_root());
+        assert!(tool.check_output(&json!([])).is_ok());
+        assert!(tool.check_output(&json!({})).is_err());
     }
 
     #[test]
