@@ -762,6 +762,13 @@ fn check_tools_prints_a_line_per_tool_from_either_form_of_list() {
     file(&dir, "s.json", SEARCH);
     let run = schemac(&dir, &["check", "s.json", "--tools", "tools.json"]).expect(0);
     assert_eq!(run.stdout.lines().count(), 3, "{}", run.stdout);
+    // A tool list is read under --max-input-size like every input.
+    let run = schemac(
+        &dir,
+        &["check", "--max-input-size", "64", "--tools", "tools.json"],
+    );
+    let run = run.expect(2);
+    assert!(run.stderr.contains("(--max-input-size)"), "{}", run.stderr);
 }
 
 #[test]
