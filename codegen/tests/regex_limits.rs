@@ -281,18 +281,22 @@ fn total_regex_size_is_a_compile_error_naming_the_pattern() {
     assert!(total < 100_000, "{total}");
 }
 
+/// Inside a class, u-mode reads `[` and `&&` as literals and `--` as a range (v-mode's set
+/// syntax is not read); what u-mode refuses there stays refused: a property escape as a
+/// range end, and (beyond the Annex B `[\w-.]`) a class escape beside `--`.
 #[test]
-fn set_syntax_and_property_range_ends_are_refused() {
+fn u_mode_class_syntax_and_property_range_ends() {
     for (p, at) in [
         ("[\\p{L}--\\p{Lu}]", 6),
-        ("[a&&b]", 2),
-        ("[[a]]", 1),
-        ("[a[b]]", 2),
-        ("[!--]", 2),
-        ("[a-z--x]", 4),
         ("[\\p{L}-z]", 1),
         ("[a-\\p{L}]", 3),
         ("[x\\P{Lu}-.]", 2),
+        ("[\\w--\\d]", 3),
+        ("[\\w--]", 3),
+        ("[\\--\\s]", 3),
+        ("[--\\d]", 2),
+        ("[a--]", 1),
+        ("[a-z--+]", 4),
     ] {
         match compile(p, &RegexOptions::default()) {
             Err(RegexError::Invalid { offset, message }) => {
@@ -302,20 +306,39 @@ fn set_syntax_and_property_range_ends_are_refused() {
         }
         assert!(!schemac_runtime::regex::is_valid_syntax(p), "{p}");
     }
-    // One reading each: still accepted.
     for (p, hay, want) in [
+        // cspell's DictionaryId: `[` literal, `\]` escaped, in a negated class.
+        ("^[^!*,;{}[\\]~\\n]+$", "cspell-words x", true),
+        ("^[^!*,;{}[\\]~\\n]+$", "a[b", false),
+        ("^[^!*,;{}[\\]~\\n]+$", "a]b", false),
+        ("^[^!*,;{}[\\]~\\n]+$", "a\nb", false),
+        ("^[a&&b]+$", "a&b&&", true),
+        ("^[a&&b]+$", "c", false),
+        ("^[[a]]$", "[]", true),
+        ("^[[a]]$", "a", false),
+        ("^[a[b]]$", "[]", true),
+        ("^[!--]+$", "!#+-,", true),
+        ("^[!--]+$", ".", false),
+        ("^[a-z--x]+$", "q-.x", true),
+        ("^[a-z--x]+$", "{", false),
         ("^[\\w-.]+$", "a-b.c", true),
         ("^[.-\\d]+$", "-.5", true),
         ("^[\\s-\\d]$", "-", true),
+        ("^[\\w-\\-]+$", "a-", true),
         ("^[a\\-]+$", "a-", true),
         ("^[\\[\\]]+$", "[]", true),
-        ("^[&]+$", "&&", true),
         ("^[-a]$", "-", true),
         ("^[a-]$", "-", true),
         ("^[\\p{Lu}\\-x]+$", "A-x", true),
         ("^[\\p{Lu}\\-x]+$", "a", false),
     ] {
-        assert_eq!(re(p).is_match(hay), want, "{p} {hay:?}");
+        let compiled = re(p);
+        let rt = compiled.as_runtime();
+        assert_eq!(rt.is_match(hay), want, "{p} {hay:?}");
+        assert_eq!(rt.program().is_match(hay), want, "{p} {hay:?}: Pike VM");
+        if let Some(dfa) = rt.dfa() {
+            assert_eq!(dfa.is_match(hay), want, "{p} {hay:?}: DFA");
+        }
     }
 }
 

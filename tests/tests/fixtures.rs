@@ -4,7 +4,8 @@
 //! (draft-06, draft-04), a schema that repeats `$schema` in its definitions, many property
 //! names of one length, some sharing bytes (`property_names_of_one_length.json`), and `if`
 //! conditions that compare one property with overlapping sets of strings
-//! (`if_conditions_on_one_property.json`).
+//! (`if_conditions_on_one_property.json`), and classes that hold `[`, `&&` and `--` as
+//! u-mode reads them, among them cspell's `DictionaryId` pattern (`regex_classes.json`).
 
 use schemac_tests::backend::{Backend, Generated, Interpreted};
 use schemac_tests::registry;

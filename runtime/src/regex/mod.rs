@@ -482,6 +482,31 @@ mod tests {
         }
     }
 
+    /// Inside a class, u-mode reads `[` and `&` as literals and `--` as a range: cspell's
+    /// `[^!*,;{}[\]~\n]` is the complement of its ten characters.
+    #[test]
+    fn u_mode_class_contents_are_literals_and_ranges() {
+        use super::syntax::{parse, Class, ClassItem, Node};
+        let class = |p: &str| match parse(p, 8) {
+            Ok(Node::Class(Class { negated, items })) => (negated, items),
+            other => panic!("{p}: {other:?}"),
+        };
+        let chars = |s: &str| -> alloc::vec::Vec<ClassItem> {
+            s.chars()
+                .map(|c| ClassItem::Range(c as u32, c as u32))
+                .collect()
+        };
+        assert_eq!(class("[^!*,;{}[\\]~\\n]"), (true, chars("!*,;{}[]~\n")));
+        assert_eq!(class("[a&&b]"), (false, chars("a&&b")));
+        assert_eq!(class("[[a]"), (false, chars("[a")));
+        let mut range = chars("a");
+        range.push(ClassItem::Range(0x21, 0x2D));
+        assert_eq!(class("[a!--]"), (false, range));
+        for refused in ["[\\w--\\d]", "[\\--\\s]", "[\\p{L}--\\p{Lu}]", "[a--]"] {
+            assert!(!is_valid_syntax(refused), "{refused}");
+        }
+    }
+
     #[test]
     fn nesting_is_bounded() {
         let deep = "(".repeat(100_000) + &")".repeat(100_000);

@@ -5,8 +5,10 @@
 //! JSON Schema uses: u-mode (the pattern and the input are sequences of code points,
 //! `\u{...}` escapes, surrogate pairs joined, `\p{...}` property escapes with ECMA-262's
 //! exact names) plus these Annex B forms that real schemas use: a `{` that does not start
-//! a quantifier, a lone `}` or `]`, a `-` next to a class escape inside a class (`[\w-.]`),
-//! and identity escapes of any character that is not ASCII alphanumeric.
+//! a quantifier, a lone `}` or `]`, a `-` next to `\d \s \w` or their negations inside a
+//! class, read as a literal (`[\w-.]`; not beside `--`, which is set difference in v-mode),
+//! and identity escapes of any character that is not ASCII alphanumeric. Inside a class,
+//! `[`, `&&` and `--` are what u-mode reads: literals and a range, never v-mode set syntax.
 //!
 //! Constructs that are valid syntax but that a linear-time matcher cannot run
 //! (backreferences, modifiers such as `(?i:x)`, legacy octal escapes) parse to
@@ -744,12 +746,20 @@ impl<'a> Parser<'a> {
         prop.ok_or_else(|| self.err_at("unknown Unicode property name or value", at))
     }
 
-    /// After `[`.
+    /// After `[`. u-mode class contents: `[`, `&&` and `--` are no set syntax there (that
+    /// is v-mode, which no schema asks for): `[` and `&` are literals and a `-` between two
+    /// atoms makes a range, so `[^[\]]` is every character but the brackets and `[!--]` is
+    /// `!` to `-`.
     fn class(&mut self) -> Result<Node, SyntaxError> {
         let open = self.pos - 1;
         let negated = self.eat('^');
         let mut items = Vec::new();
         let mut unsupported = None;
+        let mut push = |atom: ClassAtom, items: &mut Vec<ClassItem>| match atom {
+            ClassAtom::Char(x) => items.push(ClassItem::Range(x, x)),
+            ClassAtom::Item(i) => items.push(i),
+            ClassAtom::Unsupported(c) => unsupported = Some(c),
+        };
         loop {
             let Some(c) = self.peek() else {
                 return Err(self.err_at("unterminated character class", open));
@@ -758,55 +768,51 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 break;
             }
-            self.no_set_syntax()?;
             let a_at = self.pos;
             let a = self.class_atom()?;
-            self.no_set_syntax()?;
-            // A range?
-            if self.peek() == Some('-') && self.peek_at(1).is_some_and(|c| c != ']') {
-                self.pos += 1;
-                let b_at = self.pos;
-                let b = self.class_atom()?;
-                match (a, b) {
-                    (ClassAtom::Unsupported(c), _) | (_, ClassAtom::Unsupported(c)) => {
-                        unsupported = Some(c);
-                    }
-                    (ClassAtom::Char(x), ClassAtom::Char(y)) => {
-                        if x > y {
-                            return Err(self.err_at("range out of order in character class", a_at));
-                        }
-                        items.push(ClassItem::Range(x, y));
-                    }
-                    (ClassAtom::Item(ClassItem::Property(..)), _) => {
-                        return Err(self.err_at(
-                            "a property escape cannot be a range end (u-mode); write the hyphen as `\\-`",
-                            a_at,
-                        ));
-                    }
-                    (_, ClassAtom::Item(ClassItem::Property(..))) => {
-                        return Err(self.err_at(
-                            "a property escape cannot be a range end (u-mode); write the hyphen as `\\-`",
-                            b_at,
-                        ));
-                    }
-                    (a, b) => {
-                        // Annex B: `[\w-.]` — the `-` is a literal.
-                        let _ = b_at;
-                        for atom in [a, ClassAtom::Char('-' as u32), b] {
-                            match atom {
-                                ClassAtom::Char(x) => items.push(ClassItem::Range(x, x)),
-                                ClassAtom::Item(i) => items.push(i),
-                                ClassAtom::Unsupported(c) => unsupported = Some(c),
-                            }
-                        }
-                    }
-                }
+            // A range: a `-` followed by an atom (`[a-]` ends with a literal `-`).
+            if self.peek() != Some('-') || self.peek_at(1).is_none_or(|c| c == ']') {
+                push(a, &mut items);
                 continue;
             }
-            match a {
-                ClassAtom::Char(x) => items.push(ClassItem::Range(x, x)),
-                ClassAtom::Item(i) => items.push(i),
-                ClassAtom::Unsupported(c) => unsupported = Some(c),
+            let dash_at = self.pos;
+            self.pos += 1;
+            let b_at = self.pos;
+            let b = self.class_atom()?;
+            match (a, b) {
+                (ClassAtom::Char(x), ClassAtom::Char(y)) => {
+                    if x > y {
+                        return Err(self.err_at("range out of order in character class", a_at));
+                    }
+                    items.push(ClassItem::Range(x, y));
+                }
+                (a @ ClassAtom::Unsupported(_), b) | (a, b @ ClassAtom::Unsupported(_)) => {
+                    push(a, &mut items);
+                    push(b, &mut items);
+                }
+                (a, b) => {
+                    // A class escape as a range end: a syntax error in u-mode. Annex B reads
+                    // `[\w-.]` (`\d \s \w` and negations) with a literal `-`; not with
+                    // `\p{…}`, nor beside `--` (`[\w--\d]` is set difference in v-mode).
+                    let property =
+                        |x: &ClassAtom| matches!(x, ClassAtom::Item(ClassItem::Property(..)));
+                    if self.src[a_at..self.pos].contains("--") {
+                        return Err(self.err_at(
+                            "`--` beside a class escape: a class escape cannot end a range in \
+                             u-mode (set difference is v-mode syntax); escape each hyphen as `\\-`",
+                            dash_at,
+                        ));
+                    }
+                    if property(&a) || property(&b) {
+                        return Err(self.err_at(
+                            "a property escape cannot be a range end (u-mode); write the hyphen as `\\-`",
+                            if property(&a) { a_at } else { b_at },
+                        ));
+                    }
+                    push(a, &mut items);
+                    push(ClassAtom::Char('-' as u32), &mut items);
+                    push(b, &mut items);
+                }
             }
         }
         if let Some(construct) = unsupported {
@@ -816,22 +822,6 @@ impl<'a> Parser<'a> {
             });
         }
         Ok(Node::Class(Class { negated, items }))
-    }
-
-    /// Refuses v-mode set syntax where the class goes on: `--` (difference), `&&`
-    /// (intersection) and a nested `[` have another meaning in v-mode than in u-mode, so a
-    /// pattern using them has two readings; escape the character (`\-`, `\&`, `\[`).
-    fn no_set_syntax(&self) -> Result<(), SyntaxError> {
-        let rest = self.rest();
-        if rest.starts_with("--") {
-            Err(self.err("`--` in a class (set difference in v-mode, a range in u-mode); escape the hyphen as `\\-`"))
-        } else if rest.starts_with("&&") {
-            Err(self.err("`&&` in a class (set intersection in v-mode); escape it as `\\&`"))
-        } else if rest.starts_with('[') {
-            Err(self.err("`[` in a class (a nested class in v-mode); escape it as `\\[`"))
-        } else {
-            Ok(())
-        }
     }
 
     fn class_atom(&mut self) -> Result<ClassAtom, SyntaxError> {
