@@ -132,6 +132,23 @@ fn run() -> Result<(), String> {
             )
             .map_err(|e| format!("hostile schema {}: {e}", h.name))?;
     }
+    // Once more under a name with a CR, a line separator and bidirectional controls, which
+    // the module's doc comment quotes, and with its text as `SCHEMA`.
+    let forged = hostile::find("control_characters").ok_or("no control_characters")?;
+    let schema = (forged.schema)();
+    hostile
+        .add(
+            &registry::compiler(forged.options())?,
+            Schema {
+                name: "hostile_control_characters_named",
+                source: hostile::CONTROL_CHARACTERS_SOURCE.to_string(),
+                file: std::path::Path::new(hostile::CONTROL_CHARACTERS_SOURCE),
+                text: Some(schema.to_string()),
+                value: &schema,
+                tool: None,
+            },
+        )
+        .map_err(|e| format!("hostile schema {}: {e}", forged.name))?;
     let hostile_modules = emit::generate_tokens(&hostile.emit_units(), &EmitOptions::default())
         .map_err(|e| format!("generating the hostile schemas' validators: {e}"))?;
     let hostile_entries: Vec<_> = hostile

@@ -46,6 +46,7 @@
 use schemac::driver::{self, Files, Units};
 use schemac::emit::{self, EmitOptions};
 use schemac::{Compiler, Dialect, Options, RefPolicy, UnsupportedRegexPolicy};
+use schemac_runtime::error::Escaped;
 use schemac_runtime::Limits;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -427,7 +428,9 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Io { path, source } => {
+                write!(f, "{}: {source}", Escaped(&path.display().to_string()))
+            }
             Error::Inputs(inputs) => {
                 let count = |input: &InputError| match input {
                     InputError::Compile(errors) => errors.len(),

@@ -181,7 +181,7 @@ fn compiler(
     for document in &shared.documents {
         let added = driver::add_document(&mut compiler, &mut reader, &document.uri, &document.path);
         if let Err(error) = added {
-            eprintln!("schemac: --document {}: {error}", document.uri);
+            eprintln!("schemac: --document {}: {error}", Escaped(&document.uri));
             failed = true;
         }
     }

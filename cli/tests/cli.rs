@@ -1508,6 +1508,35 @@ fn messages_on_stderr_escape_file_names_and_schema_names() {
     );
 }
 
+#[test]
+fn uris_from_a_schema_cannot_forge_lines_on_stdout_or_stderr() {
+    let dir = scratch("forged_uris");
+    // The URI parser keeps LF, CR and U+2028 in a resolved URI.
+    file(
+        &dir,
+        "s.json",
+        r#"{"properties": {"w": {"$ref": "https://x.example/a\nevil.json: valid\r\u2028b"}}}"#,
+    );
+    file(&dir, "i.json", r#"{"w": 1}"#);
+    let run = schemac(&dir, &["validate", "--refs", "warn", "s.json", "i.json"]).expect(3);
+    assert_eq!(
+        run.stdout,
+        "i.json: incomplete (reached unresolved reference \
+         \"https://x.example/a\\nevil.json: valid\\r\\u2028b\")\n"
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(!run.stderr.contains(['\r', '\u{2028}']), "{}", run.stderr);
+    let run = schemac(&dir, &["check", "s.json"]).expect(2);
+    assert_eq!(run.stderr.lines().count(), 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains(r#"resolves to "https://x.example/a\nevil.json: valid\r\u2028b""#),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains(['\r', '\u{2028}']), "{}", run.stderr);
+}
+
 // ---- bowtie --------------------------------------------------------------------------
 
 /// One line of JSON text.

@@ -42,7 +42,7 @@ impl fmt::Display for IncompleteReason {
             IncompleteReason::BudgetExceeded => f.write_str("evaluation budget exceeded"),
             IncompleteReason::DepthExceeded => f.write_str("evaluation depth limit exceeded"),
             IncompleteReason::UnresolvedRef(uri) => {
-                write!(f, "reached unresolved reference {uri}")
+                write!(f, "reached unresolved reference {}", Escaped(uri))
             }
         }
     }
@@ -363,19 +363,28 @@ impl fmt::Display for ValidationError {
     }
 }
 
-/// Text for a line-oriented output (a location, a file path): written as it is, unless it
-/// holds a control character (C0, DEL, C1), a line or paragraph separator (U+2028,
-/// U+2029), an invisible formatting character (bidirectional-text controls, zero-width
-/// characters, U+FEFF, the tag characters U+E0000–U+E007F: Unicode's `Cf` class), a quote
-/// or a backslash — then as a JSON string literal (quoted, those characters escaped), so
-/// that the text can neither break a line nor pass for other output, hide text from a
-/// human reader that a model still reads, and reads back unambiguously.
+/// Text for a line-oriented output (a location, a file path, a URI or a name from a
+/// schema): written as it is, unless it holds a character that [`misleads`], a quote or a
+/// backslash — then as a JSON string literal (quoted, those characters escaped), so that
+/// the text can neither break a line nor pass for other output, hide text from a human
+/// reader that a model still reads, and reads back unambiguously. Every string that came
+/// from a schema or an instance is written through it (or through Rust's `{:?}`, which
+/// escapes these characters too) wherever it reaches text output.
 #[derive(Debug, Clone, Copy)]
 pub struct Escaped<'a>(pub &'a str);
 
+/// Whether `c` can break a line, change how text around it reads or hide text: a control
+/// character (C0, DEL, C1), a line or paragraph separator (U+2028, U+2029), or an
+/// invisible formatting character (bidirectional-text controls, which rustc refuses in
+/// comments, zero-width characters, U+FEFF, the tag characters U+E0000–U+E007F: Unicode's
+/// `Cf` class). [`Escaped`] and the comments of generated code escape these.
+pub fn misleads(c: char) -> bool {
+    c.is_control() || Escaped::is_invisible(c)
+}
+
 impl Escaped<'_> {
     fn needs_escape(c: char) -> bool {
-        c.is_control() || c == '"' || c == '\\' || Escaped::is_invisible(c)
+        misleads(c) || c == '"' || c == '\\'
     }
 
     /// Unicode's format characters (`Cf`: bidirectional controls, zero-width characters,
@@ -584,6 +593,10 @@ mod tests {
         assert_eq!(
             Escaped("\u{1b}[31m\r\0\u{7f}\u{85}\u{202e}").to_string(),
             r#""\u001b[31m\r\u0000\u007f\u0085\u202e""#
+        );
+        assert_eq!(
+            Escaped("a\u{2028}b\u{2029}c\u{61c}d\u{200e}\u{2066}").to_string(),
+            r#""a\u2028b\u2029c\u061cd\u200e\u2066""#
         );
         assert_eq!(Escaped(r#"a"b\c"#).to_string(), r#""a\"b\\c""#);
         // Line separators and invisible characters that a model reads and a person

@@ -210,16 +210,22 @@ pub const ALL: &[Hostile] = &[
         schema: || fan_out(6),
         budget: None,
     },
-    // 8. Control characters in every name and pattern position generate code that compiles.
+    // 8. Control characters, line separators and bidirectional controls in every name and
+    // pattern position generate code that compiles.
     Hostile {
         name: "control_characters",
         schema: || {
             json!({
-                "$id": "https://example.com/a\rb\u{1b}.json",
-                "properties": {"p\r\n": {"pattern": "^\r\u{0}$"}},
-                "patternProperties": {"^x\r": {"type": "integer"}},
+                "$id": "https://example.com/a\rb\u{1b}\u{2028}\u{202e}.json",
+                "properties": {
+                    "p\r\n": {"pattern": "^\r\u{0}$"},
+                    "q\u{202e}\u{2066}\u{61c}\u{200f}\u{2028}\u{2029}": {
+                        "pattern": "^\u{202e}\u{2066}\u{2029}"
+                    }
+                },
+                "patternProperties": {"^x\r": {"type": "integer"}, "^y\u{2069}": {"type": "string"}},
                 "propertyNames": {"pattern": "^[^\u{7}]*$"},
-                "$defs": {"c\u{85}": {"$anchor": "a"}}
+                "$defs": {"c\u{85}\u{202d}": {"$anchor": "a"}}
             })
         },
         budget: None,
@@ -236,6 +242,13 @@ pub const ALL: &[Hostile] = &[
         budget: None,
     },
 ];
+
+/// The name that `build.rs` generates the `control_characters` schema under a second time
+/// (module `hostile_control_characters_named`, looked up by this name), so that the
+/// module's doc comment names it: a tool of a stranger's tool list named with a CR, a
+/// line separator and bidirectional controls (issue 38).
+pub const CONTROL_CHARACTERS_SOURCE: &str =
+    "tools\r.json [a\u{2028}b\u{202e}c\u{2066} inputSchema]";
 
 /// The hostile schema named `name`.
 pub fn find(name: &str) -> Option<&'static Hostile> {

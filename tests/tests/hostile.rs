@@ -285,8 +285,33 @@ fn control_characters_in_names_and_patterns() {
             (json!({"p\r\n": "x"}), INVALID),
             (json!({"x\r": 1.5}), INVALID),
             (json!({"\u{7}": 1}), INVALID),
+            (
+                json!({"q\u{202e}\u{2066}\u{61c}\u{200f}\u{2028}\u{2029}": "\u{202e}\u{2066}\u{2029}"}),
+                VALID,
+            ),
+            (
+                json!({"q\u{202e}\u{2066}\u{61c}\u{200f}\u{2028}\u{2029}": "x"}),
+                INVALID,
+            ),
+            (json!({"y\u{2069}": 1}), INVALID),
         ],
     );
+}
+
+#[test]
+fn a_module_named_with_control_characters_compiles() {
+    // The same schema, generated under a name with a CR, a line separator and
+    // bidirectional controls (its module's doc comment quotes the name, and its `SCHEMA`
+    // holds the schema's text): it compiled, and gives the same verdicts.
+    let named = generated::hostile(hostile::CONTROL_CHARACTERS_SOURCE).expect("generated");
+    let plain = generated::hostile("control_characters").expect("generated");
+    for instance in [
+        json!({"p\r\n": "\r\u{0}"}),
+        json!({"q\u{202e}\u{2066}\u{61c}\u{200f}\u{2028}\u{2029}": "x"}),
+        json!({"y\u{2069}": 1}),
+    ] {
+        assert_eq!(named.validate(&instance), plain.validate(&instance));
+    }
 }
 
 fn nested_arrays(depth: usize) -> Value {

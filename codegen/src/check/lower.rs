@@ -12,7 +12,7 @@ use crate::ir::{
 use crate::load::{uri, Index, LocateError, Place, SchemaInfo};
 use crate::regex::{self, RegexError};
 use crate::{Dialect, Options, RefPolicy, UnsupportedRegexPolicy};
-use schemac_runtime::error::TypeSet;
+use schemac_runtime::error::{Escaped, TypeSet};
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -110,7 +110,8 @@ impl Lower<'_> {
             self.warnings.push(CompileWarning {
                 location,
                 message: format!(
-                    "unknown keyword `{name}` is ignored; did you mean `{known}`?{}",
+                    "unknown keyword `{}` is ignored; did you mean `{known}`?{}",
+                    Escaped(&name),
                     places(count)
                 ),
             });
@@ -461,7 +462,8 @@ impl Keywords<'_, '_> {
                     CompileErrorKind::UnknownKeyword,
                     name,
                     format!(
-                        "unknown keyword `{name}` (strict mode refuses unknown keywords){}",
+                        "unknown keyword `{}` (strict mode refuses unknown keywords){}",
+                        Escaped(name),
                         keywords::suggestion(dialect, name)
                             .map(|k| format!("; did you mean `{k}`?"))
                             .unwrap_or_default()
@@ -619,17 +621,19 @@ impl Keywords<'_, '_> {
                     CompileErrorKind::RemoteRef,
                     keyword,
                     format!(
-                        "reference {reference:?} resolves to {absolute}, a document that is not \
+                        "reference {reference:?} resolves to {}, a document that is not \
                          registered; schemac never fetches (register it offline, or compile \
-                         with the warn reference policy)"
+                         with the warn reference policy)",
+                        Escaped(&absolute)
                     ),
                 ),
                 RefPolicy::Warn => {
                     self.warn(
                         keyword,
                         format!(
-                            "reference {reference:?} resolves to {absolute}, which is not \
-                             registered; a validation that reaches it is incomplete"
+                            "reference {reference:?} resolves to {}, which is not \
+                             registered; a validation that reaches it is incomplete",
+                            Escaped(&absolute)
                         ),
                     );
                     self.push(keyword, CheckKind::Unresolved { uri: absolute });

@@ -11,6 +11,7 @@ pub mod uri;
 use crate::dialect::{self, keywords, DialectInfo};
 use crate::error::{CompileError, CompileErrorKind, Location};
 use crate::{Dialect, Options};
+use schemac_runtime::error::Escaped;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 
@@ -233,7 +234,9 @@ impl<'a> Index<'a> {
             let place = root.child(&tokens);
             if self.value_at(&place).is_none() {
                 return Err(LocateError::Missing(format!(
-                    "{resource} has nothing at {decoded}"
+                    "{} has nothing at {}",
+                    Escaped(resource),
+                    Escaped(&decoded)
                 )));
             }
             return Ok(place);
@@ -241,7 +244,8 @@ impl<'a> Index<'a> {
         match self.anchors.get(&(resource.to_string(), decoded.clone())) {
             Some(anchor) => Ok(anchor.place.clone()),
             None => Err(LocateError::Missing(format!(
-                "{resource} declares no anchor {decoded:?}"
+                "{} declares no anchor {decoded:?}",
+                Escaped(resource)
             ))),
         }
     }
@@ -371,10 +375,10 @@ impl<'a> Walk<'_, 'a> {
                 &place,
                 "$schema",
                 format!(
-                    "`$schema` {} names another dialect than the one in force ({}), but this \
+                    "`$schema` {:?} names another dialect than the one in force ({}), but this \
                      subschema is not the root of a schema resource (a document root or a \
                      subschema with `{}`), where a dialect may change",
-                    schema,
+                    schema.as_str().unwrap_or_default(),
                     parent.dialect.uri(),
                     parent.dialect.id_keyword()
                 ),
@@ -420,9 +424,10 @@ impl<'a> Walk<'_, 'a> {
                         // to it would pick one silently.
                         Some(first) if first.doc == place.doc && *first != place => {
                             let message = format!(
-                                "`{id_keyword}` {id:?} identifies {base}, which the subschema \
-                                 at #{} already declares; an identifier may name one resource",
-                                first.pointer
+                                "`{id_keyword}` {id:?} identifies {}, which the subschema \
+                                 at {} already declares; an identifier may name one resource",
+                                Escaped(&base),
+                                Escaped(&format!("#{}", first.pointer))
                             );
                             self.error(
                                 CompileErrorKind::InvalidIdentifier,
@@ -571,7 +576,10 @@ impl<'a> Walk<'_, 'a> {
                     CompileErrorKind::InvalidIdentifier,
                     place,
                     keyword,
-                    format!("anchor {name:?} is defined twice in resource {base}"),
+                    format!(
+                        "anchor {name:?} is defined twice in resource {}",
+                        Escaped(base)
+                    ),
                 );
             }
             // A `$dynamicAnchor` also serves as a plain anchor; keep the dynamic flag.

@@ -30,6 +30,7 @@ use call::{Absorption, When};
 use code::{Code, Expr, Uses};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
+use schemac_runtime::error::misleads;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -748,19 +749,27 @@ pub(super) fn root_document(program: &Program) -> &str {
     root.split_once('#').map_or(root, |(document, _)| document)
 }
 
-/// A doc comment quoting `text` in backticks, with control characters (a bare CR is not
-/// allowed in doc comments), backslashes and backticks escaped.
+/// A doc comment quoting `text` in backticks ([`comment_text`]).
 pub(super) fn doc_text(text: &str) -> String {
-    let mut out = String::from(" `");
+    format!(" `{}`", comment_text(text))
+}
+
+/// `text` as a comment of generated code may hold it, on one line and compiling: every
+/// character that [`misleads`] (a bare CR ends a doc comment; rustc refuses bidirectional
+/// controls in comments; a line separator breaks the line for readers) escaped as Rust
+/// writes it (`\u{202e}`), and backslashes and backticks escaped so that the text reads
+/// back unambiguously and cannot close a code span. Every text that reaches a comment of
+/// generated code passes through here.
+pub(super) fn comment_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
             '`' => out.push_str("\\`"),
             '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.extend(c.escape_default()),
+            c if misleads(c) => out.extend(c.escape_default()),
             c => out.push(c),
         }
     }
-    out.push('`');
     out
 }
 
