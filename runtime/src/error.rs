@@ -536,6 +536,24 @@ impl ErrorList {
         }
     }
 
+    /// Whether the next error pushed would be built: errors are not muted and the list is
+    /// not full.
+    #[inline]
+    pub fn builds(&self) -> bool {
+        !self.muted && self.kept.len() < self.max
+    }
+
+    /// Counts `n` errors that are not built, as `n` pushes would when
+    /// [`ErrorList::builds`] is false (errors counted past the bound cost no work each).
+    #[inline]
+    pub fn count_unbuilt(&mut self, n: u64) {
+        if self.muted {
+            self.silent = self.silent.saturating_add(n as usize);
+        } else {
+            self.omitted = self.omitted.saturating_add(n);
+        }
+    }
+
     /// How many errors were pushed (kept and omitted): a node is valid when it added none.
     #[inline]
     pub fn count(&self) -> usize {

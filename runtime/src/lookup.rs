@@ -264,3 +264,50 @@ mod tests {
         );
     }
 }
+
+/// The names an object must have — a `required` list, or one `dependentRequired` entry's —
+/// when there are enough that error-collecting evaluation counts the missing ones at once
+/// past [`crate::Limits::max_errors`] ([`crate::__private::Trail::missing`]): in their
+/// order, and sorted by bytes (duplicates kept: each is an error of its own). `S` is how
+/// a name is held: `&str` in generated code, `String` in the interpreter.
+#[derive(Debug, Clone, Copy)]
+pub struct NameList<'a, S = &'a str> {
+    in_order: &'a [S],
+    sorted: &'a [S],
+}
+
+impl<'a, S: AsRef<str>> NameList<'a, S> {
+    /// A list from its names in order and the same names sorted (the compiler sorts them;
+    /// an unsorted copy gives wrong counts, never a panic).
+    pub const fn new(in_order: &'a [S], sorted: &'a [S]) -> Self {
+        NameList { in_order, sorted }
+    }
+
+    /// The names, in the order the schema gives them.
+    pub fn in_order(&self) -> &'a [S] {
+        self.in_order
+    }
+
+    /// How many of the names (with their repetitions) `object` has, the lookups counted on
+    /// `meter`: a pass over the object's keys, each looked up among the sorted names,
+    /// when the object has fewer keys than there are names; else a lookup of each name.
+    pub fn present(
+        &self,
+        object: &serde_json::Map<alloc::string::String, serde_json::Value>,
+        meter: &mut crate::json::Meter<'_>,
+    ) -> Result<u64, IncompleteReason> {
+        if object.len() < self.sorted.len() {
+            meter.add(object.len() as u64)?;
+            let repeats = |key: &str| {
+                let from = self.sorted.partition_point(|n| n.as_ref() < key);
+                let to = self.sorted.partition_point(|n| n.as_ref() <= key);
+                (to - from) as u64
+            };
+            Ok(object.keys().map(|k| repeats(k)).sum())
+        } else {
+            meter.add(self.in_order.len() as u64)?;
+            let present = self.in_order.iter();
+            Ok(present.filter(|n| object.contains_key(n.as_ref())).count() as u64)
+        }
+    }
+}

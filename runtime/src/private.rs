@@ -19,6 +19,7 @@ pub use crate::error::{
 pub use crate::json;
 pub use crate::json::Tag;
 pub use crate::limits::Limits;
+pub use crate::lookup::NameList;
 pub use crate::tools::{Tool, ToolSchema};
 pub use crate::{Annotation, Check, Evaluate, Evaluation, Unit, Validate};
 pub use alloc::borrow::Cow;
@@ -601,6 +602,21 @@ impl Errors {
         self.trail.rebase(absolute);
     }
 
+    /// [`Trail::missing`] (`required` or a `dependentRequired` entry with a [`NameList`]),
+    /// each error made by `record` on the trail.
+    #[inline(never)]
+    pub fn missing(
+        &mut self,
+        object: &Map<String, Value>,
+        names: NameList<'static>,
+        record: impl FnMut(&mut Trail, &'static &'static str),
+    ) -> Done {
+        let trail = &mut self.trail;
+        self.state
+            .budgeted(|budget| trail.missing(budget, object, names, record))
+            .map(|_| ())
+    }
+
     /// [`Trail::mark`].
     #[inline]
     pub fn mark(&self) -> usize {
@@ -888,6 +904,40 @@ impl Trail {
             absolute_keyword_location: joined(absolute, keyword),
             kind,
         });
+    }
+
+    /// Records, by `record`, an error for each of `names` that `object` lacks, in order,
+    /// while errors are built ([`ErrorList::builds`]); from the first that would not be,
+    /// counts the missing names left at once ([`NameList::present`]: a lookup per key
+    /// of the object or per name, whichever are fewer), so that errors past
+    /// [`Limits::max_errors`] or in a subschema whose errors are dropped cost no work
+    /// each. Every lookup is charged to `budget` ([`json::Meter`]). Gives whether no
+    /// name was missing.
+    pub fn missing<'n, S: AsRef<str>>(
+        &mut self,
+        budget: &mut Budget,
+        object: &Map<String, Value>,
+        names: NameList<'n, S>,
+        mut record: impl FnMut(&mut Trail, &'n S),
+    ) -> Result<bool, IncompleteReason> {
+        let mut meter = json::Meter::new(budget);
+        let mut recorded = 0u64;
+        for name in names.in_order() {
+            if !self.errors.builds() {
+                let total = names.in_order().len() as u64;
+                let missing = total - names.present(object, &mut meter)?;
+                meter.finish()?;
+                self.errors.count_unbuilt(missing - recorded);
+                return Ok(missing == 0);
+            }
+            meter.add(1)?;
+            if !object.contains_key(name.as_ref()) {
+                record(self, name);
+                recorded += 1;
+            }
+        }
+        meter.finish()?;
+        Ok(recorded == 0)
     }
 
     /// Extends the keyword location by an edge's `path`; returns the mark for

@@ -70,6 +70,28 @@ pub fn deep_item(i: usize) -> Value {
     v
 }
 
+/// Names required of each item by `required_past_the_bound` and
+/// `dependent_required_past_the_bound`.
+pub const REQUIRED_NAMES: usize = 10_000;
+
+/// The cost of reporting [`INSTANCE_ITEMS`] `{}` against `required_past_the_bound`: one
+/// unit for the root, one per item for its node (charged before the loop), and for the
+/// first item the names looked up until the report is full (100) and the count of the
+/// rest (a pass over its no keys), one unit per 16 lookups: 7. Every other item counts
+/// its missing names at once, for nothing.
+pub const REQUIRED_COST: u64 = 1 + INSTANCE_ITEMS as u64 + 7;
+
+/// The cost of reporting [`INSTANCE_ITEMS`] `{"a": 1}` against
+/// `dependent_required_past_the_bound`: as [`REQUIRED_COST`], plus one unit for each
+/// other item (its one key looked up among the sorted names).
+pub const DEPENDENT_REQUIRED_COST: u64 = REQUIRED_COST + INSTANCE_ITEMS as u64 - 1;
+
+fn required_names() -> Vec<Value> {
+    (0..REQUIRED_NAMES)
+        .map(|i| json!(format!("n{i}")))
+        .collect()
+}
+
 /// String member `i` of `big_string_enum`.
 pub fn member(i: usize) -> String {
     format!("member-{i:05}")
@@ -176,6 +198,17 @@ pub const ALL: &[Hostile] = &[
         name: "error_amplification",
         schema: || json!({"items": {"required": ["a", "b", "c", "d", "e"]}}),
         budget: None,
+    },
+    // Issue 38 item 2: errors past the bound are counted at once per keyword.
+    Hostile {
+        name: "required_past_the_bound",
+        schema: || json!({"items": {"required": required_names()}}),
+        budget: Some(REQUIRED_COST),
+    },
+    Hostile {
+        name: "dependent_required_past_the_bound",
+        schema: || json!({"items": {"dependentRequired": {"a": required_names()}}}),
+        budget: Some(DEPENDENT_REQUIRED_COST),
     },
     // 6. Linear scans that multiply, under a budget that only a lookup per item fits.
     Hostile {

@@ -175,6 +175,41 @@ fn errors_are_bounded_alike() {
     });
 }
 
+#[test]
+fn errors_past_the_bound_are_counted_at_once() {
+    // 100,000 items each missing 10,000 required names: a billion errors, 100 kept, the
+    // rest counted per keyword at once, within the counted cost (`hostile::REQUIRED_COST`,
+    // `hostile::DEPENDENT_REQUIRED_COST`). Before, every missing name was looked up and
+    // counted one by one, uncharged: 24 s for `required` (the figure), and the
+    // reports below stopped at neither budget.
+    on_small_stack(|| {
+        let names = hostile::REQUIRED_NAMES as u64;
+        for (name, item) in [
+            ("required_past_the_bound", json!({})),
+            ("dependent_required_past_the_bound", json!({"a": 1})),
+        ] {
+            for (backend, v) in backends(name) {
+                let rows = Value::Array(vec![item.clone(); hostile::INSTANCE_ITEMS]);
+                assert_eq!(v.check(&rows), INVALID, "[{backend}] {name}");
+                let report = v.validate(&rows);
+                assert_eq!(report.verdict, INVALID, "[{backend}] {name}");
+                assert_eq!(report.errors.len(), 100, "[{backend}] {name}");
+                let all = hostile::INSTANCE_ITEMS as u64 * names;
+                assert_eq!(report.errors_omitted, all - 100, "[{backend}] {name}");
+                // One item more: over the budget where the loop is charged (`required`,
+                // whose first count is then not paid for), or at the last item's count.
+                let rows = Value::Array(vec![item.clone(); hostile::INSTANCE_ITEMS + 1]);
+                let report = v.validate(&rows);
+                let counted = match name {
+                    "required_past_the_bound" => 0,
+                    _ => all - names - 100,
+                };
+                assert_eq!(report.errors_omitted, counted, "[{backend}] {name} + 1");
+            }
+        }
+    });
+}
+
 /// `INSTANCE_ITEMS` items (`n` more), item `i` being `item(i)`.
 fn items(extra: usize, item: impl Fn(usize) -> Value) -> Value {
     Value::Array((0..hostile::INSTANCE_ITEMS + extra).map(item).collect())

@@ -17,7 +17,7 @@ use super::plan::{
 };
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
-use crate::plan::lookup::EnumTable;
+use crate::plan::lookup::{EnumTable, NameList};
 use crate::plan::{Discriminator, Limit};
 use crate::regex::PatternSet;
 use schemac_runtime::__private::{
@@ -290,6 +290,21 @@ impl Ctx {
     /// Reports an error of `node`'s check `keyword` (a node-level error when `keyword`
     /// is empty) at the current locations, when reporting.
     #[cold]
+    /// The names of `list` that `object` lacks, reported by `record` ([`Trail::missing`]):
+    /// whether none is. Only while reporting.
+    fn missing(
+        &mut self,
+        object: &Map<String, Value>,
+        list: &NameList,
+        record: impl FnMut(&mut Trail, &String),
+    ) -> Res {
+        let Some(trail) = self.trail.as_deref_mut() else {
+            return Ok(true);
+        };
+        self.state
+            .budgeted(|budget| trail.missing(budget, object, list.as_runtime(), record))
+    }
+
     fn error(&mut self, node: &Node, keyword: &str, kind: ErrorKind) {
         if let (true, Some(trail)) = (self.report, self.trail.as_deref_mut()) {
             let keyword = Some(keyword).filter(|k| !k.is_empty());
@@ -1303,11 +1318,28 @@ impl Interpreter {
         let ok = match &check.kind {
             CheckKind::Required(names) => match (inst.as_object(), plan.required(index)) {
                 (Some(object), Some(required)) if !cx.report => required.holds(object),
-                (Some(object), _) => self.required(cx, node, keyword, object, names),
+                (Some(object), _) => match plan.name_list(index, 0) {
+                    Some(list) if cx.report => cx.missing(object, list, |trail, name| {
+                        trail.error_of(
+                            &node.uri,
+                            Some(keyword),
+                            ErrorKind::Required {
+                                property: Cow::Owned(name.clone()),
+                            },
+                        )
+                    })?,
+                    _ => self.required(cx, node, keyword, object, names),
+                },
                 (None, _) => true,
             },
             CheckKind::DependentRequired(dependencies) => match inst.as_object() {
-                Some(object) => self.dependent_required(cx, node, keyword, object, dependencies),
+                Some(object) => self.dependent_required(
+                    cx,
+                    (node, plan),
+                    (index, keyword),
+                    object,
+                    dependencies,
+                )?,
                 None => true,
             },
             CheckKind::Ref(edge) => {
@@ -1697,21 +1729,34 @@ impl Interpreter {
     fn dependent_required(
         &self,
         cx: &mut Ctx,
-        node: &Node,
-        keyword: &str,
+        (node, plan): (&Node, &NodePlan),
+        (index, keyword): (usize, &str),
         object: &Map<String, Value>,
         dependencies: &[(String, Vec<String>)],
-    ) -> bool {
+    ) -> Res {
         let mut ok = true;
-        for (property, required) in dependencies {
+        for (entry, (property, required)) in dependencies.iter().enumerate() {
             if !object.contains_key(property) {
+                continue;
+            }
+            if let (Some(list), true) = (plan.name_list(index, entry), cx.report) {
+                ok &= cx.missing(object, list, |trail, name| {
+                    trail.error_of(
+                        &node.uri,
+                        Some(keyword),
+                        ErrorKind::DependentRequired {
+                            property: Cow::Owned(property.clone()),
+                            missing: Cow::Owned(name.clone()),
+                        },
+                    )
+                })?;
                 continue;
             }
             for name in required {
                 if !object.contains_key(name) {
                     ok = false;
                     if !cx.report {
-                        return false;
+                        return Ok(false);
                     }
                     cx.error(
                         node,
@@ -1724,7 +1769,7 @@ impl Interpreter {
                 }
             }
         }
-        ok
+        Ok(ok)
     }
 
     #[inline(never)]

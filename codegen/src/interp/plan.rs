@@ -5,7 +5,7 @@
 use super::annotations::NameTable;
 use super::eval::object_pass_at;
 use crate::ir::{CheckKind, Edge, Node, NodeId, Program, RegexId};
-use crate::plan::lookup::{pattern_set, EnumTable};
+use crate::plan::lookup::{pattern_set, EnumTable, NameList};
 use crate::plan::{Discriminator, Limit, Plan};
 use crate::regex::PatternSet;
 use schemac_runtime::__private::{get, Bits};
@@ -93,6 +93,9 @@ pub(super) struct NodePlan {
     pub(super) discriminators: Vec<(usize, Discriminator)>,
     /// Member tables of the `enum` checks with enough members, by check index.
     pub(super) enum_tables: Vec<(usize, EnumTable)>,
+    /// The [`NameList`]s of the `required` checks (entry 0) and `dependentRequired`
+    /// entries (by position) with enough names, by (check index, entry).
+    pub(super) name_lists: Vec<((usize, usize), NameList)>,
     /// How short-circuit evaluation without annotations evaluates the node.
     pub(super) fast: Fast,
     /// The [`Op`]s short-circuit evaluation runs once it has entered an out-of-line
@@ -631,6 +634,14 @@ impl NodePlan {
     /// The member tables of check `index`, if it has them.
     pub(super) fn enum_table(&self, index: usize) -> Option<&EnumTable> {
         at_check(&self.enum_tables, index)
+    }
+
+    /// The [`NameList`] of entry `entry` of check `index` (see [`NodePlan::name_lists`]).
+    pub(super) fn name_list(&self, index: usize, entry: usize) -> Option<&NameList> {
+        self.name_lists
+            .iter()
+            .find(|(at, _)| *at == (index, entry))
+            .map(|(_, list)| list)
     }
 }
 
@@ -1637,6 +1648,16 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
         if let CheckKind::Enum(values) = &check.kind {
             if let Some(table) = EnumTable::new(values) {
                 out.enum_tables.push((i, table));
+            }
+        }
+        let lists: Vec<&[String]> = match &check.kind {
+            CheckKind::Required(names) => vec![names],
+            CheckKind::DependentRequired(deps) => deps.iter().map(|(_, n)| &n[..]).collect(),
+            _ => Vec::new(),
+        };
+        for (entry, names) in lists.into_iter().enumerate() {
+            if let Some(list) = NameList::new(names) {
+                out.name_lists.push(((i, entry), list));
             }
         }
     }

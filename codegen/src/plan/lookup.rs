@@ -126,6 +126,40 @@ impl EnumTable {
     }
 }
 
+/// The names an object must have (a `required` list, or one `dependentRequired` entry's)
+/// when there are at least [`NameList::MIN_NAMES`]: error-collecting evaluation in both
+/// backends reports them through `schemac_runtime::__private::Trail::missing`, which
+/// counts the missing names left at once past the error bound instead of one by one
+/// (with fewer names, each is looked up and counted on its own: a bounded cost). The
+/// names in order and sorted (`schemac_runtime::lookup::NameList`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameList {
+    pub(crate) in_order: Vec<String>,
+    pub(crate) sorted: Vec<String>,
+}
+
+impl NameList {
+    /// From this many names on, missing ones are counted at once past the error bound.
+    pub const MIN_NAMES: usize = 16;
+
+    /// The list of `names`, when there are at least [`NameList::MIN_NAMES`].
+    pub fn new(names: &[String]) -> Option<NameList> {
+        (names.len() >= Self::MIN_NAMES).then(|| {
+            let mut sorted = names.to_vec();
+            sorted.sort_unstable();
+            NameList {
+                in_order: names.to_vec(),
+                sorted,
+            }
+        })
+    }
+
+    /// The runtime's view of the list.
+    pub fn as_runtime(&self) -> schemac_runtime::lookup::NameList<'_, String> {
+        schemac_runtime::lookup::NameList::new(&self.in_order, &self.sorted)
+    }
+}
+
 /// The prefilter over the patterns `ids` of a `patternProperties` check, or of the
 /// patterns an `additionalProperties` check skips, when there are at least
 /// [`PatternSet::MIN_PATTERNS`] of them (numbered in the order given).

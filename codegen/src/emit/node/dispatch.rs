@@ -4,6 +4,7 @@
 use super::assertion::{f64_tokens, format_fn_name, type_kind};
 use super::call::When;
 use super::code::{Code, Uses};
+use super::object::reported_apart;
 use super::{state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind};
 use proc_macro2::TokenStream;
@@ -263,7 +264,9 @@ impl Gen<'_> {
             if out.ends() && f.mode == Mode::Check {
                 break;
             }
-            let fused = in_loop(&check.kind) || matches!(check.kind, CheckKind::Required(_));
+            // (Error-collecting code reports a long list on its own: `Gen::name_list`.)
+            let fused = in_loop(&check.kind)
+                || matches!(&check.kind, CheckKind::Required(names) if !reported_apart(f, names));
             if object_loop && fused {
                 if !loop_done {
                     loop_done = true;

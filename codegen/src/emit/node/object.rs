@@ -8,8 +8,8 @@ use super::dispatch::ArmCx;
 use super::names::{match_names, NameArm};
 use super::{state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId, RegexId};
-use crate::plan::lookup;
-use proc_macro2::{Literal, TokenStream};
+use crate::plan::lookup::{self, NameList};
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -65,7 +65,7 @@ impl Gen<'_> {
     /// `required` of one run, in one pass over the object.
     pub(super) fn object_loop(&self, a: &ArmCx<'_, '_>, checks: &[(Check, When)]) -> Code {
         let f = a.f;
-        let run = PassChecks::gather(checks, f.absorbed.unevaluated);
+        let run = PassChecks::gather(checks, f);
         let mark = f.node.collect.properties && run.unevaluated.is_none();
         let (properties, deferred) = self.split_deferred(f, &run, mark);
         let charge = self.pass_charge(f, &run);
@@ -613,6 +613,15 @@ impl Gen<'_> {
     /// `required` by a lookup per name (from `REQUIRED_IN_LOOP` names on, the pass over the object finds them).
     pub(super) fn required(&self, a: &ArmCx<'_, '_>, check: &Check, names: &[String]) -> Code {
         let f = a.f;
+        if let Some(list) = self.name_list(f, names) {
+            let keyword = &check.keyword;
+            return self.missing(
+                list,
+                quote!(#keyword, __rt::ErrorKind::Required {
+                    property: __rt::Cow::Borrowed(*name)
+                }),
+            );
+        }
         let fail = |kind: TokenStream| self.fail(f, check, kind);
         let parts: Code = names
             .iter()
@@ -639,6 +648,17 @@ impl Gen<'_> {
             .iter()
             .filter(|(_, r)| !r.is_empty())
             .map(|(property, required)| {
+                if let Some(list) = self.name_list(f, required) {
+                    let keyword = &check.keyword;
+                    let missing = self.missing(
+                        list,
+                        quote!(#keyword, __rt::ErrorKind::DependentRequired {
+                            property: __rt::Cow::Borrowed(#property),
+                            missing: __rt::Cow::Borrowed(*name)
+                        }),
+                    );
+                    return Code::when(quote!(obj.contains_key(#property)), missing);
+                }
                 let inner: Code = required
                     .iter()
                     .map(|missing| {
@@ -653,6 +673,28 @@ impl Gen<'_> {
             })
             .collect();
         parts.binding()
+    }
+
+    /// The [`NameList`] of `names` when error-collecting code reports them through
+    /// `Errors::missing` (short-circuit code stops at the first missing name).
+    pub(super) fn name_list(&self, f: &Fun<'_>, names: &[String]) -> Option<Ident> {
+        let list = NameList::new(names).filter(|_| reported_apart(f, names))?;
+        let rt = self.rt;
+        let (in_order, sorted) = (&list.in_order, &list.sorted);
+        Some(self.table(
+            "NL",
+            " Names an object must have, in order and sorted: the missing ones are counted at once past the error bound.",
+            quote!(#rt::lookup::NameList<'static>),
+            quote!(#rt::lookup::NameList::new(&[#(#in_order),*], &[#(#sorted),*])),
+        ))
+    }
+
+    /// The errors of the names of `list` an object lacks (`Errors::missing`), each
+    /// recorded by `Trail::error` with the arguments `error` (which read `name`).
+    fn missing(&self, list: Ident, error: TokenStream) -> Code {
+        Code::stmt(quote!(cx.missing(obj, #list, |t, name| t.error(#error))?;))
+            .using(Uses::CX)
+            .binding()
     }
 
     /// `dependentSchemas`: for each present property, its subschema on the object.
@@ -780,9 +822,11 @@ struct PassChecks<'c> {
 }
 
 impl<'c> PassChecks<'c> {
-    /// The pass's checks among `checks`; `unevaluatedProperties` among them only where the
-    /// function `absorbs_unevaluated`.
-    fn gather(checks: &'c [(Check, When)], absorbs_unevaluated: bool) -> PassChecks<'c> {
+    /// The pass's checks among `checks` for function `f`: `unevaluatedProperties` among
+    /// them only where it absorbs it, `required` only where its names are not reported
+    /// on their own ([`Gen::name_list`]).
+    fn gather(checks: &'c [(Check, When)], f: &Fun<'_>) -> PassChecks<'c> {
+        let absorbs_unevaluated = f.absorbed.unevaluated;
         let mut run = PassChecks {
             properties: Vec::new(),
             patterns: Vec::new(),
@@ -806,7 +850,7 @@ impl<'c> PassChecks<'c> {
                     patterns,
                 } => run.additional = Some((schema, known, patterns)),
                 CheckKind::PropertyNames(e) => run.names = Some(e),
-                CheckKind::Required(rs) => {
+                CheckKind::Required(rs) if !reported_apart(f, rs) => {
                     for r in rs {
                         if !run.required.iter().any(|&(_, n, w)| n == r && w == when) {
                             run.required.push((check, r, when));
@@ -836,6 +880,13 @@ struct Additional<'c> {
     code: Option<Code>,
     /// That action fails the node whatever the key.
     fails: bool,
+}
+
+/// Whether function `f` reports the names an object must have on their own, through
+/// `Errors::missing` ([`Gen::name_list`]), rather than in the pass over the object: in
+/// error-collecting code, a list with a [`NameList`].
+pub(super) fn reported_apart(f: &Fun<'_>, names: &[String]) -> bool {
+    f.mode == Mode::Errors && names.len() >= NameList::MIN_NAMES
 }
 
 /// The `required` names of a pass, with each one's `seen` slot (in first-use order) and
