@@ -58,6 +58,8 @@ pub enum CompileErrorKind {
     SchemaTooDeep,
     /// More subschemas than `max_subschemas`.
     TooManySubschemas,
+    /// More places for `$dynamicRef`s to land than `max_dynamic_targets`.
+    TooManyDynamicTargets,
 }
 
 impl CompileErrorKind {
@@ -77,6 +79,7 @@ impl CompileErrorKind {
             CompileErrorKind::RegexTooLarge => "RegexTooLarge",
             CompileErrorKind::SchemaTooDeep => "SchemaTooDeep",
             CompileErrorKind::TooManySubschemas => "TooManySubschemas",
+            CompileErrorKind::TooManyDynamicTargets => "TooManyDynamicTargets",
         }
     }
 }

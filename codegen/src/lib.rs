@@ -69,6 +69,7 @@ pub mod names;
 mod options;
 pub mod plan;
 pub mod regex;
+pub mod work;
 
 pub use api::{is_valid, options, validator_for, CompileErrors, ValidatorOptions};
 pub use check::Compiler;

@@ -63,10 +63,23 @@ pub struct Options {
     pub max_schema_depth: usize,
     /// Most subschemas in one compiled program. Default: 10,000.
     pub max_subschemas: usize,
+    /// Most places the `$dynamicRef`s of one program may land, summed over those that
+    /// resolve at run time (their anchor is declared by more than one resource): each
+    /// such reference counts the resources declaring its anchor. Generated code holds a
+    /// branch per place, so this bounds its size and the time to generate it. Default:
+    /// 10,000 ([`Options::DEFAULT_MAX_DYNAMIC_TARGETS`]); over it is
+    /// `TooManyDynamicTargets`.
+    pub max_dynamic_targets: usize,
     /// Regex compilation limits.
     pub regex: RegexOptions,
     /// Run-time limits (budget, depth) compiled into the program.
     pub limits: Limits,
+}
+
+impl Options {
+    /// The default [`Options::max_dynamic_targets`]: hundreds of times what the 2020-12
+    /// meta-schema and its vocabularies use.
+    pub const DEFAULT_MAX_DYNAMIC_TARGETS: usize = 10_000;
 }
 
 impl Default for Options {
@@ -84,6 +97,7 @@ impl Default for Options {
             annotations: false,
             max_schema_depth: 64,
             max_subschemas: 10_000,
+            max_dynamic_targets: Options::DEFAULT_MAX_DYNAMIC_TARGETS,
             regex: RegexOptions::default(),
             limits: Limits::default(),
         }

@@ -51,6 +51,7 @@ pub(crate) fn lower(
     let root = lower.node_for(root);
     lower.drain();
     lower.add_dynamic_anchors();
+    lower.check_dynamic_targets();
     lower.summary_warnings();
 
     let mut errors = std::mem::take(&mut lower.index.errors);
@@ -132,6 +133,49 @@ impl Lower<'_> {
                 ),
             });
         }
+    }
+
+    /// Refuses a program whose run-time `$dynamicRef`s may land in more places than
+    /// [`Options::max_dynamic_targets`] (see there), naming the reference that crosses it.
+    fn check_dynamic_targets(&mut self) {
+        let mut declaring: BTreeMap<&str, usize> = BTreeMap::new();
+        for resource in &self.resources {
+            for name in resource.dynamic_anchors.keys() {
+                *declaring.entry(name).or_default() += 1;
+            }
+        }
+        let mut total = 0usize;
+        let crossing = self.nodes.iter().position(|node| {
+            node.checks.iter().any(|check| match &check.kind {
+                CheckKind::DynamicRef {
+                    anchor: Some(name), ..
+                } => {
+                    let places = declaring.get(name.as_str()).copied().unwrap_or(0);
+                    if places > 1 {
+                        total = total.saturating_add(places);
+                    }
+                    total > self.options.max_dynamic_targets
+                }
+                _ => false,
+            })
+        });
+        let Some(at) = crossing else {
+            return;
+        };
+        let place = self.memo.iter().find(|(_, id)| id.0 == at).map(|(p, _)| p);
+        let location = match place {
+            Some(place) => self.index.location(place, Some("$dynamicRef")),
+            None => Location::default(),
+        };
+        self.errors.push(CompileError::new(
+            CompileErrorKind::TooManyDynamicTargets,
+            location,
+            format!(
+                "the schema's $dynamicRefs may land in more than {} places (each counts \
+                 the resources declaring its $dynamicAnchor; option max_dynamic_targets)",
+                self.options.max_dynamic_targets
+            ),
+        ));
     }
 
     /// The node for the subschema at `place`, allocated (and queued) on first use.
@@ -225,6 +269,7 @@ impl Lower<'_> {
     }
 
     fn lower_node(&mut self, place: Place, id: NodeId) {
+        crate::work::add(1);
         let info = self.index.info(&place);
         let resource = self.resource(&info.resource);
         let relative = place

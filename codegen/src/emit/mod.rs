@@ -152,6 +152,8 @@ pub fn generate(units: &[Unit<'_>], options: &EmitOptions) -> Result<String, Emi
         }
     );
     out.push_str(&prettyplease::unparse(&file));
+    // Generating code is work in proportion to the code generated.
+    crate::work::add(out.len());
     Ok(out)
 }
 

@@ -919,6 +919,7 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
         .iter()
         .enumerate()
         .map(|(i, node)| {
+            crate::work::add(1 + node.checks.len());
             let decided = shared.node(NodeId(i));
             let mut out = plan_node(shared, NodeId(i), node);
             out.out_of_line = decided.out_of_line;
@@ -1291,6 +1292,7 @@ fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize)
     if std::mem::replace(&mut spliced[id], true) {
         return;
     }
+    crate::work::add(1);
     let applied: Vec<usize> = (fast[id].0.ops().into_iter())
         .chain([&fast[id].1])
         .flat_map(|lanes| lanes.lanes.iter())

@@ -145,6 +145,19 @@ impl Program {
             .filter_map(|(r, res)| res.dynamic_anchors.get(name).map(|&t| (r, t)))
             .collect()
     }
+
+    /// [`Program::dynamic_targets`] of every anchor name at once, in one pass over the
+    /// resources: for analyses that visit many `$dynamicRef`s, each then costs a lookup
+    /// rather than a scan of every resource.
+    pub fn dynamic_targets_by_name(&self) -> BTreeMap<&str, Vec<(usize, NodeId)>> {
+        let mut by_name: BTreeMap<&str, Vec<(usize, NodeId)>> = BTreeMap::new();
+        for (r, resource) in self.resources.iter().enumerate() {
+            for (name, &target) in &resource.dynamic_anchors {
+                by_name.entry(name).or_default().push((r, target));
+            }
+        }
+        by_name
+    }
 }
 
 /// A schema resource: a subschema with `$id`, or a document root.

@@ -321,6 +321,7 @@ impl<'a> Walk<'_, 'a> {
         depth: usize,
         document_root: bool,
     ) {
+        crate::work::add(1);
         if depth > self.index.options.max_schema_depth {
             self.error(
                 CompileErrorKind::SchemaTooDeep,

@@ -62,12 +62,15 @@
 //!   in both backends.
 
 mod discriminate;
+mod graph;
+mod partition;
 
 pub use discriminate::{Admits, Discriminator};
+use graph::Graph;
 pub mod lookup;
 
 use crate::ir::{CheckKind, Edge, NodeId, Program};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Estimated weight from which a node counts as heavy; also the weight of a recursive node.
 pub const HEAVY: u32 = 10_000;
@@ -148,14 +151,15 @@ impl Plan {
         resolve_static_dynamic_refs(&mut program);
         collapse_reference_wrappers(&mut program);
         // Reordering checks keeps every edge, so the cycles found here stay true.
-        let recursive = recursive_nodes(&program);
+        let recursive = Graph::new(&program, &|id| id).on_cycles();
         let weights = weights(&program, &recursive);
         order_checks(&mut program, &weights);
         let canonical = share(&program, Sharing::Verdicts);
         let error_functions = share(&program, Sharing::Errors);
-        let nodes = decide(&program, &canonical, &weights);
+        let graph = Graph::new(&program, &|id| canonical[id.0]);
+        let nodes = decide(&program, &canonical, &graph, &weights);
         let discriminators = discriminate::discriminators(&program);
-        let depth_free = depth_free(&program, &nodes);
+        let depth_free = depth_free(&program, &graph, &nodes);
         Plan {
             program,
             nodes,
@@ -257,30 +261,38 @@ fn forwarded(program: &Program, id: NodeId) -> Option<&Edge> {
     (!program.uses_dynamic_scope || same_resource).then_some(edge)
 }
 
-/// Rewrite 2: edges skip reference-only nodes (a cycle of them is left alone).
+/// The most reference-only nodes one edge skips: a longer chain of them (or a cycle) is
+/// left as it is, so that rewriting costs a bounded amount per edge and no edge's keyword
+/// path grows with the length of a chain.
+const MAX_SKIPPED_WRAPPERS: usize = 32;
+
+/// Rewrite 2: edges skip reference-only nodes (up to [`MAX_SKIPPED_WRAPPERS`] of them; a
+/// longer chain or a cycle of them is left alone).
 fn collapse_reference_wrappers(program: &mut Program) {
-    let n = program.nodes.len();
-    for at in 0..n {
-        for c in 0..program.nodes[at].checks.len() {
-            let mut kind = program.nodes[at].checks[c].kind.clone();
-            for edge in kind.edges_mut() {
+    // Each wrapper's edge, as lowered: followed below while edges are rewritten.
+    let forwards: Vec<Option<Edge>> = (0..program.nodes.len())
+        .map(|i| forwarded(program, NodeId(i)).cloned())
+        .collect();
+    for node in &mut program.nodes {
+        for check in &mut node.checks {
+            for edge in check.kind.edges_mut() {
                 let mut path = edge.path.clone();
                 let mut target = edge.target;
-                let mut steps = 0;
-                while let Some(next) = forwarded(program, target) {
-                    steps += 1;
-                    if steps > n {
+                let mut skipped = 0;
+                while let Some(next) = &forwards[target.0] {
+                    crate::work::add(1);
+                    skipped += 1;
+                    if skipped > MAX_SKIPPED_WRAPPERS {
                         break;
                     }
                     path.push_str(&next.path);
                     target = next.target;
                 }
-                if steps <= n && target != edge.target {
+                if skipped <= MAX_SKIPPED_WRAPPERS && target != edge.target {
                     edge.path = path;
                     edge.target = target;
                 }
             }
-            program.nodes[at].checks[c].kind = kind;
         }
     }
 }
@@ -336,89 +348,6 @@ fn weights(program: &Program, recursive: &[bool]) -> Vec<u32> {
         }
     }
     weight.into_iter().map(|w| w.unwrap_or(HEAVY)).collect()
-}
-
-/// Nodes on a cycle of edges (dynamic-reference targets included).
-fn recursive_nodes(program: &Program) -> Vec<bool> {
-    let succ: Vec<Vec<usize>> = (0..program.nodes.len())
-        .map(|i| successors(program, NodeId(i)))
-        .collect();
-    on_cycles(&succ)
-}
-
-/// Nodes on a cycle of the graph whose successors `succ` lists, by Tarjan's algorithm
-/// without recursion.
-fn on_cycles(succ: &[Vec<usize>]) -> Vec<bool> {
-    let n = succ.len();
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0usize; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<usize> = Vec::new();
-    let mut out = vec![false; n];
-    let mut next = 0;
-    for root in 0..n {
-        if index[root] != usize::MAX {
-            continue;
-        }
-        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
-        index[root] = next;
-        low[root] = next;
-        next += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut i)) = call.last_mut() {
-            if *i < succ[v].len() {
-                let w = succ[v][*i];
-                *i += 1;
-                if index[w] == usize::MAX {
-                    index[w] = next;
-                    low[w] = next;
-                    next += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    call.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            call.pop();
-            if let Some(&(parent, _)) = call.last() {
-                low[parent] = low[parent].min(low[v]);
-            }
-            if low[v] == index[v] {
-                let mut members = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    members.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                let cyclic = members.len() > 1 || succ[v].contains(&v);
-                for w in members {
-                    out[w] = cyclic;
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The nodes `id` may evaluate next: its edges' targets and, for a dynamic reference,
-/// every node declaring its anchor.
-fn successors(program: &Program, id: NodeId) -> Vec<usize> {
-    let mut out = Vec::new();
-    for check in &program.node(id).checks {
-        out.extend(check.kind.edges().iter().map(|e| e.target.0));
-        if let CheckKind::DynamicRef {
-            anchor: Some(name), ..
-        } = &check.kind
-        {
-            out.extend(program.dynamic_targets(name).iter().map(|(_, t)| t.0));
-        }
-    }
-    out
 }
 
 /// Rewrite 3: each node's checks, and each `properties` check's entries, in plan order.
@@ -503,52 +432,49 @@ pub fn extends_location(program: &Program, node: &crate::ir::Node, edge: &Edge) 
         && child.ends_with(&edge.path)
 }
 
-/// Sharing: each node's class representative, by partition refinement over the nodes'
-/// shapes (checks with targets replaced by their class; see [`Sharing`]).
+/// Sharing: each node's class representative (its smallest id), the classes being the
+/// coarsest partition in which a class's nodes have one shape — their checks with targets
+/// left out (see [`Sharing`]) — and targets of one class, edge by edge
+/// ([`partition::coarsest_partition`]).
 fn share(program: &Program, sharing: Sharing) -> Vec<NodeId> {
-    let n = program.nodes.len();
-    let mut class: Vec<usize> = vec![0; n];
-    let mut classes = 1;
-    loop {
-        let mut ids: BTreeMap<(usize, String), usize> = BTreeMap::new();
-        let mut next = vec![0; n];
-        for (i, node) in program.nodes.iter().enumerate() {
-            // An annotated node is never constant (see `constant`): a class of its own.
-            let mut shape = format!("{:?}|{}|", node.collect, node.annotations.is_empty());
-            if program.uses_dynamic_scope {
-                shape.push_str(&format!("{}:{}|", node.resource.0, node.is_resource_root));
-            }
+    let mut shapes: BTreeMap<String, usize> = BTreeMap::new();
+    let mut labels = Vec::with_capacity(program.nodes.len());
+    let mut targets = Vec::with_capacity(program.nodes.len());
+    for node in &program.nodes {
+        // An annotated node is never constant (see `constant`): a class of its own.
+        let mut shape = format!("{:?}|{}|", node.collect, node.annotations.is_empty());
+        if program.uses_dynamic_scope {
+            shape.push_str(&format!("{}:{}|", node.resource.0, node.is_resource_root));
+        }
+        if sharing == Sharing::Errors {
+            shape.push_str(&format!("{:?}|", node.annotations));
+        }
+        let mut edges_to = Vec::new();
+        for check in &node.checks {
             if sharing == Sharing::Errors {
-                shape.push_str(&format!("{:?}|", node.annotations));
+                shape.push_str(&format!("{}|", check.annotates));
             }
-            for check in &node.checks {
-                if sharing == Sharing::Errors {
-                    shape.push_str(&format!("{}|", check.annotates));
-                }
-                let mut kind = check.kind.clone();
-                for edge in kind.edges_mut() {
-                    match sharing {
-                        Sharing::Verdicts => edge.path.clear(),
-                        Sharing::Errors if !extends_location(program, node, edge) => {
-                            shape.push_str(&program.node(edge.target).uri);
-                            shape.push('|');
-                        }
-                        Sharing::Errors => {}
+            let mut kind = check.kind.clone();
+            for edge in kind.edges_mut() {
+                match sharing {
+                    Sharing::Verdicts => edge.path.clear(),
+                    Sharing::Errors if !extends_location(program, node, edge) => {
+                        shape.push_str(&program.node(edge.target).uri);
+                        shape.push('|');
                     }
-                    edge.target = NodeId(class[edge.target.0]);
+                    Sharing::Errors => {}
                 }
-                shape.push_str(&format!("{kind:?};"));
+                edges_to.push(edge.target.0);
+                edge.target = NodeId(0);
             }
-            let fresh = ids.len();
-            next[i] = *ids.entry((class[i], shape)).or_insert(fresh);
+            shape.push_str(&format!("{kind:?};"));
         }
-        let count = ids.len();
-        class = next;
-        if count == classes {
-            break;
-        }
-        classes = count;
+        crate::work::add(shape.len());
+        let fresh = shapes.len();
+        labels.push(*shapes.entry(shape).or_insert(fresh));
+        targets.push(edges_to);
     }
+    let class = partition::coarsest_partition(&labels, &targets);
     let mut first: BTreeMap<usize, NodeId> = BTreeMap::new();
     for (i, &c) in class.iter().enumerate() {
         first.entry(c).or_insert(NodeId(i));
@@ -571,92 +497,108 @@ fn constant(program: &Program, id: NodeId) -> Option<bool> {
     }
 }
 
-/// The number of checks in the tree below `id` (children counted as if inlined), or any
-/// number above `limit` once it is known to exceed it (which bounds the walk).
-fn inline_size(
-    program: &Program,
-    canon: &impl Fn(NodeId) -> NodeId,
-    id: NodeId,
-    limit: u32,
-) -> u32 {
-    let mut size = 0u32;
-    for check in &program.node(id).checks {
-        size += 1;
-        for edge in check.kind.edges() {
-            if size > limit {
-                return size;
+/// Per canonical node, the number of checks in the tree below it (children counted as if
+/// inlined, edges through `canon`), or `limit + 1` when that is more than `limit` — a node
+/// whose tree is infinite (it reaches itself) included. Children first, without recursion,
+/// each node once.
+fn inline_sizes(program: &Program, canon: &impl Fn(NodeId) -> NodeId, limit: u32) -> Vec<u32> {
+    const STARTED: u32 = u32::MAX;
+    let n = program.nodes.len();
+    let mut size: Vec<Option<u32>> = vec![None; n];
+    let children = |id: usize| {
+        (program.nodes[id].checks.iter())
+            .flat_map(|c| c.kind.edges())
+            .map(|e| canon(e.target).0)
+    };
+    for start in (0..n).filter(|&i| canon(NodeId(i)).0 == i) {
+        let mut stack = vec![(start, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if !expanded {
+                if size[id].is_none() {
+                    size[id] = Some(STARTED);
+                    stack.push((id, true));
+                    stack.extend(
+                        children(id)
+                            .filter(|&t| size[t].is_none())
+                            .map(|t| (t, false)),
+                    );
+                }
+                continue;
             }
-            size += inline_size(program, canon, canon(edge.target), limit - size);
-        }
-        if size > limit {
-            return size;
+            crate::work::add(1);
+            let mut total = 0u32;
+            for check in &program.nodes[id].checks {
+                total = total.saturating_add(1);
+                for edge in check.kind.edges() {
+                    // A child still started is on the path to it: a cycle, an infinite tree.
+                    let child = match size[canon(edge.target).0] {
+                        Some(STARTED) | None => limit + 1,
+                        Some(child) => child,
+                    };
+                    total = total.saturating_add(child);
+                }
+            }
+            size[id] = Some(total.min(limit + 1));
         }
     }
-    size
+    size.into_iter().map(|s| s.unwrap_or(limit + 1)).collect()
 }
 
 /// The out-of-line decisions and entry costs, over the shared (canonical) graph.
-fn decide(program: &Program, canonical: &[NodeId], weights: &[u32]) -> Vec<NodePlan> {
+fn decide(
+    program: &Program,
+    canonical: &[NodeId],
+    graph: &Graph,
+    weights: &[u32],
+) -> Vec<NodePlan> {
     let n = program.nodes.len();
     let canon = |id: NodeId| canonical[id.0];
     // Cycles of the shared graph (sharing can close a cycle no original node is on).
-    let cyclic = on_cycles(
-        &(0..n)
-            .map(|i| {
-                let succ = successors(program, NodeId(i));
-                succ.into_iter().map(|t| canonical[t].0).collect()
-            })
-            .collect::<Vec<_>>(),
-    );
-    // Referrers of each canonical node, from canonical nodes reachable from the root.
+    let cyclic = graph.on_cycles();
+    // Referrers of each canonical node, from canonical nodes reachable from the root; the
+    // nodes declaring a dynamic anchor that a reachable `$dynamicRef` names are forced out
+    // of line (each anchor's vertex is walked once).
     let mut referrers = vec![0u32; n];
     let mut forced = vec![false; n];
     let root = canon(program.root);
     forced[root.0] = true;
-    let mut seen = vec![false; n];
-    let mut work = vec![root];
-    while let Some(id) = work.pop() {
-        if std::mem::replace(&mut seen[id.0], true) {
+    let mut seen = vec![false; graph.len()];
+    let mut work = vec![root.0];
+    while let Some(v) = work.pop() {
+        if std::mem::replace(&mut seen[v], true) {
             continue;
         }
-        let node = program.node(id);
-        if program.uses_dynamic_scope && node.is_resource_root {
-            forced[id.0] = true;
+        crate::work::add(1 + graph.successors[v].len());
+        let is_node = v < n;
+        if is_node && program.uses_dynamic_scope && program.nodes[v].is_resource_root {
+            forced[v] = true;
         }
-        for check in &node.checks {
-            for edge in check.kind.edges() {
-                let t = canon(edge.target);
-                referrers[t.0] += 1;
-                work.push(t);
+        for &t in &graph.successors[v] {
+            match (is_node, t < n) {
+                (true, true) => referrers[t] += 1,
+                (false, _) => forced[t] = true,
+                (true, false) => {}
             }
-            if let CheckKind::DynamicRef {
-                anchor: Some(name), ..
-            } = &check.kind
-            {
-                for (_, t) in program.dynamic_targets(name) {
-                    let t = canon(t);
-                    forced[t.0] = true;
-                    work.push(t);
-                }
-            }
+            work.push(t);
         }
     }
-    let small = |id: NodeId| inline_size(program, &canon, id, SMALL_INLINE) <= SMALL_INLINE;
+    let sizes = inline_sizes(program, &canon, SMALL_INLINE);
     // A node on a cycle reached from several places is where the cycle is entered; the
     // others on cycles too, unless they can be inlined (see `inline_cycle_members`).
     let entry: Vec<bool> = (0..n)
-        .map(|i| forced[i] || (referrers[i] > 1 && (cyclic[i] || !small(NodeId(i)))))
+        .map(|i| forced[i] || (referrers[i] > 1 && (cyclic[i] || sizes[i] > SMALL_INLINE)))
         .collect();
     let mut out_of_line: Vec<bool> = (0..n).map(|i| entry[i] || cyclic[i]).collect();
     let members: Vec<usize> = (0..n)
         .filter(|&i| seen[i] && cyclic[i] && !entry[i])
         .collect();
-    inline_cycle_members(program, &canon, &members, &mut out_of_line);
+    inline_cycle_members(program, graph, &members, &mut out_of_line);
     // Bound inline nesting: walk from each out-of-line node through inline children.
     let mut order: Vec<usize> = (0..n).filter(|&i| seen[i] && out_of_line[i]).collect();
     while let Some(start) = order.pop() {
         let mut stack = vec![(NodeId(start), 0u32)];
         while let Some((id, depth)) = stack.pop() {
+            crate::work::add(1);
             for check in &program.node(id).checks {
                 for edge in check.kind.edges() {
                     let t = canon(edge.target);
@@ -685,6 +627,7 @@ fn decide(program: &Program, canonical: &[NodeId], weights: &[u32]) -> Vec<NodeP
             if cost[id.0].is_some() {
                 continue;
             }
+            crate::work::add(1);
             let once_children = program
                 .node(id)
                 .checks
@@ -712,7 +655,7 @@ fn decide(program: &Program, canonical: &[NodeId], weights: &[u32]) -> Vec<NodeP
             cost[id.0] = Some(total);
         }
     }
-    let (steps, height) = steps_and_height(program, &canon, &out_of_line);
+    let (steps, height) = steps_and_height(program, graph, &out_of_line);
     (0..n)
         .map(|i| {
             let c = canonical[i];
@@ -734,10 +677,11 @@ fn decide(program: &Program, canonical: &[NodeId], weights: &[u32]) -> Vec<NodeP
 /// [`inline_cycle_members`]): two leaves' frames.
 const HEIGHT_SLACK: u32 = 8;
 
-/// How many node visits [`inline_cycle_members`] may spend trying candidates (each try
-/// visits every node): enough for thousands of candidates in a schema of hundreds of
-/// nodes, and a bound for the largest schemas.
-const INLINING_WORK: usize = 1 << 22;
+/// How many vertex visits per vertex and edge of the graph [`inline_cycle_members`] may
+/// spend trying candidates: each try visits the inline nodes below the candidate and
+/// above it up to their regions, a few in most schemas; past this bound the remaining
+/// candidates stay out of line, so planning stays linear in the schema's size.
+const INLINING_WORK_PER_ELEMENT: usize = 16;
 
 /// Inlines the nodes on a cycle reached from one place, one at a time, where that closes
 /// no cycle of inline nodes (every cycle still passes through an out-of-line node) and
@@ -746,97 +690,120 @@ const INLINING_WORK: usize = 1 << 22;
 /// call, a budget charge, a depth level), and the slack bound keeps the nesting of every
 /// evaluation about what it was: a region's height is counted on every entry, whichever
 /// branch runs.
+///
+/// Heights are kept up to date as candidates are inlined: inlining one adds its height
+/// (unchanged: inline or not, it is its frame and its inline children's) to its parents,
+/// and the rise goes up through inline parents to the regions above.
 fn inline_cycle_members(
     program: &Program,
-    canon: &impl Fn(NodeId) -> NodeId,
+    graph: &Graph,
     candidates: &[usize],
     out_of_line: &mut [bool],
 ) {
-    let inline_children = |id: NodeId, out_of_line: &[bool]| -> Vec<NodeId> {
-        let edges = program.node(id).checks.iter().flat_map(|c| c.kind.edges());
-        edges
-            .map(|e| canon(e.target))
-            .filter(|t| !out_of_line[t.0])
-            .collect()
-    };
-    // Whether `id` reaches itself through inline nodes.
-    let closes_cycle = |id: NodeId, out_of_line: &[bool]| {
-        let mut seen = vec![false; out_of_line.len()];
-        let mut stack = inline_children(id, out_of_line);
-        while let Some(t) = stack.pop() {
-            if t == id {
-                return true;
-            }
-            if !std::mem::replace(&mut seen[t.0], true) {
-                stack.extend(inline_children(t, out_of_line));
+    let ool = |v: usize, out_of_line: &[bool]| v < graph.nodes && out_of_line[v];
+    let parents = graph.predecessors();
+    let (_, mut height) = steps_and_height(program, graph, out_of_line);
+    let base = height.clone();
+    let mut work = 0usize;
+    let budget = INLINING_WORK_PER_ELEMENT.saturating_mul(graph.len() + graph.edges());
+    for &c in candidates {
+        if work > budget {
+            break;
+        }
+        out_of_line[c] = false;
+        // Whether `c` now reaches itself through inline nodes.
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![c];
+        let mut closes_cycle = false;
+        'walk: while let Some(v) = stack.pop() {
+            for &t in &graph.successors[v] {
+                work += 1;
+                if t == c {
+                    closes_cycle = true;
+                    break 'walk;
+                }
+                if !ool(t, out_of_line) && seen.insert(t) {
+                    stack.push(t);
+                }
             }
         }
-        false
-    };
-    let regions: Vec<usize> = (0..out_of_line.len()).filter(|&i| out_of_line[i]).collect();
-    let (_, base) = steps_and_height(program, canon, out_of_line);
-    // Each try walks the program: a bound on the tries keeps planning linear.
-    let tries = (INLINING_WORK / out_of_line.len().max(1)).max(1);
-    for &c in candidates.iter().take(tries) {
-        out_of_line[c] = false;
-        if closes_cycle(NodeId(c), out_of_line) {
+        if closes_cycle {
             out_of_line[c] = true;
             continue;
         }
-        let (_, height) = steps_and_height(program, canon, out_of_line);
-        let raised = regions
-            .iter()
-            .any(|&r| out_of_line[r] && height[r] > base[r].saturating_add(HEIGHT_SLACK));
-        if raised {
+        // Raise the heights above `c`, undoing it if a region rises past its slack.
+        let mut raised: Vec<(usize, u32)> = Vec::new();
+        let mut stack = vec![c];
+        let mut too_high = false;
+        'raise: while let Some(v) = stack.pop() {
+            for &p in &parents[v] {
+                work += 1;
+                let h = frame_units(program, p).saturating_add(height[v]);
+                if h <= height[p] {
+                    continue;
+                }
+                raised.push((p, height[p]));
+                height[p] = h;
+                if !ool(p, out_of_line) {
+                    stack.push(p);
+                } else if h > base[p].saturating_add(HEIGHT_SLACK) {
+                    too_high = true;
+                    break 'raise;
+                }
+            }
+        }
+        if too_high {
+            for (p, was) in raised.into_iter().rev() {
+                height[p] = was;
+            }
             out_of_line[c] = true;
         }
     }
+    crate::work::add(work);
 }
 
-/// Per canonical node, whether its evaluation may enter an out-of-line node (see
-/// [`NodePlan::steps`]), and its height (see [`NodePlan::height`]): children first
-/// over the inline nodes, which form no cycle.
+/// Per vertex of the shared graph, whether its evaluation may enter an out-of-line node
+/// (see [`NodePlan::steps`]), and its height (see [`NodePlan::height`]): children first
+/// over the inline nodes, which form no cycle. An anchor vertex is no evaluation of its
+/// own (no frame), and the nodes it leads to are out of line.
 fn steps_and_height(
     program: &Program,
-    canon: &impl Fn(NodeId) -> NodeId,
+    graph: &Graph,
     out_of_line: &[bool],
 ) -> (Vec<bool>, Vec<u32>) {
-    let n = program.nodes.len();
-    // Per node: (steps, height); out-of-line children count as 0 levels, stepping.
-    let mut done: Vec<Option<(bool, u32)>> = vec![None; n];
-    for start in 0..n {
-        let mut stack = vec![(canon(NodeId(start)), false)];
+    let ool = |v: usize| v < graph.nodes && out_of_line[v];
+    // Per vertex: (steps, height); out-of-line children count as 0 levels, stepping.
+    let mut done: Vec<Option<(bool, u32)>> = vec![None; graph.len()];
+    for start in 0..graph.len() {
+        let mut stack = vec![(start, false)];
         while let Some((id, expanded)) = stack.pop() {
-            if done[id.0].is_some() {
+            if done[id].is_some() {
                 continue;
             }
-            let children: Vec<NodeId> = successors(program, id)
-                .into_iter()
-                .map(|t| canon(NodeId(t)))
-                .collect();
+            let children = &graph.successors[id];
+            crate::work::add(1 + children.len());
             if expanded {
-                let mut steps = out_of_line[id.0];
+                let mut steps = ool(id);
                 let mut below = 0;
-                for t in children {
+                for &t in children {
                     // A child still unknown is on the current path: a cycle, which the
                     // plan makes out of line, so this only guards against a broken plan.
-                    let (s, h) = if out_of_line[t.0] {
+                    let (s, h) = if ool(t) {
                         (true, 0)
                     } else {
-                        done[t.0].unwrap_or((true, UNKNOWN_HEIGHT))
+                        done[t].unwrap_or((true, UNKNOWN_HEIGHT))
                     };
                     steps |= s;
                     below = below.max(h);
                 }
-                done[id.0] = Some((steps, below.saturating_add(frame_units(program, id))));
+                done[id] = Some((steps, below.saturating_add(frame_units(program, id))));
                 continue;
             }
             stack.push((id, true));
             stack.extend(
-                children
-                    .into_iter()
-                    .filter(|t| !out_of_line[t.0] && done[t.0].is_none())
-                    .map(|t| (t, false)),
+                (children.iter())
+                    .filter(|&&t| !ool(t) && done[t].is_none())
+                    .map(|&t| (t, false)),
             );
         }
     }
@@ -845,24 +812,26 @@ fn steps_and_height(
         .unzip()
 }
 
-/// See [`Plan::depth_free`]: over the canonical nodes, children first (the graph has no
-/// cycle, or the answer is `false` at once), the most nesting and the most steps an
-/// evaluation below each node can count, and the root's against the limits.
-fn depth_free(program: &Program, nodes: &[NodePlan]) -> bool {
+/// See [`Plan::depth_free`]: over the shared graph, children first (it has no cycle, or
+/// the answer is `false` at once), the most nesting and the most steps an evaluation
+/// below each vertex can count, and the root's against the limits.
+fn depth_free(program: &Program, graph: &Graph, nodes: &[NodePlan]) -> bool {
     if nodes.iter().any(|p| p.recursive) {
         return false;
     }
-    let plan = |id: usize| &nodes[nodes[id].canonical.0];
-    let canon = |id: usize| nodes[id].canonical.0;
-    // Per node: (nesting, steps) of the deepest chain of out-of-line nodes below it.
-    let mut below: Vec<Option<(u64, u64)>> = vec![None; nodes.len()];
-    let mut entered = vec![false; nodes.len()];
-    let mut stack = vec![(canon(program.root.0), false)];
+    // The plan of an out-of-line node (anchor vertices are neither).
+    let region = |v: usize| (v < graph.nodes && nodes[v].out_of_line).then(|| &nodes[v]);
+    // Per vertex: (nesting, steps) of the deepest chain of out-of-line nodes below it.
+    let mut below: Vec<Option<(u64, u64)>> = vec![None; graph.len()];
+    let mut entered = vec![false; graph.len()];
+    let root = nodes[program.root.0].canonical.0;
+    let mut stack = vec![(root, false)];
     while let Some((id, expanded)) = stack.pop() {
         if below[id].is_some() {
             continue;
         }
-        let children = successors(program, NodeId(id)).into_iter().map(canon);
+        let children = graph.successors[id].iter().copied();
+        crate::work::add(1 + graph.successors[id].len());
         if !expanded {
             if std::mem::replace(&mut entered[id], true) {
                 // Entered again below itself: a cycle of the shared graph.
@@ -877,21 +846,19 @@ fn depth_free(program: &Program, nodes: &[NodePlan]) -> bool {
                 // Every child is done by now (a cycle returned above); count one that is
                 // not as deep as can be.
                 let (nesting, steps) = below[t].unwrap_or((u64::MAX, u64::MAX));
-                if plan(t).out_of_line {
-                    (
-                        nesting.saturating_add(u64::from(plan(t).height)),
+                match region(t) {
+                    Some(plan) => (
+                        nesting.saturating_add(u64::from(plan.height)),
                         steps.saturating_add(1),
-                    )
-                } else {
-                    (nesting, steps)
+                    ),
+                    None => (nesting, steps),
                 }
             })
             .fold((0, 0), |(n, s), (cn, cs)| (n.max(cn), s.max(cs)));
         below[id] = Some(deepest);
     }
-    let root = canon(program.root.0);
     let (nesting, steps) = below[root].unwrap_or((u64::MAX, u64::MAX));
-    let nesting = nesting.saturating_add(u64::from(plan(root).height));
+    let nesting = nesting.saturating_add(u64::from(nodes[root].height));
     nesting <= u64::from(program.limits.max_nesting) && steps <= u64::from(program.limits.max_depth)
 }
 
@@ -900,16 +867,15 @@ fn depth_free(program: &Program, nodes: &[NodePlan]) -> bool {
 const UNKNOWN_HEIGHT: u32 = schemac_runtime::Limits::DEFAULT_MAX_NESTING;
 
 /// What one node evaluation counts against the stack guard: 4, plus 1 per edge of its
-/// checks. Its stack frame grows with its checks in generated code (at opt-level 0 a
+/// checks; nothing for a graph's anchor vertex (`id` past the nodes), which is no
+/// evaluation. Its stack frame grows with its checks in generated code (at opt-level 0 a
 /// function keeps a slot for every local of every branch) and is about 4 edges' worth in
 /// the interpreter; the defaults are measured in `tests/tests/depth.rs`.
-fn frame_units(program: &Program, id: NodeId) -> u32 {
-    let edges: usize = program
-        .node(id)
-        .checks
-        .iter()
-        .map(|c| c.kind.edges().len())
-        .sum();
+fn frame_units(program: &Program, id: usize) -> u32 {
+    let Some(node) = program.nodes.get(id) else {
+        return 0;
+    };
+    let edges: usize = node.checks.iter().map(|c| c.kind.edges().len()).sum();
     u32::try_from(edges).map_or(u32::MAX, |e| e.saturating_add(4))
 }
 
