@@ -101,6 +101,7 @@ fn work(schema: &Value, emit: bool) -> u64 {
                 file: "shape.json",
                 schema_text: None,
                 program: &program,
+                tool: None,
             };
             generate(&[unit], &EmitOptions::default()).expect("code is generated");
         }
