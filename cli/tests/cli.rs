@@ -1214,6 +1214,43 @@ fn max_errors_bounds_the_errors_listed_and_counts_the_rest() {
 }
 
 #[test]
+fn text_errors_say_what_to_change() {
+    let dir = scratch("what_to_change");
+    file(
+        &dir,
+        "s.json",
+        r#"{"type": "object", "additionalProperties": false, "required": ["method"],
+            "properties": {"method": {"enum": ["create", "update", "a\u202eb"]},
+                           "path": {"type": "string", "minLength": 1},
+                           "version": {"const": 2}}}"#,
+    );
+    file(
+        &dir,
+        "i.json",
+        r#"{"method": "delete", "path": "", "version": "two", "encoding": "utf8"}"#,
+    );
+    let run = schemac(&dir, &["validate", "s.json", "i.json"]).expect(1);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    for expected in [
+        // The schema's strings are escaped (a bidirectional control as `\u202e`).
+        r#"  /method: value must be one of "create", "update", "a\u202eb" (at /properties/method/enum)"#,
+        "  /path: string must have at least 1 character (at /properties/path/minLength)",
+        "  /version: value must be 2 (at /properties/version/const)",
+        r#"  /encoding: property `encoding` is not allowed (allowed: "method", "path", "version") (at /additionalProperties)"#,
+    ] {
+        assert!(lines.contains(&expected), "{expected}\n{}", run.stdout);
+    }
+    // No instance value is quoted.
+    assert!(
+        !run.stdout.contains("delete")
+            && !run.stdout.contains("utf8")
+            && !run.stdout.contains("two"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn text_output_escapes_locations_and_paths_that_could_forge_lines() {
     let dir = scratch("forged_output");
     file(&dir, "s.json", r#"{"additionalProperties": false}"#);
@@ -1233,9 +1270,17 @@ fn text_output_escapes_locations_and_paths_that_could_forge_lines() {
     assert!(
         !run.stdout.contains('\u{1b}') && !run.stdout.contains('\r') && !run.stdout.contains('\0')
     );
+    // The message names the property, escaped as its location is.
+    assert!(
+        run.stdout.contains(
+            r#"  "/x\nevil.json: valid\n ": property `"x\nevil.json: valid\n "` is not allowed"#
+        ),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.stdout
-            .contains(r#"  "/x\nevil.json: valid\n ": no value is allowed here"#),
+            .contains(r#"property `"\u001b[2J\r\u0000"` is not allowed"#),
         "{}",
         run.stdout
     );

@@ -97,6 +97,27 @@ impl TypeSet {
         self.0 & other.0 == other.0 && other.0 != 0
     }
 
+    /// The JSON type of `value`, as a message names it: `integer` for a number held as an
+    /// integer, `number` for any other number (`1.0` included). Names the type only, never
+    /// the value.
+    pub fn of(value: &serde_json::Value) -> TypeSet {
+        use serde_json::Value;
+        match value {
+            Value::Null => TypeSet::NULL,
+            Value::Bool(_) => TypeSet::BOOLEAN,
+            Value::Object(_) => TypeSet::OBJECT,
+            Value::Array(_) => TypeSet::ARRAY,
+            Value::String(_) => TypeSet::STRING,
+            Value::Number(n) if n.is_i64() || n.is_u64() => TypeSet::INTEGER,
+            Value::Number(_) => TypeSet::NUMBER,
+        }
+    }
+
+    /// The set's names for a sentence: `string`, `string or null`, `object, array or null`.
+    pub fn alternatives(self) -> Alternatives {
+        Alternatives(self)
+    }
+
     /// Whether `value` has one of the types in the set.
     #[inline]
     pub fn matches(self, value: &serde_json::Value) -> bool {
@@ -131,7 +152,59 @@ impl fmt::Display for TypeSet {
     }
 }
 
-/// What a failed keyword asserted. Holds schema values only, never instance values.
+/// A [`TypeSet`]'s names joined for a sentence ([`TypeSet::alternatives`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Alternatives(TypeSet);
+
+impl fmt::Display for Alternatives {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = TypeSet::NAMES
+            .iter()
+            .filter(|(t, _)| self.0.contains(*t))
+            .map(|(_, name)| *name)
+            .collect();
+        for (i, name) in names.iter().enumerate() {
+            match i {
+                0 => {}
+                i if i + 1 == names.len() => f.write_str(" or ")?,
+                _ => f.write_str(", ")?,
+            }
+            f.write_str(name)?;
+        }
+        Ok(())
+    }
+}
+
+/// `count` and `noun`, the noun in the plural unless the count is one (`1 character`,
+/// `2 characters`); `plural` is the plural's ending, replacing `singular`'s.
+struct Count(u64, &'static str, &'static str, &'static str);
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Count(count, stem, singular, plural) = *self;
+        let ending = if count == 1 { singular } else { plural };
+        write!(f, "{count} {stem}{ending}")
+    }
+}
+
+/// `n` characters.
+fn characters(n: u64) -> Count {
+    Count(n, "character", "", "s")
+}
+
+/// `n` items.
+fn items(n: u64) -> Count {
+    Count(n, "item", "", "s")
+}
+
+/// `n` properties.
+fn properties(n: u64) -> Count {
+    Count(n, "propert", "y", "ies")
+}
+
+/// What a failed keyword asserted. Holds schema values only, never instance values (the
+/// JSON type of the instance, and the name of a property that is not allowed — an
+/// instance key, which the instance location names as well — aside).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -142,11 +215,30 @@ pub enum ErrorKind {
     Type {
         /// The allowed types.
         expected: TypeSet,
+        /// The instance's JSON type ([`TypeSet::of`]).
+        found: TypeSet,
     },
     /// `const`
-    Const,
+    Const {
+        /// The constant, as JSON text shortened and escaped for a message (schemac's
+        /// `plan::messages`).
+        expected: Cow<'static, str>,
+    },
     /// `enum`
-    Enum,
+    Enum {
+        /// The first few allowed values, as JSON text shortened and escaped for a message,
+        /// with how many more there are (schemac's `plan::messages`).
+        allowed: Cow<'static, str>,
+    },
+    /// A `false` subschema of `additionalProperties` or `unevaluatedProperties` applied to a
+    /// property: the object does not allow it.
+    PropertyNotAllowed {
+        /// The property's name (an instance key, which the instance location names too).
+        property: Cow<'static, str>,
+        /// The names the object allows, as JSON strings for a message, where they are known
+        /// and few; else empty.
+        allowed: Cow<'static, str>,
+    },
     /// `multipleOf`
     MultipleOf {
         /// The divisor.
@@ -260,27 +352,46 @@ impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ErrorKind::FalseSchema => f.write_str("no value is allowed here"),
-            ErrorKind::Type { expected } => write!(f, "value is not of type {expected}"),
-            ErrorKind::Const => f.write_str("value is not the constant the schema requires"),
-            ErrorKind::Enum => f.write_str("value is not one of the values the schema allows"),
-            ErrorKind::MultipleOf { divisor } => write!(f, "number is not a multiple of {divisor}"),
-            ErrorKind::Minimum { limit } => write!(f, "number is less than the minimum {limit}"),
-            ErrorKind::ExclusiveMinimum { limit } => {
-                write!(
-                    f,
-                    "number is not greater than the exclusive minimum {limit}"
-                )
+            ErrorKind::Type { expected, found } => write!(
+                f,
+                "expected {}, found {}",
+                expected.alternatives(),
+                found.alternatives()
+            ),
+            ErrorKind::Const { expected } => write!(f, "value must be {expected}"),
+            ErrorKind::Enum { allowed } => write!(f, "value must be one of {allowed}"),
+            ErrorKind::PropertyNotAllowed { property, allowed } => {
+                write!(f, "property `{}` is not allowed", Escaped(property))?;
+                // `unevaluatedProperties` refuses a name it lists when the subschema that
+                // declares it failed.
+                let listed = allowed.split(", ").any(|name| {
+                    serde_json::from_str::<String>(name).is_ok_and(|name| name == **property)
+                });
+                match (allowed.is_empty(), listed) {
+                    (true, _) => Ok(()),
+                    (false, false) => write!(f, " (allowed: {allowed})"),
+                    (false, true) => f.write_str(", as the subschema that declares it failed"),
+                }
             }
-            ErrorKind::Maximum { limit } => write!(f, "number is greater than the maximum {limit}"),
+            ErrorKind::MultipleOf { divisor } => {
+                write!(f, "number must be a multiple of {divisor}")
+            }
+            ErrorKind::Minimum { limit } => write!(f, "number must be at least {limit}"),
+            ErrorKind::ExclusiveMinimum { limit } => {
+                write!(f, "number must be greater than {limit}")
+            }
+            ErrorKind::Maximum { limit } => write!(f, "number must be at most {limit}"),
             ErrorKind::ExclusiveMaximum { limit } => {
-                write!(f, "number is not less than the exclusive maximum {limit}")
+                write!(f, "number must be less than {limit}")
             }
             ErrorKind::MinLength { limit } => {
-                write!(f, "string is shorter than {limit} characters")
+                write!(f, "string must have at least {}", characters(*limit))
             }
-            ErrorKind::MaxLength { limit } => write!(f, "string is longer than {limit} characters"),
+            ErrorKind::MaxLength { limit } => {
+                write!(f, "string must have at most {}", characters(*limit))
+            }
             ErrorKind::Pattern { pattern } => {
-                write!(f, "string does not match the pattern {pattern:?}")
+                write!(f, "string must match the pattern {pattern:?}")
             }
             ErrorKind::Format { format } => {
                 write!(f, "string is not a valid {}", Escaped(format))
@@ -291,24 +402,26 @@ impl fmt::Display for ErrorKind {
             ErrorKind::ContentMediaType { media_type } => {
                 write!(f, "string content is not a valid {media_type} document")
             }
-            ErrorKind::MinItems { limit } => write!(f, "array has fewer than {limit} items"),
-            ErrorKind::MaxItems { limit } => write!(f, "array has more than {limit} items"),
-            ErrorKind::UniqueItems => f.write_str("array items are not unique"),
-            ErrorKind::Contains { min, max: None } => {
-                write!(f, "array has fewer than {min} items matching `contains`")
+            ErrorKind::MinItems { limit } => {
+                write!(f, "array must have at least {}", items(*limit))
             }
-            ErrorKind::Contains {
-                min,
-                max: Some(max),
-            } => write!(
-                f,
-                "array does not have between {min} and {max} items matching `contains`"
-            ),
+            ErrorKind::MaxItems { limit } => write!(f, "array must have at most {}", items(*limit)),
+            ErrorKind::UniqueItems => f.write_str("array items must be unique"),
+            ErrorKind::Contains { min, max } => {
+                f.write_str("array must have ")?;
+                match *max {
+                    None => write!(f, "at least {}", items(*min))?,
+                    Some(max) if max == *min => write!(f, "exactly {}", items(max))?,
+                    Some(max) if *min == 0 => write!(f, "at most {}", items(max))?,
+                    Some(max) => write!(f, "between {min} and {max} items")?,
+                }
+                f.write_str(" matching `contains`")
+            }
             ErrorKind::MinProperties { limit } => {
-                write!(f, "object has fewer than {limit} properties")
+                write!(f, "object must have at least {}", properties(*limit))
             }
             ErrorKind::MaxProperties { limit } => {
-                write!(f, "object has more than {limit} properties")
+                write!(f, "object must have at most {}", properties(*limit))
             }
             ErrorKind::Required { property } => {
                 write!(f, "required property {property:?} is missing")
@@ -327,7 +440,7 @@ impl fmt::Display for ErrorKind {
                     "value matches {matched} of the `oneOf` subschemas, not exactly one"
                 )
             }
-            ErrorKind::Not => f.write_str("value matches the schema in `not`"),
+            ErrorKind::Not => f.write_str("value must not match the schema in `not`"),
         }
     }
 }
@@ -383,7 +496,9 @@ pub fn misleads(c: char) -> bool {
 }
 
 impl Escaped<'_> {
-    fn needs_escape(c: char) -> bool {
+    /// Whether `c` is written escaped: a character that [`misleads`], a quote or a
+    /// backslash.
+    pub fn needs_escape(c: char) -> bool {
         misleads(c) || c == '"' || c == '\\'
     }
 
@@ -630,18 +745,114 @@ mod tests {
     }
 
     #[test]
+    fn messages_say_what_is_allowed_with_correct_plurals() {
+        let text = |kind: ErrorKind| kind.to_string();
+        assert_eq!(
+            text(ErrorKind::MinLength { limit: 1 }),
+            "string must have at least 1 character"
+        );
+        assert_eq!(
+            text(ErrorKind::MaxLength { limit: 2 }),
+            "string must have at most 2 characters"
+        );
+        assert_eq!(
+            text(ErrorKind::MinItems { limit: 1 }),
+            "array must have at least 1 item"
+        );
+        assert_eq!(
+            text(ErrorKind::MaxProperties { limit: 1 }),
+            "object must have at most 1 property"
+        );
+        assert_eq!(
+            text(ErrorKind::MinProperties { limit: 3 }),
+            "object must have at least 3 properties"
+        );
+        let contains = |min, max| text(ErrorKind::Contains { min, max });
+        assert_eq!(
+            contains(1, None),
+            "array must have at least 1 item matching `contains`"
+        );
+        assert_eq!(
+            contains(2, Some(2)),
+            "array must have exactly 2 items matching `contains`"
+        );
+        assert_eq!(
+            contains(0, Some(1)),
+            "array must have at most 1 item matching `contains`"
+        );
+        assert_eq!(
+            contains(1, Some(3)),
+            "array must have between 1 and 3 items matching `contains`"
+        );
+        let types = TypeSet::STRING.union(TypeSet::NULL);
+        assert_eq!(
+            text(ErrorKind::Type {
+                expected: types,
+                found: TypeSet::of(&serde_json::json!(5)),
+            }),
+            "expected null or string, found integer"
+        );
+        assert_eq!(
+            text(ErrorKind::Type {
+                expected: TypeSet::INTEGER,
+                found: TypeSet::of(&serde_json::json!(1.5)),
+            }),
+            "expected integer, found number"
+        );
+        let all = TypeSet(0x7f);
+        assert_eq!(
+            all.alternatives().to_string(),
+            "null, boolean, object, array, number, string or integer"
+        );
+        assert_eq!(
+            text(ErrorKind::Enum {
+                allowed: "\"a\", \"b\"".into()
+            }),
+            r#"value must be one of "a", "b""#
+        );
+        assert_eq!(
+            text(ErrorKind::Const {
+                expected: "null".into()
+            }),
+            "value must be null"
+        );
+        // A property name is escaped as instance locations are.
+        assert_eq!(
+            text(ErrorKind::PropertyNotAllowed {
+                property: "enc\nvalid".into(),
+                allowed: "\"path\"".into(),
+            }),
+            r#"property `"enc\nvalid"` is not allowed (allowed: "path")"#
+        );
+        assert_eq!(
+            text(ErrorKind::PropertyNotAllowed {
+                property: "encoding".into(),
+                allowed: "".into(),
+            }),
+            "property `encoding` is not allowed"
+        );
+        assert_eq!(
+            text(ErrorKind::PropertyNotAllowed {
+                property: "path".into(),
+                allowed: "\"content\", \"path\"".into(),
+            }),
+            "property `path` is not allowed, as the subschema that declares it failed"
+        );
+    }
+
+    #[test]
     fn errors_display_escaped_locations() {
         let error = ValidationError {
             instance_location: "/x\nevil.json: valid\n ".into(),
             keyword_location: "/properties/a\rb/type".into(),
             absolute_keyword_location: "https://x/s.json#/type".into(),
-            kind: ErrorKind::Const,
+            kind: ErrorKind::UniqueItems,
         };
         let text = error.to_string();
         assert!(!text.contains('\n') && !text.contains('\r'), "{text}");
         assert_eq!(
             text,
-            r#""/x\nevil.json: valid\n ": value is not the constant the schema requires (at "/properties/a\rb/type")"#
+            r#""/x\nevil.json: valid\n ": array items must be unique (at "/properties/a\rb/type")"#
         );
     }
 }

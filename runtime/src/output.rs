@@ -419,7 +419,7 @@ mod tests {
             instance_location: instance.into(),
             keyword_location: keyword.into(),
             absolute_keyword_location: absolute.into(),
-            kind: ErrorKind::Const,
+            kind: ErrorKind::UniqueItems,
         }
     }
 

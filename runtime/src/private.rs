@@ -368,6 +368,12 @@ pub fn push_token(pointer: &mut String, token: &str) {
     }
 }
 
+/// The last token of the JSON pointer `pointer`, unescaped (`~1` as `/`, `~0` as `~`).
+fn last_token(pointer: &str) -> String {
+    let token = pointer.rsplit('/').next().unwrap_or_default();
+    token.replace("~1", "/").replace("~0", "~")
+}
+
 /// Where a child subschema is evaluated, relative to its parent ([`Errors::child`]).
 #[derive(Debug, Clone, Copy)]
 pub enum At<'k> {
@@ -436,7 +442,15 @@ pub struct Trail {
     /// The subschema evaluations that ended so far (`evaluate`; see
     /// [`Evaluation::units`]).
     units: Vec<Unit>,
+    /// While a `false` subschema is applied to a property its object does not allow
+    /// ([`Trail::refuse`]): the names the object allows, for the error.
+    refused: Option<Cow<'static, str>>,
 }
+
+/// What [`Trail::refuse`] replaced, for [`Trail::end_refusal`].
+#[derive(Debug)]
+#[must_use]
+pub struct Refusal(Option<Cow<'static, str>>);
 
 /// How many annotations and units had been given when a node began
 /// ([`Trail::annotation_mark`]).
@@ -527,6 +541,33 @@ impl Errors {
     pub fn fail(&mut self, fault: usize) {
         let Fault(keyword, kind) = &self.faults[fault];
         self.trail.error(keyword, kind.clone());
+    }
+
+    /// Records the error of a failed `type` check allowing the bits `expected` of a
+    /// [`TypeSet`] on `instance` (whose JSON type the error names), at the current
+    /// locations.
+    #[cold]
+    pub fn fail_type(&mut self, expected: u8, instance: &Value) {
+        let kind = ErrorKind::Type {
+            expected: TypeSet(expected),
+            found: TypeSet::of(instance),
+        };
+        self.trail.error("type", kind);
+    }
+
+    /// Runs `eval`, the evaluation of a `false` subschema on a property its object does not
+    /// allow ([`Trail::refuse`]); `allowed` lists the names the object allows, where the
+    /// plan lists them.
+    #[inline]
+    pub fn refusing(
+        &mut self,
+        allowed: &'static str,
+        eval: impl FnOnce(&mut Errors) -> Done,
+    ) -> Done {
+        let saved = self.trail.refuse(Cow::Borrowed(allowed));
+        let result = eval(self);
+        self.trail.end_refusal(saved);
+        result
     }
 
     /// Evaluates the child subschema at `site` (an index into the module's table) with
@@ -703,7 +744,23 @@ impl Trail {
             base_mark: 0,
             annotations,
             units: Vec::new(),
+            refused: None,
         }
+    }
+
+    /// Until [`Trail::end_refusal`], a `false` schema's error at the node under evaluation
+    /// is [`ErrorKind::PropertyNotAllowed`], naming the last token of the instance location
+    /// (the property), with `allowed` (the names the object allows, or empty): the
+    /// `false` subschema of `additionalProperties` / `unevaluatedProperties` is applied.
+    #[inline]
+    pub fn refuse(&mut self, allowed: Cow<'static, str>) -> Refusal {
+        Refusal(self.refused.replace(allowed))
+    }
+
+    /// Ends what [`Trail::refuse`] began.
+    #[inline]
+    pub fn end_refusal(&mut self, saved: Refusal) {
+        self.refused = saved.0;
     }
 
     /// Sets the absolute location of the node about to be evaluated (the root, or a
@@ -895,6 +952,7 @@ impl Trail {
             instance,
             base,
             base_mark,
+            refused,
             ..
         } = self;
         let absolute = node_location(node, base, &keyword_path[*base_mark..]);
@@ -902,7 +960,15 @@ impl Trail {
             instance_location: instance.clone(),
             keyword_location: joined([keyword_path, ""], keyword),
             absolute_keyword_location: joined(absolute, keyword),
-            kind,
+            kind: match (kind, refused.as_ref()) {
+                (ErrorKind::FalseSchema, Some(allowed)) if keyword.is_none() => {
+                    ErrorKind::PropertyNotAllowed {
+                        property: Cow::Owned(last_token(instance)),
+                        allowed: allowed.clone(),
+                    }
+                }
+                (kind, _) => kind,
+            },
         });
     }
 
@@ -1163,14 +1229,6 @@ impl Eval {
     }
 }
 
-/// The [`ErrorKind`] of a failed `type` check whose allowed types are the bits
-/// `expected` of a [`TypeSet`].
-pub const fn type_error(expected: u8) -> ErrorKind {
-    ErrorKind::Type {
-        expected: TypeSet(expected),
-    }
-}
-
 /// [`json::compare_numbers`] against a schema integer that fits `i64`, without building a
 /// [`Number`] (which allocates under `arbitrary_precision`). Exact for every instance
 /// number.
@@ -1414,7 +1472,7 @@ mod tests {
         );
         let mut e = Errors::new(&Limits::DEFAULT, &[], &[]);
         e.rebase("https://x/y.json#");
-        e.error("type", ErrorKind::Const);
+        e.error("type", ErrorKind::UniqueItems);
         assert_eq!(e.finish(Err(Stop)).verdict, Verdict::Invalid);
     }
 
@@ -1428,7 +1486,7 @@ mod tests {
         for i in 0..5 {
             let at = e.push_index(i);
             let before = e.mark();
-            e.error("type", ErrorKind::Const);
+            e.error("type", ErrorKind::UniqueItems);
             assert_eq!(e.mark(), before + 1, "mark counts omitted errors too");
             e.pop_instance(at);
         }
@@ -1473,16 +1531,16 @@ mod tests {
         let mut e = Trail::new(&Limits::DEFAULT);
         e.rebase("https://x/s.json#");
         let at = e.at_key("/properties/a~1b", "a/b~");
-        e.error("minimum", ErrorKind::Const);
+        e.error("minimum", ErrorKind::UniqueItems);
         // A `$ref` target: its own absolute location, the evaluation path goes on.
         let inner = e.at("/$ref");
         e.rebase("https://x/t.json#/$defs/n");
-        e.error("type", ErrorKind::Const);
+        e.error("type", ErrorKind::UniqueItems);
         let deeper = e.at("/not");
         e.error_here();
         e.back(deeper);
         e.back(inner);
-        e.error("maximum", ErrorKind::Const);
+        e.error("maximum", ErrorKind::UniqueItems);
         e.back(at);
         let i = e.push_index(7);
         e.error_here();
@@ -1527,7 +1585,7 @@ mod tests {
             Site("/propertyNames", None, false),
             Site("/items", None, false),
         ];
-        static FAULTS: [Fault; 1] = [Fault("type", ErrorKind::Const)];
+        static FAULTS: [Fault; 1] = [Fault("type", ErrorKind::UniqueItems)];
         let mut e = Errors::new(
             &Limits {
                 max_depth: 1,
@@ -1558,13 +1616,13 @@ mod tests {
         assert_eq!(valid, Ok(false));
         let valid = e.silently(|e| {
             e.child(3, At::Name, &item, |_, e| {
-                e.error("maxLength", ErrorKind::Const);
+                e.error("maxLength", ErrorKind::UniqueItems);
                 Ok(())
             })
         });
         assert_eq!(valid, Ok(false));
         e.child(3, At::Name, &item, |_, e| {
-            e.error("maxLength", ErrorKind::Const);
+            e.error("maxLength", ErrorKind::UniqueItems);
             Ok(())
         })
         .unwrap();

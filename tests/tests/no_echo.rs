@@ -122,7 +122,26 @@ fn no_message_quotes_an_instance_value() {
     // keywords of one type stop applying to many of them.
     let cases = [("marked", &marked, properties), ("flipped", &flipped, 20)];
     for (name, instance, min_errors) in cases {
-        assert_no_echo(name, &interp.validate(instance), min_errors);
+        let report = interp.validate(instance);
+        // The messages that name what the schema allows and what the instance is are
+        // among those checked (issue 39).
+        let kinds: Vec<String> = report
+            .errors
+            .iter()
+            .map(|e| format!("{:?}", e.kind))
+            .collect();
+        for kind in [
+            "Enum { allowed",
+            "Const { expected",
+            "Type { expected",
+            "PropertyNotAllowed",
+        ] {
+            assert!(
+                kinds.iter().any(|k| k.starts_with(kind)),
+                "{name}: no {kind} in {kinds:?}"
+            );
+        }
+        assert_no_echo(name, &report, min_errors);
         assert_no_echo(name, &generated.validate(instance), min_errors);
         // The same errors (in another order: the interpreter looks `properties` names up,
         // generated code iterates the object).

@@ -18,7 +18,7 @@ use super::plan::{
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::lookup::{EnumTable, NameList};
-use crate::plan::{Discriminator, Limit};
+use crate::plan::{messages, Discriminator, Limit};
 use crate::regex::PatternSet;
 use schemac_runtime::__private::{
     get, max_length, min_length, push_token, Bits, Mark, Res, State, Stop, Trail,
@@ -328,6 +328,14 @@ impl<'v> Inst<'v> {
             Inst::Value(Value::String(s)) => Some(s),
             Inst::Key(k) => Some(k.as_str()),
             Inst::Value(_) => None,
+        }
+    }
+
+    /// The instance's JSON type, for a message ([`TypeSet::of`]; a key is a string).
+    fn json_type(self) -> TypeSet {
+        match self {
+            Inst::Value(v) => TypeSet::of(v),
+            Inst::Key(_) => TypeSet::STRING,
         }
     }
 
@@ -985,14 +993,19 @@ impl Interpreter {
     /// Reports the failure of the check `check` of `node` that [`Interpreter::leaf`]
     /// decided.
     #[cold]
-    fn leaf_error(&self, cx: &mut Ctx, node: &Node, check: &Check) {
+    fn leaf_error(&self, cx: &mut Ctx, node: &Node, check: &Check, inst: Inst<'_>) {
         let kind = match &check.kind {
             CheckKind::False => return cx.error(node, "", ErrorKind::FalseSchema),
-            CheckKind::Type(types) | CheckKind::IntegerLiteral(types) => {
-                ErrorKind::Type { expected: *types }
-            }
-            CheckKind::Const(_) => ErrorKind::Const,
-            CheckKind::Enum(_) => ErrorKind::Enum,
+            CheckKind::Type(types) | CheckKind::IntegerLiteral(types) => ErrorKind::Type {
+                expected: *types,
+                found: inst.json_type(),
+            },
+            CheckKind::Const(value) => ErrorKind::Const {
+                expected: Cow::Owned(messages::value_text(value)),
+            },
+            CheckKind::Enum(values) => ErrorKind::Enum {
+                allowed: Cow::Owned(messages::values_text(values)),
+            },
             CheckKind::MultipleOf(divisor) => ErrorKind::MultipleOf { divisor: *divisor },
             CheckKind::Minimum(limit) => ErrorKind::Minimum {
                 limit: limit_f64(limit),
@@ -1150,6 +1163,34 @@ impl Interpreter {
     #[inline(never)]
     fn apply_at_key_located(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Res {
         self.at_child(cx, edge, |trail| trail.push_key(key), value)
+    }
+
+    /// [`Interpreter::apply_at_key`] for `additionalProperties` / `unevaluatedProperties`:
+    /// when errors are reported and `refusal` gives the names the object allows (its
+    /// subschema is `false`, [`messages::additional_refusal`]), the `false` schema's error
+    /// says that the property is not allowed ([`Trail::refuse`]).
+    #[inline(always)]
+    fn apply_refusing(
+        &self,
+        cx: &mut Ctx,
+        edge: &Edge,
+        refusal: impl FnOnce() -> Option<String>,
+        key: &str,
+        value: &Value,
+    ) -> Res {
+        let allowed = match cx.report {
+            true => refusal(),
+            false => None,
+        };
+        let (Some(allowed), Some(trail)) = (allowed, cx.trail.as_deref_mut()) else {
+            return self.apply_at_key(cx, edge, key, value);
+        };
+        let saved = trail.refuse(Cow::Owned(allowed));
+        let result = self.apply_at_key(cx, edge, key, value);
+        if let Some(trail) = cx.trail.as_deref_mut() {
+            trail.end_refusal(saved);
+        }
+        result
     }
 
     /// Applies `edge` to the item at `index` of the current array.
@@ -1448,7 +1489,7 @@ impl Interpreter {
                     let found = (check.annotates && cx.annotate)
                         .then(|| unevaluated_names(object, ann.as_deref(), table));
                     let ann = (ann.as_deref_mut()).map(|ann| (ann, table));
-                    let ok = self.unevaluated_properties(cx, edge, object, ann)?;
+                    let ok = self.unevaluated_properties(cx, node, edge, object, ann)?;
                     cx.set_applied(found);
                     ok
                 }
@@ -1468,7 +1509,7 @@ impl Interpreter {
             kind => {
                 let ok = self.leaf(cx, plan, index, kind, inst).unwrap_or(Ok(true))?;
                 if !ok && cx.report {
-                    self.leaf_error(cx, node, check);
+                    self.leaf_error(cx, node, check, inst);
                 }
                 ok
             }
@@ -2219,7 +2260,9 @@ impl Interpreter {
                 }
                 if !covered {
                     evaluated = true;
-                    if !self.apply_at_key(cx, edge, key, value)? {
+                    let refusal =
+                        || messages::additional_refusal(self.program(), edge, known, patterns);
+                    if !self.apply_refusing(cx, edge, refusal, key, value)? {
                         ok = false;
                         if !cx.report {
                             return Ok(false);
@@ -2424,6 +2467,7 @@ impl Interpreter {
     fn unevaluated_properties(
         &self,
         cx: &mut Ctx,
+        node: &Node,
         edge: &Edge,
         object: &Map<String, Value>,
         ann: Option<(&mut Annotations, Option<&NameTable>)>,
@@ -2435,7 +2479,8 @@ impl Interpreter {
             if (ann.as_ref()).is_some_and(|(a, table)| a.has_property(position, key, *table)) {
                 continue;
             }
-            if !self.apply_at_key(cx, edge, key, value)? {
+            let refusal = || messages::unevaluated_refusal(self.program(), node, edge);
+            if !self.apply_refusing(cx, edge, refusal, key, value)? {
                 ok = false;
                 if !cx.report {
                     return Ok(false);

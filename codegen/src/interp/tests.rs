@@ -187,7 +187,8 @@ fn type_const_enum() {
             "",
             "/type",
             ErrorKind::Type {
-                expected: TypeSet::INTEGER.union(TypeSet::NULL)
+                expected: TypeSet::INTEGER.union(TypeSet::NULL),
+                found: TypeSet::NUMBER,
             }
         )]
     );
@@ -197,7 +198,13 @@ fn type_const_enum() {
     assert_valid(&v, &json!({"a": [1.0, 2]}));
     assert_eq!(
         errors(&v, &json!({"a": [2, 1]})),
-        vec![at("", "/const", ErrorKind::Const)]
+        vec![at(
+            "",
+            "/const",
+            ErrorKind::Const {
+                expected: r#"{"a":[1,2]}"#.into()
+            }
+        )]
     );
 
     let v = single(
@@ -208,7 +215,13 @@ fn type_const_enum() {
     assert_valid(&v, &json!("a"));
     assert_eq!(
         errors(&v, &json!(0.5)),
-        vec![at("", "/enum", ErrorKind::Enum)]
+        vec![at(
+            "",
+            "/enum",
+            ErrorKind::Enum {
+                allowed: r#""a", 0, false"#.into()
+            }
+        )]
     );
     errors(&v, &json!(null));
 }
@@ -636,7 +649,8 @@ fn all_of_reports_every_failing_branch() {
             "",
             "/allOf/0/type",
             ErrorKind::Type {
-                expected: TypeSet::STRING
+                expected: TypeSet::STRING,
+                found: TypeSet::INTEGER,
             }
         )]
     );
@@ -835,6 +849,15 @@ fn object_applicators() -> Interpreter {
     b.build()
 }
 
+/// The error of a `false` subschema on a property its object does not allow, no allowed
+/// names listed.
+fn not_allowed(key: &str) -> ErrorKind {
+    ErrorKind::PropertyNotAllowed {
+        property: key.to_string().into(),
+        allowed: "".into(),
+    }
+}
+
 #[test]
 fn properties_pattern_properties_additional_properties() {
     let v = object_applicators();
@@ -850,11 +873,13 @@ fn properties_pattern_properties_additional_properties() {
                 "/a",
                 "/properties/a/type",
                 ErrorKind::Type {
-                    expected: TypeSet::STRING
+                    expected: TypeSet::STRING,
+                    found: TypeSet::INTEGER,
                 }
             ),
-            at("/x1", "/additionalProperties", ErrorKind::FalseSchema),
-            at("/z~0", "/additionalProperties", ErrorKind::FalseSchema),
+            // Not allowed; the names allowed are not listed beside `patternProperties`.
+            at("/x1", "/additionalProperties", not_allowed("x1")),
+            at("/z~0", "/additionalProperties", not_allowed("z~")),
         ]
     );
     assert_eq!(
@@ -941,7 +966,13 @@ fn property_names_apply_to_keys_located_at_the_object() {
                 "/properties/o/propertyNames/maxLength",
                 ErrorKind::MaxLength { limit: 2 }
             ),
-            at("/o", "/properties/o/propertyNames/enum", ErrorKind::Enum),
+            at(
+                "/o",
+                "/properties/o/propertyNames/enum",
+                ErrorKind::Enum {
+                    allowed: r#""ab", "abc""#.into()
+                }
+            ),
         ]
     );
 }
@@ -998,14 +1029,16 @@ fn prefix_items_items_contains() {
                 "/0",
                 "/prefixItems/0/type",
                 ErrorKind::Type {
-                    expected: TypeSet::STRING
+                    expected: TypeSet::STRING,
+                    found: TypeSet::INTEGER,
                 }
             ),
             at(
                 "/2",
                 "/items/type",
                 ErrorKind::Type {
-                    expected: TypeSet::INTEGER
+                    expected: TypeSet::INTEGER,
+                    found: TypeSet::NUMBER,
                 }
             ),
             at(
@@ -1105,11 +1138,16 @@ fn unevaluated_through(keyword: &str) -> Interpreter {
     b.build_at(root)
 }
 
-fn unevaluated_error(key: &str) -> Located {
+/// The error of `unevaluatedProperties: false` on property `key`, the allowed names listed
+/// as `allowed` says.
+fn unevaluated_error(key: &str, allowed: &str) -> Located {
     at(
         &format!("/{key}"),
         "/unevaluatedProperties",
-        ErrorKind::FalseSchema,
+        ErrorKind::PropertyNotAllowed {
+            property: key.to_string().into(),
+            allowed: allowed.to_string().into(),
+        },
     )
 }
 
@@ -1121,7 +1159,7 @@ fn unevaluated_properties_see_valid_in_place_children() {
     assert_valid(&v, &json!({"a": 1, "b": 1, "c": 1}));
     assert_eq!(
         errors(&v, &json!({"a": 1, "b": 1, "c": 1, "d": 1})),
-        vec![unevaluated_error("d")]
+        vec![unevaluated_error("d", r#""a", "b", "c""#)]
     );
 
     let v = unevaluated_through("anyOf");
@@ -1131,14 +1169,14 @@ fn unevaluated_properties_see_valid_in_place_children() {
     assert_valid(&v, &json!({"c": 1}));
     assert_eq!(
         errors(&v, &json!({"c": 1, "y": 1})),
-        vec![unevaluated_error("y")]
+        vec![unevaluated_error("y", "")]
     );
 
     let v = unevaluated_through("oneOf");
     assert_valid(&v, &json!({"a": 1, "b": 1}));
     assert_eq!(
         errors(&v, &json!({"a": 1, "c": 1, "x": 1})),
-        vec![unevaluated_error("x")]
+        vec![unevaluated_error("x", "")]
     );
 
     // Both branches valid: oneOf fails, and both branches' names still count for the
@@ -1147,7 +1185,7 @@ fn unevaluated_properties_see_valid_in_place_children() {
         errors(&v, &json!({"b": 1, "c": 1, "z": 1})),
         vec![
             at("", "/oneOf", ErrorKind::OneOf { matched: 2 }),
-            unevaluated_error("z"),
+            unevaluated_error("z", ""),
         ]
     );
 
@@ -1155,26 +1193,35 @@ fn unevaluated_properties_see_valid_in_place_children() {
     // `if` valid: its `b` and `then`'s `c` are evaluated.
     assert_valid(&v, &json!({"b": 1, "c": 1}));
     // `if` fails (no `b`): its annotations are dropped; `c` is unevaluated.
-    assert_eq!(errors(&v, &json!({"c": 1})), vec![unevaluated_error("c")]);
+    assert_eq!(
+        errors(&v, &json!({"c": 1})),
+        vec![unevaluated_error("c", "")]
+    );
 
     let v = unevaluated_through("$ref");
     assert_valid(&v, &json!({"a": 1, "b": 1}));
     assert_eq!(
         errors(&v, &json!({"b": 1, "c": 1})),
-        vec![unevaluated_error("c")]
+        vec![unevaluated_error("c", r#""a", "b""#)]
     );
 
     let v = unevaluated_through("dependentSchemas");
     assert_valid(&v, &json!({"a": 1}));
     assert_eq!(
         errors(&v, &json!({"x": 1, "b": 1})),
-        vec![unevaluated_error("x")]
+        vec![unevaluated_error("x", "")]
     );
-    assert_eq!(errors(&v, &json!({"b": 1})), vec![unevaluated_error("b")]);
+    assert_eq!(
+        errors(&v, &json!({"b": 1})),
+        vec![unevaluated_error("b", "")]
+    );
 
     let v = unevaluated_through("not");
     // `not` never contributes annotations.
-    assert_eq!(errors(&v, &json!({"c": 1})), vec![unevaluated_error("c")]);
+    assert_eq!(
+        errors(&v, &json!({"c": 1})),
+        vec![unevaluated_error("c", r#""a""#)]
+    );
 }
 
 #[test]
@@ -1223,7 +1270,8 @@ fn invalid_children_contribute_nothing_even_when_reporting() {
             "/a",
             "/properties/a/type",
             ErrorKind::Type {
-                expected: TypeSet::STRING
+                expected: TypeSet::STRING,
+                found: TypeSet::INTEGER,
             }
         )]
     );
@@ -1235,10 +1283,11 @@ fn invalid_children_contribute_nothing_even_when_reporting() {
                 "/b",
                 "/allOf/0/properties/b/type",
                 ErrorKind::Type {
-                    expected: TypeSet::STRING
+                    expected: TypeSet::STRING,
+                    found: TypeSet::INTEGER,
                 }
             ),
-            unevaluated_error("b"),
+            unevaluated_error("b", r#""a", "b""#),
         ]
     );
 }
@@ -1276,14 +1325,10 @@ fn unevaluated_properties_in_a_nested_node_sees_only_its_own_locations() {
     assert_valid(&v, &json!({}));
     assert_eq!(
         errors(&v, &json!({"a": 1})),
-        vec![at(
-            "/a",
-            "/allOf/0/unevaluatedProperties",
-            ErrorKind::FalseSchema
-        )]
-        .into_iter()
-        .map(|(i, k, _, e)| (i, k, format!("{BASE}#/allOf/0/unevaluatedProperties"), e))
-        .collect::<Vec<_>>()
+        vec![at("/a", "/allOf/0/unevaluatedProperties", not_allowed("a"))]
+            .into_iter()
+            .map(|(i, k, _, e)| (i, k, format!("{BASE}#/allOf/0/unevaluatedProperties"), e))
+            .collect::<Vec<_>>()
     );
 }
 
@@ -1379,7 +1424,8 @@ fn unevaluated_items() {
             "/2",
             "/unevaluatedItems/type",
             ErrorKind::Type {
-                expected: TypeSet::INTEGER
+                expected: TypeSet::INTEGER,
+                found: TypeSet::NUMBER,
             }
         )]
     );
@@ -1465,13 +1511,19 @@ fn dynamic_ref_resolves_to_the_outermost_anchor() {
                 "/children/0/daat".into(),
                 "/$ref/properties/children/items/$dynamicRef/unevaluatedProperties".into(),
                 format!("{BASE}#/unevaluatedProperties"),
-                ErrorKind::FalseSchema
+                ErrorKind::PropertyNotAllowed {
+                    property: "daat".into(),
+                    allowed: r#""children""#.into()
+                }
             ),
             // tree failed, so its `children` annotation is dropped too.
             at(
                 "/children",
                 "/unevaluatedProperties",
-                ErrorKind::FalseSchema
+                ErrorKind::PropertyNotAllowed {
+                    property: "children".into(),
+                    allowed: r#""children""#.into()
+                }
             )
         ]
     );
@@ -2123,7 +2175,8 @@ fn compiled_schema_errors_are_located_end_to_end() {
                 s("/additionalProperties/type"),
                 s("https://example.com/s.json#/additionalProperties/type"),
                 ErrorKind::Type {
-                    expected: TypeSet::STRING
+                    expected: TypeSet::STRING,
+                    found: TypeSet::INTEGER,
                 }
             ),
         ]
@@ -2688,6 +2741,7 @@ fn deferred_properties_run_in_entry_order_with_the_values_found() {
     assert_valid(&v, &json!({"a": {}, "b": {"a": {}}, "c": 1}));
     let string = || ErrorKind::Type {
         expected: TypeSet::STRING,
+        found: TypeSet::INTEGER,
     };
     let x_type = format!("{BASE}#/properties/x/type");
     let at_x =

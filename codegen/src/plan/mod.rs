@@ -68,6 +68,7 @@ mod partition;
 pub use discriminate::{Admits, Discriminator};
 use graph::Graph;
 pub mod lookup;
+pub mod messages;
 
 use crate::ir::{CheckKind, Edge, NodeId, Program};
 use std::collections::{BTreeMap, BTreeSet};

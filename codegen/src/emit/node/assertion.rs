@@ -9,14 +9,7 @@ use crate::ir::Check;
 use crate::plan::{lookup::EnumTable, Limit};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use schemac_runtime::error::TypeSet;
 use serde_json::{Number, Value};
-
-/// The error kind of a failed `type` check allowing `ts`.
-pub(super) fn type_kind(ts: TypeSet) -> TokenStream {
-    let bits = ts.0;
-    quote!(__rt::type_error(#bits))
-}
 
 /// Name of the runtime's function for a built-in format (`date-time` → `date_time`).
 pub(super) fn format_fn_name(name: &str) -> String {

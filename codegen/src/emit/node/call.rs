@@ -461,6 +461,24 @@ impl Gen<'_> {
         }
     }
 
+    /// `call` (an expression from [`Gen::child`], the evaluation of a `false` subschema
+    /// on a property) made to say that the property is not allowed where `refusal` gives
+    /// the names its object allows ([`crate::plan::messages::additional_refusal`]), on
+    /// the error path.
+    pub(super) fn refusing(&self, f: &Fun<'_>, call: Expr, refusal: Option<String>) -> Expr {
+        match (refusal, f.mode) {
+            (Some(allowed), Mode::Errors) => {
+                let tokens = &call.tokens;
+                Expr {
+                    tokens: quote!(cx.refusing(#allowed, |cx| #tokens)),
+                    uses: call.uses | Uses::CX,
+                    state_call: true,
+                }
+            }
+            _ => call,
+        }
+    }
+
     /// A `Res` expression of whether the child evaluated by `call` (an expression from
     /// [`Gen::child`]) is valid: the call itself (check), or what it adds (errors).
     pub(super) fn validity(&self, f: &Fun<'_>, call: Expr) -> Expr {

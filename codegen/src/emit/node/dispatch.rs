@@ -1,12 +1,13 @@
 //! A run of type-dependent checks as one `match` on the value's variant, and the checks of
 //! each arm.
 
-use super::assertion::{f64_tokens, format_fn_name, type_kind};
+use super::assertion::{f64_tokens, format_fn_name};
 use super::call::When;
 use super::code::{Code, Uses};
 use super::object::reported_apart;
 use super::{state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind};
+use crate::plan::messages;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use schemac_runtime::error::TypeSet;
@@ -285,23 +286,24 @@ impl Gen<'_> {
     pub(super) fn typed(&self, a: &ArmCx<'_, '_>, check: &Check) -> Code {
         let f = a.f;
         let variant = a.variant;
-        let fail = |kind: TokenStream| self.fail(f, check, kind);
         // A failure where `cond` holds, reading the arm's binding.
         let fail_if = |cond: TokenStream, kind: TokenStream| {
             Code::if_then(cond, self.fail(f, check, kind)).binding()
         };
         match (&check.kind, variant) {
-            (CheckKind::Type(ts), _) => {
-                let kind = type_kind(*ts);
-                match variant.type_test(*ts) {
-                    TypeTest::Pass => Code::default(),
-                    TypeTest::Fail => fail(kind),
-                    TypeTest::IfInteger => fail_if(quote!(!__rt::json::is_integer(num)), kind),
+            (CheckKind::Type(ts), _) => match variant.type_test(*ts) {
+                TypeTest::Pass => Code::default(),
+                TypeTest::Fail => self.fail_type(f, *ts),
+                TypeTest::IfInteger => {
+                    Code::if_then(quote!(!__rt::json::is_integer(num)), self.fail_type(f, *ts))
+                        .binding()
                 }
-            }
-            (CheckKind::IntegerLiteral(ts), Variant::Number) => {
-                fail_if(quote!(__rt::json::is_integral_float(num)), type_kind(*ts))
-            }
+            },
+            (CheckKind::IntegerLiteral(ts), Variant::Number) => Code::if_then(
+                quote!(__rt::json::is_integral_float(num)),
+                self.fail_type(f, *ts),
+            )
+            .binding(),
             (CheckKind::ContentBase64, Variant::String) => fail_if(
                 quote!(!__rt::content::is_base64(text)),
                 quote!(__rt::ErrorKind::ContentEncoding {
@@ -314,14 +316,23 @@ impl Gen<'_> {
                     media_type: __rt::Cow::Borrowed("application/json")
                 }),
             ),
-            (CheckKind::Const(value), _) => self.enum_test(
-                a,
-                check,
-                std::slice::from_ref(value),
-                quote!(__rt::ErrorKind::Const),
-            ),
+            (CheckKind::Const(value), _) => {
+                let expected = messages::value_text(value);
+                self.enum_test(
+                    a,
+                    check,
+                    std::slice::from_ref(value),
+                    quote!(__rt::ErrorKind::Const {
+                        expected: __rt::Cow::Borrowed(#expected)
+                    }),
+                )
+            }
             (CheckKind::Enum(values), _) => {
-                self.enum_test(a, check, values, quote!(__rt::ErrorKind::Enum))
+                let allowed = messages::values_text(values);
+                let kind = quote!(__rt::ErrorKind::Enum {
+                    allowed: __rt::Cow::Borrowed(#allowed)
+                });
+                self.enum_test(a, check, values, kind)
             }
             (CheckKind::MultipleOf(d), Variant::Number) => {
                 let lit = f64_tokens(*d);

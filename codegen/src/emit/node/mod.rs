@@ -31,6 +31,7 @@ use code::{Code, Expr, Uses};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use schemac_runtime::error::misleads;
+use schemac_runtime::error::TypeSet;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -708,6 +709,18 @@ impl<'a> Gen<'a> {
                 let keyword = &check.keyword;
                 let n = self.faults.borrow_mut().add(quote!(Fault(#keyword, #kind)));
                 Code::unit(quote!(cx.fail(#n))).using(Uses::CX)
+            }
+        }
+    }
+
+    /// Code that fails the node on a failed `type` check allowing `ts`: its `exit` (check)
+    /// or the error, naming the JSON type of the instance `v` (errors).
+    fn fail_type(&self, f: &Fun<'_>, ts: TypeSet) -> Code {
+        match f.mode {
+            Mode::Check => Code::exit(f.exit.clone()),
+            Mode::Errors => {
+                let bits = ts.0;
+                Code::unit(quote!(cx.fail_type(#bits, v))).using(Uses::CX | Uses::V)
             }
         }
     }

@@ -9,6 +9,7 @@ use super::names::{match_names, NameArm};
 use super::{state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId, RegexId};
 use crate::plan::lookup::{self, NameList};
+use crate::plan::messages;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 use std::collections::{BTreeMap, BTreeSet};
@@ -156,9 +157,10 @@ impl Gen<'_> {
         }
         // `unevaluatedProperties` on a key no evaluating name covers, unless one of the
         // conditions under which it is evaluated holds.
-        let unevaluated_code = run
-            .unevaluated
-            .map(|edge| self.key_child(f, edge, &Inst::Key));
+        let unevaluated_code = run.unevaluated.map(|edge| {
+            let refusal = messages::unevaluated_refusal(self.program, f.node, edge);
+            self.refusing_key_child(f, edge, &Inst::Key, refusal)
+        });
         let unevaluated_fails = run.unevaluated.is_some_and(|e| self.fails(f, e));
         if let Some(code) = &unevaluated_code {
             evaluated.retain(|name, _| !narrowed.contains_key(name));
@@ -416,12 +418,26 @@ impl Gen<'_> {
     /// Applying `edge`'s subschema to a key's value (or its name, as `inst` says), as the
     /// pass does: nothing for `true`; short-circuit code's exit for `false`.
     fn key_child(&self, f: &Fun<'_>, edge: &Edge, inst: &Inst) -> Code {
+        self.refusing_key_child(f, edge, inst, None)
+    }
+
+    /// [`Gen::key_child`] for `additionalProperties` / `unevaluatedProperties`, whose
+    /// `false` subschema's error says that the property is not allowed where `refusal`
+    /// gives the allowed names ([`messages::additional_refusal`]).
+    fn refusing_key_child(
+        &self,
+        f: &Fun<'_>,
+        edge: &Edge,
+        inst: &Inst,
+        refusal: Option<String>,
+    ) -> Code {
         match (self.plan.node(edge.target).constant, f.mode) {
             (Some(true), _) => return Code::default(),
             (Some(false), Mode::Check) => return self.fail_silent(f),
             _ => {}
         }
         let call = self.child(f, edge, edge.target, inst, &EvArg::Throwaway);
+        let call = self.refusing(f, call, refusal);
         self.applied_child(f, &call)
     }
 
@@ -434,7 +450,19 @@ impl Gen<'_> {
     /// The action for a key that `edge`'s subschema applies to: its test, then the key
     /// recorded as evaluated where the pass `mark`s keys by position.
     fn applied_to_key(&self, f: &Fun<'_>, mark: bool, edge: &Edge, inst: &Inst) -> Code {
-        let test = self.key_child(f, edge, inst);
+        self.refusing_applied_to_key(f, mark, edge, inst, None)
+    }
+
+    /// [`Gen::applied_to_key`] with [`Gen::refusing_key_child`]'s `refusal`.
+    fn refusing_applied_to_key(
+        &self,
+        f: &Fun<'_>,
+        mark: bool,
+        edge: &Edge,
+        inst: &Inst,
+        refusal: Option<String>,
+    ) -> Code {
+        let test = self.refusing_key_child(f, edge, inst, refusal);
         if self.fails(f, edge) || !mark {
             test
         } else {
@@ -452,8 +480,9 @@ impl Gen<'_> {
         let Some((edge, known, pats)) = run.additional else {
             return Additional::default();
         };
+        let refusal = messages::additional_refusal(self.program, edge, known, pats);
         let known = known.iter().map(String::as_str).collect();
-        let action = self.applied_to_key(f, mark, edge, &Inst::Key);
+        let action = self.refusing_applied_to_key(f, mark, edge, &Inst::Key, refusal);
         let skips_siblings =
             !pats.is_empty() && pats.iter().eq(run.patterns.iter().map(|(id, _)| id));
         if skips_siblings && !action.is_empty() {
@@ -720,6 +749,8 @@ impl Gen<'_> {
         let f = a.f;
         let st = state(f.mode);
         let call = self.child(f, edge, edge.target, &Inst::Key, &EvArg::Throwaway);
+        let refusal = messages::unevaluated_refusal(self.program, f.node, edge);
+        let call = self.refusing(f, call, refusal);
         let (header, body) = match f.mode {
             Mode::Check => (
                 quote!(for (i, x) in obj.values().enumerate()),
