@@ -286,6 +286,7 @@ impl Gen<'_> {
     pub(super) fn typed(&self, a: &ArmCx<'_, '_>, check: &Check) -> Code {
         let f = a.f;
         let variant = a.variant;
+        let fail = |kind: TokenStream| self.fail(f, check, kind);
         // A failure where `cond` holds, reading the arm's binding.
         let fail_if = |cond: TokenStream, kind: TokenStream| {
             Code::if_then(cond, self.fail(f, check, kind)).binding()
