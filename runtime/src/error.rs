@@ -202,6 +202,11 @@ fn properties(n: u64) -> Count {
     Count(n, "propert", "y", "ies")
 }
 
+/// The longest property name, in characters, that a `PropertyNotAllowed` message quotes;
+/// a longer one is cut there and its length given (a model can act on its start, and a
+/// 15 MB key must not make a 15 MB message).
+pub const MAX_PROPERTY_CHARS: usize = 64;
+
 /// What a failed keyword asserted. Holds schema values only, never instance values (the
 /// JSON type of the instance, and the name of a property that is not allowed — an
 /// instance key, which the instance location names as well — aside).
@@ -361,7 +366,16 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Const { expected } => write!(f, "value must be {expected}"),
             ErrorKind::Enum { allowed } => write!(f, "value must be one of {allowed}"),
             ErrorKind::PropertyNotAllowed { property, allowed } => {
-                write!(f, "property `{}` is not allowed", Escaped(property))?;
+                // The instance location names the key in full; the message names its start.
+                match property.char_indices().nth(MAX_PROPERTY_CHARS) {
+                    None => write!(f, "property `{}` is not allowed", Escaped(property))?,
+                    Some((end, _)) => write!(
+                        f,
+                        "property `{}…` ({} characters) is not allowed",
+                        Escaped(&property[..end]),
+                        property.chars().count()
+                    )?,
+                }
                 // `unevaluatedProperties` refuses a name it lists when the subschema that
                 // declares it failed.
                 let listed = allowed.split(", ").any(|name| {
@@ -837,6 +851,17 @@ mod tests {
                 allowed: "\"content\", \"path\"".into(),
             }),
             "property `path` is not allowed, as the subschema that declares it failed"
+        );
+        let long = format!("{}\u{202e}", "k".repeat(MAX_PROPERTY_CHARS - 1));
+        assert_eq!(
+            text(ErrorKind::PropertyNotAllowed {
+                property: format!("{long}tail").into(),
+                allowed: "".into(),
+            }),
+            format!(
+                "property `\"{}\\u202e\"…` (68 characters) is not allowed",
+                "k".repeat(MAX_PROPERTY_CHARS - 1)
+            )
         );
     }
 
