@@ -3,6 +3,7 @@
 
 use crate::error::IncompleteReason;
 use crate::limits::Budget;
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 use serde_json::{Map, Number, Value};
@@ -38,7 +39,7 @@ pub fn integer_as_u64(value: &Value) -> Option<u64> {
     n.as_u64().or_else(|| {
         let f = n.as_f64()?;
         // 2^64 is the first f64 past u64::MAX; `-0.0` is 0.
-        (f.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&f)).then_some(f as u64)
+        (f % 1.0 == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&f)).then_some(f as u64)
     })
 }
 
@@ -57,9 +58,8 @@ pub fn integer_as_i64(value: &Value) -> Option<i64> {
     n.as_i64().or_else(|| {
         let f = n.as_f64()?;
         // -2^63 is an f64 and an i64; 2^63 is the first f64 past i64::MAX.
-        (f.fract() == 0.0
-            && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f))
-        .then_some(f as i64)
+        (f % 1.0 == 0.0 && (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f))
+            .then_some(f as i64)
     })
 }
 
