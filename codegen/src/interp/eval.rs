@@ -12,12 +12,14 @@
 
 use super::annotations::{Annotations, NameTable};
 use super::plan::{
-    Bound, BranchesOp, ByKind, ClosedOp, Fast, Flat, FoldedRequired, Kind, Lane, LookupsOp,
+    Bound, BranchesOp, ByKind, ClosedOp, Fast, Flat, FoldedRequired, Lane, LookupsOp,
     NamedPatterns, NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
 };
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
+use crate::plan::kind::Kind;
 use crate::plan::lookup::{EnumTable, NameList};
+use crate::plan::thresholds::{FOLDED_REQUIRED_KEYS, FOUND_IN_PASS, KEYS_PER_NAME};
 use crate::plan::{messages, Discriminator, Limit};
 use crate::regex::PatternSet;
 use schemac_runtime::__private::{
@@ -617,10 +619,6 @@ impl ObjectOp {
 }
 
 impl Interpreter {
-    /// Up to how many keys [`Interpreter::lookups_quietly`] finds an object's names in one
-    /// pass over its keys.
-    const FOUND: usize = 8;
-
     /// Evaluates the root node.
     pub(super) fn eval_root(&self, cx: &mut Ctx, instance: &Value) -> Res {
         self.node(cx, self.shared.program.root, Inst::Value(instance), None)
@@ -1914,7 +1912,9 @@ impl Interpreter {
         index: Option<&PropertyIndex>,
         object: &Map<String, Value>,
     ) -> Res {
-        let Some(index) = index.filter(|_| object.len() <= entries.len().saturating_mul(4)) else {
+        let Some(index) =
+            index.filter(|_| object.len() <= entries.len().saturating_mul(KEYS_PER_NAME))
+        else {
             return self.properties_by_name(cx, entries, object, |_, _| true);
         };
         let mut ok = true;
@@ -1957,7 +1957,7 @@ impl Interpreter {
     }
 
     /// [`Op::Lookups`]: each entry's schema applied to the value at its name, in entry
-    /// order. An object of at most [`Interpreter::FOUND`] keys is passed over once, each
+    /// order. An object of at most [`FOUND_IN_PASS`] keys is passed over once, each
     /// key found in the names' index, and the entries found applied in entry order; a
     /// larger one is looked up by name.
     #[inline(never)]
@@ -1970,7 +1970,7 @@ impl Interpreter {
         /// What an unused slot of `found` holds.
         static NONE: Value = Value::Null;
         let entries = &lookups.entries[..];
-        if object.len() > Interpreter::FOUND {
+        if object.len() > FOUND_IN_PASS {
             for entry in entries {
                 if !self.property_quietly(cx, entry, object)? {
                     return Ok(false);
@@ -1979,7 +1979,7 @@ impl Interpreter {
             return Ok(true);
         }
         let index = &lookups.index;
-        let mut found = [(0, &NONE); Interpreter::FOUND];
+        let mut found = [(0, &NONE); FOUND_IN_PASS];
         let mut count = 0;
         for (key, value) in object {
             let at = index.find(key, |i| entry_name(entries, i));
@@ -2036,9 +2036,9 @@ impl Interpreter {
         let (entries, index) = op.properties.borrowed();
         if let Some(folded) = &op.required {
             // `properties` alone looks a large object's names up instead of its keys.
-            let keys_looked_up =
-                op.additional.is_some() || object.len() <= entries.len().saturating_mul(4);
-            match index.filter(|_| object.len() <= FoldedRequired::KEYS && keys_looked_up) {
+            let keys_looked_up = op.additional.is_some()
+                || object.len() <= entries.len().saturating_mul(KEYS_PER_NAME);
+            match index.filter(|_| object.len() <= FOLDED_REQUIRED_KEYS && keys_looked_up) {
                 Some(index) => return self.closed_found(cx, op, (folded, index), object),
                 None if !folded.required.holds(object) => return Ok(false),
                 None => {}
@@ -2062,7 +2062,7 @@ impl Interpreter {
         self.deferred_properties(cx, entries, object, deferred)
     }
 
-    /// [`Interpreter::closed_quietly`] on an object of at most [`FoldedRequired::KEYS`]
+    /// [`Interpreter::closed_quietly`] on an object of at most [`FOLDED_REQUIRED_KEYS`]
     /// keys, with the folded `required` (and the index of the `properties` names): one
     /// pass looks each key up once, for its entry and the required name it is. Where a
     /// key fails or the pass stops, the keys it did not reach are looked up for the

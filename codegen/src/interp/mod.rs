@@ -94,7 +94,8 @@
 //!   `maxContains`, or `maxContains` exceeded) unless the node collects evaluated items;
 //! - `properties` alone (no `patternProperties` / `additionalProperties`, no collection)
 //!   iterates the instance's keys as generated code does, but looks its names up in the
-//!   instance instead when the instance has more than four keys per name; a deferred
+//!   instance instead when the instance has more than four keys per name
+//!   ([`crate::plan::thresholds::KEYS_PER_NAME`]); a deferred
 //!   entry runs with the value the pass found when it is the only one, several are looked
 //!   up by name.
 

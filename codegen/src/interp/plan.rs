@@ -5,7 +5,9 @@
 use super::annotations::NameTable;
 use super::eval::object_pass_at;
 use crate::ir::{CheckKind, Edge, Node, NodeId, Program, RegexId};
+use crate::plan::kind::{Kind, TypeTest};
 use crate::plan::lookup::{pattern_set, EnumTable, NameList};
+use crate::plan::thresholds::{KEYS_PER_NAME, MAX_SPLICED, REQUIRED_IN_PASS, SCANNED_NAMES};
 use crate::plan::{Discriminator, Limit, Plan};
 use crate::regex::PatternSet;
 use schemac_runtime::__private::{get, Bits};
@@ -229,7 +231,7 @@ pub(super) struct ClosedOp {
 }
 
 /// A `required` whose names are all `properties` names, run by the [`ClosedOp`] pass
-/// that follows it in its lane: on an object of at most [`FoldedRequired::KEYS`] keys,
+/// that follows it in its lane: on an object of at most [`FOLDED_REQUIRED_KEYS`](crate::plan::thresholds::FOLDED_REQUIRED_KEYS) keys,
 /// within the pass's lookups of the keys (each finds both the entry applying to the key
 /// and the required name it is), as if it had run before the pass.
 #[derive(Debug, Clone)]
@@ -243,9 +245,6 @@ pub(super) struct FoldedRequired {
 }
 
 impl FoldedRequired {
-    /// Objects up to this many keys are searched in the pass's lookups.
-    pub(super) const KEYS: usize = 16;
-
     /// `required` folded into a pass over `entries`, when each of its (at most 64
     /// distinct) names is an entry's.
     fn new(required: &Required, entries: &[(String, Edge)]) -> Option<FoldedRequired> {
@@ -343,58 +342,6 @@ pub(super) enum Simple {
         loop_cost: u64,
         count: std::ops::RangeInclusive<u64>,
     },
-}
-
-/// The kind of a JSON instance, which decides the [`Lane`] of a node's steps that
-/// short-circuit evaluation runs on it; in `serde_json::Value`'s variant order, so that
-/// a value's kind is its tag. An object key (`propertyNames`) is a string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
-    Null,
-    Boolean,
-    Number,
-    String,
-    Array,
-    Object,
-}
-
-impl Kind {
-    /// Every kind, in lane order.
-    const ALL: [Kind; 6] = [
-        Kind::Null,
-        Kind::Boolean,
-        Kind::Number,
-        Kind::String,
-        Kind::Array,
-        Kind::Object,
-    ];
-
-    /// The kind of `value`.
-    #[inline(always)]
-    pub(super) fn of(value: &Value) -> Kind {
-        match value {
-            Value::Null => Kind::Null,
-            Value::Bool(_) => Kind::Boolean,
-            Value::Number(_) => Kind::Number,
-            Value::String(_) => Kind::String,
-            Value::Array(_) => Kind::Array,
-            Value::Object(_) => Kind::Object,
-        }
-    }
-
-    /// The `type` bit of the kind (`number` for a number).
-    #[inline(always)]
-    pub(super) fn type_bit(self) -> TypeSet {
-        const BITS: [TypeSet; 6] = [
-            TypeSet::NULL,
-            TypeSet::BOOLEAN,
-            TypeSet::NUMBER,
-            TypeSet::STRING,
-            TypeSet::ARRAY,
-            TypeSet::OBJECT,
-        ];
-        BITS[self as usize]
-    }
 }
 
 /// The steps of a node that short-circuit evaluation runs on an instance of one
@@ -514,15 +461,11 @@ fn simple_on_kind(simple: &Simple, kind: Kind) -> OnKind<Simple> {
         }
     };
     match simple {
-        Simple::Type(types) => {
-            if types.0 & kind.type_bit().0 != 0 {
-                OnKind::Passes
-            } else if kind == Kind::Number && types.contains(TypeSet::INTEGER) {
-                OnKind::Runs(Simple::Type(TypeSet::INTEGER))
-            } else {
-                OnKind::Fails
-            }
-        }
+        Simple::Type(types) => match kind.type_test(*types) {
+            TypeTest::Pass => OnKind::Passes,
+            TypeTest::IfInteger => OnKind::Runs(Simple::Type(TypeSet::INTEGER)),
+            TypeTest::Fail => OnKind::Fails,
+        },
         Simple::MinItems(_)
         | Simple::MaxItems(_)
         | Simple::PrefixItemsAtOnce(_)
@@ -576,32 +519,13 @@ fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
         }
         Op::Check { index, .. } => match node.checks.get(*index).map(|c| &c.kind) {
             Some(CheckKind::False) => OnKind::Fails,
-            Some(check) => match reads_only(check) {
+            Some(check) => match Kind::only_read_by(check) {
                 Some(of) => only(of),
                 None => OnKind::Runs(op.clone()),
             },
             None => OnKind::Passes,
         },
     }
-}
-
-/// The one kind of instance a check reads (every other passes it), for the checks
-/// [`Op::Check`] runs that have one.
-fn reads_only(check: &CheckKind) -> Option<Kind> {
-    Some(match check {
-        CheckKind::Pattern(_)
-        | CheckKind::Format(_)
-        | CheckKind::ContentBase64
-        | CheckKind::ContentJson { .. } => Kind::String,
-        CheckKind::MultipleOf(_) | CheckKind::IntegerLiteral(_) => Kind::Number,
-        CheckKind::UniqueItems | CheckKind::Contains { .. } => Kind::Array,
-        CheckKind::DependentRequired(_)
-        | CheckKind::DependentSchemas(_)
-        | CheckKind::PropertyNames(_)
-        | CheckKind::MinProperties(_)
-        | CheckKind::MaxProperties(_) => Kind::Object,
-        _ => return None,
-    })
 }
 
 impl NodePlan {
@@ -728,7 +652,7 @@ pub(super) struct PropertyIndex {
     lengths: u64,
     /// Each entry's head, in entry order.
     heads: Vec<Head>,
-    /// Above [`PropertyIndex::SCAN`] entries: bucket `b` holds the entry indices
+    /// Above [`SCANNED_NAMES`] entries: bucket `b` holds the entry indices
     /// `order[starts[b]..starts[b + 1]]`.
     starts: Vec<u32>,
     order: Vec<u32>,
@@ -736,9 +660,6 @@ pub(super) struct PropertyIndex {
 }
 
 impl PropertyIndex {
-    /// Up to this many names, a scan of the heads beats hashing the key.
-    const SCAN: usize = 12;
-
     pub(super) fn new<'a>(names: impl Iterator<Item = &'a str>) -> PropertyIndex {
         let heads: Vec<Head> = names.map(Head::of).collect();
         let lengths = heads.iter().fold(0u64, |bits, h| bits | 1 << (h.len & 63));
@@ -750,7 +671,7 @@ impl PropertyIndex {
             shift: 64,
         };
         let n = index.heads.len();
-        if n > PropertyIndex::SCAN {
+        if n > SCANNED_NAMES {
             let buckets = (2 * n).next_power_of_two();
             index.shift = 64 - buckets.trailing_zeros();
             let mut counts = vec![0u32; buckets + 1];
@@ -796,7 +717,7 @@ impl PropertyIndex {
     }
 
     /// [`PropertyIndex::find`] where the caller has decided [`PropertyIndex::scans`]
-    /// (`SCAN`), so that a loop of lookups decides it once.
+    /// ([`SCANNED_NAMES`]), so that a loop of lookups decides it once.
     #[inline(always)]
     pub(super) fn find_by<'a, const SCAN: bool>(
         &self,
@@ -836,17 +757,13 @@ impl PropertyIndex {
 pub(super) struct Required {
     names: Vec<String>,
     /// The index over the names, and the bits of the first occurrence of each distinct
-    /// name (for one up to [`Required::IN_PASS`] names).
+    /// name (for one up to [`REQUIRED_IN_PASS`] names).
     pass: Option<(PropertyIndex, u64)>,
 }
 
 impl Required {
-    /// Up to this many names (one bit each in the pass), a small object is searched in
-    /// one pass.
-    const IN_PASS: usize = 64;
-
     pub(super) fn new(names: &[String]) -> Required {
-        let pass = (1..=Required::IN_PASS).contains(&names.len()).then(|| {
+        let pass = (1..=REQUIRED_IN_PASS).contains(&names.len()).then(|| {
             let firsts = (0..names.len())
                 .filter(|&i| !names[..i].contains(&names[i]))
                 .fold(0u64, |bits, i| bits | 1 << i);
@@ -860,7 +777,7 @@ impl Required {
 
     /// Whether `object` has every name: one by the runtime's `get` (the lookup generated
     /// code uses); several in one pass over its keys (stopping once all are found) when it
-    /// has at most four keys per name, else by a lookup of each.
+    /// has at most [`KEYS_PER_NAME`] keys per name, else by a lookup of each.
     #[inline(never)]
     pub(super) fn holds(&self, object: &Map<String, Value>) -> bool {
         if let [name] = &self.names[..] {
@@ -869,7 +786,7 @@ impl Required {
         let Some((index, all)) = &self.pass else {
             return self.names.iter().all(|n| object.contains_key(n));
         };
-        if object.len() > self.names.len() * 4 {
+        if object.len() > self.names.len() * KEYS_PER_NAME {
             return self.names.iter().all(|n| object.contains_key(n));
         }
         let name = |i: usize| self.names.get(i).map(String::as_str);
@@ -1279,9 +1196,6 @@ fn only_reads(op: &Op, nodes: &[Node]) -> bool {
         _ => false,
     }
 }
-
-/// A lane longer than this takes no more steps of the nodes it applies in place.
-const MAX_SPLICED: usize = 64;
 
 /// Splices into the [`Op`] lanes of node `id` (its [`Fast::Ops`], or its ops when it is
 /// out of line) the lanes of the inline nodes it applies in place (after splicing

@@ -2984,7 +2984,8 @@ fn a_property_index_finds_each_name_and_nothing_else() {
 
 #[test]
 fn spliced_single_properties_are_found_in_one_pass_and_applied_in_order() {
-    use super::plan::{Fast, Kind, Op};
+    use super::plan::{Fast, Op};
+    use crate::plan::kind::Kind;
     // `allOf` members of one property each (as tsconfig's schema is written), spliced
     // into the root: runs of distinct names become one lookup op; a name again ends a run.
     let schema = json!({

@@ -67,8 +67,10 @@ mod partition;
 
 pub use discriminate::{Admits, Discriminator};
 use graph::Graph;
+pub mod kind;
 pub mod lookup;
 pub mod messages;
+pub mod thresholds;
 
 use crate::ir::{CheckKind, Edge, NodeId, Program};
 use std::collections::{BTreeMap, BTreeSet};

@@ -4,10 +4,12 @@
 
 use super::call::{holds_name, EvArg, Inst};
 use super::code::{Code, Expr, Uses};
-use super::dispatch::{TypeTest, Variant};
+use super::dispatch::{pattern, ARMS};
 use super::{dispatchable, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
+use crate::plan::kind::{Kind, TypeTest};
 use crate::plan::lookup::EnumTable;
+use crate::plan::thresholds::MAX_DECIDED_TOGETHER;
 use crate::plan::Discriminator;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -23,7 +25,7 @@ struct Branches<'e> {
     uses: Uses,
     /// Without a discriminator, where each branch passes only on some variants of the
     /// instance, no two on the same: those variants (at most one branch applies).
-    by_variant: Option<Vec<Vec<Variant>>>,
+    by_variant: Option<Vec<Vec<Kind>>>,
 }
 
 /// The code of a check that [`dispatchable`] sends to the dispatch: never reached here.
@@ -176,10 +178,10 @@ impl Gen<'_> {
             Uses::default()
         };
         let Some(d) = discriminator else {
-            let admitted: Option<Vec<Vec<Variant>>> =
+            let admitted: Option<Vec<Vec<Kind>>> =
                 edges.iter().map(|e| self.admitted(f, e.target)).collect();
-            let disjoint = |admitted: &Vec<Vec<Variant>>| {
-                let all: Vec<Variant> = admitted.iter().flatten().copied().collect();
+            let disjoint = |admitted: &Vec<Vec<Kind>>| {
+                let all: Vec<Kind> = admitted.iter().flatten().copied().collect();
                 (0..all.len()).all(|i| !all[i + 1..].contains(&all[i]))
             };
             return Branches {
@@ -229,13 +231,13 @@ impl Gen<'_> {
         let Some(admitted) = self.admitted(f, target) else {
             return quote!();
         };
-        let patterns = admitted.iter().map(|v| v.pattern(false));
+        let patterns = admitted.iter().map(|&v| pattern(v, false));
         quote!(matches!(v, #(#patterns)|*) &&)
     }
 
     /// The variants a branch can pass on where a type guard tests them ([`Gen::type_guard`]):
     /// fewer than all, at least one.
-    fn admitted(&self, f: &Fun<'_>, target: NodeId) -> Option<Vec<Variant>> {
+    fn admitted(&self, f: &Fun<'_>, target: NodeId) -> Option<Vec<Kind>> {
         if self.evaluate && f.mode == Mode::Errors {
             return None;
         }
@@ -248,12 +250,11 @@ impl Gen<'_> {
         else {
             return None;
         };
-        let admitted: Vec<Variant> = Variant::ALL
-            .iter()
-            .copied()
+        let admitted: Vec<Kind> = ARMS
+            .into_iter()
             .filter(|v| !matches!(v.type_test(*ts), TypeTest::Fail))
             .collect();
-        (!admitted.is_empty() && admitted.len() < Variant::ALL.len()).then_some(admitted)
+        (!admitted.is_empty() && admitted.len() < ARMS.len()).then_some(admitted)
     }
 
     /// Where at most one branch applies ([`Branches::by_variant`]): whether the one the
@@ -268,7 +269,7 @@ impl Gen<'_> {
             .map(|(e, variants)| {
                 let call = self.silent_call(f, e, &Inst::Same, &EvArg::Throwaway);
                 uses |= call.uses;
-                let patterns = variants.iter().map(|v| v.pattern(false));
+                let patterns = variants.iter().map(|&v| pattern(v, false));
                 quote!(#(#patterns)|* => #call?,)
             })
             .collect();
@@ -648,11 +649,6 @@ impl Gen<'_> {
         .using(uses)
     }
 }
-
-/// At most this many conditions are decided by one `match` ([`Gen::conditions`]): each
-/// arm is a tuple of their verdicts, and each has fewer than [`EnumTable::MIN_STRINGS`]
-/// strings, so the `match` stays small however many conditions a schema has.
-const MAX_DECIDED_TOGETHER: usize = 16;
 
 /// The variable holding the value of property `name` of the instance (`propK`, `None`
 /// where the instance is no object or has no such property), with the code that looks it

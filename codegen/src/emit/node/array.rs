@@ -6,16 +6,9 @@ use super::code::{Code, Uses};
 use super::dispatch::ArmCx;
 use super::{state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge};
+use crate::plan::thresholds::{PEELED_ITEMS, PEELED_ITEM_CHECKS};
 use proc_macro2::Literal;
 use quote::quote;
-
-/// The most leading items a short-circuit `items` loop is peeled by
-/// ([`Gen::peeled_items`]).
-const PEELED_ITEMS: usize = 4;
-
-/// The most checks an item's schema may have for its loop to be peeled (the item test is
-/// written twice).
-const PEELED_ITEM_CHECKS: usize = 4;
 
 /// Whether a check takes constant time without the state: a type, a numeric bound, a
 /// count bound, a scalar `const`.

@@ -3,9 +3,10 @@
 
 use super::super::value;
 use super::code::{Code, Uses};
-use super::dispatch::{ArmCx, Variant};
+use super::dispatch::ArmCx;
 use super::{state, Gen};
 use crate::ir::Check;
+use crate::plan::kind::Kind;
 use crate::plan::{lookup::EnumTable, Limit};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -72,17 +73,14 @@ impl Gen<'_> {
         kind: TokenStream,
     ) -> Code {
         let f = a.f;
-        let of_variant: Vec<&Value> = values
-            .iter()
-            .filter(|v| Variant::of(v) == a.variant)
-            .collect();
+        let of_variant: Vec<&Value> = values.iter().filter(|v| Kind::of(v) == a.kind).collect();
         if of_variant.is_empty() {
             return self.fail(f, check, kind);
         }
         let fail = self.fail(f, check, kind);
         let st = state(f.mode);
-        match (a.variant, EnumTable::new(values)) {
-            (Variant::String, Some(table)) if table.has_strings() && table.matches_inline() => {
+        match (a.kind, EnumTable::new(values)) {
+            (Kind::String, Some(table)) if table.has_strings() && table.matches_inline() => {
                 let units = table.str_units();
                 let members = table.strings();
                 return Code::stmt(quote!(#st.spend_units(#units)?;))
@@ -92,21 +90,21 @@ impl Gen<'_> {
                     ))
                     .using(Uses::CX | Uses::BINDING);
             }
-            (Variant::String, Some(table)) if table.has_strings() => {
+            (Kind::String, Some(table)) if table.has_strings() => {
                 let name = self.enum_table(&table);
                 return Code::if_then(quote!(!#st.is_str_member(&#name, text)?), fail)
                     .using(Uses::CX | Uses::BINDING);
             }
-            (Variant::Number, Some(table)) if table.has_numbers() => {
+            (Kind::Number, Some(table)) if table.has_numbers() => {
                 let name = self.enum_table(&table);
                 return Code::if_then(quote!(!#st.is_number_member(&#name, num)?), fail)
                     .using(Uses::CX | Uses::BINDING);
             }
             _ => {}
         }
-        match a.variant {
-            Variant::Null => Code::default(),
-            Variant::Bool => {
+        match a.kind {
+            Kind::Null => Code::default(),
+            Kind::Boolean => {
                 let t = of_variant.iter().any(|v| v.as_bool() == Some(true));
                 let fa = of_variant.iter().any(|v| v.as_bool() == Some(false));
                 match (t, fa) {
@@ -115,7 +113,7 @@ impl Gen<'_> {
                     _ => Code::if_then(quote!(*b), fail).binding(),
                 }
             }
-            Variant::String => {
+            Kind::String => {
                 let mut strs: Vec<&str> = of_variant.iter().filter_map(|v| v.as_str()).collect();
                 strs.dedup();
                 let cond = if strs.len() == 1 {
@@ -129,7 +127,7 @@ impl Gen<'_> {
                 };
                 Code::if_then(cond, fail).binding()
             }
-            Variant::Number => {
+            Kind::Number => {
                 let tests: Vec<_> = of_variant
                     .iter()
                     .filter_map(|v| v.as_number())
@@ -140,7 +138,7 @@ impl Gen<'_> {
                     .collect();
                 Code::if_then(quote!(!(#(#tests)||*)), fail).binding()
             }
-            Variant::Array | Variant::Object => {
+            Kind::Array | Kind::Object => {
                 let tests: Vec<_> = of_variant
                     .iter()
                     .map(|val| value::equals(quote!(v), val, 0))

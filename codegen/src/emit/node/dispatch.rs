@@ -7,109 +7,47 @@ use super::code::{Code, Uses};
 use super::object::reported_apart;
 use super::{state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind};
+use crate::plan::kind::{Kind, TypeTest};
 use crate::plan::messages;
+use crate::plan::thresholds::REQUIRED_IN_LOOP;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use schemac_runtime::error::TypeSet;
-use serde_json::Value;
-
-/// From this many `required` names on, short-circuit code tests them in a pass over the
-/// object (see [`Gen::arm`]) rather than by a lookup each.
-const REQUIRED_IN_LOOP: usize = 3;
 
 /// Context of one arm of a dispatch.
 pub(super) struct ArmCx<'f, 'n> {
     /// The function the arm is in.
     pub(super) f: &'f Fun<'n>,
-    /// The variant the arm matches.
-    pub(super) variant: Variant,
+    /// The kind of instance the arm matches.
+    pub(super) kind: Kind,
 }
 
-/// A `serde_json::Value` variant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Variant {
-    Null,
-    Bool,
-    Number,
-    String,
-    Array,
-    Object,
-}
+/// The kinds of instance in the order a dispatch writes its arms (and a type guard its
+/// patterns): a rendering choice, which the checked-in generated code follows; the
+/// interpreter keeps its lanes in [`Kind::ALL`]'s (tag) order.
+pub(super) const ARMS: [Kind; 6] = [
+    Kind::Object,
+    Kind::String,
+    Kind::Number,
+    Kind::Array,
+    Kind::Boolean,
+    Kind::Null,
+];
 
-/// What a `type` check does on one variant.
-pub(super) enum TypeTest {
-    /// The variant is of the type.
-    Pass,
-    /// The variant is not.
-    Fail,
-    /// A number is of the type (`integer`) when it is an integer.
-    IfInteger,
-}
-
-impl Variant {
-    /// Every variant, in the order arms are generated.
-    pub(super) const ALL: [Variant; 6] = [
-        Variant::Object,
-        Variant::String,
-        Variant::Number,
-        Variant::Array,
-        Variant::Bool,
-        Variant::Null,
-    ];
-
-    /// The variant of `v`.
-    pub(super) fn of(v: &Value) -> Variant {
-        match v {
-            Value::Null => Variant::Null,
-            Value::Bool(_) => Variant::Bool,
-            Value::Number(_) => Variant::Number,
-            Value::String(_) => Variant::String,
-            Value::Array(_) => Variant::Array,
-            Value::Object(_) => Variant::Object,
-        }
-    }
-
-    /// The pattern matching the variant, binding its contents (`b`, `num`, `text`, `arr`,
-    /// `obj`) when `binds`.
-    pub(super) fn pattern(self, binds: bool) -> TokenStream {
-        match (self, binds) {
-            (Variant::Null, _) => quote!(Value::Null),
-            (Variant::Bool, true) => quote!(Value::Bool(b)),
-            (Variant::Bool, false) => quote!(Value::Bool(_)),
-            (Variant::Number, true) => quote!(Value::Number(num)),
-            (Variant::Number, false) => quote!(Value::Number(_)),
-            (Variant::String, true) => quote!(Value::String(text)),
-            (Variant::String, false) => quote!(Value::String(_)),
-            (Variant::Array, true) => quote!(Value::Array(arr)),
-            (Variant::Array, false) => quote!(Value::Array(_)),
-            (Variant::Object, true) => quote!(Value::Object(obj)),
-            (Variant::Object, false) => quote!(Value::Object(_)),
-        }
-    }
-
-    /// What `type: ts` does on this variant.
-    pub(super) fn type_test(self, ts: TypeSet) -> TypeTest {
-        let bit = match self {
-            Variant::Null => TypeSet::NULL,
-            Variant::Bool => TypeSet::BOOLEAN,
-            Variant::String => TypeSet::STRING,
-            Variant::Array => TypeSet::ARRAY,
-            Variant::Object => TypeSet::OBJECT,
-            Variant::Number => {
-                return if ts.contains(TypeSet::NUMBER) {
-                    TypeTest::Pass
-                } else if ts.contains(TypeSet::INTEGER) {
-                    TypeTest::IfInteger
-                } else {
-                    TypeTest::Fail
-                }
-            }
-        };
-        if ts.contains(bit) {
-            TypeTest::Pass
-        } else {
-            TypeTest::Fail
-        }
+/// The pattern matching the `serde_json::Value`s of `kind`, binding their contents (`b`,
+/// `num`, `text`, `arr`, `obj`) when `binds`.
+pub(super) fn pattern(kind: Kind, binds: bool) -> TokenStream {
+    match (kind, binds) {
+        (Kind::Null, _) => quote!(Value::Null),
+        (Kind::Boolean, true) => quote!(Value::Bool(b)),
+        (Kind::Boolean, false) => quote!(Value::Bool(_)),
+        (Kind::Number, true) => quote!(Value::Number(num)),
+        (Kind::Number, false) => quote!(Value::Number(_)),
+        (Kind::String, true) => quote!(Value::String(text)),
+        (Kind::String, false) => quote!(Value::String(_)),
+        (Kind::Array, true) => quote!(Value::Array(arr)),
+        (Kind::Array, false) => quote!(Value::Array(_)),
+        (Kind::Object, true) => quote!(Value::Object(obj)),
+        (Kind::Object, false) => quote!(Value::Object(_)),
     }
 }
 
@@ -117,31 +55,31 @@ impl Gen<'_> {
     /// A run of type-dependent checks as one dispatch on the value's variant; it ends
     /// (short-circuit code) where every variant fails unconditionally.
     pub(super) fn dispatch(&self, f: &Fun<'_>, checks: &[(Check, When)]) -> Code {
-        let arms: Vec<(Variant, Code)> = Variant::ALL
+        let arms: Vec<(Kind, Code)> = ARMS
             .into_iter()
-            .map(|variant| (variant, self.arm(&ArmCx { f, variant }, checks)))
+            .map(|kind| (kind, self.arm(&ArmCx { f, kind }, checks)))
             .collect();
         let all_end = arms.iter().all(|(_, code)| code.ends());
         // Group arms whose code is identical and binds nothing.
-        let mut groups: Vec<(Vec<Variant>, Code, String)> = Vec::new();
-        for (variant, code) in arms {
+        let mut groups: Vec<(Vec<Kind>, Code, String)> = Vec::new();
+        for (kind, code) in arms {
             if code.is_empty() {
                 continue;
             }
             let key = code.render().to_string();
             if !code.binds() {
                 if let Some(g) = groups.iter_mut().find(|(_, c, k)| !c.binds() && *k == key) {
-                    g.0.push(variant);
+                    g.0.push(kind);
                     continue;
                 }
             }
-            groups.push((vec![variant], code, key));
+            groups.push((vec![kind], code, key));
         }
         if groups.is_empty() {
             return Code::default();
         }
         // The variants no check applies to: they pass.
-        let passing: Vec<Variant> = Variant::ALL
+        let passing: Vec<Kind> = ARMS
             .into_iter()
             .filter(|v| !groups.iter().any(|(vs, ..)| vs.contains(v)))
             .collect();
@@ -149,8 +87,8 @@ impl Gen<'_> {
             // The same code for every variant: no dispatch needed.
             return groups.remove(0).1;
         }
-        let pattern = |vs: &[Variant], binds: bool| -> TokenStream {
-            let ps: Vec<_> = vs.iter().map(|v| v.pattern(binds)).collect();
+        let pattern = |vs: &[Kind], binds: bool| -> TokenStream {
+            let ps: Vec<_> = vs.iter().map(|&v| pattern(v, binds)).collect();
             quote!(#(#ps)|*)
         };
         if groups.len() == 1 && !groups[0].1.binds() {
@@ -257,7 +195,7 @@ impl Gen<'_> {
                     | CheckKind::PropertyNames(_)
             ) || (f.absorbed.unevaluated && matches!(kind, CheckKind::UnevaluatedProperties(_)))
         };
-        let object_loop = a.variant == Variant::Object
+        let object_loop = a.kind == Kind::Object
             && (checks.iter().any(|(c, _)| in_loop(&c.kind))
                 || (f.mode == Mode::Check && required >= REQUIRED_IN_LOOP));
         let mut loop_done = false;
@@ -282,17 +220,17 @@ impl Gen<'_> {
         out
     }
 
-    /// One type-dependent check within the arm of `a.variant`.
+    /// One type-dependent check within the arm of `a.kind`.
     pub(super) fn typed(&self, a: &ArmCx<'_, '_>, check: &Check) -> Code {
         let f = a.f;
-        let variant = a.variant;
+        let kind = a.kind;
         let fail = |kind: TokenStream| self.fail(f, check, kind);
         // A failure where `cond` holds, reading the arm's binding.
         let fail_if = |cond: TokenStream, kind: TokenStream| {
             Code::if_then(cond, self.fail(f, check, kind)).binding()
         };
-        match (&check.kind, variant) {
-            (CheckKind::Type(ts), _) => match variant.type_test(*ts) {
+        match (&check.kind, kind) {
+            (CheckKind::Type(ts), _) => match kind.type_test(*ts) {
                 TypeTest::Pass => Code::default(),
                 TypeTest::Fail => self.fail_type(f, *ts),
                 TypeTest::IfInteger => {
@@ -300,18 +238,18 @@ impl Gen<'_> {
                         .binding()
                 }
             },
-            (CheckKind::IntegerLiteral(ts), Variant::Number) => Code::if_then(
+            (CheckKind::IntegerLiteral(ts), Kind::Number) => Code::if_then(
                 quote!(__rt::json::is_integral_float(num)),
                 self.fail_type(f, *ts),
             )
             .binding(),
-            (CheckKind::ContentBase64, Variant::String) => fail_if(
+            (CheckKind::ContentBase64, Kind::String) => fail_if(
                 quote!(!__rt::content::is_base64(text)),
                 quote!(__rt::ErrorKind::ContentEncoding {
                     encoding: __rt::Cow::Borrowed("base64")
                 }),
             ),
-            (CheckKind::ContentJson { base64 }, Variant::String) => fail_if(
+            (CheckKind::ContentJson { base64 }, Kind::String) => fail_if(
                 quote!(!__rt::content::is_json(text, #base64)),
                 quote!(__rt::ErrorKind::ContentMediaType {
                     media_type: __rt::Cow::Borrowed("application/json")
@@ -335,26 +273,26 @@ impl Gen<'_> {
                 });
                 self.enum_test(a, check, values, kind)
             }
-            (CheckKind::MultipleOf(d), Variant::Number) => {
+            (CheckKind::MultipleOf(d), Kind::Number) => {
                 let lit = f64_tokens(*d);
                 fail_if(
                     quote!(!__rt::json::is_multiple_of(num, #lit)),
                     quote!(__rt::ErrorKind::MultipleOf { divisor: #lit }),
                 )
             }
-            (CheckKind::Minimum(limit), Variant::Number) => {
+            (CheckKind::Minimum(limit), Kind::Number) => {
                 self.compare(a, check, limit, quote!(is_lt), quote!(Minimum))
             }
-            (CheckKind::Maximum(limit), Variant::Number) => {
+            (CheckKind::Maximum(limit), Kind::Number) => {
                 self.compare(a, check, limit, quote!(is_gt), quote!(Maximum))
             }
-            (CheckKind::ExclusiveMinimum(limit), Variant::Number) => {
+            (CheckKind::ExclusiveMinimum(limit), Kind::Number) => {
                 self.compare(a, check, limit, quote!(is_le), quote!(ExclusiveMinimum))
             }
-            (CheckKind::ExclusiveMaximum(limit), Variant::Number) => {
+            (CheckKind::ExclusiveMaximum(limit), Kind::Number) => {
                 self.compare(a, check, limit, quote!(is_ge), quote!(ExclusiveMaximum))
             }
-            (CheckKind::MinLength(n), Variant::String) => {
+            (CheckKind::MinLength(n), Kind::String) => {
                 if *n == 0 {
                     return Code::default();
                 }
@@ -363,11 +301,11 @@ impl Gen<'_> {
                     quote!(__rt::ErrorKind::MinLength { limit: #n }),
                 )
             }
-            (CheckKind::MaxLength(n), Variant::String) => fail_if(
+            (CheckKind::MaxLength(n), Kind::String) => fail_if(
                 quote!(!__rt::max_length(text, #n)),
                 quote!(__rt::ErrorKind::MaxLength { limit: #n }),
             ),
-            (CheckKind::Pattern(id), Variant::String) => {
+            (CheckKind::Pattern(id), Kind::String) => {
                 let entry = &self.program.regexes[id.0];
                 if entry.compiled.is_none() {
                     return Code::default();
@@ -382,7 +320,7 @@ impl Gen<'_> {
                 )
                 .using(test.uses)
             }
-            (CheckKind::Format(name), Variant::String) => {
+            (CheckKind::Format(name), Kind::String) => {
                 if !self.formats.contains_key(name)
                     && schemac_runtime::format::lookup(name).is_none()
                 {
@@ -404,7 +342,7 @@ impl Gen<'_> {
                     }),
                 )
             }
-            (CheckKind::MinItems(n), Variant::Array) => {
+            (CheckKind::MinItems(n), Kind::Array) => {
                 if *n == 0 {
                     return Code::default();
                 }
@@ -413,7 +351,7 @@ impl Gen<'_> {
                     quote!(__rt::ErrorKind::MinItems { limit: #n }),
                 )
             }
-            (CheckKind::MaxItems(n), Variant::Array) => {
+            (CheckKind::MaxItems(n), Kind::Array) => {
                 if *n == u64::MAX {
                     return Code::default();
                 }
@@ -422,7 +360,7 @@ impl Gen<'_> {
                     quote!(__rt::ErrorKind::MaxItems { limit: #n }),
                 )
             }
-            (CheckKind::UniqueItems, Variant::Array) => {
+            (CheckKind::UniqueItems, Kind::Array) => {
                 let st = state(f.mode);
                 Code::if_then(
                     quote!(!#st.all_unique(arr)?),
@@ -430,17 +368,15 @@ impl Gen<'_> {
                 )
                 .using(Uses::CX | Uses::BINDING)
             }
-            (CheckKind::PrefixItems(edges), Variant::Array) => self.prefix_items(a, check, edges),
-            (CheckKind::Items { schema, skip }, Variant::Array) => {
-                self.items(a, check, schema, *skip)
-            }
-            (CheckKind::Contains { schema, min, max }, Variant::Array) => {
+            (CheckKind::PrefixItems(edges), Kind::Array) => self.prefix_items(a, check, edges),
+            (CheckKind::Items { schema, skip }, Kind::Array) => self.items(a, check, schema, *skip),
+            (CheckKind::Contains { schema, min, max }, Kind::Array) => {
                 self.contains(a, check, schema, *min, *max)
             }
-            (CheckKind::UnevaluatedItems(edge), Variant::Array) => {
+            (CheckKind::UnevaluatedItems(edge), Kind::Array) => {
                 self.unevaluated_items(a, check, edge)
             }
-            (CheckKind::MinProperties(n), Variant::Object) => {
+            (CheckKind::MinProperties(n), Kind::Object) => {
                 if *n == 0 {
                     return Code::default();
                 }
@@ -449,7 +385,7 @@ impl Gen<'_> {
                     quote!(__rt::ErrorKind::MinProperties { limit: #n }),
                 )
             }
-            (CheckKind::MaxProperties(n), Variant::Object) => {
+            (CheckKind::MaxProperties(n), Kind::Object) => {
                 if *n == u64::MAX {
                     return Code::default();
                 }
@@ -458,12 +394,12 @@ impl Gen<'_> {
                     quote!(__rt::ErrorKind::MaxProperties { limit: #n }),
                 )
             }
-            (CheckKind::Required(names), Variant::Object) => self.required(a, check, names),
-            (CheckKind::DependentRequired(deps), Variant::Object) => {
+            (CheckKind::Required(names), Kind::Object) => self.required(a, check, names),
+            (CheckKind::DependentRequired(deps), Kind::Object) => {
                 self.dependent_required(a, check, deps)
             }
-            (CheckKind::DependentSchemas(deps), Variant::Object) => self.dependent_schemas(a, deps),
-            (CheckKind::UnevaluatedProperties(edge), Variant::Object) => {
+            (CheckKind::DependentSchemas(deps), Kind::Object) => self.dependent_schemas(a, deps),
+            (CheckKind::UnevaluatedProperties(edge), Kind::Object) => {
                 self.unevaluated_properties(a, check, edge)
             }
             (
@@ -471,7 +407,7 @@ impl Gen<'_> {
                 | CheckKind::PatternProperties(_)
                 | CheckKind::AdditionalProperties { .. }
                 | CheckKind::PropertyNames(_),
-                Variant::Object,
+                Kind::Object,
             ) => {
                 // Always fused into `object_loop`.
                 Code::default()
