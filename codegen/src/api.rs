@@ -23,9 +23,10 @@
 //! bad schema.
 
 use crate::check::Compiler;
+use crate::dialect::Dialect;
 use crate::error::CompileError;
 use crate::interp::Interpreter;
-use crate::{Dialect, Options, RefPolicy};
+use crate::options::{Options, RefPolicy};
 use schemac_runtime::{Limits, Validate};
 use serde_json::Value;
 use std::fmt;
@@ -190,7 +191,7 @@ impl CompileErrors {
     }
 
     /// Whether any error is of `kind`.
-    pub fn has_kind(&self, kind: &crate::CompileErrorKind) -> bool {
+    pub fn has_kind(&self, kind: &crate::error::CompileErrorKind) -> bool {
         self.0.iter().any(|e| &e.kind == kind)
     }
 }
@@ -222,7 +223,7 @@ impl std::error::Error for CompileErrors {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::CompileErrorKind;
+    use crate::error::CompileErrorKind;
     use serde_json::json;
 
     #[test]

@@ -9,8 +9,9 @@
 //!   generated for tools are named by [`crate::driver`], which refuses names that would
 //!   sanitize alike).
 
+use crate::dialect::Dialect;
 use crate::error::{CompileError, CompileErrorKind, Location};
-use crate::{Dialect, Options};
+use crate::options::Options;
 use serde_json::Value;
 use std::collections::BTreeMap;
 

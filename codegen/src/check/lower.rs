@@ -4,14 +4,15 @@
 //! Takes a loaded [`Index`] and the root's place; gives a [`Program`] or every error found.
 
 use crate::dialect::keywords;
+use crate::dialect::Dialect;
 use crate::error::{CompileError, CompileErrorKind, CompileWarning, Location};
 use crate::ir::{
     analyse, Annotation, Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexEntry,
     RegexId, Resource, ResourceId,
 };
 use crate::load::{uri, Index, LocateError, Place, SchemaInfo};
+use crate::options::{Options, RefPolicy, UnsupportedRegexPolicy};
 use crate::regex::{self, RegexError};
-use crate::{Dialect, Options, RefPolicy, UnsupportedRegexPolicy};
 use schemac_runtime::error::{Escaped, TypeSet};
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -7,7 +7,7 @@ mod lower;
 use crate::error::CompileError;
 use crate::ir::Program;
 use crate::load::{Index, Registry};
-use crate::Options;
+use crate::options::Options;
 use serde_json::Value;
 
 /// The compiler: options plus the offline registry of documents.

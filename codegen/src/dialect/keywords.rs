@@ -1,6 +1,6 @@
 //! The keywords each dialect knows, and suggestions for misspelled ones.
 
-use crate::Dialect;
+use crate::dialect::Dialect;
 
 /// Keywords of every supported dialect, draft-04 included (core, applicator, validation,
 /// annotations).

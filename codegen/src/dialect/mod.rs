@@ -14,7 +14,6 @@ pub(crate) mod keywords;
 
 pub use keywords::{all_keywords, KNOWN_EXTENSIONS};
 
-use crate::Options;
 use serde_json::Value;
 
 /// A JSON Schema dialect schemac understands.
@@ -170,26 +169,23 @@ fn supported_list() -> String {
 
 /// The dialect declared by `$schema: uri`, or a message saying why it is not supported.
 /// `registered` looks up an offline document by URI (the load stage's registry), for a
-/// custom meta-schema.
+/// custom meta-schema; `allowed` are the dialects a resource may declare and `rule` who
+/// narrowed them (the options' `allowed_dialects` and `dialect_rule`).
 pub(crate) fn detect<'a>(
     uri: &str,
     registered: impl FnOnce(&str) -> Option<&'a Value>,
-    options: &Options,
+    (allowed, rule): (&[Dialect], Option<&str>),
 ) -> Result<DialectInfo, String> {
     let info = match standard(uri) {
         Some(dialect) => DialectInfo::standard(dialect),
         None => custom(uri, registered)?,
     };
-    if !options.allowed_dialects.contains(&info.dialect) {
-        let allowed: Vec<String> = options
-            .allowed_dialects
+    if !allowed.contains(&info.dialect) {
+        let allowed: Vec<String> = allowed
             .iter()
             .map(|d| format!("{} ({})", d.name(), d.uri()))
             .collect();
-        let rule = options
-            .dialect_rule
-            .as_deref()
-            .unwrap_or("the `allowed_dialects` option");
+        let rule = rule.unwrap_or("the `allowed_dialects` option");
         return Err(format!(
             "dialect {uri:?} ({}) is supported by schemac but not allowed by {rule}; allowed: {}",
             info.dialect.name(),
@@ -281,7 +277,18 @@ fn custom<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::Options;
     use serde_json::json;
+
+    /// [`detect`] under `options`.
+    fn detect_under<'a>(
+        uri: &str,
+        registered: impl FnOnce(&str) -> Option<&'a Value>,
+        options: &Options,
+    ) -> Result<DialectInfo, String> {
+        let rule = options.dialect_rule.as_deref();
+        detect(uri, registered, (&options.allowed_dialects, rule))
+    }
 
     /// No registered documents.
     fn none(_: &str) -> Option<&'static Value> {
@@ -293,16 +300,16 @@ mod tests {
         let options = Options::default();
         for dialect in Dialect::ALL {
             assert_eq!(
-                detect(dialect.uri(), none, &options),
+                detect_under(dialect.uri(), none, &options),
                 Ok(DialectInfo::standard(dialect))
             );
         }
         // The legacy URIs with `https` and without the empty fragment.
         assert_eq!(
-            detect("https://json-schema.org/draft-07/schema", none, &options),
+            detect_under("https://json-schema.org/draft-07/schema", none, &options),
             Ok(DialectInfo::standard(Dialect::Draft7))
         );
-        let unknown = detect("https://example.com/meta", none, &options).unwrap_err();
+        let unknown = detect_under("https://example.com/meta", none, &options).unwrap_err();
         assert!(unknown.starts_with("unsupported dialect"), "{unknown}");
     }
 
@@ -317,7 +324,7 @@ mod tests {
             }
         });
         let mut asked = Vec::new();
-        let info = detect(
+        let info = detect_under(
             "https://example.com/meta#",
             |uri| {
                 asked.push(uri.to_string());
@@ -331,7 +338,7 @@ mod tests {
         assert!(info.vocab.validation && !info.vocab.applicator && !info.vocab.unevaluated);
 
         let required = json!({"$vocabulary": {"https://example.com/vocab/x": true}});
-        let refused = detect(
+        let refused = detect_under(
             "https://example.com/x",
             |_| Some(&required),
             &Options::default(),
@@ -349,7 +356,7 @@ mod tests {
             dialect_rule: Some("MCP".to_string()),
             ..Options::default()
         };
-        let refused = detect(Dialect::Draft4.uri(), none, &options).unwrap_err();
+        let refused = detect_under(Dialect::Draft4.uri(), none, &options).unwrap_err();
         assert!(
             refused.contains("not allowed by MCP") && refused.contains("2020-12"),
             "{refused}"

@@ -377,7 +377,7 @@ fn large_enums_and_pattern_lists_become_static_lookups() {
         "patternProperties": patterns,
         "additionalProperties": false
     });
-    let program = crate::Compiler::new(crate::Options::default())
+    let program = crate::check::Compiler::new(crate::options::Options::default())
         .compile(&schema)
         .expect("compiles");
     let out = generate_one("lookups", &program);
@@ -420,7 +420,7 @@ fn in_place_children_record_into_the_parents_set_unless_they_read_their_own() {
         ],
         "unevaluatedProperties": false
     });
-    let program = crate::Compiler::new(crate::Options::default())
+    let program = crate::check::Compiler::new(crate::options::Options::default())
         .compile(&schema)
         .expect("compiles");
     let out = generate_one("direct", &program);
@@ -435,7 +435,7 @@ fn in_place_children_record_into_the_parents_set_unless_they_read_their_own() {
 #[test]
 fn short_circuit_code_steps_into_an_arrays_items_once() {
     let schema = json!({"type": "array", "items": {"$ref": "#"}});
-    let program = crate::Compiler::new(crate::Options::default())
+    let program = crate::check::Compiler::new(crate::options::Options::default())
         .compile(&schema)
         .expect("compiles");
     let out = generate_one("steps", &program);
@@ -461,7 +461,7 @@ fn a_set_read_only_by_its_own_node_is_not_passed_in() {
             "unevaluatedProperties": false
         }
     });
-    let program = crate::Compiler::new(crate::Options::default())
+    let program = crate::check::Compiler::new(crate::options::Options::default())
         .compile(&schema)
         .expect("compiles");
     let item = program
@@ -501,9 +501,9 @@ fn applicator_annotations_cost_nothing_unless_evaluating() {
         "contains": {"type": "string"},
         "unevaluatedProperties": false
     });
-    let program = crate::Compiler::new(crate::Options {
+    let program = crate::check::Compiler::new(crate::options::Options {
         annotations: true,
-        ..crate::Options::default()
+        ..crate::options::Options::default()
     })
     .compile(&schema)
     .expect("compiles");
@@ -556,7 +556,7 @@ fn applicator_annotations_cost_nothing_unless_evaluating() {
 
 /// The generated code of `schema`, compiled with the default options, as module `module`.
 fn generate_schema(module: &str, schema: &serde_json::Value) -> String {
-    let program = crate::Compiler::new(crate::Options::default())
+    let program = crate::check::Compiler::new(crate::options::Options::default())
         .compile(schema)
         .expect("compiles");
     generate_one(module, &program)
@@ -677,14 +677,14 @@ fn regions_count_depth_only_where_a_bound_can_be_reached() {
     assert!(out.contains(inlined_root), "{out}");
 
     // The same schema under limits its deepest chain of regions exceeds.
-    let tight = crate::Options {
+    let tight = crate::options::Options {
         limits: Limits {
             max_depth: 0,
             ..Limits::default()
         },
-        ..crate::Options::default()
+        ..crate::options::Options::default()
     };
-    let program = crate::Compiler::new(tight)
+    let program = crate::check::Compiler::new(tight)
         .compile(&acyclic)
         .expect("compiles");
     let out = generate_one("tight", &program);
@@ -734,7 +734,7 @@ fn a_pass_for_one_name_ends_where_it_finds_it() {
         "then": {"properties": {"a": {"type": "integer"}}},
         "unevaluatedProperties": false
     });
-    let program = crate::Compiler::new(crate::Options::default())
+    let program = crate::check::Compiler::new(crate::options::Options::default())
         .compile(&schema)
         .expect("compiles");
     let out = generate_one("early", &program);
@@ -840,7 +840,7 @@ fn if_branches_join_the_node_pass_under_their_verdict() {
 
 /// The text of the root's short-circuit function in the code generated for `schema`.
 fn root_check_function(schema: &serde_json::Value) -> String {
-    let program = crate::Compiler::new(crate::Options::default())
+    let program = crate::check::Compiler::new(crate::options::Options::default())
         .compile(schema)
         .expect("compiles");
     let out = generate_one("root", &program);

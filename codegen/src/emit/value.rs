@@ -1,12 +1,40 @@
-//! `const` / `enum` values of arrays and objects compared structurally: takes a JSON
-//! value from the schema, gives a boolean expression that tests a `&Value` for equality
-//! in the sense of `json::equal` (numbers by value, object keys in any order), without
-//! building the value at run time.
+//! JSON values of the schema as tokens: numbers as literals and exact comparisons
+//! ([`number_cmp`], [`f64_tokens`]), and `const` / `enum` values of arrays and objects
+//! compared structurally: takes a JSON value from the schema, gives a boolean expression
+//! that tests a `&Value` for equality in the sense of `json::equal` (numbers by value,
+//! object keys in any order), without building the value at run time.
 
-use super::node::number_cmp;
-use proc_macro2::TokenStream;
+use crate::plan::Limit;
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
-use serde_json::Value;
+use serde_json::{Number, Value};
+
+/// A `core::cmp::Ordering` expression comparing the `&Number` `num` with `limit` exactly as
+/// `json::compare_numbers` does.
+pub(super) fn number_cmp(num: TokenStream, limit: &Number) -> TokenStream {
+    match Limit::of(limit) {
+        Limit::I64(i) => quote!(__rt::cmp_i64(#num, #i)),
+        Limit::U64(u) => quote!(__rt::cmp_u64(#num, #u)),
+        Limit::F64(x) => {
+            let x = f64_tokens(x);
+            quote!(__rt::cmp_f64(#num, #x))
+        }
+    }
+}
+
+/// An `f64` literal (or constant for non-finite values).
+pub(super) fn f64_tokens(x: f64) -> TokenStream {
+    if x.is_nan() {
+        quote!(f64::NAN)
+    } else if x == f64::INFINITY {
+        quote!(f64::INFINITY)
+    } else if x == f64::NEG_INFINITY {
+        quote!(f64::NEG_INFINITY)
+    } else {
+        let lit = Literal::f64_suffixed(x);
+        quote!(#lit)
+    }
+}
 
 /// A `bool` expression: whether the `&Value` expression `x` equals `value`.
 pub(super) fn equals(x: TokenStream, value: &Value, depth: usize) -> TokenStream {

@@ -7,7 +7,7 @@
 //! a `properties` check evaluates are also identified by name, numbered by the program's
 //! [`NameTable`], so that such a check records its names without a pass of its own.
 
-use super::plan::PropertyIndex;
+use super::index::NameTable;
 use schemac_runtime::__private::{Bits, Eval};
 
 /// The evaluated locations one node evaluation produced at its instance location.
@@ -81,36 +81,5 @@ impl Annotations {
     /// Whether the item at `index` is evaluated.
     pub(super) fn has_item(&self, index: usize) -> bool {
         self.located.items.get(index)
-    }
-}
-
-/// The names that evaluated-location sets may record by name: every `properties` name
-/// of a node that collects evaluated properties, numbered in order.
-#[derive(Debug, Clone)]
-pub(super) struct NameTable {
-    names: Vec<String>,
-    index: PropertyIndex,
-}
-
-impl NameTable {
-    pub(super) fn new(names: Vec<String>) -> NameTable {
-        let index = PropertyIndex::new(names.iter().map(String::as_str));
-        NameTable { names, index }
-    }
-
-    /// The id of `name`, if it is in the table.
-    #[inline]
-    pub(super) fn id(&self, name: &str) -> Option<usize> {
-        self.index
-            .find(name, |i| self.names.get(i).map(String::as_str))
-    }
-
-    /// The set of the ids of `names` (each in the table).
-    pub(super) fn set<'a>(&self, names: impl Iterator<Item = &'a str>) -> Bits {
-        let mut set = Bits::new();
-        for id in names.filter_map(|name| self.id(name)) {
-            set.set(id);
-        }
-        set
     }
 }

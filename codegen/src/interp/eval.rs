@@ -1,403 +1,34 @@
 //! Evaluation of IR nodes against an instance: the rules of [`crate::ir`]'s
 //! "Evaluation semantics", under the budget and depth bounds at the points the plan
-//! chooses ([`State::enter_region`], [`State::step_in`]).
-//!
-//! One [`Ctx`] holds a validation's state, in the runtime's types that generated code
-//! runs on: its [`State`] (the budget, the dynamic scope when the program uses it, why it
-//! stopped) and, only while reporting or annotating, its [`Trail`] (the errors, the
-//! instance and keyword locations, the annotations and units); whether errors are
-//! reported, and a pool of evaluated-location sets (only used by nodes that collect).
+//! chooses ([`State::enter_region`], [`State::step_in`]), on a validation's [`Ctx`].
 //! Sub-evaluations whose errors are dropped (`anyOf`, `oneOf`, `not`, `contains`, `if`)
 //! always run in short-circuit mode.
 
-use super::annotations::{Annotations, NameTable};
+use super::annotations::Annotations;
+use super::context::{
+    charge_elements, has_type, pattern_applies, pattern_matches, silently, Ctx, Inst,
+};
+use super::index::{NameTable, PropertyIndex};
 use super::plan::{
-    Bound, BranchesOp, ByKind, ClosedOp, Fast, Flat, FoldedRequired, Lane, LookupsOp,
-    NamedPatterns, NodePlan, ObjectOp, Op, PropertiesOp, PropertyIndex, Simple,
+    object_pass_at, Bound, BranchesOp, ByKind, ClosedOp, Fast, Flat, FoldedRequired, Lane,
+    LookupsOp, NamedPatterns, NodePlan, ObjectOp, ObjectPass, Op, Simple,
 };
 use super::Interpreter;
-use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
+use crate::ir::{Check, CheckKind, Edge, Node, NodeId, RegexId};
 use crate::plan::kind::Kind;
-use crate::plan::lookup::{EnumTable, NameList};
+use crate::plan::lookup::EnumTable;
 use crate::plan::thresholds::{FOLDED_REQUIRED_KEYS, FOUND_IN_PASS, KEYS_PER_NAME};
 use crate::plan::{messages, Discriminator, Limit};
-use crate::regex::PatternSet;
-use schemac_runtime::__private::{
-    get, max_length, min_length, push_token, Bits, Mark, Res, State, Stop, Trail,
-};
-use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, Report, TypeSet};
+use schemac_runtime::__private::{get, max_length, min_length, Bits, Res, Stop, Trail};
+use schemac_runtime::error::{ErrorKind, TypeSet};
 use schemac_runtime::json::Tag;
-use schemac_runtime::regex::Candidates;
-use schemac_runtime::{annotation, content, json, Budget, Evaluation, Limits};
+use schemac_runtime::{annotation, content, json};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
-
 use std::cmp::Ordering;
 
-/// The state of one validation.
-pub(super) struct Ctx {
-    /// The budget, the dynamic scope and why the evaluation stopped, as generated code
-    /// keeps them.
-    state: State,
-    /// What validate and evaluate mode collect, as generated code's `validate` collects
-    /// it; `None` in short-circuit mode (`check`), which then neither builds nor drops
-    /// any of it. The interpreter gives the absolute location of each error, annotation
-    /// and unit (its nodes know theirs, [`Node::uri`]): it never rebases.
-    trail: Option<Box<Trail>>,
-    /// What few validations need ([`Spare`]), made when first needed: a validation that
-    /// needs none of it builds and drops one pointer.
-    spare: Option<Box<Spare>>,
-    /// Whether errors are collected (validate mode, and not inside a dropped subtree,
-    /// where the error list is muted too).
-    report: bool,
-    /// Whether annotations are collected ([`Trail::annotating`], read on hot paths:
-    /// evaluate mode, dropped subtrees included, where a valid branch of `anyOf`
-    /// annotates).
-    annotate: bool,
-}
-
-/// Drops the boxed parts of a [`Ctx`] ([`Ctx::release`]), out of the hot path.
-#[cold]
-#[inline(never)]
-fn drop_boxed(trail: Option<Box<Trail>>, spare: Option<Box<Spare>>) {
-    drop((trail, spare));
-}
-
-/// The parts of a validation's [`Ctx`] that few validations use.
-#[derive(Default)]
-struct Spare {
-    /// The URI of the unresolved reference the evaluation stopped at: the program's, not
-    /// `'static` as the [`State`] keeps it for generated code.
-    unresolved: Option<String>,
-    /// The annotation of the applicator check under evaluation when the check itself
-    /// finds it (`contains`, `unevaluated*`; annotating only). A field, not a local of
-    /// the check loop: a `Value` there would be dropped on every check of every node.
-    applied: Option<Value>,
-    /// Evaluated-location sets given back, for reuse.
-    pool: Vec<Annotations>,
-}
-
-impl Ctx {
-    /// A short-circuit validation (`check`): no errors, annotations or locations.
-    pub(super) fn checking(limits: &Limits) -> Ctx {
-        Ctx {
-            state: State::new(limits),
-            trail: None,
-            spare: None,
-            report: false,
-            annotate: false,
-        }
-    }
-
-    /// A validation in validate mode, which keeps at most `max_errors` errors (and counts
-    /// the rest).
-    pub(super) fn reporting(limits: &Limits) -> Ctx {
-        Ctx::collecting(limits, Trail::new(limits))
-    }
-
-    /// A validation in evaluate mode: validate mode collecting annotations too.
-    pub(super) fn annotating(limits: &Limits) -> Ctx {
-        Ctx::collecting(limits, Trail::evaluating(limits))
-    }
-
-    /// A validation that reports its errors (and annotations, when `trail` collects them)
-    /// into `trail`.
-    fn collecting(limits: &Limits, trail: Trail) -> Ctx {
-        Ctx {
-            report: true,
-            annotate: trail.annotating(),
-            trail: Some(Box::new(trail)),
-            ..Ctx::checking(limits)
-        }
-    }
-
-    /// The trail, while the locations are maintained (reporting or annotating).
-    #[inline]
-    fn located(&mut self) -> Option<&mut Trail> {
-        if self.locates() {
-            self.trail.as_deref_mut()
-        } else {
-            None
-        }
-    }
-
-    /// Where a node's annotations and units begin ([`Trail::annotation_mark`]), when
-    /// annotating.
-    fn annotation_mark(&self) -> Option<Mark> {
-        match &self.trail {
-            Some(trail) if self.annotate => Some(trail.annotation_mark()),
-            _ => None,
-        }
-    }
-
-    /// Whether the instance and keyword locations are maintained.
-    fn locates(&self) -> bool {
-        self.report || self.annotate
-    }
-
-    /// Ends the evaluation of `node` on `inst` (annotating), which was `valid`, begun at
-    /// `mark`: lists it as a unit and gives its annotations ([`Trail::end_unit_of`]).
-    /// Not a node on a key (`propertyNames`), which has no instance location (nor has any
-    /// node it applies in place), nor a node without keywords, which generated code does
-    /// not evaluate (and which gives nothing).
-    fn end_unit(&mut self, node: &Node, inst: Inst<'_>, valid: bool, mark: Mark) {
-        let Inst::Value(value) = inst else {
-            return;
-        };
-        if node.checks.is_empty() && node.annotations.is_empty() {
-            return;
-        }
-        let Some(trail) = self.trail.as_deref_mut() else {
-            return;
-        };
-        if !trail.end_unit_of(&node.uri, valid, mark) {
-            return;
-        }
-        for annotation in &node.annotations {
-            if annotation.strings_only && !value.is_string() {
-                continue;
-            }
-            self.annotate(node, &annotation.keyword, annotation.value.clone());
-        }
-    }
-
-    /// Adds the annotation `value` of `node`'s keyword `keyword` at the current locations.
-    #[cold]
-    fn annotate(&mut self, node: &Node, keyword: &str, value: Value) {
-        let mut token = String::new();
-        push_token(&mut token, keyword);
-        if let Some(trail) = self.trail.as_deref_mut() {
-            trail.annotate_of(&node.uri, &token[1..], value);
-        }
-    }
-
-    /// Why the evaluation stopped (once it returned `Err(Stop)`).
-    pub(super) fn take_stop_reason(&mut self) -> IncompleteReason {
-        match self
-            .spare
-            .as_mut()
-            .and_then(|spare| spare.unresolved.take())
-        {
-            Some(uri) => IncompleteReason::UnresolvedRef(Cow::Owned(uri)),
-            None => self.state.reason(),
-        }
-    }
-
-    /// Ends a short-circuit validation: what it made is dropped — inline, and only the
-    /// state's scope when nothing was boxed (the usual `check`, which then pays two tests
-    /// instead of a call to `Ctx`'s general drop).
-    #[inline(always)]
-    pub(super) fn release(self) {
-        let Ctx {
-            state,
-            trail,
-            spare,
-            ..
-        } = self;
-        drop(state);
-        if trail.is_some() || spare.is_some() {
-            drop_boxed(trail, spare);
-        }
-    }
-
-    /// The evaluation whose root returned `outcome`: the errors reported (and, when it
-    /// stopped, why), the annotations and units collected.
-    pub(super) fn finish(mut self, outcome: Res) -> Evaluation {
-        let stopped = outcome.is_err().then(|| self.take_stop_reason());
-        match self.trail {
-            Some(trail) => trail.into_evaluation(stopped),
-            None => Evaluation::new(Report::new(ErrorList::default(), stopped), Vec::new()),
-        }
-    }
-
-    /// Puts the budget back as it stood before a pass whose outcome is decided as if it
-    /// had not run (a clone of [`State::budget`] taken then); a stop the pass recorded
-    /// goes with it.
-    fn rewind(&mut self, budget: Budget) {
-        self.state.rewind(budget);
-        if let Some(spare) = &mut self.spare {
-            spare.unresolved = None;
-        }
-    }
-
-    /// The spare parts, made now if they were not.
-    fn spare(&mut self) -> &mut Spare {
-        self.spare.get_or_insert_with(Box::default)
-    }
-
-    /// Sets the annotation of the applicator check under evaluation ([`Spare::applied`]).
-    fn set_applied(&mut self, found: Option<Value>) {
-        match (found, &mut self.spare) {
-            (None, None) => {}
-            (None, Some(spare)) => spare.applied = None,
-            (Some(found), _) => self.spare().applied = Some(found),
-        }
-    }
-
-    /// Takes the annotation of the applicator check just evaluated ([`Spare::applied`]).
-    fn take_applied(&mut self) -> Option<Value> {
-        self.spare.as_mut().and_then(|spare| spare.applied.take())
-    }
-
-    /// Stops the evaluation at a reference to a document that was not available.
-    #[cold]
-    fn unresolved(&mut self, uri: &str) -> Res {
-        self.spare().unresolved = Some(uri.to_owned());
-        Err(Stop)
-    }
-
-    /// Whether `regex` matches anywhere in `text`, its work charged to the budget
-    /// ([`schemac_runtime::regex::Regex::is_match_budgeted`]): the fast path here, the
-    /// automata out of line, so that a pattern its fast path decides costs a small frame.
-    #[inline]
-    fn is_match(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Res {
-        let Some(answer) = regex.fast_view().and_then(|fast| fast.decide(text)) else {
-            return self.is_match_automaton(regex, text);
-        };
-        // Charged as `FastPath::decide_budgeted` charges (this way the charge's `Result`
-        // is not carried through an `Option`: 1% of w4's instructions).
-        self.state
-            .spend_units(schemac_runtime::regex::units(text.len() as u64))?;
-        Ok(answer)
-    }
-
-    /// [`Ctx::is_match`] past the fast path: the DFA or the Pike VM, as
-    /// [`schemac_runtime::regex::Regex::is_match_budgeted`] runs them (only the view of
-    /// the one that runs is built).
-    #[inline(never)]
-    fn is_match_automaton(&mut self, regex: &crate::regex::CompiledRegex, text: &str) -> Res {
-        self.state.budgeted(|budget| match regex.dfa_view() {
-            Some(dfa) => dfa.is_match_budgeted(text, budget),
-            None => regex.program_view().is_match_budgeted(text, budget),
-        })
-    }
-
-    /// The indices of the patterns of a list that its prefilter leaves for `key` (the
-    /// lookup charged to the budget), ascending.
-    fn candidates<'p>(&mut self, set: &'p PatternSet, key: &str) -> Result<Candidates<'p>, Stop> {
-        self.state.budgeted(|budget| set.candidates(key, budget))
-    }
-
-    fn take_annotations(&mut self) -> Annotations {
-        (self.spare.as_mut())
-            .and_then(|spare| spare.pool.pop())
-            .unwrap_or_default()
-    }
-
-    fn give_annotations(&mut self, mut annotations: Annotations) {
-        annotations.clear();
-        self.spare().pool.push(annotations);
-    }
-
-    /// Reports an error of `node`'s check `keyword` (a node-level error when `keyword`
-    /// is empty) at the current locations, when reporting.
-    #[cold]
-    /// The names of `list` that `object` lacks, reported by `record` ([`Trail::missing`]):
-    /// whether none is. Only while reporting.
-    fn missing(
-        &mut self,
-        object: &Map<String, Value>,
-        list: &NameList,
-        record: impl FnMut(&mut Trail, &String),
-    ) -> Res {
-        let Some(trail) = self.trail.as_deref_mut() else {
-            return Ok(true);
-        };
-        self.state
-            .budgeted(|budget| trail.missing(budget, object, list.as_runtime(), record))
-    }
-
-    fn error(&mut self, node: &Node, keyword: &str, kind: ErrorKind) {
-        if let (true, Some(trail)) = (self.report, self.trail.as_deref_mut()) {
-            let keyword = Some(keyword).filter(|k| !k.is_empty());
-            trail.error_of(&node.uri, keyword, kind);
-        }
-    }
-}
-
-/// The instance a node is evaluated against: a JSON value, or an object key
-/// (`propertyNames`), which behaves as a string and is never allocated as one (the map's
-/// own `String`, so that an instance is two words, passed in registers).
-#[derive(Clone, Copy)]
-enum Inst<'v> {
-    Value(&'v Value),
-    Key(&'v String),
-}
-
-impl<'v> Inst<'v> {
-    fn as_str(self) -> Option<&'v str> {
-        match self {
-            Inst::Value(Value::String(s)) => Some(s),
-            Inst::Key(k) => Some(k.as_str()),
-            Inst::Value(_) => None,
-        }
-    }
-
-    /// The instance's JSON type, for a message ([`TypeSet::of`]; a key is a string).
-    fn json_type(self) -> TypeSet {
-        match self {
-            Inst::Value(v) => TypeSet::of(v),
-            Inst::Key(_) => TypeSet::STRING,
-        }
-    }
-
-    /// The instance's kind (a key is a string).
-    #[inline(always)]
-    fn kind(self) -> Kind {
-        match self {
-            Inst::Value(v) => Kind::of(v),
-            Inst::Key(_) => Kind::String,
-        }
-    }
-
-    /// Whether the instance has one of `types` (a key is a string).
-    #[inline(always)]
-    fn has_type(self, types: TypeSet) -> bool {
-        match self {
-            Inst::Value(v) => has_type(types, v),
-            Inst::Key(_) => types.contains(TypeSet::STRING),
-        }
-    }
-
-    fn as_number(self) -> Option<&'v Number> {
-        match self {
-            Inst::Value(Value::Number(n)) => Some(n),
-            _ => None,
-        }
-    }
-
-    fn as_array(self) -> Option<&'v Vec<Value>> {
-        match self {
-            Inst::Value(Value::Array(a)) => Some(a),
-            _ => None,
-        }
-    }
-
-    fn as_object(self) -> Option<&'v Map<String, Value>> {
-        match self {
-            Inst::Value(Value::Object(o)) => Some(o),
-            _ => None,
-        }
-    }
-
-    /// JSON equality with `other`; strings (the usual `const` / `enum` case) compared
-    /// directly.
-    #[inline]
-    fn equals(self, other: &Value) -> bool {
-        match (self, other) {
-            (Inst::Value(Value::String(s)), Value::String(t)) => s == t,
-            (Inst::Value(Value::String(_)), _) => false,
-            (Inst::Value(v), _) => json::equal(v, other),
-            (Inst::Key(k), Value::String(t)) => k == t,
-            (Inst::Key(_), _) => false,
-        }
-    }
-
-    /// Whether the instance equals one of `values` ([`Inst::equals`]).
-    fn equals_any(self, values: &[Value]) -> bool {
-        values.iter().any(|v| self.equals(v))
-    }
-}
+#[cfg(doc)]
+use schemac_runtime::__private::State;
 
 /// The branches of an `anyOf` / `oneOf` (edges, or targets as [`Op`]s hold them), and
 /// its discriminator's reading of the instance.
@@ -438,23 +69,6 @@ impl<'a, T> Branches<'a, T> {
     }
 }
 
-/// Runs `f` with errors dropped (short-circuit mode; the trail muted, as generated code's
-/// `Errors::silently` mutes it, so that what fails there drops its units).
-#[inline]
-fn silently(cx: &mut Ctx, f: impl FnOnce(&mut Ctx) -> Res) -> Res {
-    let muted = match cx.trail.as_deref_mut() {
-        Some(trail) if cx.report => trail.mute(),
-        _ => return f(cx),
-    };
-    cx.report = false;
-    let result = f(cx);
-    cx.report = true;
-    if let Some(trail) = cx.trail.as_deref_mut() {
-        trail.unmute(muted);
-    }
-    result
-}
-
 /// A number as an `f64` for error messages.
 fn limit_f64(n: &Number) -> f64 {
     n.as_f64().unwrap_or(f64::NAN)
@@ -472,150 +86,6 @@ fn in_bound(inst: Inst<'_>, limit: Limit, which: Bound) -> bool {
             Bound::ExclusiveMaximum => order == Ordering::Less,
         }
     })
-}
-
-/// A `properties` check's entries, with their indices sorted by name when known.
-type PropertiesRef<'p> = (&'p [(String, Edge)], Option<&'p PropertyIndex>);
-
-/// The object applicators one pass over an object runs.
-#[derive(Clone, Copy)]
-pub(super) struct ObjectPass<'p> {
-    /// `properties`, with its entries' indices sorted by name when known.
-    properties: Option<PropertiesRef<'p>>,
-    /// `patternProperties`.
-    patterns: Option<&'p [(RegexId, Edge)]>,
-    /// `patternProperties`' prefilter, when it has one.
-    pattern_set: Option<&'p PatternSet>,
-    /// `additionalProperties`: its schema, names and patterns.
-    additional: Option<(&'p Edge, &'p [String], &'p [RegexId])>,
-    /// The prefilter of `additionalProperties`' patterns, when it has one.
-    additional_set: Option<&'p PatternSet>,
-    /// Whether `additional`'s names and patterns are exactly the sibling ones above, so
-    /// that "covered by a sibling" is already known.
-    fused: bool,
-    /// What `patterns` do at each `properties` name ([`ObjectOp::named`]; none when the
-    /// pass is borrowed from the node and its plan).
-    named: &'p [NamedPatterns],
-}
-
-/// The pass over an object's properties that check `index` of `node` (an object
-/// applicator) runs: the fused applicators at the first of them (`None` at the others,
-/// which ran with it), else the check alone.
-#[inline(always)]
-pub(super) fn object_pass_at<'p>(
-    node: &'p Node,
-    plan: &'p NodePlan,
-    index: usize,
-) -> Option<ObjectPass<'p>> {
-    let kind = |i: usize| node.checks.get(i).map(|c| &c.kind);
-    let properties_at = |i: usize| match kind(i) {
-        Some(CheckKind::Properties(entries)) => {
-            Some((entries.as_slice(), plan.properties_index(i)))
-        }
-        _ => None,
-    };
-    let patterns_at = |i: usize| match kind(i) {
-        Some(CheckKind::PatternProperties(entries)) => Some(entries.as_slice()),
-        _ => None,
-    };
-    let additional_at = |i: usize| match kind(i) {
-        Some(CheckKind::AdditionalProperties {
-            schema,
-            known,
-            patterns,
-        }) => Some((schema, known.as_slice(), patterns.as_slice())),
-        _ => None,
-    };
-    let (properties, patterns, additional, fused) = match &plan.object {
-        Some(fused) if fused.first != index => return None,
-        Some(fused) => (fused.properties, fused.patterns, fused.additional, true),
-        None => match kind(index) {
-            Some(CheckKind::Properties(_)) => (Some(index), None, None, false),
-            Some(CheckKind::PatternProperties(_)) => (None, Some(index), None, false),
-            _ => (None, None, Some(index), false),
-        },
-    };
-    Some(ObjectPass {
-        properties: properties.and_then(properties_at),
-        patterns: patterns.and_then(patterns_at),
-        pattern_set: patterns.and_then(|i| plan.pattern_set(i)),
-        additional: additional.and_then(additional_at),
-        additional_set: additional.and_then(|i| plan.pattern_set(i)),
-        fused,
-        named: &[],
-    })
-}
-
-impl PropertiesOp {
-    /// The entries and their index, borrowed as a pass reads them.
-    fn borrowed(&self) -> PropertiesRef<'_> {
-        (&self.entries, self.index.as_ref())
-    }
-}
-
-impl Op {
-    /// The op that runs `pass` (of `program`, every node planned `plans`): [`Op::Closed`]
-    /// when `additionalProperties`, if there, applies to exactly the keys that no
-    /// `properties` name, else [`Op::Object`].
-    pub(super) fn of_pass(pass: ObjectPass<'_>, (program, plans): (&Program, &[NodePlan])) -> Op {
-        match (pass.properties, pass.patterns, pass.additional) {
-            (Some((entries, index)), None, Some((edge, _, _))) if pass.fused => {
-                let target = edge.target;
-                Op::Closed(Box::new(ClosedOp {
-                    properties: PropertiesOp {
-                        entries: entries.into(),
-                        index: index.cloned(),
-                    },
-                    additional: Some((target, plans[target.0].loop_cost)),
-                    required: None,
-                }))
-            }
-            _ => Op::Object(Box::new(ObjectOp::of(pass, (program, plans)))),
-        }
-    }
-}
-
-impl ObjectOp {
-    /// The op that runs `pass` (of `program`, every node planned `plans`), copying what it
-    /// borrows, with what its patterns do at each `properties` name.
-    fn of(pass: ObjectPass<'_>, (program, plans): (&Program, &[NodePlan])) -> ObjectOp {
-        let named = match (pass.properties, pass.patterns) {
-            (Some((entries, _)), Some(patterns)) => (entries.iter())
-                .map(|(name, _)| {
-                    named_patterns((program, plans), (patterns, pass.pattern_set), name)
-                })
-                .collect::<Option<_>>()
-                .unwrap_or_default(),
-            _ => Box::default(),
-        };
-        ObjectOp {
-            properties: pass.properties.map(|(entries, index)| PropertiesOp {
-                entries: entries.into(),
-                index: index.cloned(),
-            }),
-            patterns: pass.patterns.map(Into::into),
-            pattern_set: pass.pattern_set.cloned(),
-            additional: (pass.additional)
-                .map(|(edge, known, patterns)| (edge.clone(), known.into(), patterns.into())),
-            additional_set: pass.additional_set.cloned(),
-            fused: pass.fused,
-            named,
-        }
-    }
-
-    /// The pass the op runs.
-    fn pass(&self) -> ObjectPass<'_> {
-        ObjectPass {
-            properties: self.properties.as_ref().map(PropertiesOp::borrowed),
-            patterns: self.patterns.as_deref(),
-            pattern_set: self.pattern_set.as_ref(),
-            additional: (self.additional.as_ref())
-                .map(|(edge, known, patterns)| (edge, &known[..], &patterns[..])),
-            additional_set: self.additional_set.as_ref(),
-            fused: self.fused,
-            named: &self.named,
-        }
-    }
 }
 
 impl Interpreter {
@@ -1649,12 +1119,13 @@ impl Interpreter {
         value: &Value,
     ) -> Result<(bool, bool), Stop> {
         let (mut matched, mut valid) = (false, true);
-        let program = (&self.shared.program, &self.plans[..]);
+        let program = &self.shared.program;
         for i in indices {
             let Some((id, edge)) = patterns.get(i) else {
                 continue;
             };
-            if pattern_applies(cx, program, (*id, edge.target), key)? {
+            let loop_cost = self.plans[edge.target.0].loop_cost;
+            if pattern_applies(cx, program, (*id, loop_cost), key)? {
                 matched = true;
                 if !self.apply_at_key(cx, edge, key, value)? {
                     valid = false;
@@ -2522,16 +1993,6 @@ impl Interpreter {
     }
 }
 
-/// Whether `value` has one of `types` ([`TypeSet::matches`]): the kind's bit tested
-/// inline, and `integer` for a number that `types` does not take as a number (the
-/// runtime asked only for one not held as an integer).
-#[inline(always)]
-fn has_type(types: TypeSet, value: &Value) -> bool {
-    let integer = |n: &Number| n.is_i64() || n.is_u64() || json::is_integer(n);
-    types.0 & Kind::of(value).type_bit().0 != 0
-        || (types.contains(TypeSet::INTEGER) && matches!(value, Value::Number(n) if integer(n)))
-}
-
 /// The [`Fast::Simple`] ops of a node in the lane of `inst`'s kind, in short-circuit
 /// mode.
 #[inline(never)]
@@ -2652,85 +2113,6 @@ fn simple_check(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Res {
 fn items_decided(cx: &mut Ctx, types: Option<TypeSet>, rest: &[Value], loop_cost: u64) -> Res {
     let ok = types.is_none_or(|types| rest.iter().all(|item| has_type(types, item)));
     charge_elements(cx, rest.len(), loop_cost).map(|()| ok)
-}
-
-/// Whether the pattern `id` of `program` matches `key`, its work charged to the budget,
-/// and then the loop cost of `target` (a node of `program` planned in `plans`): whether
-/// `patternProperties` applies `target` at `key`.
-#[inline(always)]
-fn pattern_applies(
-    cx: &mut Ctx,
-    (program, plans): (&Program, &[NodePlan]),
-    (id, target): (RegexId, NodeId),
-    key: &str,
-) -> Res {
-    if !pattern_matches(cx, program, id, key)? {
-        return Ok(false);
-    }
-    charge_elements(cx, 1, plans[target.0].loop_cost)?;
-    Ok(true)
-}
-
-/// The [`NamedPatterns`] of the `properties` name `name`: `patterns` (prefiltered by
-/// `set` when it has one) run at it as [`Interpreter::object_pass`] runs them (in
-/// `program`, its nodes planned `plans`), their charges recorded; `None` if they stop.
-fn named_patterns(
-    (program, plans): (&Program, &[NodePlan]),
-    (patterns, set): (&[(RegexId, Edge)], Option<&PatternSet>),
-    name: &str,
-) -> Option<NamedPatterns> {
-    let limits = Limits {
-        budget: u64::MAX,
-        ..Limits::DEFAULT
-    };
-    let mut cx = Ctx::checking(&limits);
-    let indices: Vec<usize> = match set {
-        None => (0..patterns.len()).collect(),
-        Some(set) => (cx.candidates(set, name).ok()?)
-            .map(|i| i as usize)
-            .collect(),
-    };
-    let (mut left, mut charges, mut matches) = (u64::MAX, Vec::new(), Vec::new());
-    let mut spent = |cx: &Ctx| {
-        let now = cx.state.budget().remaining();
-        std::mem::replace(&mut left, now) - now
-    };
-    for i in indices {
-        let Some((id, edge)) = patterns.get(i) else {
-            continue;
-        };
-        if pattern_applies(&mut cx, (program, plans), (*id, edge.target), name).ok()? {
-            charges.push(spent(&cx));
-            matches.push(i);
-        }
-    }
-    charges.push(spent(&cx));
-    Some(NamedPatterns {
-        lead: charges[0],
-        matches: matches
-            .into_iter()
-            .zip(charges[1..].iter().copied())
-            .collect(),
-    })
-}
-
-/// Whether the pattern `id` of `program` matches `key` (an ignored pattern matches
-/// nothing), its work charged to the budget.
-#[inline(always)]
-fn pattern_matches(cx: &mut Ctx, program: &Program, id: RegexId, key: &str) -> Res {
-    match program.regexes.get(id.0).and_then(|e| e.compiled.as_ref()) {
-        Some(regex) => cx.is_match(regex, key),
-        None => Ok(false),
-    }
-}
-
-/// Charges a loop of `elements` elements costing `per_element` each (nothing when free).
-#[inline(always)]
-fn charge_elements(cx: &mut Ctx, elements: usize, per_element: u64) -> Result<(), Stop> {
-    if per_element == 0 {
-        return Ok(());
-    }
-    cx.state.spend(elements, per_element)
 }
 
 /// The `properties` entry named `key` (its index and edge), through the plan's index when

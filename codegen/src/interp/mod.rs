@@ -100,7 +100,9 @@
 //!   up by name.
 
 mod annotations;
+mod context;
 mod eval;
+mod index;
 mod plan;
 #[cfg(test)]
 mod tests;
@@ -223,7 +225,7 @@ impl fmt::Debug for Interpreter {
 
 impl Validate for Interpreter {
     fn check(&self, instance: &Value) -> Verdict {
-        let mut cx = eval::Ctx::checking(&self.limits);
+        let mut cx = context::Ctx::checking(&self.limits);
         let verdict = match self.check_root(&mut cx, instance) {
             Ok(true) => Verdict::Valid,
             Ok(false) => Verdict::Invalid,
@@ -234,7 +236,7 @@ impl Validate for Interpreter {
     }
 
     fn validate(&self, instance: &Value) -> Report {
-        self.report(eval::Ctx::reporting(&self.limits), instance)
+        self.report(context::Ctx::reporting(&self.limits), instance)
             .report
     }
 }
@@ -243,14 +245,14 @@ impl Evaluate for Interpreter {
     /// Validates and collects the annotations of the subschemas that passed: those the
     /// program holds, which it does when compiled with [`crate::Options::annotations`].
     fn evaluate(&self, instance: &Value) -> Evaluation {
-        self.report(eval::Ctx::annotating(&self.limits), instance)
+        self.report(context::Ctx::annotating(&self.limits), instance)
     }
 }
 
 impl Interpreter {
     /// Runs `cx` (reporting errors) on `instance`: the report, and the annotations and
     /// units given when `cx` collects them.
-    fn report(&self, mut cx: eval::Ctx, instance: &Value) -> Evaluation {
+    fn report(&self, mut cx: context::Ctx, instance: &Value) -> Evaluation {
         let outcome = self.eval_root(&mut cx, instance);
         let evaluation = cx.finish(outcome);
         debug_assert!(

@@ -1,18 +1,22 @@
 //! Per-node plans, computed once when the interpreter is built: which checks of a node
-//! are fused into one pass over an object's properties, and lookup indices over the
-//! `properties` and `required` names for instance keys.
+//! are fused into one pass over an object's properties ([`ObjectPass`]), the lookup
+//! indices ([`super::index`]) over the `properties` and `required` names for instance
+//! keys, and the steps short-circuit evaluation runs ([`Fast`], [`Op`]). It reads the
+//! evaluation's context ([`Ctx`]) only to measure what a pass's patterns charge at a
+//! known name ([`NamedPatterns`]), never the evaluation itself.
 
-use super::annotations::NameTable;
-use super::eval::object_pass_at;
+use super::context::{pattern_applies, Ctx};
+use super::index::{NameTable, PropertyIndex, Required};
 use crate::ir::{CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::kind::{Kind, TypeTest};
 use crate::plan::lookup::{pattern_set, EnumTable, NameList};
-use crate::plan::thresholds::{KEYS_PER_NAME, MAX_SPLICED, REQUIRED_IN_PASS, SCANNED_NAMES};
+use crate::plan::thresholds::MAX_SPLICED;
 use crate::plan::{Discriminator, Limit, Plan};
 use crate::regex::PatternSet;
-use schemac_runtime::__private::{get, Bits};
+use schemac_runtime::__private::Bits;
 use schemac_runtime::error::TypeSet;
-use serde_json::{Map, Value};
+use schemac_runtime::Limits;
+use serde_json::Value;
 use std::sync::Arc;
 
 /// What the interpreter precomputes about one node.
@@ -585,233 +589,148 @@ pub(super) enum Bound {
     ExclusiveMaximum,
 }
 
-/// A name's byte length with its first and last eight bytes (overlapping, or zero-padded
-/// below eight): two names up to 16 bytes long are equal exactly when their heads are;
-/// longer ones compare their bytes once the heads agree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Head {
-    len: usize,
-    first: u64,
-    last: u64,
+/// A `properties` check's entries, with their indices sorted by name when known.
+pub(super) type PropertiesRef<'p> = (&'p [(String, Edge)], Option<&'p PropertyIndex>);
+
+/// The object applicators one pass over an object runs.
+#[derive(Clone, Copy)]
+pub(super) struct ObjectPass<'p> {
+    /// `properties`, with its entries' indices sorted by name when known.
+    pub(super) properties: Option<PropertiesRef<'p>>,
+    /// `patternProperties`.
+    pub(super) patterns: Option<&'p [(RegexId, Edge)]>,
+    /// `patternProperties`' prefilter, when it has one.
+    pub(super) pattern_set: Option<&'p PatternSet>,
+    /// `additionalProperties`: its schema, names and patterns.
+    pub(super) additional: Option<(&'p Edge, &'p [String], &'p [RegexId])>,
+    /// The prefilter of `additionalProperties`' patterns, when it has one.
+    pub(super) additional_set: Option<&'p PatternSet>,
+    /// Whether `additional`'s names and patterns are exactly the sibling ones above, so
+    /// that "covered by a sibling" is already known.
+    pub(super) fused: bool,
+    /// What `patterns` do at each `properties` name ([`ObjectOp::named`]; none when the
+    /// pass is borrowed from the node and its plan).
+    pub(super) named: &'p [NamedPatterns],
 }
 
-impl Head {
-    /// Names up to this many bytes are decided by their heads.
-    const DECIDES: usize = 16;
-
-    #[inline]
-    fn of(name: &str) -> Head {
-        let bytes = name.as_bytes();
-        let len = bytes.len();
-        let (first, last) = if len >= 8 {
-            (u64_at(bytes, 0), u64_at(bytes, len - 8))
-        } else if len >= 4 {
-            (u32_at(bytes, 0), u32_at(bytes, len - 4))
-        } else {
-            // Byte by byte: a copy of a variable length would call `memcpy`.
-            let first = (bytes.iter().rev()).fold(0u64, |w, &b| w << 8 | u64::from(b));
-            (first, 0)
-        };
-        Head { len, first, last }
-    }
-
-    /// A bucket for the head among `1 << (64 - shift)` (multiply-shift hashing).
-    #[inline]
-    fn slot(self, shift: u32) -> usize {
-        let fold = self.first ^ self.last.rotate_left(29) ^ (self.len as u64);
-        (fold.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize
-    }
-}
-
-/// The eight bytes of `bytes` from `at` (little-endian; zero past the end).
+/// The pass over an object's properties that check `index` of `node` (an object
+/// applicator) runs: the fused applicators at the first of them (`None` at the others,
+/// which ran with it), else the check alone.
 #[inline(always)]
-fn u64_at(bytes: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    if let Some(b) = bytes.get(at..at + 8) {
-        w.copy_from_slice(b);
+pub(super) fn object_pass_at<'p>(
+    node: &'p Node,
+    plan: &'p NodePlan,
+    index: usize,
+) -> Option<ObjectPass<'p>> {
+    let kind = |i: usize| node.checks.get(i).map(|c| &c.kind);
+    let properties_at = |i: usize| match kind(i) {
+        Some(CheckKind::Properties(entries)) => {
+            Some((entries.as_slice(), plan.properties_index(i)))
+        }
+        _ => None,
+    };
+    let patterns_at = |i: usize| match kind(i) {
+        Some(CheckKind::PatternProperties(entries)) => Some(entries.as_slice()),
+        _ => None,
+    };
+    let additional_at = |i: usize| match kind(i) {
+        Some(CheckKind::AdditionalProperties {
+            schema,
+            known,
+            patterns,
+        }) => Some((schema, known.as_slice(), patterns.as_slice())),
+        _ => None,
+    };
+    let (properties, patterns, additional, fused) = match &plan.object {
+        Some(fused) if fused.first != index => return None,
+        Some(fused) => (fused.properties, fused.patterns, fused.additional, true),
+        None => match kind(index) {
+            Some(CheckKind::Properties(_)) => (Some(index), None, None, false),
+            Some(CheckKind::PatternProperties(_)) => (None, Some(index), None, false),
+            _ => (None, None, Some(index), false),
+        },
+    };
+    Some(ObjectPass {
+        properties: properties.and_then(properties_at),
+        patterns: patterns.and_then(patterns_at),
+        pattern_set: patterns.and_then(|i| plan.pattern_set(i)),
+        additional: additional.and_then(additional_at),
+        additional_set: additional.and_then(|i| plan.pattern_set(i)),
+        fused,
+        named: &[],
+    })
+}
+
+impl PropertiesOp {
+    /// The entries and their index, borrowed as a pass reads them.
+    pub(super) fn borrowed(&self) -> PropertiesRef<'_> {
+        (&self.entries, self.index.as_ref())
     }
-    u64::from_le_bytes(w)
 }
 
-/// The four bytes of `bytes` from `at` (little-endian; zero past the end).
-#[inline(always)]
-fn u32_at(bytes: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 4];
-    if let Some(b) = bytes.get(at..at + 4) {
-        w.copy_from_slice(b);
+impl Op {
+    /// The op that runs `pass` (of `program`, every node planned `plans`): [`Op::Closed`]
+    /// when `additionalProperties`, if there, applies to exactly the keys that no
+    /// `properties` name, else [`Op::Object`].
+    pub(super) fn of_pass(pass: ObjectPass<'_>, (program, plans): (&Program, &[NodePlan])) -> Op {
+        match (pass.properties, pass.patterns, pass.additional) {
+            (Some((entries, index)), None, Some((edge, _, _))) if pass.fused => {
+                let target = edge.target;
+                Op::Closed(Box::new(ClosedOp {
+                    properties: PropertiesOp {
+                        entries: entries.into(),
+                        index: index.cloned(),
+                    },
+                    additional: Some((target, plans[target.0].loop_cost)),
+                    required: None,
+                }))
+            }
+            _ => Op::Object(Box::new(ObjectOp::of(pass, (program, plans)))),
+        }
     }
-    u64::from(u32::from_le_bytes(w))
 }
 
-/// Finds a `properties` entry by instance key: the key's length is tested against the
-/// names' lengths first, then its [`Head`] against the names' heads — all of them for a
-/// few names, one hash bucket's for many.
-#[derive(Debug, Clone)]
-pub(super) struct PropertyIndex {
-    /// One bit per name length (modulo 64): a key whose bit is clear is no name.
-    lengths: u64,
-    /// Each entry's head, in entry order.
-    heads: Vec<Head>,
-    /// Above [`SCANNED_NAMES`] entries: bucket `b` holds the entry indices
-    /// `order[starts[b]..starts[b + 1]]`.
-    starts: Vec<u32>,
-    order: Vec<u32>,
-    shift: u32,
-}
-
-impl PropertyIndex {
-    pub(super) fn new<'a>(names: impl Iterator<Item = &'a str>) -> PropertyIndex {
-        let heads: Vec<Head> = names.map(Head::of).collect();
-        let lengths = heads.iter().fold(0u64, |bits, h| bits | 1 << (h.len & 63));
-        let mut index = PropertyIndex {
-            lengths,
-            heads,
-            starts: Vec::new(),
-            order: Vec::new(),
-            shift: 64,
+impl ObjectOp {
+    /// The op that runs `pass` (of `program`, every node planned `plans`), copying what it
+    /// borrows, with what its patterns do at each `properties` name.
+    fn of(pass: ObjectPass<'_>, (program, plans): (&Program, &[NodePlan])) -> ObjectOp {
+        let named = match (pass.properties, pass.patterns) {
+            (Some((entries, _)), Some(patterns)) => (entries.iter())
+                .map(|(name, _)| {
+                    named_patterns((program, plans), (patterns, pass.pattern_set), name)
+                })
+                .collect::<Option<_>>()
+                .unwrap_or_default(),
+            _ => Box::default(),
         };
-        let n = index.heads.len();
-        if n > SCANNED_NAMES {
-            let buckets = (2 * n).next_power_of_two();
-            index.shift = 64 - buckets.trailing_zeros();
-            let mut counts = vec![0u32; buckets + 1];
-            for head in &index.heads {
-                counts[head.slot(index.shift) + 1] += 1;
-            }
-            for b in 0..buckets {
-                counts[b + 1] += counts[b];
-            }
-            let mut next = counts.clone();
-            index.order = vec![0; n];
-            for (i, head) in index.heads.iter().enumerate() {
-                let at = &mut next[head.slot(index.shift)];
-                index.order[*at as usize] = i as u32;
-                *at += 1;
-            }
-            index.starts = counts;
-        }
-        index
-    }
-
-    /// Whether some name has `len` bytes (or a length equal to it modulo 64).
-    #[inline]
-    pub(super) fn may_have_length(&self, len: usize) -> bool {
-        self.lengths & 1 << (len & 63) != 0
-    }
-
-    /// The index of the name `key` among the names this index was built from, which
-    /// `name` gives by index (read only for names longer than their heads).
-    #[inline(always)]
-    pub(super) fn find<'a>(
-        &self,
-        key: &str,
-        name: impl Fn(usize) -> Option<&'a str>,
-    ) -> Option<usize> {
-        self.find_in(key, name, self.scans())
-    }
-
-    /// Whether [`PropertyIndex::find`] scans the heads (a few names) rather than hashing.
-    #[inline(always)]
-    pub(super) fn scans(&self) -> bool {
-        self.starts.is_empty()
-    }
-
-    /// [`PropertyIndex::find`] where the caller has decided [`PropertyIndex::scans`]
-    /// ([`SCANNED_NAMES`]), so that a loop of lookups decides it once.
-    #[inline(always)]
-    pub(super) fn find_by<'a, const SCAN: bool>(
-        &self,
-        key: &str,
-        name: impl Fn(usize) -> Option<&'a str>,
-    ) -> Option<usize> {
-        self.find_in(key, name, SCAN)
-    }
-
-    /// [`PropertyIndex::find`], scanning the heads when `scan` (which must be
-    /// [`PropertyIndex::scans`]) and hashing otherwise.
-    #[inline(always)]
-    fn find_in<'a>(
-        &self,
-        key: &str,
-        name: impl Fn(usize) -> Option<&'a str>,
-        scan: bool,
-    ) -> Option<usize> {
-        if !self.may_have_length(key.len()) {
-            return None;
-        }
-        let head = Head::of(key);
-        let same =
-            |i: usize| self.heads[i] == head && (head.len <= Head::DECIDES || name(i) == Some(key));
-        if scan {
-            return (0..self.heads.len()).find(|&i| same(i));
-        }
-        let slot = head.slot(self.shift);
-        let bucket = &self.order[self.starts[slot] as usize..self.starts[slot + 1] as usize];
-        bucket.iter().map(|&i| i as usize).find(|&i| same(i))
-    }
-}
-
-/// `required`'s names, and (for one name up to 64) an index to find them all in one pass
-/// over a small object instead of a lookup each.
-#[derive(Debug, Clone)]
-pub(super) struct Required {
-    names: Vec<String>,
-    /// The index over the names, and the bits of the first occurrence of each distinct
-    /// name (for one up to [`REQUIRED_IN_PASS`] names).
-    pass: Option<(PropertyIndex, u64)>,
-}
-
-impl Required {
-    pub(super) fn new(names: &[String]) -> Required {
-        let pass = (1..=REQUIRED_IN_PASS).contains(&names.len()).then(|| {
-            let firsts = (0..names.len())
-                .filter(|&i| !names[..i].contains(&names[i]))
-                .fold(0u64, |bits, i| bits | 1 << i);
-            (PropertyIndex::new(names.iter().map(String::as_str)), firsts)
-        });
-        Required {
-            names: names.to_vec(),
-            pass,
+        ObjectOp {
+            properties: pass.properties.map(|(entries, index)| PropertiesOp {
+                entries: entries.into(),
+                index: index.cloned(),
+            }),
+            patterns: pass.patterns.map(Into::into),
+            pattern_set: pass.pattern_set.cloned(),
+            additional: (pass.additional)
+                .map(|(edge, known, patterns)| (edge.clone(), known.into(), patterns.into())),
+            additional_set: pass.additional_set.cloned(),
+            fused: pass.fused,
+            named,
         }
     }
 
-    /// Whether `object` has every name: one by the runtime's `get` (the lookup generated
-    /// code uses); several in one pass over its keys (stopping once all are found) when it
-    /// has at most [`KEYS_PER_NAME`] keys per name, else by a lookup of each.
-    #[inline(never)]
-    pub(super) fn holds(&self, object: &Map<String, Value>) -> bool {
-        if let [name] = &self.names[..] {
-            return get(object, name).is_some();
-        }
-        let Some((index, all)) = &self.pass else {
-            return self.names.iter().all(|n| object.contains_key(n));
-        };
-        if object.len() > self.names.len() * KEYS_PER_NAME {
-            return self.names.iter().all(|n| object.contains_key(n));
-        }
-        let name = |i: usize| self.names.get(i).map(String::as_str);
-        if index.scans() {
-            all_found(object, *all, |key| index.find_by::<true>(key, name))
-        } else {
-            all_found(object, *all, |key| index.find_by::<false>(key, name))
+    /// The pass the op runs.
+    pub(super) fn pass(&self) -> ObjectPass<'_> {
+        ObjectPass {
+            properties: self.properties.as_ref().map(PropertiesOp::borrowed),
+            patterns: self.patterns.as_deref(),
+            pattern_set: self.pattern_set.as_ref(),
+            additional: (self.additional.as_ref())
+                .map(|(edge, known, patterns)| (edge, &known[..], &patterns[..])),
+            additional_set: self.additional_set.as_ref(),
+            fused: self.fused,
+            named: &self.named,
         }
     }
-}
-
-/// Whether the keys of `object` that `find` places among some names (by index, below
-/// 64) cover the bits `all`: one pass, stopping once they do.
-#[inline(always)]
-fn all_found(object: &Map<String, Value>, all: u64, find: impl Fn(&str) -> Option<usize>) -> bool {
-    let mut seen = 0u64;
-    for key in object.keys() {
-        if let Some(i) = find(key) {
-            seen |= 1 << i;
-            if seen == all {
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// The object applicators of a node, run together at the first of them.
@@ -1665,4 +1584,48 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
         });
     }
     out
+}
+
+/// The [`NamedPatterns`] of the `properties` name `name`: `patterns` (prefiltered by
+/// `set` when it has one) run at it as the interpreter's object pass runs them (in
+/// `program`, its nodes planned `plans`), their charges recorded; `None` if they stop.
+fn named_patterns(
+    (program, plans): (&Program, &[NodePlan]),
+    (patterns, set): (&[(RegexId, Edge)], Option<&PatternSet>),
+    name: &str,
+) -> Option<NamedPatterns> {
+    let limits = Limits {
+        budget: u64::MAX,
+        ..Limits::DEFAULT
+    };
+    let mut cx = Ctx::checking(&limits);
+    let indices: Vec<usize> = match set {
+        None => (0..patterns.len()).collect(),
+        Some(set) => (cx.candidates(set, name).ok()?)
+            .map(|i| i as usize)
+            .collect(),
+    };
+    let (mut left, mut charges, mut matches) = (u64::MAX, Vec::new(), Vec::new());
+    let mut spent = |cx: &Ctx| {
+        let now = cx.state.budget().remaining();
+        std::mem::replace(&mut left, now) - now
+    };
+    for i in indices {
+        let Some((id, edge)) = patterns.get(i) else {
+            continue;
+        };
+        let loop_cost = plans[edge.target.0].loop_cost;
+        if pattern_applies(&mut cx, program, (*id, loop_cost), name).ok()? {
+            charges.push(spent(&cx));
+            matches.push(i);
+        }
+    }
+    charges.push(spent(&cx));
+    Some(NamedPatterns {
+        lead: charges[0],
+        matches: matches
+            .into_iter()
+            .zip(charges[1..].iter().copied())
+            .collect(),
+    })
 }

@@ -448,7 +448,7 @@ fn short_circuit_lanes_decide_by_the_instance_kind() {
             "enum": [[1, 2], [1, 2, 3], [1, "x"], 4, 5.0, "a"]
         }
     });
-    let program = crate::Compiler::new(crate::Options::default())
+    let program = crate::check::Compiler::new(crate::options::Options::default())
         .compile(&schema)
         .expect("compiles");
     let v = Interpreter::new(program);
@@ -1566,7 +1566,7 @@ fn unresolved_reference_is_incomplete_unless_already_invalid() {
 
 /// The interpreter of `schema` under a budget of `budget` units.
 fn compiled_with_budget(schema: &Value, budget: u64) -> Interpreter {
-    let program = crate::Compiler::new(crate::Options::default())
+    let program = crate::check::Compiler::new(crate::options::Options::default())
         .compile(schema)
         .expect("compiles");
     let limits = Limits {
@@ -1726,7 +1726,7 @@ fn required_finds_its_names_by_scan_and_by_hash() {
     for count in [3, 20] {
         let names: Vec<String> = (0..count).map(|i| format!("name-{i}")).collect();
         let v = Interpreter::new(
-            crate::Compiler::new(crate::Options::default())
+            crate::check::Compiler::new(crate::options::Options::default())
                 .compile(&json!({"required": names}))
                 .expect("compiles"),
         );
@@ -2127,7 +2127,7 @@ fn compiled_schema_errors_are_located_end_to_end() {
         "$defs": {"pos": {"$id": "pos.json", "minimum": 0}},
         "propertyNames": {"maxLength": 3}
     });
-    let program = crate::Compiler::new(crate::Options::default())
+    let program = crate::check::Compiler::new(crate::options::Options::default())
         .compile(&schema)
         .expect("compiles");
     let v = Interpreter::new(program);
@@ -2246,7 +2246,7 @@ fn interpreter_is_shareable_across_threads() {
 fn compiled_self_references_stop_at_the_depth_bound_on_a_small_stack() {
     on_small_stack(|| {
         let depth = Verdict::Incomplete(IncompleteReason::DepthExceeded);
-        let compiler = crate::Compiler::new(crate::Options::default());
+        let compiler = crate::check::Compiler::new(crate::options::Options::default());
         let looping = Interpreter::new(compiler.compile(&json!({"$ref": "#"})).expect("compiles"));
         assert_eq!(looping.check(&json!(1)), depth);
         assert_eq!(looping.validate(&json!(1)).verdict, depth);
@@ -2271,7 +2271,7 @@ fn depth_is_counted_again_under_limits_below_the_programs() {
         "properties": {"a": {"$ref": "#/$defs/x"}, "b": {"$ref": "#/$defs/x"}},
         "$defs": {"x": {"properties": {"c": {"type": "integer"}}}}
     });
-    let program = crate::Compiler::new(crate::Options::default())
+    let program = crate::check::Compiler::new(crate::options::Options::default())
         .compile(&schema)
         .expect("compiles");
     let instance = json!({"a": {"c": 1}});
@@ -2305,7 +2305,7 @@ fn plan_charges_regions_on_entry_and_loops_per_element() {
         "properties": {"a": {"type": "integer"}, "b": {"minimum": 0}},
         "items": {"type": "integer"}
     });
-    let program = crate::Compiler::new(crate::Options::default())
+    let program = crate::check::Compiler::new(crate::options::Options::default())
         .compile(&schema)
         .expect("compiles");
     let with = |budget| under_budget(&program, budget);
@@ -2331,7 +2331,7 @@ fn simple_nodes_in_a_loop_charge_as_validate_does() {
     let schema = json!({
         "items": {"type": "array", "minItems": 2, "items": {"type": "number"}}
     });
-    let program = crate::Compiler::new(crate::Options::default())
+    let program = crate::check::Compiler::new(crate::options::Options::default())
         .compile(&schema)
         .expect("compiles");
     for instance in [
@@ -2347,15 +2347,15 @@ fn max_errors_keeps_the_first_errors_and_counts_the_rest() {
     // The amplification of issue 9: `items` of objects with five `required` names.
     let schema = json!({"items": {"required": ["a", "b", "c", "d", "e"]}});
     let compile = |max_errors| {
-        let options = crate::Options {
+        let options = crate::options::Options {
             limits: Limits {
                 max_errors,
                 ..Limits::DEFAULT
             },
-            ..crate::Options::default()
+            ..crate::options::Options::default()
         };
         Interpreter::new(
-            crate::Compiler::new(options)
+            crate::check::Compiler::new(options)
                 .compile(&schema)
                 .expect("compiles"),
         )
@@ -2511,7 +2511,7 @@ fn evaluate_locates_annotations_through_references_and_unknown_keywords() {
         ]
     );
     // Without the option the program holds no annotations.
-    let plain = crate::validator_for(&schema).unwrap();
+    let plain = crate::api::validator_for(&schema).unwrap();
     assert!(plain.evaluate(&json!({"p": 1})).annotations.is_empty());
     assert!(plain
         .program()
@@ -2830,7 +2830,7 @@ fn unevaluated_properties_by_name_agree_with_positions() {
         ],
         "unevaluatedProperties": false
     });
-    let v = crate::Compiler::new(crate::Options::default())
+    let v = crate::check::Compiler::new(crate::options::Options::default())
         .compile(&schema)
         .map(Interpreter::new)
         .expect("compiles");
@@ -2880,7 +2880,7 @@ fn the_name_table_is_one_for_the_program() {
         .map(|i| json!({"$ref": format!("#/$defs/u{i}")}))
         .collect();
     let schema = json!({"unevaluatedProperties": false, "allOf": refs, "$defs": defs});
-    let v = crate::Compiler::new(crate::Options::default())
+    let v = crate::check::Compiler::new(crate::options::Options::default())
         .compile(&schema)
         .map(Interpreter::new)
         .expect("compiles");
@@ -2913,11 +2913,11 @@ fn a_stop_dropped_with_a_failing_closed_pass_is_not_the_reason_of_a_later_one() 
     });
     let instance = json!({"a": {"x": 1}, "b": vec![1; 200]});
     let unresolved = IncompleteReason::UnresolvedRef("https://remote.example/x.json".into());
-    let options = crate::Options {
+    let options = crate::options::Options {
         ref_policy: crate::options::RefPolicy::Warn,
-        ..crate::Options::default()
+        ..crate::options::Options::default()
     };
-    let program = crate::Compiler::new(options)
+    let program = crate::check::Compiler::new(options)
         .compile(&schema)
         .expect("compiles");
     let reasons: Vec<Verdict> = (1..400)
@@ -2944,7 +2944,7 @@ fn a_stop_dropped_with_a_failing_closed_pass_is_not_the_reason_of_a_later_one() 
 
 #[test]
 fn a_property_index_finds_each_name_and_nothing_else() {
-    use super::plan::PropertyIndex;
+    use super::index::PropertyIndex;
     let long = "a-name-longer-than-sixteen-bytes";
     let sets: Vec<Vec<String>> = vec![
         vec![],

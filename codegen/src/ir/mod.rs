@@ -83,8 +83,8 @@
 
 pub mod analyse;
 
+use crate::error::CompileWarning;
 use crate::regex::CompiledRegex;
-use crate::CompileWarning;
 use schemac_runtime::error::TypeSet;
 use schemac_runtime::Limits;
 use serde_json::{Number, Value};

@@ -8,9 +8,10 @@
 
 pub mod uri;
 
+use crate::dialect::Dialect;
 use crate::dialect::{self, keywords, DialectInfo};
 use crate::error::{CompileError, CompileErrorKind, Location};
-use crate::{Dialect, Options};
+use crate::options::Options;
 use schemac_runtime::error::Escaped;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -344,8 +345,12 @@ impl<'a> Walk<'_, 'a> {
         // draft-04's `id`) or, when it declares another dialect, that dialect's.
         let parent = dialect;
         let declared = object.get("$schema").and_then(Value::as_str).map(|uri| {
-            let registry = self.index.registry;
-            dialect::detect(uri, |uri| registry.get(uri), self.index.options)
+            let (registry, options) = (self.index.registry, self.index.options);
+            let allowed = (
+                &options.allowed_dialects[..],
+                options.dialect_rule.as_deref(),
+            );
+            dialect::detect(uri, |uri| registry.get(uri), allowed)
         });
         let has_id = |d: Dialect| {
             object

@@ -231,7 +231,7 @@ mod tests {
 
     /// The discriminators of the root node's checks.
     fn root_discriminators(schema: Value) -> Vec<Discriminator> {
-        let program = crate::Compiler::new(crate::Options::default())
+        let program = crate::check::Compiler::new(crate::options::Options::default())
             .compile(&schema)
             .expect("compiles");
         let plan = Plan::new(&program);

@@ -888,7 +888,7 @@ mod tests {
     use serde_json::json;
 
     fn planned(schema: serde_json::Value) -> Plan {
-        let program = crate::Compiler::new(crate::Options::default())
+        let program = crate::check::Compiler::new(crate::options::Options::default())
             .compile(&schema)
             .expect("compiles");
         Plan::new(&program)

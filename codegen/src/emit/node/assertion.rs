@@ -1,48 +1,16 @@
-//! Assertions on a value of the arm's variant that apply no subschema: comparisons, `const`
-//! / `enum`, and the tokens of numbers and error kinds they use.
+//! Assertions on a value of the arm's kind that apply no subschema: comparisons, `const`
+//! / `enum`.
 
-use super::super::value;
+use super::super::value::{self, f64_tokens, number_cmp};
 use super::code::{Code, Uses};
 use super::dispatch::ArmCx;
 use super::{state, Gen};
 use crate::ir::Check;
 use crate::plan::kind::Kind;
-use crate::plan::{lookup::EnumTable, Limit};
-use proc_macro2::{Literal, TokenStream};
+use crate::plan::lookup::EnumTable;
+use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::{Number, Value};
-
-/// Name of the runtime's function for a built-in format (`date-time` → `date_time`).
-pub(super) fn format_fn_name(name: &str) -> String {
-    super::super::module_name(name).unwrap_or_else(|| "_".to_string())
-}
-
-/// A `core::cmp::Ordering` expression comparing the `&Number` `num` with `limit` exactly as
-/// `json::compare_numbers` does.
-pub(in crate::emit) fn number_cmp(num: TokenStream, limit: &Number) -> TokenStream {
-    match Limit::of(limit) {
-        Limit::I64(i) => quote!(__rt::cmp_i64(#num, #i)),
-        Limit::U64(u) => quote!(__rt::cmp_u64(#num, #u)),
-        Limit::F64(x) => {
-            let x = f64_tokens(x);
-            quote!(__rt::cmp_f64(#num, #x))
-        }
-    }
-}
-
-/// An `f64` literal (or constant for non-finite values).
-pub(super) fn f64_tokens(x: f64) -> TokenStream {
-    if x.is_nan() {
-        quote!(f64::NAN)
-    } else if x == f64::INFINITY {
-        quote!(f64::INFINITY)
-    } else if x == f64::NEG_INFINITY {
-        quote!(f64::NEG_INFINITY)
-    } else {
-        let lit = Literal::f64_suffixed(x);
-        quote!(#lit)
-    }
-}
 
 impl Gen<'_> {
     /// A numeric bound: fails when `num` compared with `limit` satisfies `test` (`is_lt`, ..).

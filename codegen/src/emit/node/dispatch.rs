@@ -1,11 +1,10 @@
 //! A run of type-dependent checks as one `match` on the value's variant, and the checks of
 //! each arm.
 
-use super::assertion::{f64_tokens, format_fn_name};
+use super::super::value::f64_tokens;
 use super::call::When;
 use super::code::{Code, Uses};
-use super::object::reported_apart;
-use super::{state, Fun, Gen, Mode};
+use super::{reported_apart, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind};
 use crate::plan::kind::{Kind, TypeTest};
 use crate::plan::messages;
@@ -415,4 +414,9 @@ impl Gen<'_> {
             _ => Code::default(),
         }
     }
+}
+
+/// Name of the runtime's function for a built-in format (`date-time` → `date_time`).
+fn format_fn_name(name: &str) -> String {
+    crate::names::module_name(name).unwrap_or_else(|| "_".to_string())
 }

@@ -22,10 +22,9 @@ mod names;
 mod object;
 
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
-use crate::plan::lookup::EnumTable;
+use crate::plan::lookup::{self, EnumTable};
 use crate::plan::Plan;
 use crate::regex::PatternSet;
-pub(super) use assertion::number_cmp;
 use call::{Absorption, When};
 use code::{Code, Expr, Uses};
 use proc_macro2::{Literal, TokenStream};
@@ -738,6 +737,13 @@ impl<'a> Gen<'a> {
     fn node_collects(&self, f: &Fun<'_>) -> bool {
         f.node.collect.properties || f.node.collect.items
     }
+}
+
+/// Whether function `f` reports the names an object must have on their own, through
+/// `Errors::missing` ([`Gen::name_list`]), rather than in the pass over the object: in
+/// error-collecting code, a list with a [`lookup::NameList`].
+fn reported_apart(f: &Fun<'_>, names: &[String]) -> bool {
+    f.mode == Mode::Errors && names.len() >= lookup::NameList::MIN_NAMES
 }
 
 /// Whether a check depends on the instance's JSON type (and so joins the dispatch).

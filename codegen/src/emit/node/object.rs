@@ -6,7 +6,7 @@ use super::call::{EvArg, Inst, When};
 use super::code::{Code, Cond, Uses};
 use super::dispatch::ArmCx;
 use super::names::{match_names, NameArm};
-use super::{state, Fun, Gen, Mode};
+use super::{reported_apart, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId, RegexId};
 use crate::plan::lookup::{self, NameList};
 use crate::plan::messages;
@@ -911,13 +911,6 @@ struct Additional<'c> {
     code: Option<Code>,
     /// That action fails the node whatever the key.
     fails: bool,
-}
-
-/// Whether function `f` reports the names an object must have on their own, through
-/// `Errors::missing` ([`Gen::name_list`]), rather than in the pass over the object: in
-/// error-collecting code, a list with a [`NameList`].
-pub(super) fn reported_apart(f: &Fun<'_>, names: &[String]) -> bool {
-    f.mode == Mode::Errors && names.len() >= NameList::MIN_NAMES
 }
 
 /// The `required` names of a pass, with each one's `seen` slot (in first-use order) and
