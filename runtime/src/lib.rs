@@ -6,7 +6,9 @@
 //! output formats ([`output`]), the evaluation
 //! [`Budget`] and depth bound ([`Limits`]), the regex executors ([`regex`]), format checks
 //! ([`format`](mod@format)), content checks ([`content`]), JSON helpers ([`json`]), the member tables of large
-//! `enum`s ([`lookup`]) and the entries of a generated MCP tool table ([`tools`]).
+//! `enum`s ([`lookup`]) and the entries of a generated MCP tool table ([`tools`]); and
+//! JSON read straight from bytes ([`document`]) behind one access trait with `Value`
+//! ([`instance`]).
 //!
 //! With the default `std` feature off the crate is `#![no_std]` + `alloc`.
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -16,8 +18,10 @@ extern crate alloc;
 
 pub mod annotation;
 pub mod content;
+pub mod document;
 pub mod error;
 pub mod format;
+pub mod instance;
 pub mod json;
 pub mod limits;
 pub mod lookup;

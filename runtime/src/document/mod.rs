@@ -1,0 +1,322 @@
+//! JSON documents read straight from bytes: a tape in place of a `serde_json::Value`.
+//!
+//! [`Document::read`] takes the bytes of one JSON text and gives a [`Document`]: the
+//! input (checked to be UTF-8) and a flat tape with one entry per value and per object
+//! key, in document order. A string or number entry holds the byte offsets of its text in
+//! the input, nothing is copied; an array or object entry holds its length and the index
+//! just past its subtree, so a reader can skip a value or come back to it. Strings are
+//! unescaped only on demand ([`JsonStr::unescaped`]), and only when they hold an escape.
+//!
+//! What it accepts is exactly what `serde_json::from_slice::<Value>` accepts (RFC 8259:
+//! no byte order mark, no trailing commas, no leading zeros, no control characters in
+//! strings, escaped surrogates only in pairs, numbers whose value is finite, nothing but
+//! whitespace after the value), apart from nesting, which has its own bound
+//! ([`Document::DEFAULT_MAX_NESTING`]; serde_json's own is 128 unless turned off); what it
+//! refuses gets a [`SyntaxError`] with the byte offset where reading stopped. Numbers are
+//! rounded as serde_json rounds with its `float_roundtrip` feature (correctly): without
+//! that feature serde_json's float parsing can be a unit in the last place off, and decide
+//! differently on numbers within one unit of `f64::MAX`.
+//!
+//! Duplicate keys: as in serde_json, the last one wins. The tape keeps every entry; a key
+//! that a later one repeats is marked shadowed, and the object's length and
+//! [`Node::entries`] leave it out.
+//!
+//! Memory: 12 bytes of tape per value and per key (a `Vec` that grows by doubling), plus
+//! the input; reading allocates nothing per value. The nesting stack and the key hashes
+//! of the open objects are the only other buffers.
+
+mod read;
+mod string;
+
+pub use read::{SyntaxError, SyntaxErrorKind};
+pub use string::JsonStr;
+
+use crate::instance::{Instance, Kind};
+use alloc::vec::Vec;
+
+/// One JSON text read from bytes: the input and its tape (see the [module
+/// documentation](self)).
+#[derive(Debug, Clone)]
+pub struct Document<'i> {
+    /// The whole input, checked to be UTF-8.
+    text: &'i str,
+    /// One entry per value and per object key, in document order; the root is entry 0.
+    tape: Vec<Entry>,
+}
+
+/// What a tape entry is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Tag {
+    Null,
+    False,
+    True,
+    Number,
+    String,
+    /// An object key: the entry just before the key's value.
+    Key,
+    Array,
+    Object,
+}
+
+/// One tape entry (12 bytes).
+///
+/// - `Number`, `String`, `Key`: `a..b` is the byte range of the text in the input (a
+///   string's or key's without its quotes);
+/// - `Array`, `Object`: `a` is the index of the entry just past the subtree, `b` the
+///   number of items or of entries (keys that no later key repeats).
+/// - `Null`, `False`, `True`: `a` and `b` are unused.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    tag: Tag,
+    flags: u8,
+    a: u32,
+    b: u32,
+}
+
+/// [`Entry::flags`] of a string or key: it holds at least one escape.
+const ESCAPED: u8 = 1;
+/// [`Entry::flags`] of a key: a later key of the same object is equal to it, so its value
+/// is not the object's (the last one wins).
+const SHADOWED: u8 = 2;
+/// [`Entry::flags`] of a number: written with neither a fraction nor an exponent.
+const INTEGRAL: u8 = 4;
+
+impl<'i> Document<'i> {
+    /// How deeply arrays and objects may nest by default: as the CLI allows
+    /// (`MAX_NESTING`).
+    pub const DEFAULT_MAX_NESTING: usize = 2048;
+
+    /// Reads the JSON text `input` (arrays and objects nested at most
+    /// [`Document::DEFAULT_MAX_NESTING`] deep). Cost: one pass over the input plus one
+    /// over its bytes to check UTF-8, and 12 bytes per value and per key.
+    pub fn read(input: &'i [u8]) -> Result<Document<'i>, SyntaxError> {
+        Document::read_nested(input, Document::DEFAULT_MAX_NESTING)
+    }
+
+    /// [`Document::read`] with arrays and objects nested at most `max_nesting` deep
+    /// (serde_json's default recursion limit accepts 127 levels).
+    pub fn read_nested(input: &'i [u8], max_nesting: usize) -> Result<Document<'i>, SyntaxError> {
+        read::read(input, max_nesting)
+    }
+
+    /// The root value.
+    pub fn root(&self) -> Node<'_> {
+        Node { doc: self, at: 0 }
+    }
+
+    /// The input, as text.
+    pub fn text(&self) -> &'i str {
+        self.text
+    }
+
+    /// How many tape entries the document has: one per value and one per object key.
+    pub fn tape_len(&self) -> usize {
+        self.tape.len()
+    }
+
+    /// The document as a `serde_json::Value` (duplicate keys: the last one wins, as in
+    /// serde_json). Allocates the whole tree; for tests and for callers that need one.
+    pub fn to_value(&self) -> serde_json::Value {
+        self.root().to_value()
+    }
+}
+
+/// A value in a [`Document`]: a cheap handle (a reference and an index) that reads the
+/// tape. It implements [`Instance`].
+#[derive(Debug, Clone, Copy)]
+pub struct Node<'d> {
+    doc: &'d Document<'d>,
+    at: u32,
+}
+
+impl<'d> Node<'d> {
+    fn entry(self) -> Entry {
+        self.doc.tape[self.at as usize]
+    }
+
+    /// The text of a number, string or key entry.
+    fn span(self) -> &'d str {
+        let e = self.entry();
+        &self.doc.text[e.a as usize..e.b as usize]
+    }
+
+    /// Whether the number was written with neither a fraction nor an exponent (`-0` and
+    /// `100000000000000000000` were; `1.0` and `1e2` were not). Cost: one tape read.
+    pub fn is_integral_text(self) -> bool {
+        let e = self.entry();
+        e.tag == Tag::Number && e.flags & INTEGRAL != 0
+    }
+
+    /// The string of a string or key entry.
+    fn text(self) -> JsonStr<'d> {
+        JsonStr::new(self.span(), self.entry().flags & ESCAPED != 0)
+    }
+
+    /// The range of tape entries inside this value when it is a `tag` (an array or
+    /// object), else an empty range.
+    fn contents(self, tag: Tag) -> (u32, u32) {
+        let e = self.entry();
+        if e.tag == tag {
+            (self.at + 1, e.a)
+        } else {
+            (0, 0)
+        }
+    }
+
+    /// The index just past this value's subtree.
+    fn next(self) -> u32 {
+        let e = self.entry();
+        match e.tag {
+            Tag::Array | Tag::Object => e.a,
+            _ => self.at + 1,
+        }
+    }
+
+    /// This value as a `serde_json::Value`. Allocates the whole subtree; recursion as
+    /// deep as the value nests (bounded by the nesting limit it was read under).
+    pub fn to_value(self) -> serde_json::Value {
+        use serde_json::Value;
+        match self.entry().tag {
+            Tag::Null => Value::Null,
+            Tag::False => Value::Bool(false),
+            Tag::True => Value::Bool(true),
+            Tag::Number => Value::Number(read::number_value(self.span(), self.is_integral_text())),
+            Tag::String | Tag::Key => Value::String(self.text().unescaped().into_owned()),
+            Tag::Array => Value::Array(self.items().map(Node::to_value).collect()),
+            Tag::Object => Value::Object(
+                self.entries()
+                    .map(|(k, v)| (k.unescaped().into_owned(), v.to_value()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+impl<'d> Instance<'d> for Node<'d> {
+    type Items = Items<'d>;
+    type Entries = Entries<'d>;
+
+    #[inline]
+    fn kind(self) -> Kind {
+        match self.entry().tag {
+            Tag::Null => Kind::Null,
+            Tag::False | Tag::True => Kind::Bool,
+            Tag::Number => Kind::Number,
+            Tag::String | Tag::Key => Kind::String,
+            Tag::Array => Kind::Array,
+            Tag::Object => Kind::Object,
+        }
+    }
+
+    #[inline]
+    fn as_bool(self) -> Option<bool> {
+        match self.entry().tag {
+            Tag::True => Some(true),
+            Tag::False => Some(false),
+            _ => None,
+        }
+    }
+
+    fn as_number(self) -> Option<serde_json::Number> {
+        let text = self.number_text()?;
+        Some(read::number_value(text, self.is_integral_text()))
+    }
+
+    #[inline]
+    fn number_text(self) -> Option<&'d str> {
+        (self.entry().tag == Tag::Number).then(|| self.span())
+    }
+
+    #[inline]
+    fn as_str(self) -> Option<JsonStr<'d>> {
+        (self.entry().tag == Tag::String).then(|| self.text())
+    }
+
+    #[inline]
+    fn len(self) -> Option<usize> {
+        let e = self.entry();
+        matches!(e.tag, Tag::Array | Tag::Object).then_some(e.b as usize)
+    }
+
+    #[inline]
+    fn items(self) -> Items<'d> {
+        let (at, end) = self.contents(Tag::Array);
+        Items {
+            doc: self.doc,
+            at,
+            end,
+        }
+    }
+
+    #[inline]
+    fn entries(self) -> Entries<'d> {
+        let (at, end) = self.contents(Tag::Object);
+        Entries {
+            doc: self.doc,
+            at,
+            end,
+        }
+    }
+
+    fn get(self, key: &str) -> Option<Node<'d>> {
+        self.entries()
+            .find(|(k, _)| k.eq_str(key))
+            .map(|(_, value)| value)
+    }
+}
+
+/// The items of an array [`Node`], in order.
+#[derive(Debug, Clone)]
+pub struct Items<'d> {
+    doc: &'d Document<'d>,
+    at: u32,
+    end: u32,
+}
+
+impl<'d> Iterator for Items<'d> {
+    type Item = Node<'d>;
+
+    fn next(&mut self) -> Option<Node<'d>> {
+        if self.at >= self.end {
+            return None;
+        }
+        let item = Node {
+            doc: self.doc,
+            at: self.at,
+        };
+        self.at = item.next();
+        Some(item)
+    }
+}
+
+/// The entries of an object [`Node`], in document order, without the keys that a later
+/// key repeats.
+#[derive(Debug, Clone)]
+pub struct Entries<'d> {
+    doc: &'d Document<'d>,
+    at: u32,
+    end: u32,
+}
+
+impl<'d> Iterator for Entries<'d> {
+    type Item = (JsonStr<'d>, Node<'d>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.at < self.end {
+            let key = Node {
+                doc: self.doc,
+                at: self.at,
+            };
+            let value = Node {
+                doc: self.doc,
+                at: self.at + 1,
+            };
+            self.at = value.next();
+            if key.entry().flags & SHADOWED == 0 {
+                return Some((key.text(), value));
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,636 @@
+//! The reader: one pass over the bytes, no recursion, no allocation per value.
+//!
+//! It keeps a stack of the open arrays and objects (bounded by the nesting limit) and,
+//! for the open objects, a hash of each key, with which an object's duplicate keys are
+//! found when it closes (pairwise for up to eight keys, else by sorting; equal hashes are
+//! confirmed by comparing the keys).
+
+use super::string::{hex4, JsonStr};
+use super::{Document, Entry, Tag, ESCAPED, INTEGRAL, SHADOWED};
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// Why a text is not JSON, and the byte offset where reading stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// What is wrong.
+    pub kind: SyntaxErrorKind,
+    /// The offset of the byte where reading stopped (the input's length when it ended
+    /// too early).
+    pub offset: usize,
+}
+
+/// What is wrong with a text that is not JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SyntaxErrorKind {
+    /// The input ends before the value does (or holds no value).
+    UnexpectedEnd,
+    /// Another byte was expected here: the text says which.
+    Expected(&'static str),
+    /// A number that is not written as JSON writes numbers.
+    InvalidNumber,
+    /// A number too large for an `f64` (beyond about ±1.8e308).
+    NumberOutOfRange,
+    /// A backslash not followed by one of JSON's escapes.
+    InvalidEscape,
+    /// A `\u` escape of a UTF-16 surrogate that is not one of a high-low pair.
+    LoneSurrogate,
+    /// A control character (U+0000 to U+001F) written unescaped in a string.
+    ControlCharacter,
+    /// Bytes that are not UTF-8.
+    InvalidUtf8,
+    /// Something other than whitespace after the value.
+    TrailingCharacters,
+    /// Arrays and objects nested deeper than the limit.
+    TooDeep {
+        /// The nesting limit read under.
+        limit: usize,
+    },
+    /// An input of 4 GiB or more (the tape's offsets are 32 bits).
+    TooLarge,
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            SyntaxErrorKind::UnexpectedEnd => f.write_str("the input ends before the value does")?,
+            SyntaxErrorKind::Expected(what) => write!(f, "expected {what}")?,
+            SyntaxErrorKind::InvalidNumber => f.write_str(
+                "invalid number (JSON writes an optional `-`, digits without a leading zero, \
+                 then an optional `.` and digits, then an optional `e` and digits)",
+            )?,
+            SyntaxErrorKind::NumberOutOfRange => {
+                f.write_str("number out of range (at most about ±1.8e308)")?
+            }
+            SyntaxErrorKind::InvalidEscape => f.write_str(
+                "invalid escape (allowed: \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\u with four hex digits)",
+            )?,
+            SyntaxErrorKind::LoneSurrogate => f.write_str(
+                "a \\u escape of an unpaired surrogate (\\uD800 to \\uDBFF must be followed by \
+                 \\uDC00 to \\uDFFF)",
+            )?,
+            SyntaxErrorKind::ControlCharacter => f.write_str(
+                "control character in a string (U+0000 to U+001F must be written as escapes)",
+            )?,
+            SyntaxErrorKind::InvalidUtf8 => f.write_str("invalid UTF-8")?,
+            SyntaxErrorKind::TrailingCharacters => {
+                f.write_str("characters after the value (only whitespace may follow it)")?
+            }
+            SyntaxErrorKind::TooDeep { limit } => {
+                write!(f, "arrays and objects nest deeper than {limit} levels")?
+            }
+            SyntaxErrorKind::TooLarge => f.write_str("input of 4 GiB or more")?,
+        }
+        write!(f, " at byte {}", self.offset)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for SyntaxError {}
+
+/// Reads `input` (see [`Document::read_nested`]).
+pub(super) fn read(input: &[u8], max_nesting: usize) -> Result<Document<'_>, SyntaxError> {
+    if u32::try_from(input.len()).is_err() {
+        return Err(SyntaxError {
+            kind: SyntaxErrorKind::TooLarge,
+            offset: 0,
+        });
+    }
+    // Check UTF-8 first (fast, and it lets strings be sliced as `str`); read the valid
+    // prefix, so that an error before the first bad byte is the one reported.
+    let (text, bad_utf8) = match core::str::from_utf8(input) {
+        Ok(text) => (text, None),
+        Err(e) => {
+            let valid = e.valid_up_to();
+            (
+                core::str::from_utf8(&input[..valid]).unwrap_or_default(),
+                Some(valid),
+            )
+        }
+    };
+    let mut reader = Reader {
+        bytes: text.as_bytes(),
+        at: 0,
+        tape: Vec::new(),
+        open: Vec::new(),
+        keys: Vec::new(),
+        scratch: String::new(),
+        bad_utf8,
+        max_nesting,
+    };
+    reader.run()?;
+    Ok(Document {
+        text,
+        tape: reader.tape,
+    })
+}
+
+/// An array or object being read.
+struct Open {
+    /// Its tape entry.
+    entry: u32,
+    /// Items or keys so far.
+    count: u32,
+    /// Where its keys' hashes start in [`Reader::keys`] (objects).
+    keys_from: u32,
+    is_object: bool,
+}
+
+/// A key of an open object: its hash and its tape entry.
+type KeyHash = (u64, u32);
+
+struct Reader<'a> {
+    /// The input up to its first byte that is not UTF-8 (all of it, usually).
+    bytes: &'a [u8],
+    at: usize,
+    tape: Vec<Entry>,
+    open: Vec<Open>,
+    keys: Vec<KeyHash>,
+    /// Where an escaped key is decoded to be hashed.
+    scratch: String,
+    /// The offset of the first byte that is not UTF-8.
+    bad_utf8: Option<usize>,
+    max_nesting: usize,
+}
+
+impl Reader<'_> {
+    fn error(&self, kind: SyntaxErrorKind) -> SyntaxError {
+        SyntaxError {
+            kind,
+            offset: self.at,
+        }
+    }
+
+    /// The error for running out of input: the input ended, or its first bad byte is here.
+    fn end(&self) -> SyntaxError {
+        match self.bad_utf8 {
+            Some(offset) => SyntaxError {
+                kind: SyntaxErrorKind::InvalidUtf8,
+                offset,
+            },
+            None => self.error(SyntaxErrorKind::UnexpectedEnd),
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.at += 1;
+        }
+    }
+
+    fn push(&mut self, tag: Tag, flags: u8, a: usize, b: usize) {
+        // Offsets and counts fit: the input is under 4 GiB and has at least a byte per entry.
+        self.tape.push(Entry {
+            tag,
+            flags,
+            a: a as u32,
+            b: b as u32,
+        });
+    }
+
+    fn run(&mut self) -> Result<(), SyntaxError> {
+        loop {
+            if !self.value()? {
+                // An array or object opened: read its first item or value.
+                continue;
+            }
+            // A value is complete: go on to its next sibling, closing what it ends.
+            loop {
+                let Some(top) = self.open.last() else {
+                    self.skip_whitespace();
+                    return match self.peek() {
+                        None if self.bad_utf8.is_none() => Ok(()),
+                        None => Err(self.end()),
+                        Some(_) => Err(self.error(SyntaxErrorKind::TrailingCharacters)),
+                    };
+                };
+                let is_object = top.is_object;
+                self.skip_whitespace();
+                match self.peek() {
+                    Some(b',') => {
+                        self.at += 1;
+                        if is_object {
+                            self.skip_whitespace();
+                            self.key()?;
+                        }
+                        if let Some(top) = self.open.last_mut() {
+                            top.count += 1;
+                        }
+                        break;
+                    }
+                    Some(b']') if !is_object => {
+                        self.at += 1;
+                        self.close();
+                    }
+                    Some(b'}') if is_object => {
+                        self.at += 1;
+                        self.close();
+                    }
+                    Some(_) if is_object => {
+                        return Err(self.error(SyntaxErrorKind::Expected("`,` or `}`")))
+                    }
+                    Some(_) => return Err(self.error(SyntaxErrorKind::Expected("`,` or `]`"))),
+                    None => return Err(self.end()),
+                }
+            }
+        }
+    }
+
+    /// Reads a value, or opens an array or object: `true` when a value is complete (a
+    /// scalar, or an empty array or object), `false` when an array or object was opened
+    /// (an object's first key read).
+    fn value(&mut self) -> Result<bool, SyntaxError> {
+        self.skip_whitespace();
+        let Some(b) = self.peek() else {
+            return Err(self.end());
+        };
+        match b {
+            b'"' => {
+                let (start, end, flags) = self.string()?;
+                self.push(Tag::String, flags, start, end);
+            }
+            b'-' | b'0'..=b'9' => self.number()?,
+            b't' => self.literal(b"true", Tag::True)?,
+            b'f' => self.literal(b"false", Tag::False)?,
+            b'n' => self.literal(b"null", Tag::Null)?,
+            b'[' | b'{' => {
+                let is_object = b == b'{';
+                if self.open.len() >= self.max_nesting {
+                    return Err(self.error(SyntaxErrorKind::TooDeep {
+                        limit: self.max_nesting,
+                    }));
+                }
+                let entry = self.tape.len() as u32;
+                let tag = if is_object { Tag::Object } else { Tag::Array };
+                self.push(tag, 0, 0, 0);
+                self.open.push(Open {
+                    entry,
+                    count: 0,
+                    keys_from: self.keys.len() as u32,
+                    is_object,
+                });
+                self.at += 1;
+                self.skip_whitespace();
+                let close = if is_object { b'}' } else { b']' };
+                if self.peek() == Some(close) {
+                    self.at += 1;
+                    self.close();
+                    return Ok(true);
+                }
+                if is_object {
+                    self.key()?;
+                }
+                if let Some(top) = self.open.last_mut() {
+                    top.count = 1;
+                }
+                return Ok(false);
+            }
+            _ => return Err(self.error(SyntaxErrorKind::Expected("a value"))),
+        }
+        Ok(true)
+    }
+
+    /// Closes the innermost array or object: its extent, its length, its duplicate keys.
+    fn close(&mut self) {
+        let Some(open) = self.open.pop() else { return };
+        let past = self.tape.len() as u32;
+        let mut count = open.count;
+        if open.is_object {
+            let from = open.keys_from as usize;
+            count -= shadow_duplicates(&mut self.keys[from..], &mut self.tape, self.bytes);
+            self.keys.truncate(from);
+        }
+        let entry = &mut self.tape[open.entry as usize];
+        entry.a = past;
+        entry.b = count;
+    }
+
+    /// Reads an object key and the `:` after it.
+    fn key(&mut self) -> Result<(), SyntaxError> {
+        if self.peek() != Some(b'"') {
+            return Err(match self.peek() {
+                None => self.end(),
+                Some(_) => self.error(SyntaxErrorKind::Expected("a key (a string)")),
+            });
+        }
+        let (start, end, flags) = self.string()?;
+        let raw = &self.bytes[start..end];
+        let hash = if flags & ESCAPED == 0 {
+            hash_bytes(raw)
+        } else {
+            self.scratch.clear();
+            let text = core::str::from_utf8(raw).unwrap_or_default();
+            self.scratch.extend(JsonStr::new(text, true).chars());
+            hash_bytes(self.scratch.as_bytes())
+        };
+        self.keys.push((hash, self.tape.len() as u32));
+        self.push(Tag::Key, flags, start, end);
+        self.skip_whitespace();
+        match self.peek() {
+            Some(b':') => {
+                self.at += 1;
+                Ok(())
+            }
+            Some(_) => Err(self.error(SyntaxErrorKind::Expected("`:` after a key"))),
+            None => Err(self.end()),
+        }
+    }
+
+    /// Reads a string from its opening quote: the range of its content and its flags.
+    fn string(&mut self) -> Result<(usize, usize, u8), SyntaxError> {
+        self.at += 1;
+        let start = self.at;
+        let mut flags = 0;
+        loop {
+            self.skip_plain();
+            match self.peek() {
+                Some(b'"') => {
+                    self.at += 1;
+                    return Ok((start, self.at - 1, flags));
+                }
+                Some(b'\\') => {
+                    flags = ESCAPED;
+                    self.escape()?;
+                }
+                Some(_) => return Err(self.error(SyntaxErrorKind::ControlCharacter)),
+                None => return Err(self.end()),
+            }
+        }
+    }
+
+    /// Skips string bytes that need no attention (not `"`, `\` or a control character),
+    /// eight at a time.
+    fn skip_plain(&mut self) {
+        const LOW: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        while let Some(w) = self.bytes.get(self.at..self.at + 8) {
+            let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+            let quote = w ^ (LOW * u64::from(b'"'));
+            let backslash = w ^ (LOW * u64::from(b'\\'));
+            // A byte is flagged when it is zero after the xor (a quote or backslash) or
+            // below 0x20; the lowest flag is exact (borrows only reach higher bytes).
+            let stop = (quote.wrapping_sub(LOW) & !quote
+                | backslash.wrapping_sub(LOW) & !backslash
+                | w.wrapping_sub(LOW * 0x20) & !w)
+                & HIGH;
+            if stop != 0 {
+                self.at += stop.trailing_zeros() as usize / 8;
+                return;
+            }
+            self.at += 8;
+        }
+        while let Some(b) = self.peek() {
+            if b == b'"' || b == b'\\' || b < 0x20 {
+                return;
+            }
+            self.at += 1;
+        }
+    }
+
+    /// Checks the escape at a backslash and steps over it.
+    fn escape(&mut self) -> Result<(), SyntaxError> {
+        let Some(&b) = self.bytes.get(self.at + 1) else {
+            self.at += 1;
+            return Err(self.end());
+        };
+        if b != b'u' {
+            if !matches!(b, b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') {
+                self.at += 1;
+                return Err(self.error(SyntaxErrorKind::InvalidEscape));
+            }
+            self.at += 2;
+            return Ok(());
+        }
+        self.at += 2;
+        let high = self.hex()?;
+        if (0xDC00..=0xDFFF).contains(&high) {
+            return Err(self.error(SyntaxErrorKind::LoneSurrogate));
+        }
+        if !(0xD800..=0xDBFF).contains(&high) {
+            return Ok(());
+        }
+        match self.bytes.get(self.at..self.at + 2) {
+            Some(b"\\u") => self.at += 2,
+            Some(_) => return Err(self.error(SyntaxErrorKind::LoneSurrogate)),
+            None if self.at + 1 == self.bytes.len() && self.bytes[self.at] != b'\\' => {
+                return Err(self.error(SyntaxErrorKind::LoneSurrogate))
+            }
+            None => {
+                self.at = self.bytes.len();
+                return Err(self.end());
+            }
+        }
+        let low = self.hex()?;
+        if !(0xDC00..=0xDFFF).contains(&low) {
+            return Err(self.error(SyntaxErrorKind::LoneSurrogate));
+        }
+        Ok(())
+    }
+
+    /// Reads the four hex digits of a `\u` escape.
+    fn hex(&mut self) -> Result<u16, SyntaxError> {
+        let Some(digits) = self.bytes.get(self.at..self.at + 4) else {
+            self.at = self.bytes.len();
+            return Err(self.end());
+        };
+        let value = hex4(Some(digits));
+        match value {
+            Some(value) => {
+                self.at += 4;
+                Ok(value)
+            }
+            None => Err(self.error(SyntaxErrorKind::InvalidEscape)),
+        }
+    }
+
+    /// Reads `true`, `false` or `null`.
+    fn literal(&mut self, word: &[u8], tag: Tag) -> Result<(), SyntaxError> {
+        let rest = &self.bytes[self.at..];
+        if rest.starts_with(word) {
+            self.at += word.len();
+            self.push(tag, 0, 0, 0);
+            return Ok(());
+        }
+        let same = rest.iter().zip(word).take_while(|(a, b)| a == b).count();
+        self.at += same;
+        if same == rest.len() {
+            return Err(self.end());
+        }
+        Err(self.error(SyntaxErrorKind::Expected(match tag {
+            Tag::True => "`true`",
+            Tag::False => "`false`",
+            _ => "`null`",
+        })))
+    }
+
+    /// Reads a number: checks its syntax and that its value is finite.
+    fn number(&mut self) -> Result<(), SyntaxError> {
+        let start = self.at;
+        if self.peek() == Some(b'-') {
+            self.at += 1;
+        }
+        let int_start = self.at;
+        match self.peek() {
+            Some(b'0') => {
+                self.at += 1;
+                if let Some(b'0'..=b'9') = self.peek() {
+                    return Err(self.error(SyntaxErrorKind::InvalidNumber));
+                }
+            }
+            Some(b'1'..=b'9') => self.digits(),
+            Some(_) => return Err(self.error(SyntaxErrorKind::InvalidNumber)),
+            None => return Err(self.end()),
+        }
+        let int_digits = self.at - int_start;
+        let int_is_zero = self.bytes[int_start] == b'0';
+        let mut flags = INTEGRAL;
+        if self.peek() == Some(b'.') {
+            self.at += 1;
+            self.required_digits()?;
+            flags = 0;
+        }
+        // The exponent, clamped: any exponent this large decides the same way.
+        let mut exponent: i64 = 0;
+        if let Some(b'e' | b'E') = self.peek() {
+            self.at += 1;
+            let negative = match self.peek() {
+                Some(b'-') => {
+                    self.at += 1;
+                    true
+                }
+                Some(b'+') => {
+                    self.at += 1;
+                    false
+                }
+                _ => false,
+            };
+            let digits_from = self.at;
+            self.required_digits()?;
+            for &d in &self.bytes[digits_from..self.at] {
+                exponent = (exponent * 10 + i64::from(d - b'0')).min(1_000_000);
+            }
+            if negative {
+                exponent = -exponent;
+            }
+            flags = 0;
+        }
+        // The value is below 10^magnitude; only a number that may reach f64::MAX
+        // (about 1.8e308) is parsed to see whether it does.
+        let magnitude = if int_is_zero { 0 } else { int_digits as i64 } + exponent;
+        if magnitude > 308 {
+            let text = core::str::from_utf8(&self.bytes[start..self.at]).unwrap_or_default();
+            if text.parse::<f64>().map_or(true, f64::is_infinite) {
+                self.at = start;
+                return Err(self.error(SyntaxErrorKind::NumberOutOfRange));
+            }
+        }
+        self.push(Tag::Number, flags, start, self.at);
+        Ok(())
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.at += 1;
+        }
+    }
+
+    /// At least one digit (after `.`, `e`, `e+`, `e-`).
+    fn required_digits(&mut self) -> Result<(), SyntaxError> {
+        match self.peek() {
+            Some(b'0'..=b'9') => {
+                self.digits();
+                Ok(())
+            }
+            Some(_) => Err(self.error(SyntaxErrorKind::InvalidNumber)),
+            None => Err(self.end()),
+        }
+    }
+}
+
+/// The number `text` (valid JSON) as serde_json holds it: a `u64` when it is written
+/// without fraction or exponent and fits, an `i64` when negative and it fits (`-0` is
+/// `-0.0`, as serde_json reads it), else the `f64` nearest to it.
+pub(super) fn number_value(text: &str, integral: bool) -> serde_json::Number {
+    if integral {
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(digits) => (true, digits),
+            None => (false, text),
+        };
+        let magnitude = digits.bytes().try_fold(0u64, |n, d| {
+            n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        });
+        match magnitude {
+            Some(m) if !negative => return m.into(),
+            Some(m @ 1..=0x8000_0000_0000_0000) => return (m as i64).wrapping_neg().into(),
+            _ => {}
+        }
+    }
+    let f = text.parse::<f64>().unwrap_or(f64::NAN);
+    serde_json::Number::from_f64(f).unwrap_or_else(|| 0u64.into())
+}
+
+/// Marks the keys in `keys` (one object's: hashes and tape entries, in document order)
+/// that a later key equals as shadowed; returns how many it marked.
+fn shadow_duplicates(keys: &mut [KeyHash], tape: &mut [Entry], text: &[u8]) -> u32 {
+    if keys.len() < 2 {
+        return 0;
+    }
+    if keys.len() > 8 {
+        // Equal hashes next to each other, in document order among themselves.
+        keys.sort_unstable();
+    }
+    let mut shadowed = 0;
+    let mut group = 0;
+    while group < keys.len() {
+        // Small objects: one group of all keys; sorted ones: one group per hash.
+        let end = if keys.len() <= 8 {
+            keys.len()
+        } else {
+            let hash = keys[group].0;
+            group + keys[group..].iter().take_while(|k| k.0 == hash).count()
+        };
+        for i in group..end {
+            for j in i + 1..end {
+                let (a, b) = (keys[i], keys[j]);
+                if a.0 == b.0 && key_text(tape, text, a.1) == key_text(tape, text, b.1) {
+                    tape[a.1 as usize].flags |= SHADOWED;
+                    shadowed += 1;
+                    break;
+                }
+            }
+        }
+        group = end;
+    }
+    shadowed
+}
+
+/// The key at tape entry `at`.
+fn key_text<'a>(tape: &[Entry], text: &'a [u8], at: u32) -> JsonStr<'a> {
+    let e = tape[at as usize];
+    let raw = core::str::from_utf8(&text[e.a as usize..e.b as usize]).unwrap_or_default();
+    JsonStr::new(raw, e.flags & ESCAPED != 0)
+}
+
+/// A hash of a key's bytes (word at a time, multiply and rotate).
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    }
+    let tail = words
+        .remainder()
+        .iter()
+        .rev()
+        .fold(0u64, |t, &b| t << 8 | u64::from(b));
+    h = (h.rotate_left(5) ^ tail).wrapping_mul(K);
+    h ^ (h >> 29)
+}

@@ -1,0 +1,206 @@
+//! Instance access: what validation reads of a JSON value, behind one small trait with
+//! two implementations — a parsed `serde_json::Value` (`&Value`) and a value of a
+//! [`Document`](crate::document::Document) read straight from bytes
+//! ([`Node`](crate::document::Node)).
+//!
+//! Code written against [`Instance`] is generic and monomorphized: each implementation
+//! gets its own copy, with no dynamic dispatch, and the `&Value` copy does what code
+//! written against `Value` does. Each method says what it costs for both.
+
+use crate::document::JsonStr;
+use serde_json::{Map, Number, Value};
+
+/// The JSON kind of a value (`integer` is not a kind: it is a number with no fraction).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+/// A JSON value as validation reads it: a cheap `Copy` handle (`&'a Value`, or a
+/// document node) whose strings, items and entries live as long as `'a`.
+pub trait Instance<'a>: Copy {
+    /// The items of an array, in order.
+    type Items: Iterator<Item = Self>;
+    /// The entries of an object: `&Value`'s in its map's order (sorted, or insertion order
+    /// under serde_json's `preserve_order`), a document's in document order; a key that a
+    /// later one repeats is left out (the last one wins).
+    type Entries: Iterator<Item = (JsonStr<'a>, Self)>;
+
+    /// The value's kind. Cost: a tag read, both.
+    fn kind(self) -> Kind;
+
+    /// The boolean, if this is one. Cost: a tag read, both.
+    fn as_bool(self) -> Option<bool>;
+
+    /// The number as serde_json holds it: a `u64` when written without fraction or
+    /// exponent and it fits, an `i64` when it is negative and fits (`-0` is `-0.0`), else
+    /// the nearest `f64`. Cost: `&Value` a copy; a document parses its text (an integer:
+    /// a few nanoseconds; a float: a correctly rounded decimal conversion).
+    fn as_number(self) -> Option<Number>;
+
+    /// The number as a `u64` if serde_json holds it as an integer that fits (as
+    /// [`Number::as_u64`]: `7.0` is not). Cost: as [`Instance::as_number`].
+    fn as_u64(self) -> Option<u64> {
+        self.as_number()?.as_u64()
+    }
+
+    /// The number as an `i64` if serde_json holds it as an integer that fits (as
+    /// [`Number::as_i64`]). Cost: as [`Instance::as_number`].
+    fn as_i64(self) -> Option<i64> {
+        self.as_number()?.as_i64()
+    }
+
+    /// The number as an `f64` (rounded if it is an integer beyond 2^53). Cost: as
+    /// [`Instance::as_number`].
+    fn as_f64(self) -> Option<f64> {
+        self.as_number()?.as_f64()
+    }
+
+    /// The number's text as written (`-0`, `1.50`, `100000000000000000000`), when the
+    /// instance keeps it: a document does, a `Value` does not (`None`: it keeps only the
+    /// [`Number`]). Cost: a tag read, both.
+    fn number_text(self) -> Option<&'a str>;
+
+    /// The string, if this is one; unescaped on demand ([`JsonStr`]). Cost: a tag read,
+    /// both.
+    fn as_str(self) -> Option<JsonStr<'a>>;
+
+    /// The number of items of an array or of entries of an object (distinct keys), else
+    /// `None`. Cost: a length read, both.
+    fn len(self) -> Option<usize>;
+
+    /// Whether this is an empty array or object. Cost: as [`Instance::len`].
+    fn is_empty(self) -> bool {
+        self.len() == Some(0)
+    }
+
+    /// The items of an array (nothing for anything else). Cost per item: a pointer step
+    /// for `&Value`, a tape read for a document (nested values are skipped, not walked).
+    fn items(self) -> Self::Items;
+
+    /// The entries of an object (nothing for anything else). Cost per entry: a map step
+    /// for `&Value`, two tape reads for a document.
+    fn entries(self) -> Self::Entries;
+
+    /// The array item at `index`. Cost: `&Value` an index; a document steps over the
+    /// items before it (one tape read each): iterate [`Instance::items`] instead of
+    /// calling this in a loop.
+    fn item(self, index: usize) -> Option<Self> {
+        self.items().nth(index)
+    }
+
+    /// The value of `key` in an object. Cost: `&Value` a map lookup (a B-tree search, or
+    /// a hash under `preserve_order`); a document compares the key with each of the
+    /// object's keys: several lookups on a large object cost more than one pass over
+    /// [`Instance::entries`].
+    fn get(self, key: &str) -> Option<Self>;
+}
+
+impl<'a> Instance<'a> for &'a Value {
+    type Items = core::slice::Iter<'a, Value>;
+    type Entries = ValueEntries<'a>;
+
+    #[inline]
+    fn kind(self) -> Kind {
+        match self {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Bool,
+            Value::Number(_) => Kind::Number,
+            Value::String(_) => Kind::String,
+            Value::Array(_) => Kind::Array,
+            Value::Object(_) => Kind::Object,
+        }
+    }
+
+    #[inline]
+    fn as_bool(self) -> Option<bool> {
+        self.as_bool()
+    }
+
+    #[inline]
+    fn as_number(self) -> Option<Number> {
+        self.as_number().cloned()
+    }
+
+    #[inline]
+    fn as_u64(self) -> Option<u64> {
+        self.as_u64()
+    }
+
+    #[inline]
+    fn as_i64(self) -> Option<i64> {
+        self.as_i64()
+    }
+
+    #[inline]
+    fn as_f64(self) -> Option<f64> {
+        self.as_f64()
+    }
+
+    #[inline]
+    fn number_text(self) -> Option<&'a str> {
+        None
+    }
+
+    #[inline]
+    fn as_str(self) -> Option<JsonStr<'a>> {
+        self.as_str().map(JsonStr::plain)
+    }
+
+    #[inline]
+    fn len(self) -> Option<usize> {
+        match self {
+            Value::Array(items) => Some(items.len()),
+            Value::Object(map) => Some(map.len()),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn items(self) -> Self::Items {
+        match self {
+            Value::Array(items) => items.iter(),
+            _ => [].iter(),
+        }
+    }
+
+    #[inline]
+    fn entries(self) -> Self::Entries {
+        ValueEntries(self.as_object().map(Map::iter))
+    }
+
+    #[inline]
+    fn item(self, index: usize) -> Option<Self> {
+        self.as_array()?.get(index)
+    }
+
+    #[inline]
+    fn get(self, key: &str) -> Option<Self> {
+        self.as_object()?.get(key)
+    }
+}
+
+/// The entries of a `&Value` object (see [`Instance::entries`]).
+#[derive(Debug, Clone)]
+pub struct ValueEntries<'a>(Option<serde_json::map::Iter<'a>>);
+
+impl<'a> Iterator for ValueEntries<'a> {
+    type Item = (JsonStr<'a>, &'a Value);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let (key, value) = self.0.as_mut()?.next()?;
+        Some((JsonStr::plain(key), value))
+    }
+}
