@@ -16,6 +16,7 @@ use schemac::emit::{self, EmitOptions, Unit};
 use schemac::interp::Interpreter;
 use schemac::regex::{compile, RegexOptions};
 use schemac::{Compiler, Dialect, Options, RefPolicy};
+use schemac_runtime::document::Document;
 use schemac_runtime::{Limits, Report, Validate, Verdict};
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -24,12 +25,13 @@ use std::sync::OnceLock;
 pub type Target = fn(&[u8]);
 
 /// The targets, by the name of their `fuzz/fuzz_targets/<name>.rs` and corpus folder.
-pub const TARGETS: [(&str, Target); 5] = [
+pub const TARGETS: [(&str, Target); 6] = [
     ("compile", compile_schema),
     ("regex", regex),
     ("validate", validate),
     ("regex_vs_regress", regex_vs_regress),
     ("generated_vs_interpreted", generated_vs_interpreted),
+    ("document", document),
 ];
 
 /// The budget every fuzzed validation runs under: small, so that an input costs little.
@@ -314,5 +316,34 @@ pub fn generated_vs_interpreted(data: &[u8]) {
             locations(&theirs),
             "{what}: error locations"
         );
+    }
+}
+
+/// serde_json's default recursion limit accepts this many levels of nesting.
+const SERDE_NESTING: usize = 127;
+
+/// Target `document`: any bytes. The byte reader (`schemac_runtime::document`, under
+/// serde_json's nesting bound) and `serde_json::from_slice::<Value>` must both accept or
+/// both refuse them, and read the same value (compared as serialized text, so that `1`
+/// and `1.0`, `0.0` and `-0.0` differ). The cargo-fuzz crate builds serde_json with
+/// `float_roundtrip`, the rounding the reader matches (without it serde_json's float
+/// parsing can be a unit in the last place off).
+pub fn document(data: &[u8]) {
+    let ours = Document::read_nested(data, SERDE_NESTING);
+    let theirs = serde_json::from_slice::<Value>(data);
+    let shown = || String::from_utf8_lossy(data).into_owned();
+    match (ours, theirs) {
+        (Ok(doc), Ok(value)) => assert_eq!(
+            doc.to_value().to_string(),
+            value.to_string(),
+            "document: another value read from {:?}",
+            shown()
+        ),
+        (Err(e), Err(_)) => assert!(e.offset <= data.len(), "document: {e} past the end"),
+        (Ok(_), Err(e)) => panic!("document: accepted {:?}, serde_json: {e}", shown()),
+        (Err(e), Ok(_)) => panic!(
+            "document: refused {:?} ({e}), serde_json accepts it",
+            shown()
+        ),
     }
 }
