@@ -25,6 +25,13 @@
 //! out-of-line node only charges the budget and no evaluation is a step, as in generated
 //! code.
 //!
+//! The files, as `emit/node/` is laid out: `context.rs` (a validation's state, the
+//! instance, the charges), `apply.rs` (entering a node, running its checks and its
+//! short-circuit steps, applying subschemas), the keyword families `assertions.rs`,
+//! `object.rs`, `array.rs` and `applicators.rs` (each keyword's collecting and
+//! short-circuit forms side by side), `annotations.rs` (evaluated-location sets),
+//! `index.rs` (run-time name indexes) and `plan.rs`.
+//!
 //! Before evaluation the interpreter plans each node once (`plan.rs`), beside the shared
 //! plan's decisions it copies per node: the object applicators `properties`,
 //! `patternProperties` and `additionalProperties` of a node are fused into one pass over
@@ -100,9 +107,13 @@
 //!   up by name.
 
 mod annotations;
+mod applicators;
+mod apply;
+mod array;
+mod assertions;
 mod context;
-mod eval;
 mod index;
+mod object;
 mod plan;
 #[cfg(test)]
 mod tests;

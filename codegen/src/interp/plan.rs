@@ -273,7 +273,7 @@ impl FoldedRequired {
 pub(super) type AdditionalOp = (Edge, Box<[String]>, Box<[RegexId]>);
 
 /// The object applicators one pass over an object runs ([`Op::Object`]), copied from the
-/// checks and their node's plan (what `eval::ObjectPass` borrows).
+/// checks and their node's plan (what an [`ObjectPass`] borrows).
 #[derive(Debug, Clone)]
 pub(super) struct ObjectOp {
     /// `properties`.

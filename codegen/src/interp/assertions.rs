@@ -1,0 +1,322 @@
+//! Assertions (checks that apply no subschema): the general evaluation of each, with its
+//! error ([`Interpreter::leaf`], [`Interpreter::leaf_error`]), and the short-circuit form
+//! of those a node's plan lists as [`Simple`] steps, run in lanes by the instance's kind
+//! (`items` and `prefixItems` decided at once for every item among them).
+
+use super::context::{charge_elements, has_type, Ctx, Inst};
+use super::plan::{Bound, ByKind, Lane, NodePlan, Simple};
+use super::Interpreter;
+use crate::ir::{Check, CheckKind, Node};
+use crate::plan::kind::Kind;
+use crate::plan::lookup::EnumTable;
+use crate::plan::{messages, Limit};
+use schemac_runtime::__private::{max_length, min_length, Res};
+use schemac_runtime::error::{ErrorKind, TypeSet};
+use schemac_runtime::{content, json};
+use serde_json::{Number, Value};
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+#[cfg(doc)]
+use super::plan::{Fast, Op};
+
+/// A number as an `f64` for error messages.
+pub(super) fn limit_f64(n: &Number) -> f64 {
+    n.as_f64().unwrap_or(f64::NAN)
+}
+
+/// Whether `inst` (a number; anything else passes) is within `limit`.
+#[inline(always)]
+pub(super) fn in_bound(inst: Inst<'_>, limit: Limit, which: Bound) -> bool {
+    inst.as_number().is_none_or(|n| {
+        let order = limit.compare(n);
+        match which {
+            Bound::Minimum => order != Ordering::Less,
+            Bound::Maximum => order != Ordering::Greater,
+            Bound::ExclusiveMinimum => order == Ordering::Greater,
+            Bound::ExclusiveMaximum => order == Ordering::Less,
+        }
+    })
+}
+
+impl Interpreter {
+    /// The verdict of a check that reads only the instance (no subschema, no annotation,
+    /// no dynamic scope); `None` for any other check.
+    #[inline(always)]
+    pub(super) fn leaf(
+        &self,
+        cx: &mut Ctx,
+        plan: &NodePlan,
+        index: usize,
+        kind: &CheckKind,
+        inst: Inst<'_>,
+    ) -> Option<Res> {
+        let ok = match kind {
+            CheckKind::Type(types) => inst.has_type(*types),
+            CheckKind::Enum(values) => {
+                return Some(match plan.enum_table(index) {
+                    Some(table) => self.enum_lookup(cx, table, values, inst),
+                    None => Ok(inst.equals_any(values)),
+                })
+            }
+            CheckKind::Const(value) => inst.equals(value),
+            CheckKind::MinLength(limit) => inst.as_str().is_none_or(|s| min_length(s, *limit)),
+            CheckKind::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
+            CheckKind::Pattern(id) => {
+                let regex = self.shared.program.regexes.get(id.0);
+                return Some(
+                    match (inst.as_str(), regex.and_then(|e| e.compiled.as_ref())) {
+                        (Some(s), Some(regex)) => cx.is_match(regex, s),
+                        _ => Ok(true),
+                    },
+                );
+            }
+            CheckKind::Format(name) => inst.as_str().is_none_or(|s| self.format_ok(name, s)),
+            CheckKind::ContentBase64 => inst.as_str().is_none_or(content::is_base64),
+            CheckKind::ContentJson { base64 } => {
+                inst.as_str().is_none_or(|s| content::is_json(s, *base64))
+            }
+            CheckKind::Minimum(limit) => in_bound(inst, Limit::of(limit), Bound::Minimum),
+            CheckKind::Maximum(limit) => in_bound(inst, Limit::of(limit), Bound::Maximum),
+            CheckKind::ExclusiveMinimum(limit) => {
+                in_bound(inst, Limit::of(limit), Bound::ExclusiveMinimum)
+            }
+            CheckKind::ExclusiveMaximum(limit) => {
+                in_bound(inst, Limit::of(limit), Bound::ExclusiveMaximum)
+            }
+            CheckKind::False => false,
+            CheckKind::IntegerLiteral(_) => {
+                inst.as_number().is_none_or(|n| !json::is_integral_float(n))
+            }
+            CheckKind::MultipleOf(divisor) => inst
+                .as_number()
+                .is_none_or(|n| json::is_multiple_of(n, *divisor)),
+            CheckKind::MinItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 >= *limit),
+            CheckKind::MaxItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 <= *limit),
+            CheckKind::UniqueItems => {
+                return Some(inst.as_array().map_or(Ok(true), |a| cx.state.all_unique(a)))
+            }
+            CheckKind::MinProperties(limit) => {
+                inst.as_object().is_none_or(|o| o.len() as u64 >= *limit)
+            }
+            CheckKind::MaxProperties(limit) => {
+                inst.as_object().is_none_or(|o| o.len() as u64 <= *limit)
+            }
+            _ => return None,
+        };
+        Some(Ok(ok))
+    }
+
+    /// Reports the failure of the check `check` of `node` that [`Interpreter::leaf`]
+    /// decided.
+    #[cold]
+    pub(super) fn leaf_error(&self, cx: &mut Ctx, node: &Node, check: &Check, inst: Inst<'_>) {
+        let kind = match &check.kind {
+            CheckKind::False => return cx.error(node, "", ErrorKind::FalseSchema),
+            CheckKind::Type(types) | CheckKind::IntegerLiteral(types) => ErrorKind::Type {
+                expected: *types,
+                found: inst.json_type(),
+            },
+            CheckKind::Const(value) => ErrorKind::Const {
+                expected: Cow::Owned(messages::value_text(value)),
+            },
+            CheckKind::Enum(values) => ErrorKind::Enum {
+                allowed: Cow::Owned(messages::values_text(values)),
+            },
+            CheckKind::MultipleOf(divisor) => ErrorKind::MultipleOf { divisor: *divisor },
+            CheckKind::Minimum(limit) => ErrorKind::Minimum {
+                limit: limit_f64(limit),
+            },
+            CheckKind::Maximum(limit) => ErrorKind::Maximum {
+                limit: limit_f64(limit),
+            },
+            CheckKind::ExclusiveMinimum(limit) => ErrorKind::ExclusiveMinimum {
+                limit: limit_f64(limit),
+            },
+            CheckKind::ExclusiveMaximum(limit) => ErrorKind::ExclusiveMaximum {
+                limit: limit_f64(limit),
+            },
+            CheckKind::MinLength(limit) => ErrorKind::MinLength { limit: *limit },
+            CheckKind::MaxLength(limit) => ErrorKind::MaxLength { limit: *limit },
+            CheckKind::Pattern(id) => {
+                let entry = self.shared.program.regexes.get(id.0);
+                ErrorKind::Pattern {
+                    pattern: Cow::Owned(entry.map(|e| e.source.clone()).unwrap_or_default()),
+                }
+            }
+            CheckKind::Format(name) => ErrorKind::Format {
+                format: Cow::Owned(name.clone()),
+            },
+            CheckKind::ContentBase64 => ErrorKind::ContentEncoding {
+                encoding: Cow::Borrowed("base64"),
+            },
+            CheckKind::ContentJson { .. } => ErrorKind::ContentMediaType {
+                media_type: Cow::Borrowed("application/json"),
+            },
+            CheckKind::MinItems(limit) => ErrorKind::MinItems { limit: *limit },
+            CheckKind::MaxItems(limit) => ErrorKind::MaxItems { limit: *limit },
+            CheckKind::UniqueItems => ErrorKind::UniqueItems,
+            CheckKind::MinProperties(limit) => ErrorKind::MinProperties { limit: *limit },
+            CheckKind::MaxProperties(limit) => ErrorKind::MaxProperties { limit: *limit },
+            // Checks `leaf` does not decide report their own errors.
+            _ => return,
+        };
+        cx.error(node, &check.keyword, kind);
+    }
+
+    /// Whether `s` passes the asserted format `name`: a custom check first, then the
+    /// runtime's; unknown formats pass.
+    pub(super) fn format_ok(&self, name: &str, s: &str) -> bool {
+        if let Some(check) = self.formats.get(name) {
+            return check(s);
+        }
+        match schemac_runtime::format::lookup(name) {
+            Some(check) => check(s),
+            None => true,
+        }
+    }
+
+    /// `enum` with member tables: a string or number is looked up in its table when it has
+    /// one (the lookup charged to the budget), anything else compared member by member.
+    pub(super) fn enum_lookup(
+        &self,
+        cx: &mut Ctx,
+        table: &EnumTable,
+        values: &[Value],
+        inst: Inst<'_>,
+    ) -> Res {
+        let members = table.as_runtime();
+        match (inst.as_str(), inst.as_number()) {
+            (Some(s), _) if table.has_strings() => cx.state.is_str_member(&members, s),
+            (_, Some(n)) if table.has_numbers() => cx.state.is_number_member(&members, n),
+            _ => Ok(inst.equals_any(values)),
+        }
+    }
+}
+
+/// The [`Fast::Simple`] ops of a node in the lane of `inst`'s kind, in short-circuit
+/// mode: one op straight to [`simple_op`] (most lanes: no loop), several through
+/// [`simple_checks`].
+#[inline(always)]
+pub(super) fn simple_lane(cx: &mut Ctx, lanes: &ByKind<Simple>, inst: Inst<'_>) -> Res {
+    let lane = lanes.lane(inst.kind());
+    match (&*lane.steps, lane.fails) {
+        ([op], false) => simple_op(cx, op, inst),
+        ([], fails) => Ok(!fails),
+        _ => simple_checks(cx, lane, inst),
+    }
+}
+
+/// The [`Fast::Simple`] ops of a node in the lane of `inst`'s kind, in short-circuit
+/// mode.
+#[inline(never)]
+pub(super) fn simple_checks(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Res {
+    all_simple(cx, lane, inst)
+}
+
+/// Whether `inst` passes the [`Fast::Simple`] ops of `lane`, in short-circuit mode.
+#[inline(always)]
+pub(super) fn all_simple(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Res {
+    for op in lane.steps.iter() {
+        if !simple_check(cx, op, inst)? {
+            return Ok(false);
+        }
+    }
+    Ok(!lane.fails)
+}
+
+/// [`simple_check`] out of line, for a loop over [`Op`]s (which then keeps few values
+/// in registers).
+#[inline(never)]
+pub(super) fn simple_op(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Res {
+    simple_check(cx, op, inst)
+}
+
+/// Whether `inst` passes the [`Simple`] op `op`, in short-circuit mode.
+#[inline(always)]
+pub(super) fn simple_check(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Res {
+    Ok(match op {
+        Simple::Type(types) => inst.has_type(*types),
+        Simple::MinItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 >= *limit),
+        Simple::MaxItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 <= *limit),
+        Simple::Required(required) => inst.as_object().is_none_or(|o| required.holds(o)),
+        Simple::MinLength(limit) => inst.as_str().is_none_or(|s| min_length(s, *limit)),
+        Simple::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
+        Simple::Const(value) => inst.equals(value),
+        Simple::Enum(values) => inst.equals_any(values),
+        Simple::Strings(members) => inst
+            .as_str()
+            .is_some_and(|s| members.iter().any(|m| **m == *s)),
+        Simple::Bound(limit, which) => in_bound(inst, *limit, *which),
+        Simple::PrefixItemsAtOnce(types) => inst.as_array().is_none_or(|items| {
+            (types.iter().zip(items)).all(|(t, item)| t.is_none_or(|t| has_type(t, item)))
+        }),
+        Simple::ItemsAtOnce { .. } => match inst.as_array() {
+            Some(items) => items_at_once(cx, op, items)?,
+            None => true,
+        },
+    })
+}
+
+/// The [`Fast::Simple`] ops of an `items` schema on each of `items` in turn (the lane
+/// of its kind), in short-circuit mode: one call for the whole array. When the schema's
+/// array lane is one [`Simple::ItemsAtOnce`] (an array of arrays decided at once:
+/// coordinates, matrices), the arrays among `items` run it without the lane's dispatch.
+#[inline(never)]
+pub(super) fn simple_items(cx: &mut Ctx, lanes: &ByKind<Simple>, items: &[Value]) -> Res {
+    let arrays = lanes.lane(Kind::Array);
+    if let ([Simple::ItemsAtOnce { .. }], false) = (&*arrays.steps, arrays.fails) {
+        let at_once = &arrays.steps[0];
+        for item in items {
+            let ok = match item {
+                Value::Array(inner) => items_at_once(cx, at_once, inner)?,
+                _ => all_simple(cx, lanes.lane(Kind::of(item)), Inst::Value(item))?,
+            };
+            if !ok {
+                return Ok(false);
+            }
+        }
+        return Ok(true);
+    }
+    for item in items {
+        if !all_simple(cx, lanes.lane(Kind::of(item)), Inst::Value(item))? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Whether the array `items` passes `step`, a [`Simple::ItemsAtOnce`] (any other step
+/// passes): its count tested first, then the items from `skip` decided after charging
+/// the loop.
+#[inline(always)]
+pub(super) fn items_at_once(cx: &mut Ctx, step: &Simple, items: &[Value]) -> Res {
+    let Simple::ItemsAtOnce {
+        skip,
+        types,
+        loop_cost,
+        count,
+    } = step
+    else {
+        return Ok(true);
+    };
+    if !count.contains(&(items.len() as u64)) {
+        return Ok(false);
+    }
+    let rest = items.get(*skip..).unwrap_or_default();
+    items_decided(cx, *types, rest, *loop_cost)
+}
+
+/// `items` over `rest` whose schema is always valid (`types` is `None`) or only tests
+/// the type: the verdict, after charging `loop_cost` per item (neither recurs, so no item
+/// is a step).
+#[inline(always)]
+pub(super) fn items_decided(
+    cx: &mut Ctx,
+    types: Option<TypeSet>,
+    rest: &[Value],
+    loop_cost: u64,
+) -> Res {
+    let ok = types.is_none_or(|types| rest.iter().all(|item| has_type(types, item)));
+    charge_elements(cx, rest.len(), loop_cost).map(|()| ok)
+}

@@ -1,0 +1,794 @@
+//! The object keywords: `required`, `dependentRequired`, the object applicators
+//! (`properties`, `patternProperties`, `additionalProperties`) as one pass over an
+//! object's properties, in their collecting form ([`Interpreter::object_pass`]) and the
+//! short-circuit forms the plan's ops choose (properties alone, looked up, closed, with
+//! a folded `required`), `propertyNames` and `unevaluatedProperties`.
+
+use super::annotations::Annotations;
+use super::context::{charge_elements, pattern_applies, pattern_matches, Ctx, Inst};
+use super::index::{NameTable, PropertyIndex};
+use super::plan::{
+    object_pass_at, ClosedOp, FoldedRequired, LookupsOp, NamedPatterns, NodePlan, ObjectOp,
+    ObjectPass,
+};
+use super::Interpreter;
+use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId};
+use crate::plan::messages;
+use crate::plan::thresholds::{FOLDED_REQUIRED_KEYS, FOUND_IN_PASS, KEYS_PER_NAME};
+use schemac_runtime::__private::{get, Bits, Res, Stop};
+use schemac_runtime::error::ErrorKind;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+#[cfg(doc)]
+use super::plan::Op;
+
+impl Interpreter {
+    #[inline(never)]
+    pub(super) fn required(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        keyword: &str,
+        object: &Map<String, Value>,
+        names: &[String],
+    ) -> bool {
+        let mut ok = true;
+        for name in names {
+            if !object.contains_key(name) {
+                ok = false;
+                if !cx.report {
+                    break;
+                }
+                cx.error(
+                    node,
+                    keyword,
+                    ErrorKind::Required {
+                        property: Cow::Owned(name.clone()),
+                    },
+                );
+            }
+        }
+        ok
+    }
+
+    #[inline(never)]
+    pub(super) fn dependent_required(
+        &self,
+        cx: &mut Ctx,
+        (node, plan): (&Node, &NodePlan),
+        (index, keyword): (usize, &str),
+        object: &Map<String, Value>,
+        dependencies: &[(String, Vec<String>)],
+    ) -> Res {
+        let mut ok = true;
+        for (entry, (property, required)) in dependencies.iter().enumerate() {
+            if !object.contains_key(property) {
+                continue;
+            }
+            if let (Some(list), true) = (plan.name_list(index, entry), cx.report) {
+                ok &= cx.missing(object, list, |trail, name| {
+                    trail.error_of(
+                        &node.uri,
+                        Some(keyword),
+                        ErrorKind::DependentRequired {
+                            property: Cow::Owned(property.clone()),
+                            missing: Cow::Owned(name.clone()),
+                        },
+                    )
+                })?;
+                continue;
+            }
+            for name in required {
+                if !object.contains_key(name) {
+                    ok = false;
+                    if !cx.report {
+                        return Ok(false);
+                    }
+                    cx.error(
+                        node,
+                        keyword,
+                        ErrorKind::DependentRequired {
+                            property: Cow::Owned(property.clone()),
+                            missing: Cow::Owned(name.clone()),
+                        },
+                    );
+                }
+            }
+        }
+        Ok(ok)
+    }
+
+    /// `properties`, `patternProperties`, `additionalProperties`: the check at `index`,
+    /// fused with its siblings when the plan says so.
+    #[inline(never)]
+    pub(super) fn object_check(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        plan: &NodePlan,
+        index: usize,
+        object: &Map<String, Value>,
+        ann: Option<&mut Annotations>,
+    ) -> Res {
+        if let (None, Some(CheckKind::Properties(entries))) =
+            (&plan.object, node.checks.get(index).map(|c| &c.kind))
+        {
+            // Alone, without a set to record in or with its names to record there
+            // (short-circuit mode).
+            let names = (plan.property_names.as_ref())
+                .filter(|_| !cx.locates() && plan.properties_index(index).is_some());
+            if ann.is_none() || names.is_some() {
+                if let (Some(ann), Some(names)) = (ann, names) {
+                    ann.add_names(names);
+                }
+                return self.properties_alone(cx, entries, plan.properties_index(index), object);
+            }
+        }
+        match object_pass_at(node, plan, index) {
+            Some(pass) => self.object_pass(cx, pass, object, ann),
+            None => Ok(true),
+        }
+    }
+
+    /// [`Op::Object`] in short-circuit mode.
+    #[inline(never)]
+    pub(super) fn object_quietly(
+        &self,
+        cx: &mut Ctx,
+        op: &ObjectOp,
+        object: &Map<String, Value>,
+    ) -> Res {
+        self.object_pass(cx, op.pass(), object, None)
+    }
+
+    /// One pass over the object's properties, running the applicators in `pass` on each.
+    pub(super) fn object_pass(
+        &self,
+        cx: &mut Ctx,
+        pass: ObjectPass<'_>,
+        object: &Map<String, Value>,
+        mut ann: Option<&mut Annotations>,
+    ) -> Res {
+        // Every key pays for `additionalProperties`; a `patternProperties` child is paid
+        // for when its pattern matches.
+        let per_key = pass.additional.map(|(e, _, _)| e.target);
+        self.charge_loop(cx, object.len(), per_key.as_slice())?;
+        if let (None, None, Some((edge, [], []))) =
+            (pass.properties, pass.patterns, pass.additional)
+        {
+            if ann.is_none() && !cx.locates() {
+                return self.values_quietly(cx, edge.target, object);
+            }
+        }
+        // Recursive or heavy properties run after the loop, by name (the plan's order),
+        // unless evaluated properties are recorded by position.
+        let defer = ann.is_none();
+        let mut deferred = Deferred::default();
+        let mut ok = true;
+        for (position, (key, value)) in object.iter().enumerate() {
+            let mut covered = false;
+            let mut evaluated = false;
+            let mut named = None;
+            if let Some((entries, order)) = pass.properties {
+                if let Some((at, edge)) = find_property(entries, order, key) {
+                    covered = true;
+                    evaluated = true;
+                    named = pass.named.get(at);
+                    let later = defer && self.plans[edge.target.0].deferred;
+                    if later {
+                        deferred.add(at, value);
+                    }
+                    if !later && !self.apply_at_key(cx, edge, key, value)? {
+                        ok = false;
+                        if !cx.report {
+                            return Ok(false);
+                        }
+                    }
+                }
+            }
+            if let Some(patterns) = pass.patterns {
+                let (matched, valid) = match named {
+                    Some(named) => self.named_patterns_at(cx, named, patterns, key, value)?,
+                    // Without a prefilter every pattern is tried: no candidate list to build.
+                    None => match pass.pattern_set {
+                        None => self.apply_patterns(cx, patterns, 0..patterns.len(), key, value)?,
+                        Some(set) => {
+                            let candidates = cx.candidates(set, key)?.map(|i| i as usize);
+                            self.apply_patterns(cx, patterns, candidates, key, value)?
+                        }
+                    },
+                };
+                if matched {
+                    covered = true;
+                    evaluated = true;
+                }
+                if !valid {
+                    ok = false;
+                    if !cx.report {
+                        return Ok(false);
+                    }
+                }
+            }
+            if let Some((edge, known, patterns)) = pass.additional {
+                if !pass.fused {
+                    covered = known.iter().any(|k| k == key);
+                    if !covered {
+                        covered = match pass.additional_set {
+                            None => {
+                                self.any_pattern_matches(cx, patterns, 0..patterns.len(), key)?
+                            }
+                            Some(set) => {
+                                let candidates = cx.candidates(set, key)?;
+                                let candidates = candidates.map(|i| i as usize);
+                                self.any_pattern_matches(cx, patterns, candidates, key)?
+                            }
+                        };
+                    }
+                }
+                if !covered {
+                    evaluated = true;
+                    let refusal =
+                        || messages::additional_refusal(self.program(), edge, known, patterns);
+                    if !self.apply_refusing(cx, edge, refusal, key, value)? {
+                        ok = false;
+                        if !cx.report {
+                            return Ok(false);
+                        }
+                    }
+                }
+            }
+            if evaluated {
+                if let Some(ann) = ann.as_deref_mut() {
+                    ann.add_property(position);
+                }
+            }
+        }
+        if let Some((entries, _)) = pass.properties {
+            if !self.deferred_properties(cx, entries, object, deferred)? {
+                ok = false;
+            }
+        }
+        Ok(ok)
+    }
+
+    /// `properties` alone, without annotations: one pass over the instance's keys, each
+    /// found in the names' index (the deferred entries after, by name), or a lookup of
+    /// each name in the instance when the instance has many more keys than there are names.
+    #[inline(never)]
+    pub(super) fn properties_alone(
+        &self,
+        cx: &mut Ctx,
+        entries: &[(String, Edge)],
+        index: Option<&PropertyIndex>,
+        object: &Map<String, Value>,
+    ) -> Res {
+        let Some(index) =
+            index.filter(|_| object.len() <= entries.len().saturating_mul(KEYS_PER_NAME))
+        else {
+            return self.properties_by_name(cx, entries, object, |_, _| true);
+        };
+        let mut ok = true;
+        let mut deferred = Deferred::default();
+        for (key, value) in object {
+            let Some(i) = index.find(key, |i| entry_name(entries, i)) else {
+                continue;
+            };
+            let Some((_, edge)) = entries.get(i) else {
+                continue;
+            };
+            if self.plans[edge.target.0].deferred {
+                deferred.add(i, value);
+                continue;
+            }
+            if !self.apply_at_key(cx, edge, key, value)? {
+                ok = false;
+                if !cx.report {
+                    return Ok(false);
+                }
+            }
+        }
+        if !self.deferred_properties(cx, entries, object, deferred)? {
+            ok = false;
+        }
+        Ok(ok)
+    }
+
+    /// `properties` by name: each entry `(index, edge)` that `keep` holds for, looked up
+    /// in the instance, in entry order.
+    pub(super) fn properties_by_name(
+        &self,
+        cx: &mut Ctx,
+        entries: &[(String, Edge)],
+        object: &Map<String, Value>,
+        keep: impl Fn(usize, &Edge) -> bool,
+    ) -> Res {
+        let mut ok = true;
+        for (i, (name, edge)) in entries.iter().enumerate() {
+            if !keep(i, edge) {
+                continue;
+            }
+            if let Some(value) = object.get(name) {
+                if !self.apply_at_key(cx, edge, name, value)? {
+                    ok = false;
+                    if !cx.report {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(ok)
+    }
+
+    /// [`Op::Property`] `(name, edge)`: its schema applied to the value at `name`
+    /// (the runtime's `get`, as generated code looks it up).
+    #[inline(never)]
+    pub(super) fn property_quietly(
+        &self,
+        cx: &mut Ctx,
+        (name, edge): &(String, Edge),
+        object: &Map<String, Value>,
+    ) -> Res {
+        let value = get(object, name);
+        value.map_or(Ok(true), |value| self.child_quietly(cx, edge.target, value))
+    }
+
+    /// [`Op::Lookups`]: each entry's schema applied to the value at its name, in entry
+    /// order. An object of at most [`FOUND_IN_PASS`] keys is passed over once, each
+    /// key found in the names' index, and the entries found applied in entry order; a
+    /// larger one is looked up by name.
+    #[inline(never)]
+    pub(super) fn lookups_quietly(
+        &self,
+        cx: &mut Ctx,
+        lookups: &LookupsOp,
+        object: &Map<String, Value>,
+    ) -> Res {
+        /// What an unused slot of `found` holds.
+        static NONE: Value = Value::Null;
+        let entries = &lookups.entries[..];
+        if object.len() > FOUND_IN_PASS {
+            for entry in entries {
+                if !self.property_quietly(cx, entry, object)? {
+                    return Ok(false);
+                }
+            }
+            return Ok(true);
+        }
+        let index = &lookups.index;
+        let mut found = [(0, &NONE); FOUND_IN_PASS];
+        let mut count = 0;
+        for (key, value) in object {
+            let at = index.find(key, |i| entry_name(entries, i));
+            if let (Some(at), Some(slot)) = (at, found.get_mut(count)) {
+                *slot = (at, value);
+                count += 1;
+            }
+        }
+        let found = found.get_mut(..count).unwrap_or_default();
+        found.sort_unstable_by_key(|&(at, _)| at);
+        for &(at, value) in found.iter() {
+            if let Some((_, edge)) = entries.get(at) {
+                if !self.child_quietly(cx, edge.target, value)? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`Interpreter::node`] in short-circuit mode for a node that evaluates properties
+    /// only by name ([`NodePlan::evaluates`]): run as a quick node, its `names` added to
+    /// `out` when it is valid.
+    #[inline(never)]
+    pub(super) fn node_by_name(
+        &self,
+        cx: &mut Ctx,
+        id: NodeId,
+        inst: Inst<'_>,
+        out: &mut Annotations,
+        names: &Bits,
+    ) -> Res {
+        let valid = match (&self.plans[id.0].lookups, inst.as_object()) {
+            (Some(lookups), Some(object)) => self.lookups(cx, lookups, object)?,
+            (Some(_), None) => true,
+            (None, _) => self.node(cx, id, inst, None)?,
+        };
+        if valid {
+            out.add_names(names);
+        }
+        Ok(valid)
+    }
+
+    /// A node's [`NodePlan::lookups`] on `object`: each name looked up, its schema
+    /// applied to the value found.
+    pub(super) fn lookups(
+        &self,
+        cx: &mut Ctx,
+        lookups: &[(String, NodeId)],
+        object: &Map<String, Value>,
+    ) -> Res {
+        for (name, target) in lookups {
+            if let Some(value) = object.get(name) {
+                if !self.child_quietly(cx, *target, value)? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Runs the deferred `properties` entries found present, in entry order: one with the
+    /// value found, several by name.
+    #[inline(always)]
+    pub(super) fn deferred_properties(
+        &self,
+        cx: &mut Ctx,
+        entries: &[(String, Edge)],
+        object: &Map<String, Value>,
+        deferred: Deferred<'_>,
+    ) -> Res {
+        match (deferred.count, deferred.first) {
+            (0, _) => Ok(true),
+            (1, Some((i, value))) => match entries.get(i) {
+                Some((name, edge)) => self.apply_at_key(cx, edge, name, value),
+                None => Ok(true),
+            },
+            _ => self.properties_by_name(cx, entries, object, |i, edge| {
+                if i < 64 {
+                    deferred.few & 1 << i != 0
+                } else {
+                    self.plans[edge.target.0].deferred
+                }
+            }),
+        }
+    }
+
+    /// [`Op::Closed`] in short-circuit mode: as [`Interpreter::properties_alone`] runs
+    /// `properties` alone and [`Interpreter::object_pass`] runs it with
+    /// `additionalProperties` (the loop charged, each key applied its entry's schema or
+    /// else `additional`'s, the deferred entries after), the folded `required` before it
+    /// — or, on a small object, within its lookups ([`Interpreter::closed_found`]).
+    #[inline(never)]
+    pub(super) fn closed_quietly(
+        &self,
+        cx: &mut Ctx,
+        op: &ClosedOp,
+        object: &Map<String, Value>,
+    ) -> Res {
+        let (entries, index) = op.properties.borrowed();
+        if let Some(folded) = &op.required {
+            // `properties` alone looks a large object's names up instead of its keys.
+            let keys_looked_up = op.additional.is_some()
+                || object.len() <= entries.len().saturating_mul(KEYS_PER_NAME);
+            match index.filter(|_| object.len() <= FOLDED_REQUIRED_KEYS && keys_looked_up) {
+                Some(index) => return self.closed_found(cx, op, (folded, index), object),
+                None if !folded.required.holds(object) => return Ok(false),
+                None => {}
+            }
+        }
+        match op.additional {
+            None => self.properties_alone(cx, entries, index, object),
+            Some(_) => self.closed_additional(cx, op, object),
+        }
+    }
+
+    /// [`Interpreter::closed_quietly`] with `additionalProperties`, each key looked up.
+    #[inline(never)]
+    pub(super) fn closed_additional(
+        &self,
+        cx: &mut Ctx,
+        op: &ClosedOp,
+        object: &Map<String, Value>,
+    ) -> Res {
+        let (entries, index) = op.properties.borrowed();
+        let find = |key: &str| find_property(entries, index, key);
+        let mut deferred = Deferred::default();
+        if !self.closed_keys(cx, op, object.iter(), object.len(), find, &mut deferred)? {
+            return Ok(false);
+        }
+        self.deferred_properties(cx, entries, object, deferred)
+    }
+
+    /// [`Interpreter::closed_quietly`] on an object of at most [`FOLDED_REQUIRED_KEYS`]
+    /// keys, with the folded `required` (and the index of the `properties` names): one
+    /// pass looks each key up once, for its entry and the required name it is. Where a
+    /// key fails or the pass stops, the keys it did not reach are looked up for the
+    /// names alone; a name missing, the object fails as if `required` had run first,
+    /// before the pass charged anything: the budget is restored, and a stop the pass
+    /// recorded dropped ([`Ctx::rewind`]).
+    #[inline(never)]
+    pub(super) fn closed_found(
+        &self,
+        cx: &mut Ctx,
+        op: &ClosedOp,
+        (folded, index): (&FoldedRequired, &PropertyIndex),
+        object: &Map<String, Value>,
+    ) -> Res {
+        let entries = &op.properties.entries[..];
+        let before = cx.state.budget().clone();
+        let find = |key: &str| index.find(key, |i| entry_name(entries, i));
+        let bit = |at: usize| folded.bits.get(at).copied().unwrap_or_default();
+        let mut seen = 0u64;
+        let mut keys = object.iter();
+        let mut deferred = Deferred::default();
+        let entry = |key: &str| {
+            let at = find(key)?;
+            seen |= bit(at);
+            entries.get(at).map(|(_, edge)| (at, edge))
+        };
+        let pass = self.closed_keys(cx, op, keys.by_ref(), object.len(), entry, &mut deferred);
+        if pass != Ok(true) {
+            for (key, _) in keys {
+                if seen == folded.all {
+                    break;
+                }
+                seen |= find(key).map_or(0, bit);
+            }
+        }
+        if seen != folded.all {
+            cx.rewind(before);
+            return Ok(false);
+        }
+        if !pass? {
+            return Ok(false);
+        }
+        self.deferred_properties(cx, entries, object, deferred)
+    }
+
+    /// The loop of [`Interpreter::closed_quietly`] over the keys of an object of `len`
+    /// keys (charged first for `additional`), each key's entry given by `entry`, the
+    /// deferred entries found added to `deferred`: whether every key passes (the keys
+    /// after the first that fails left in `keys`).
+    #[inline(always)]
+    pub(super) fn closed_keys<'p, 'v>(
+        &self,
+        cx: &mut Ctx,
+        op: &'p ClosedOp,
+        keys: impl Iterator<Item = (&'v String, &'v Value)>,
+        len: usize,
+        mut entry: impl FnMut(&str) -> Option<(usize, &'p Edge)>,
+        deferred: &mut Deferred<'v>,
+    ) -> Res {
+        let additional = match op.additional {
+            Some((target, per_key)) => {
+                charge_elements(cx, len, per_key)?;
+                Some(target)
+            }
+            None => None,
+        };
+        for (key, value) in keys {
+            let target = match entry(key) {
+                Some((at, edge)) if self.plans[edge.target.0].deferred => {
+                    deferred.add(at, value);
+                    continue;
+                }
+                Some((_, edge)) => edge.target,
+                None => match additional {
+                    Some(target) => target,
+                    None => continue,
+                },
+            };
+            if !self.child_quietly(cx, target, value)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Applies, at `key`, the entries of `patterns` (by index, from `indices`) whose
+    /// pattern matches the key: whether any matched, and whether all those applied are
+    /// valid (in short-circuit mode, stopping at the first that is not).
+    #[inline(always)]
+    pub(super) fn apply_patterns(
+        &self,
+        cx: &mut Ctx,
+        patterns: &[(RegexId, Edge)],
+        indices: impl Iterator<Item = usize>,
+        key: &str,
+        value: &Value,
+    ) -> Result<(bool, bool), Stop> {
+        let (mut matched, mut valid) = (false, true);
+        let program = &self.shared.program;
+        for i in indices {
+            let Some((id, edge)) = patterns.get(i) else {
+                continue;
+            };
+            let loop_cost = self.plans[edge.target.0].loop_cost;
+            if pattern_applies(cx, program, (*id, loop_cost), key)? {
+                matched = true;
+                if !self.apply_at_key(cx, edge, key, value)? {
+                    valid = false;
+                    if !cx.report {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok((matched, valid))
+    }
+
+    /// `patternProperties` at a `properties` name, as [`NamedPatterns`] says they run
+    /// there (what [`Interpreter::apply_patterns`] gives, without running a pattern).
+    #[inline(always)]
+    pub(super) fn named_patterns_at(
+        &self,
+        cx: &mut Ctx,
+        named: &NamedPatterns,
+        patterns: &[(RegexId, Edge)],
+        key: &str,
+        value: &Value,
+    ) -> Result<(bool, bool), Stop> {
+        charge_elements(cx, 1, named.lead)?;
+        let mut valid = true;
+        for &(i, after) in named.matches.iter() {
+            let Some((_, edge)) = patterns.get(i) else {
+                continue;
+            };
+            if !self.apply_at_key(cx, edge, key, value)? {
+                valid = false;
+                if !cx.report {
+                    break;
+                }
+            }
+            charge_elements(cx, 1, after)?;
+        }
+        Ok((!named.matches.is_empty(), valid))
+    }
+
+    /// Whether one of `patterns` (by index, from `indices`) matches `key`.
+    #[inline(always)]
+    pub(super) fn any_pattern_matches(
+        &self,
+        cx: &mut Ctx,
+        patterns: &[RegexId],
+        indices: impl Iterator<Item = usize>,
+        key: &str,
+    ) -> Res {
+        for i in indices {
+            if let Some(id) = patterns.get(i) {
+                if pattern_matches(cx, &self.shared.program, *id, key)? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// `additionalProperties` alone (no `properties`, no patterns: it applies to every
+    /// property), in short-circuit mode and collecting nothing, the loop already charged:
+    /// `target` on each value, without the pass's per-key lookups.
+    #[inline(never)]
+    pub(super) fn values_quietly(
+        &self,
+        cx: &mut Ctx,
+        target: NodeId,
+        object: &Map<String, Value>,
+    ) -> Res {
+        for value in object.values() {
+            if !self.child_quietly(cx, target, value)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    #[inline(never)]
+    pub(super) fn property_names(
+        &self,
+        cx: &mut Ctx,
+        edge: &Edge,
+        object: &Map<String, Value>,
+    ) -> Res {
+        // Keys have no instance location of their own: errors stay at the object.
+        self.charge_loop(cx, object.len(), &[edge.target])?;
+        let mut ok = true;
+        for key in object.keys() {
+            let saved = self.step_in(cx, edge.target)?;
+            let valid = self.apply(cx, &edge.path, edge.target, Inst::Key(key), None);
+            Interpreter::step_out(cx, saved);
+            let valid = valid?;
+            if !valid {
+                ok = false;
+                if !cx.report {
+                    break;
+                }
+            }
+        }
+        Ok(ok)
+    }
+
+    #[inline(never)]
+    pub(super) fn unevaluated_properties(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        edge: &Edge,
+        object: &Map<String, Value>,
+        ann: Option<(&mut Annotations, Option<&NameTable>)>,
+    ) -> Res {
+        cx.state.charge(object.len())?;
+        self.charge_loop(cx, object.len(), &[edge.target])?;
+        let mut ok = true;
+        for (position, (key, value)) in object.iter().enumerate() {
+            if (ann.as_ref()).is_some_and(|(a, table)| a.has_property(position, key, *table)) {
+                continue;
+            }
+            let refusal = || messages::unevaluated_refusal(self.program(), node, edge);
+            if !self.apply_refusing(cx, edge, refusal, key, value)? {
+                ok = false;
+                if !cx.report {
+                    return Ok(false);
+                }
+            }
+        }
+        if let Some((ann, _)) = ann {
+            ann.add_all_properties();
+        }
+        Ok(ok)
+    }
+}
+
+/// The `properties` entry named `key` (its index and edge), through the plan's index when
+/// there is one.
+#[inline(always)]
+pub(super) fn find_property<'p>(
+    entries: &'p [(String, Edge)],
+    index: Option<&PropertyIndex>,
+    key: &str,
+) -> Option<(usize, &'p Edge)> {
+    let at = match index {
+        Some(index) => index.find(key, |i| entry_name(entries, i))?,
+        None => entries.iter().position(|(name, _)| name == key)?,
+    };
+    entries.get(at).map(|(_, e)| (at, e))
+}
+
+/// The name of entry `i` of `properties`.
+#[inline(always)]
+pub(super) fn entry_name(entries: &[(String, Edge)], i: usize) -> Option<&str> {
+    entries.get(i).map(|(name, _)| name.as_str())
+}
+
+/// The deferred `properties` entries an object has, found during a pass over its keys.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Deferred<'v> {
+    /// How many.
+    count: usize,
+    /// The first found: its entry index, with its value.
+    first: Option<(usize, &'v Value)>,
+    /// The entries found among the first 64.
+    few: u64,
+}
+
+impl<'v> Deferred<'v> {
+    #[inline(always)]
+    pub(super) fn add(&mut self, index: usize, value: &'v Value) {
+        if self.count == 0 {
+            self.first = Some((index, value));
+        }
+        if index < 64 {
+            self.few |= 1 << index;
+        }
+        self.count += 1;
+    }
+}
+
+/// `unevaluatedProperties`' annotation: the names of `object`'s properties that `ann`
+/// does not hold as evaluated (read before it evaluates them).
+#[cold]
+pub(super) fn unevaluated_names(
+    object: &Map<String, Value>,
+    ann: Option<&Annotations>,
+    table: Option<&NameTable>,
+) -> Value {
+    let evaluated = |i, key: &str| ann.is_some_and(|a| a.has_property(i, key, table));
+    Value::Array(
+        object
+            .keys()
+            .enumerate()
+            .filter(|&(i, key)| !evaluated(i, key))
+            .map(|(_, k)| Value::String(k.clone()))
+            .collect(),
+    )
+}
