@@ -30,9 +30,10 @@
 //! short-circuit steps, applying subschemas), the keyword families `assertions.rs`,
 //! `object.rs`, `array.rs` and `applicators.rs` (each keyword's collecting and
 //! short-circuit forms side by side), `annotations.rs` (evaluated-location sets),
-//! `index.rs` (run-time name indexes) and `plan.rs`.
+//! `index.rs` (run-time name indexes) and `plan/` (the interpreter's own plan of each
+//! node: `mod.rs`, `steps.rs`, `object.rs`).
 //!
-//! Before evaluation the interpreter plans each node once (`plan.rs`), beside the shared
+//! Before evaluation the interpreter plans each node once (`plan/`), beside the shared
 //! plan's decisions it copies per node: the object applicators `properties`,
 //! `patternProperties` and `additionalProperties` of a node are fused into one pass over
 //! the instance's properties (run where the first of them stands), each pattern tested

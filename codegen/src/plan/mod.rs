@@ -88,7 +88,7 @@ pub const HEAVY: u32 = 10_000;
 pub const DEFERRED_WEIGHT: u32 = 1000;
 
 /// A node reached from several places is still inlined into each when its tree has at
-/// most this many checks (see [`inline_size`]): a call would cost more than the copy.
+/// most this many checks (see [`inline_sizes`]): a call would cost more than the copy.
 const SMALL_INLINE: u32 = 6;
 
 /// Nodes nested deeper than this in inline code become out of line (bounds the stack

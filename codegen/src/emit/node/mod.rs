@@ -7,7 +7,7 @@
 //! order ([`Gen::checks`]); by keyword family: [`dispatch`] (runs of type-dependent checks
 //! as one `match`), [`assertion`], [`array`](mod@array), [`object`] (the pass over an object),
 //! [`applicator`] (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`), [`call`] (how a
-//! subschema is applied), [`annotation`]. Each builds [`Code`](code::Code), the statements
+//! subschema is applied), [`annotation`]. Each builds [`Code`], the statements
 //! as data (an `if`, the node's exit, other statements with what they hold), rendered to
 //! tokens where it is placed.
 

@@ -1,0 +1,601 @@
+//! Per-node plans, computed once when the interpreter is built: which checks of a node
+//! are fused into one pass over an object's properties ([`ObjectPass`]), the lookup
+//! indices ([`super::index`]) over the `properties` and `required` names for instance
+//! keys, and the steps short-circuit evaluation runs ([`Fast`], [`Op`]). It reads the
+//! evaluation's context ([`Ctx`](super::context::Ctx)) only to measure what a pass's patterns charge at a
+//! known name ([`NamedPatterns`]), never the evaluation itself.
+//!
+//! Its files: this one (the per-node record and the planning that fills it),
+//! [`steps`] (the short-circuit steps by kind) and [`object`] (the fused object pass).
+
+mod object;
+mod steps;
+
+use super::index::{NameTable, PropertyIndex, Required};
+use crate::ir::{CheckKind, Node, NodeId, Program};
+use crate::plan::kind::Kind;
+use crate::plan::lookup::{pattern_set, EnumTable, NameList};
+use crate::plan::{Discriminator, Plan};
+use crate::regex::PatternSet;
+pub(super) use object::{
+    object_pass_at, ClosedOp, FoldedRequired, NamedPatterns, ObjectOp, ObjectPass,
+};
+use schemac_runtime::__private::Bits;
+use schemac_runtime::error::TypeSet;
+use std::sync::Arc;
+use steps::{op_on_kind, push_ops, splice_node};
+pub(super) use steps::{BranchesOp, ByKind, Fast, Lane, LookupsOp, Op, Simple};
+
+/// What the interpreter precomputes about one node.
+#[derive(Debug, Default)]
+pub(super) struct NodePlan {
+    /// Evaluated out of line (the shared plan's decision, [`crate::plan::NodePlan`]): a
+    /// budget charge point and one level of depth.
+    pub(super) out_of_line: bool,
+    /// On a cycle of the schema: entering it is also a level of nesting in place.
+    pub(super) recursive: bool,
+    /// The nesting levels entering the node counts when it is out of line.
+    pub(super) height: u32,
+    /// The units entering the node charges when it is out of line.
+    pub(super) entry_cost: u64,
+    /// What a loop charges per element for applying this node: its region cost when it
+    /// is inline, nothing when it is out of line (it charges on entry;
+    /// [`crate::plan::Plan::loop_cost`]).
+    pub(super) loop_cost: u64,
+    /// Applying the node to a child instance is a step into the instance (never when
+    /// the depth is not counted, [`NodePlan::counts_depth`]).
+    pub(super) steps: bool,
+    /// Entering the node out of line counts nesting levels: unless the program is
+    /// [`Plan::depth_free`] under the interpreter's limits ([`count_depth`]), where it
+    /// only charges the budget.
+    pub(super) counts_depth: bool,
+    /// An inline node without checks: valid whatever the instance, with nothing to charge
+    /// (its region paid for it) or record, so it is not evaluated at all.
+    pub(super) always_valid: bool,
+    /// A `properties` entry applying this node runs after the object's other properties
+    /// ([`crate::plan::Plan::is_deferred`]).
+    pub(super) deferred: bool,
+    /// The node may need an evaluated-location set: it collects, or has `unevaluated*`.
+    pub(super) collects: bool,
+    /// Short-circuit evaluation runs the node's checks on their own fast loop: the node
+    /// collects nothing and the program has no dynamic scope to maintain.
+    pub(super) quick: bool,
+    /// An inline node whose only check is `type`: short-circuit evaluation tests the
+    /// type without running the checks.
+    pub(super) only_type: Option<TypeSet>,
+    /// The node has an `unevaluatedProperties` / `unevaluatedItems` check of its own, so
+    /// it needs evaluated-location sets even when no parent asks for them.
+    pub(super) has_unevaluated: bool,
+    /// The node records evaluated properties (its `collect` flag, or a check of its own).
+    pub(super) collect_properties: bool,
+    /// The node records evaluated items.
+    pub(super) collect_items: bool,
+    /// A node that collects evaluated properties (no items) and whose valid evaluation
+    /// evaluates exactly the instance's properties among these names (by
+    /// [`NameTable`] id), whatever the instance ([`evaluated_by_name`]): short-circuit
+    /// evaluation runs it as a [`NodePlan::quick`] node and records the names.
+    pub(super) evaluates: Option<Bits>,
+    /// In a node that collects evaluated properties, the names (by id) of its
+    /// `properties` check with the [`NodePlan::property_index`] when that check runs
+    /// alone: short-circuit evaluation runs it as it runs `properties` alone and records
+    /// these names.
+    pub(super) property_names: Option<Bits>,
+    /// A [`NodePlan::evaluates`] node whose only step on any instance is a `properties`
+    /// on an object, over schemas that charge nothing: its entries (name and schema),
+    /// which short-circuit evaluation looks up in the object, whatever its size (the
+    /// order of schemas that charge nothing is no matter).
+    pub(super) lookups: Option<Box<[(String, NodeId)]>>,
+    /// For a node with `unevaluatedProperties`: the ids of the names recorded by name
+    /// (the program's one table, shared: a copy per node would grow as the square of
+    /// the schema).
+    pub(super) name_table: Option<Arc<NameTable>>,
+    /// The node's checks as short-circuit evaluation runs them when it enters the node
+    /// ([`Flat`]), when they take in those of a node it applies in place.
+    pub(super) flat: Option<Box<[Flat]>>,
+    /// The `required` checks of a node that is not [`NodePlan::quick`], by check index,
+    /// for short-circuit evaluation.
+    pub(super) required: Vec<(usize, Required)>,
+    /// `properties`, `patternProperties` and `additionalProperties` fused into one pass.
+    pub(super) object: Option<ObjectPlan>,
+    /// The check index of the node's `properties` check and a lookup index over its names.
+    pub(super) property_index: Option<(usize, PropertyIndex)>,
+    /// Prefilters for the `patternProperties` / `additionalProperties` checks with at
+    /// least [`PatternSet::MIN_PATTERNS`] patterns, by check index.
+    pub(super) pattern_sets: Vec<(usize, PatternSet)>,
+    /// The discriminators of the node's `anyOf` / `oneOf` checks, by check index.
+    pub(super) discriminators: Vec<(usize, Discriminator)>,
+    /// Member tables of the `enum` checks with enough members, by check index.
+    pub(super) enum_tables: Vec<(usize, EnumTable)>,
+    /// The [`NameList`]s of the `required` checks (entry 0) and `dependentRequired`
+    /// entries (by position) with enough names, by (check index, entry).
+    pub(super) name_lists: Vec<((usize, usize), NameList)>,
+    /// How short-circuit evaluation without annotations evaluates the node.
+    pub(super) fast: Fast,
+    /// The [`Op`]s short-circuit evaluation runs once it has entered an out-of-line
+    /// [`NodePlan::quick`] node (empty for every other node: an inline one's are in
+    /// [`NodePlan::fast`]).
+    pub(super) ops: ByKind<Op>,
+}
+
+/// One step of a node's checks as short-circuit evaluation runs them once it has
+/// entered a node that is not [`NodePlan::quick`] ([`NodePlan::flat`]): the node's
+/// checks in order, where an inline `$ref` or `allOf` target that is entered too (it
+/// collects evaluated locations and keeps no set of its own) has its own steps in place
+/// of its application, so that they run on the node's set without entering it.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Flat {
+    /// Check `index` of node `id`.
+    Check(NodeId, usize),
+    /// Applies a node in place.
+    Apply(NodeId),
+}
+
+impl NodePlan {
+    /// The prefilter of check `index`, if it has one.
+    pub(super) fn pattern_set(&self, index: usize) -> Option<&PatternSet> {
+        self.pattern_sets
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, set)| set)
+    }
+
+    /// The lookup index over the names of check `index` (a `properties`), if it has one.
+    pub(super) fn properties_index(&self, index: usize) -> Option<&PropertyIndex> {
+        self.property_index
+            .as_ref()
+            .filter(|(at, _)| *at == index)
+            .map(|(_, names)| names)
+    }
+
+    /// The discriminator of check `index`, if it has one.
+    pub(super) fn discriminator(&self, index: usize) -> Option<&Discriminator> {
+        at_check(&self.discriminators, index)
+    }
+
+    /// The planned `required` check `index` ([`NodePlan::required`]), if it is one.
+    pub(super) fn required(&self, index: usize) -> Option<&Required> {
+        at_check(&self.required, index)
+    }
+
+    /// The member tables of check `index`, if it has them.
+    pub(super) fn enum_table(&self, index: usize) -> Option<&EnumTable> {
+        at_check(&self.enum_tables, index)
+    }
+
+    /// The [`NameList`] of entry `entry` of check `index` (see [`NodePlan::name_lists`]).
+    pub(super) fn name_list(&self, index: usize, entry: usize) -> Option<&NameList> {
+        self.name_lists
+            .iter()
+            .find(|(at, _)| *at == (index, entry))
+            .map(|(_, list)| list)
+    }
+}
+
+/// The entry of check `index` in a node's list of per-check plans, if it has one.
+fn at_check<T>(list: &[(usize, T)], index: usize) -> Option<&T> {
+    list.iter()
+        .find(|(i, _)| *i == index)
+        .map(|(_, entry)| entry)
+}
+
+/// Which numeric bound a check is.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Bound {
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
+}
+
+/// The object applicators of a node, run together at the first of them.
+#[derive(Debug)]
+pub(super) struct ObjectPlan {
+    /// Index of the first of the fused checks: the pass runs there, the others are skipped.
+    pub(super) first: usize,
+    /// Index of the `properties` check.
+    pub(super) properties: Option<usize>,
+    /// Index of the `patternProperties` check.
+    pub(super) patterns: Option<usize>,
+    /// Index of the `additionalProperties` check.
+    pub(super) additional: Option<usize>,
+}
+
+/// Plans every node of `shared`'s program, copying the shared plan's per-node decisions
+/// (read once per node evaluation) beside the interpreter's own.
+pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
+    let program = &shared.program;
+    let mut plans: Vec<NodePlan> = program
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, node)| {
+            crate::work::add(1 + node.checks.len());
+            let decided = shared.node(NodeId(i));
+            let mut out = plan_node(shared, NodeId(i), node);
+            out.out_of_line = decided.out_of_line;
+            out.recursive = decided.recursive;
+            out.height = decided.height;
+            out.entry_cost = decided.entry_cost;
+            out.loop_cost = shared.loop_cost(&[NodeId(i)]);
+            out.steps = decided.steps && !shared.depth_free;
+            out.counts_depth = !shared.depth_free;
+            out.always_valid = node.checks.is_empty() && !decided.out_of_line;
+            out.deferred = shared.is_deferred(NodeId(i));
+            out.collects = out.collect_properties || out.collect_items || out.has_unevaluated;
+            out.quick = !out.collects && !program.uses_dynamic_scope;
+            if let [check] = node.checks.as_slice() {
+                if let (CheckKind::Type(types), false) = (&check.kind, decided.out_of_line) {
+                    out.only_type = Some(*types);
+                }
+            }
+            out
+        })
+        .collect();
+    if !program.uses_dynamic_scope {
+        plan_names(program, &mut plans);
+    }
+    for (node, plan) in program.nodes.iter().zip(plans.iter_mut()) {
+        if plan.quick {
+            continue;
+        }
+        for (i, check) in node.checks.iter().enumerate() {
+            if let CheckKind::Required(names) = &check.kind {
+                plan.required.push((i, Required::new(names)));
+            }
+        }
+    }
+    let mut fast: Vec<(Fast, ByKind<Op>)> = (program.nodes.iter().zip(&plans))
+        .enumerate()
+        .map(|(i, (node, plan))| {
+            if plan.always_valid {
+                return (Fast::Valid, ByKind::default());
+            }
+            if let Some(types) = plan.only_type {
+                return (Fast::Type(types), ByKind::default());
+            }
+            if !plan.quick {
+                return (Fast::Enter, ByKind::default());
+            }
+            let mut ops = Vec::new();
+            for index in 0..node.checks.len() {
+                push_ops(&mut ops, (program, &plans), (NodeId(i), node, plan), index);
+            }
+            let lanes = ByKind::split(&ops, |op, kind| op_on_kind(node, op, kind));
+            if plan.out_of_line {
+                return (Fast::Enter, lanes);
+            }
+            (Fast::Ops(lanes), ByKind::default())
+        })
+        .collect();
+    if !program.uses_dynamic_scope {
+        let flat: Vec<_> = (0..plans.len())
+            .map(|id| (!plans[id].quick).then(|| flatten(program, &plans, NodeId(id))))
+            .collect();
+        for (plan, flat) in plans.iter_mut().zip(flat) {
+            plan.flat = flat.flatten().map(Vec::into_boxed_slice);
+        }
+    }
+    let mut spliced = vec![false; fast.len()];
+    for id in 0..fast.len() {
+        splice_node(&mut fast, &mut spliced, id);
+    }
+    for (plan, (fast, ops)) in plans.iter_mut().zip(fast) {
+        let fast = match fast {
+            Fast::Ops(lanes) => Fast::Ops(lanes.with_required_folded(&program.nodes)),
+            fast => fast,
+        };
+        plan.fast = fast.simplified();
+        plan.ops = ops.with_required_folded(&program.nodes);
+    }
+    let lookups: Vec<_> = (plans.iter())
+        .map(|plan| plan.evaluates.as_ref().and_then(|_| lookups(plan, &plans)))
+        .collect();
+    for (plan, lookups) in plans.iter_mut().zip(lookups) {
+        plan.lookups = lookups;
+    }
+    plans
+}
+
+/// The [`NodePlan::lookups`] of a node planned `plan`, given every node's plan: when
+/// its only step on any instance is a `properties` on an object, over schemas that
+/// charge nothing (decided at once, or [`Fast::Simple`] without an `items`).
+fn lookups(plan: &NodePlan, plans: &[NodePlan]) -> Option<Box<[(String, NodeId)]>> {
+    let Fast::Ops(lanes) = &plan.fast else {
+        return None;
+    };
+    let others_pass = (Kind::ALL.iter())
+        .filter(|&&kind| kind != Kind::Object)
+        .all(|&kind| lanes.lane(kind).steps.is_empty() && !lanes.lane(kind).fails);
+    let object = lanes.lane(Kind::Object);
+    let entries = match &object.steps[..] {
+        [Op::Properties(properties)] => &properties.entries[..],
+        [Op::Property(entry)] => std::slice::from_ref(&**entry),
+        _ => return None,
+    };
+    let free = |target: NodeId| match &plans[target.0].fast {
+        Fast::Valid | Fast::Type(_) => true,
+        Fast::Simple(lanes) => !(lanes.lane(Kind::Array).steps.iter())
+            .any(|step| matches!(step, Simple::ItemsAtOnce { .. })),
+        _ => false,
+    };
+    (others_pass && !object.fails && entries.iter().all(|(_, edge)| free(edge.target))).then(|| {
+        (entries.iter())
+            .map(|(name, edge)| (name.clone(), edge.target))
+            .collect()
+    })
+}
+
+/// Whether short-circuit evaluation enters node `target`, applied in place by another
+/// node, only to run its checks on the set it is given: an inline node that collects
+/// evaluated locations, keeps no set of its own and is not quick.
+fn entered_in_place(plans: &[NodePlan], target: NodeId) -> bool {
+    let plan = &plans[target.0];
+    !plan.out_of_line
+        && !plan.recursive
+        && !plan.quick
+        && !plan.always_valid
+        && plan.only_type.is_none()
+        && !plan.has_unevaluated
+        && (plan.collect_properties || plan.collect_items)
+}
+
+/// The [`NodePlan::flat`] steps of node `id` (in a program without a dynamic scope),
+/// when some `$ref` or `allOf` target's steps stand in place of its application.
+fn flatten(program: &Program, plans: &[NodePlan], id: NodeId) -> Option<Vec<Flat>> {
+    let node = &program.nodes[id.0];
+    let mut steps = Vec::new();
+    let mut taken = false;
+    for (index, check) in node.checks.iter().enumerate() {
+        let edges = match &check.kind {
+            CheckKind::Ref(edge) => std::slice::from_ref(edge),
+            CheckKind::AllOf(edges) => edges.as_slice(),
+            _ => {
+                steps.push(Flat::Check(id, index));
+                continue;
+            }
+        };
+        for edge in edges {
+            if edge.target == id || !entered_in_place(plans, edge.target) {
+                steps.push(Flat::Apply(edge.target));
+                continue;
+            }
+            taken = true;
+            match flatten(program, plans, edge.target) {
+                Some(theirs) => steps.extend(theirs),
+                None => steps.extend(
+                    (0..program.nodes[edge.target.0].checks.len())
+                        .map(|i| Flat::Check(edge.target, i)),
+                ),
+            }
+        }
+    }
+    taken.then_some(steps)
+}
+
+/// Plans what nodes that collect evaluated properties record by name
+/// ([`NodePlan::evaluates`], [`NodePlan::property_names`], [`NodePlan::name_table`]),
+/// in a program without a dynamic scope.
+fn plan_names(program: &Program, plans: &mut [NodePlan]) {
+    let mut names: Vec<&str> = (program.nodes.iter().zip(plans.iter()))
+        .filter(|(_, plan)| plan.collect_properties)
+        .flat_map(|(node, _)| node.checks.iter())
+        .flat_map(|check| match &check.kind {
+            CheckKind::Properties(entries) => entries.as_slice(),
+            _ => &[],
+        })
+        .map(|(name, _)| name.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let table = Arc::new(NameTable::new(
+        names.into_iter().map(String::from).collect(),
+    ));
+    let mut memo = vec![None; plans.len()];
+    for id in 0..plans.len() {
+        evaluated_by_name(program, &table, NodeId(id), &mut memo);
+    }
+    for ((node, plan), evaluates) in program.nodes.iter().zip(plans.iter_mut()).zip(memo) {
+        if !plan.collect_properties {
+            continue;
+        }
+        if let Some((at, _)) = plan.property_index {
+            if let Some(CheckKind::Properties(entries)) = node.checks.get(at).map(|c| &c.kind) {
+                let names = entries.iter().map(|(name, _)| name.as_str());
+                plan.property_names = Some(table.set(names));
+            }
+        }
+        if plan.has_unevaluated {
+            plan.name_table = Some(Arc::clone(&table));
+        } else if !plan.collect_items {
+            plan.evaluates = evaluates.flatten();
+            plan.quick = plan.evaluates.is_some();
+        }
+    }
+}
+
+/// The names (by id in `table`) whose properties a valid evaluation of node `id`
+/// evaluates, when that is all it evaluates whatever the instance: it collects
+/// evaluated properties, not items, and its checks evaluate properties only by their
+/// `properties` and by `$ref` and `allOf` targets of the same kind (`not` evaluates
+/// nothing; no other in-place applicator, no `patternProperties`,
+/// `additionalProperties` or `unevaluated*`). `memo` holds each node's answer once
+/// found (`None` while it is being found: a cycle is no such node).
+fn evaluated_by_name(
+    program: &Program,
+    table: &NameTable,
+    id: NodeId,
+    memo: &mut [Option<Option<Bits>>],
+) -> Option<Bits> {
+    if let Some(found) = &memo[id.0] {
+        return found.clone();
+    }
+    memo[id.0] = Some(None);
+    let node = &program.nodes[id.0];
+    let mut names = Bits::new();
+    let mut by_name = node.collect.properties && !node.collect.items;
+    for check in &node.checks {
+        if !by_name {
+            break;
+        }
+        match &check.kind {
+            CheckKind::Properties(entries) => {
+                names.merge(&table.set(entries.iter().map(|(name, _)| name.as_str())));
+            }
+            CheckKind::Ref(_) | CheckKind::AllOf(_) => {
+                for edge in check.kind.edges() {
+                    match evaluated_by_name(program, table, edge.target, memo) {
+                        Some(theirs) => names.merge(&theirs),
+                        None => by_name = false,
+                    }
+                }
+            }
+            CheckKind::Not(_) => {}
+            CheckKind::PatternProperties(_)
+            | CheckKind::AdditionalProperties { .. }
+            | CheckKind::UnevaluatedProperties(_)
+            | CheckKind::UnevaluatedItems(_) => by_name = false,
+            kind => by_name = !kind.is_in_place(),
+        }
+    }
+    let found = by_name.then_some(names);
+    memo[id.0] = Some(found.clone());
+    found
+}
+
+/// Sets whether `plans` (of `shared`'s program) count depth: not when `free`, which the
+/// caller may say only when the program is [`Plan::depth_free`] under its limits.
+pub(super) fn count_depth(plans: &mut [NodePlan], shared: &Plan, free: bool) {
+    for (i, plan) in plans.iter_mut().enumerate() {
+        plan.steps = shared.node(NodeId(i)).steps && !free;
+        plan.counts_depth = !free;
+    }
+}
+
+fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
+    let program = &shared.program;
+    let mut out = NodePlan {
+        collect_properties: node.collect.properties,
+        collect_items: node.collect.items,
+        discriminators: (0..node.checks.len())
+            .filter_map(|i| shared.discriminator(id, i).map(|d| (i, d.clone())))
+            .collect(),
+        ..NodePlan::default()
+    };
+    for (i, check) in node.checks.iter().enumerate() {
+        let set = match &check.kind {
+            CheckKind::PatternProperties(entries) => {
+                pattern_set(program, entries.iter().map(|(id, _)| *id))
+            }
+            CheckKind::AdditionalProperties { patterns, .. } => {
+                pattern_set(program, patterns.iter().copied())
+            }
+            _ => None,
+        };
+        if let Some(set) = set {
+            out.pattern_sets.push((i, set));
+        }
+        if let CheckKind::Enum(values) = &check.kind {
+            if let Some(table) = EnumTable::new(values) {
+                out.enum_tables.push((i, table));
+            }
+        }
+        let lists: Vec<&[String]> = match &check.kind {
+            CheckKind::Required(names) => vec![names],
+            CheckKind::DependentRequired(deps) => deps.iter().map(|(_, n)| &n[..]).collect(),
+            _ => Vec::new(),
+        };
+        for (entry, names) in lists.into_iter().enumerate() {
+            if let Some(list) = NameList::new(names) {
+                out.name_lists.push(((i, entry), list));
+            }
+        }
+    }
+    let mut properties = Vec::new();
+    let mut patterns = Vec::new();
+    let mut additional = Vec::new();
+    for (i, check) in node.checks.iter().enumerate() {
+        match &check.kind {
+            CheckKind::UnevaluatedProperties(_) => {
+                out.has_unevaluated = true;
+                out.collect_properties = true;
+            }
+            CheckKind::UnevaluatedItems(_) => {
+                out.has_unevaluated = true;
+                out.collect_items = true;
+            }
+            CheckKind::Properties(entries) => {
+                if properties.is_empty() {
+                    let names = entries.iter().map(|(name, _)| name.as_str());
+                    out.property_index = Some((i, PropertyIndex::new(names)));
+                }
+                properties.push(i);
+            }
+            CheckKind::PatternProperties(_) => patterns.push(i),
+            CheckKind::AdditionalProperties { .. } => additional.push(i),
+            _ => {}
+        }
+    }
+    // Fuse only the shape every front end produces: at most one of each, with
+    // `additionalProperties` naming exactly its siblings. Anything else runs check by check.
+    if properties.len() > 1 || patterns.len() > 1 || additional.len() > 1 {
+        return out;
+    }
+    if patterns.is_empty() && additional.is_empty() {
+        return out;
+    }
+    if let Some(&a) = additional.first() {
+        let CheckKind::AdditionalProperties {
+            known,
+            patterns: ids,
+            ..
+        } = &node.checks[a].kind
+        else {
+            return out;
+        };
+        let mut sibling_names: Vec<&str> = match properties.first() {
+            Some(&p) => match &node.checks[p].kind {
+                CheckKind::Properties(entries) => entries.iter().map(|(n, _)| n.as_str()).collect(),
+                _ => return out,
+            },
+            None => Vec::new(),
+        };
+        let mut known_names: Vec<&str> = known.iter().map(String::as_str).collect();
+        sibling_names.sort_unstable();
+        sibling_names.dedup();
+        known_names.sort_unstable();
+        known_names.dedup();
+        let sibling_ids: Vec<_> = match patterns.first() {
+            Some(&p) => match &node.checks[p].kind {
+                CheckKind::PatternProperties(entries) => {
+                    entries.iter().map(|(id, _)| *id).collect()
+                }
+                _ => return out,
+            },
+            None => Vec::new(),
+        };
+        let mut own_ids = ids.clone();
+        let mut sibling_ids = sibling_ids;
+        own_ids.sort_unstable();
+        own_ids.dedup();
+        sibling_ids.sort_unstable();
+        sibling_ids.dedup();
+        if sibling_names != known_names || sibling_ids != own_ids {
+            return out;
+        }
+    }
+    let first = properties
+        .iter()
+        .chain(&patterns)
+        .chain(&additional)
+        .copied()
+        .min();
+    if let Some(first) = first {
+        out.object = Some(ObjectPlan {
+            first,
+            properties: properties.first().copied(),
+            patterns: patterns.first().copied(),
+            additional: additional.first().copied(),
+        });
+    }
+    out
+}
