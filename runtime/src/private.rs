@@ -443,14 +443,15 @@ pub struct Trail {
     /// [`Evaluation::units`]).
     units: Vec<Unit>,
     /// While a `false` subschema is applied to a property its object does not allow
-    /// ([`Trail::refuse`]): the names the object allows, for the error.
-    refused: Option<Cow<'static, str>>,
+    /// ([`Trail::refuse`]): the names the object allows, for the error, and whether the
+    /// property is one a subschema declares.
+    refused: Option<(Cow<'static, str>, bool)>,
 }
 
 /// What [`Trail::refuse`] replaced, for [`Trail::end_refusal`].
 #[derive(Debug)]
 #[must_use]
-pub struct Refusal(Option<Cow<'static, str>>);
+pub struct Refusal(Option<(Cow<'static, str>, bool)>);
 
 /// How many annotations and units had been given when a node began
 /// ([`Trail::annotation_mark`]).
@@ -557,14 +558,15 @@ impl Errors {
 
     /// Runs `eval`, the evaluation of a `false` subschema on a property its object does not
     /// allow ([`Trail::refuse`]); `allowed` lists the names the object allows, where the
-    /// plan lists them.
+    /// plan lists them, and `declared` says whether a subschema declares the property.
     #[inline]
     pub fn refusing(
         &mut self,
         allowed: &'static str,
+        declared: bool,
         eval: impl FnOnce(&mut Errors) -> Done,
     ) -> Done {
-        let saved = self.trail.refuse(Cow::Borrowed(allowed));
+        let saved = self.trail.refuse(Cow::Borrowed(allowed), declared);
         let result = eval(self);
         self.trail.end_refusal(saved);
         result
@@ -750,11 +752,13 @@ impl Trail {
 
     /// Until [`Trail::end_refusal`], a `false` schema's error at the node under evaluation
     /// is [`ErrorKind::PropertyNotAllowed`], naming the last token of the instance location
-    /// (the property), with `allowed` (the names the object allows, or empty): the
-    /// `false` subschema of `additionalProperties` / `unevaluatedProperties` is applied.
+    /// (the property), with `allowed` (the names the object allows, or empty) and
+    /// `declared` (whether a subschema declares the property, which it refuses because
+    /// that subschema failed): the `false` subschema of `additionalProperties` /
+    /// `unevaluatedProperties` is applied.
     #[inline]
-    pub fn refuse(&mut self, allowed: Cow<'static, str>) -> Refusal {
-        Refusal(self.refused.replace(allowed))
+    pub fn refuse(&mut self, allowed: Cow<'static, str>, declared: bool) -> Refusal {
+        Refusal(self.refused.replace((allowed, declared)))
     }
 
     /// Ends what [`Trail::refuse`] began.
@@ -961,10 +965,11 @@ impl Trail {
             keyword_location: joined([keyword_path, ""], keyword),
             absolute_keyword_location: joined(absolute, keyword),
             kind: match (kind, refused.as_ref()) {
-                (ErrorKind::FalseSchema, Some(allowed)) if keyword.is_none() => {
+                (ErrorKind::FalseSchema, Some((allowed, declared))) if keyword.is_none() => {
                     ErrorKind::PropertyNotAllowed {
                         property: Cow::Owned(last_token(instance)),
                         allowed: allowed.clone(),
+                        declared: *declared,
                     }
                 }
                 (kind, _) => kind,

@@ -76,3 +76,25 @@ fn unevaluated_properties_name_the_property_and_the_declared_names() {
     ];
     assert_eq!(lines, expected, "{lines:#?}");
 }
+
+#[test]
+fn unevaluated_properties_say_when_a_declared_name_is_refused() {
+    // The name holds `, ` as the list of allowed names separates them: whether it is
+    // declared is known from the plan, not read back from the list.
+    let lines = both_backends(2, 1);
+    let expected = [
+        r#"/x, y: expected integer, found string (at /allOf/0/properties/x, y/type)"#,
+        r#"/x, y: property `x, y` is not allowed, as the subschema that declares it failed (at /unevaluatedProperties)"#,
+    ];
+    assert_eq!(lines, expected, "{lines:#?}");
+}
+
+#[test]
+fn a_required_name_listed_twice_is_reported_once() {
+    let lines = both_backends(3, 1);
+    let expected = [
+        r#"(root): required property "a" is missing (at /required)"#,
+        r#"(root): required property "b" is missing (at /required)"#,
+    ];
+    assert_eq!(lines, expected, "{lines:#?}");
+}

@@ -16,6 +16,7 @@ use super::object::unevaluated_names;
 use super::plan::{ByKind, Fast, Flat, Lane, NodePlan, Op, Simple};
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, RegexId};
+use crate::plan::messages::Refusal;
 use schemac_runtime::__private::{Res, Stop, Trail};
 use schemac_runtime::annotation;
 use schemac_runtime::error::ErrorKind;
@@ -694,18 +695,19 @@ impl Interpreter {
         &self,
         cx: &mut Ctx,
         edge: &Edge,
-        refusal: impl FnOnce() -> Option<String>,
+        refusal: impl FnOnce() -> Option<Refusal>,
         key: &str,
         value: &Value,
     ) -> Res {
-        let allowed = match cx.report {
+        let refusal = match cx.report {
             true => refusal(),
             false => None,
         };
-        let (Some(allowed), Some(trail)) = (allowed, cx.trail.as_deref_mut()) else {
+        let (Some(refusal), Some(trail)) = (refusal, cx.trail.as_deref_mut()) else {
             return self.apply_at_key(cx, edge, key, value);
         };
-        let saved = trail.refuse(Cow::Owned(allowed));
+        let declared = refusal.declares(key);
+        let saved = trail.refuse(Cow::Owned(refusal.allowed), declared);
         let result = self.apply_at_key(cx, edge, key, value);
         if let Some(trail) = cx.trail.as_deref_mut() {
             trail.end_refusal(saved);

@@ -855,6 +855,7 @@ fn not_allowed(key: &str) -> ErrorKind {
     ErrorKind::PropertyNotAllowed {
         property: key.to_string().into(),
         allowed: "".into(),
+        declared: false,
     }
 }
 
@@ -1138,15 +1139,21 @@ fn unevaluated_through(keyword: &str) -> Interpreter {
     b.build_at(root)
 }
 
-/// The error of `unevaluatedProperties: false` on property `key`, the allowed names listed
-/// as `allowed` says.
+/// The error of `unevaluatedProperties: false` on property `key`, which no subschema
+/// declares, the allowed names listed as `allowed` says.
 fn unevaluated_error(key: &str, allowed: &str) -> Located {
+    refused_error(key, allowed, false)
+}
+
+/// [`unevaluated_error`] for a property that a subschema declares (and failed on).
+fn refused_error(key: &str, allowed: &str, declared: bool) -> Located {
     at(
         &format!("/{key}"),
         "/unevaluatedProperties",
         ErrorKind::PropertyNotAllowed {
             property: key.to_string().into(),
             allowed: allowed.to_string().into(),
+            declared,
         },
     )
 }
@@ -1287,7 +1294,7 @@ fn invalid_children_contribute_nothing_even_when_reporting() {
                     found: TypeSet::INTEGER,
                 }
             ),
-            unevaluated_error("b", r#""a", "b""#),
+            refused_error("b", r#""a", "b""#, true),
         ]
     );
 }
@@ -1513,7 +1520,8 @@ fn dynamic_ref_resolves_to_the_outermost_anchor() {
                 format!("{BASE}#/unevaluatedProperties"),
                 ErrorKind::PropertyNotAllowed {
                     property: "daat".into(),
-                    allowed: r#""children""#.into()
+                    allowed: r#""children""#.into(),
+                    declared: false,
                 }
             ),
             // tree failed, so its `children` annotation is dropped too.
@@ -1522,7 +1530,8 @@ fn dynamic_ref_resolves_to_the_outermost_anchor() {
                 "/unevaluatedProperties",
                 ErrorKind::PropertyNotAllowed {
                     property: "children".into(),
-                    allowed: r#""children""#.into()
+                    allowed: r#""children""#.into(),
+                    declared: true,
                 }
             )
         ]

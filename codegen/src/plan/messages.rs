@@ -50,23 +50,46 @@ pub fn values_text(values: &[Value]) -> String {
     listed.join(", ")
 }
 
+/// What the error of a `false` subschema of `additionalProperties` /
+/// `unevaluatedProperties` says on a property it refuses
+/// ([`schemac_runtime::ErrorKind::PropertyNotAllowed`], at the `false` schema's locations).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The names the object allows as [`value_text`]s joined by `, `; empty when they are
+    /// not known or more than [`LISTED_NAMES`].
+    pub allowed: String,
+    /// The names, among those listed, that a subschema declares: `unevaluatedProperties`
+    /// refuses one of them only when the subschema that declares it failed, and the
+    /// message says so. Empty for `additionalProperties`, which never sees its siblings'
+    /// names.
+    pub declared: Vec<String>,
+}
+
+impl Refusal {
+    /// Whether the refused property `key` is one of [`Refusal::declared`].
+    pub fn declares(&self, key: &str) -> bool {
+        self.declared.iter().any(|name| name == key)
+    }
+}
+
 /// What the error of `additionalProperties`' subschema (`schema`, skipping the names
-/// `known` and the `patterns`) says on a property it applies to: when the subschema is
-/// `false`, `Some` with the names the object allows as [`value_text`]s (empty when they
-/// are not known or more than [`LISTED_NAMES`]): its sibling `properties` (`known`), not
-/// known when there are sibling `patternProperties`. `None` when the subschema is not
-/// `false`. The error is then
-/// [`schemac_runtime::ErrorKind::PropertyNotAllowed`], at the `false` schema's locations.
+/// `known` and the `patterns`) says on a property it applies to: `Some` when the
+/// subschema is `false`, with the names the object allows — its sibling `properties`
+/// (`known`), not known when there are sibling `patternProperties`. `None` when the
+/// subschema is not `false`.
 pub fn additional_refusal(
     program: &Program,
     schema: &Edge,
     known: &[String],
     patterns: &[RegexId],
-) -> Option<String> {
+) -> Option<Refusal> {
     let names = patterns
         .is_empty()
         .then(|| known.iter().map(String::as_str).collect());
-    refuses(program, schema).then(|| allowed_text(names))
+    refuses(program, schema).then(|| Refusal {
+        allowed: allowed_text(listed(names)),
+        declared: Vec::new(),
+    })
 }
 
 /// [`additional_refusal`] for `unevaluatedProperties` of `node` (subschema `schema`): the
@@ -76,8 +99,14 @@ pub fn additional_refusal(
 /// `unevaluatedProperties` (they evaluate any name), or an applicator that evaluates names
 /// only on some instances (`anyOf`, `oneOf`, `if`, `dependentSchemas`, a dynamic
 /// `$dynamicRef`).
-pub fn unevaluated_refusal(program: &Program, node: &Node, schema: &Edge) -> Option<String> {
-    refuses(program, schema).then(|| allowed_text(declared_names(program, node)))
+pub fn unevaluated_refusal(program: &Program, node: &Node, schema: &Edge) -> Option<Refusal> {
+    refuses(program, schema).then(|| {
+        let names = listed(declared_names(program, node));
+        Refusal {
+            allowed: allowed_text(names.clone()),
+            declared: names.into_iter().map(str::to_owned).collect(),
+        }
+    })
 }
 
 /// Whether `schema` leads to a `false` subschema.
@@ -85,12 +114,15 @@ fn refuses(program: &Program, schema: &Edge) -> bool {
     (program.node(schema.target).checks.iter()).any(|c| matches!(c.kind, CheckKind::False))
 }
 
-/// `names` as [`value_text`]s joined by `, `; empty when they are not known (`None`) or
-/// more than [`LISTED_NAMES`].
-fn allowed_text(names: Option<Vec<&str>>) -> String {
-    let names = names
+/// `names` when they are known and at most [`LISTED_NAMES`], else none.
+fn listed(names: Option<Vec<&str>>) -> Vec<&str> {
+    names
         .filter(|names| names.len() <= LISTED_NAMES)
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// `names` as [`value_text`]s joined by `, `.
+fn allowed_text(names: Vec<&str>) -> String {
     let texts: Vec<String> = names
         .iter()
         .map(|name| value_text(&Value::String((*name).to_owned())))

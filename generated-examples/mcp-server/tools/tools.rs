@@ -172,6 +172,7 @@ pub mod get_weather_input {
                         _ => {
                             cx.refusing(
                                 "\"days\", \"location\", \"units\"",
+                                false,
                                 |cx| cx.child(0, At::Key(k), x, e4),
                             )?
                         }
@@ -557,6 +558,7 @@ pub mod get_weather_output {
                         _ => {
                             cx.refusing(
                                 "\"forecast\", \"location\", \"units\"",
+                                false,
                                 |cx| cx.child(0, At::Key(k), x, e4),
                             )?
                         }
@@ -642,6 +644,7 @@ pub mod get_weather_output {
                         _ => {
                             cx.refusing(
                                 "\"conditions\", \"date\", \"high\", \"humidity\", \"low\"",
+                                false,
                                 |cx| cx.child(0, At::Key(k), x, e4),
                             )?
                         }
@@ -1157,6 +1160,7 @@ pub mod search_docs_input {
                 if !ev.props.get(i) {
                     cx.refusing(
                         "\"query\", \"filters\", \"cursor\", \"limit\"",
+                        matches!(k.as_str(), "query" | "filters" | "cursor" | "limit"),
                         |cx| cx.child(3, At::Key(k), x, e4),
                     )?;
                 }
@@ -1193,6 +1197,7 @@ pub mod search_docs_input {
                         _ => {
                             cx.refusing(
                                 "\"section\", \"tags\"",
+                                false,
                                 |cx| cx.child(4, At::Key(k), x, e4),
                             )?
                         }
@@ -1969,6 +1974,7 @@ pub mod convert_currency_input {
                         _ => {
                             cx.refusing(
                                 "\"amount\", \"from\", \"to\"",
+                                false,
                                 |cx| cx.child(0, At::Key(k), x, e4),
                             )?
                         }

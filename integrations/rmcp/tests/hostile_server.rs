@@ -104,165 +104,189 @@ async fn client_of(
     (client, peer)
 }
 
+/// How long a test may run before it fails as hung: a client bug that makes it wait for
+/// ever must fail the test, not stall the run.
+const TEST_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Runs a test's body within [`TEST_TIMEOUT`].
+async fn bounded<T>(body: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(TEST_TIMEOUT, body)
+        .await
+        .expect("the test hung: its body did not finish within TEST_TIMEOUT")
+}
+
 // ---- 14: endless pagination ----
 
 #[tokio::test]
 async fn endless_pagination_stops_at_max_pages() {
-    // Before the bound, the client fetched every page offered: 10,000 here, without end
-    // against a server that never stops.
-    let server = Hostile::new(Pages::Endless(10_000));
-    let (_client, peer) = client_of(server.clone(), ClientOptions::default()).await;
-    let error = peer.list_all_tools().await.unwrap_err();
-    let ClientError::ToolListTooLarge(too_large) = &error else {
-        panic!("expected ToolListTooLarge, got {error}");
-    };
-    assert_eq!(too_large.bound, ListBound::Pages);
-    assert_eq!(server.served(), ListLimits::DEFAULT_MAX_PAGES);
-    assert!(error.to_string().contains("max_pages"), "{error}");
+    bounded(async {
+        // Before the bound, the client fetched every page offered: 10,000 here, without end
+        // against a server that never stops.
+        let server = Hostile::new(Pages::Endless(10_000));
+        let (_client, peer) = client_of(server.clone(), ClientOptions::default()).await;
+        let error = peer.list_all_tools().await.unwrap_err();
+        let ClientError::ToolListTooLarge(too_large) = &error else {
+            panic!("expected ToolListTooLarge, got {error}");
+        };
+        assert_eq!(too_large.bound, ListBound::Pages);
+        assert_eq!(server.served(), ListLimits::DEFAULT_MAX_PAGES);
+        assert!(error.to_string().contains("max_pages"), "{error}");
 
-    // A refused list leaves no tool callable, and a call does not list again by itself
-    // until the list changes.
-    let error = peer.call_tool(call("tool1", None)).await.unwrap_err();
-    assert!(matches!(error, ClientError::ToolListTooLarge(_)), "{error}");
-    assert_eq!(server.served(), ListLimits::DEFAULT_MAX_PAGES);
+        // A refused list leaves no tool callable, and a call does not list again by itself
+        // until the list changes.
+        let error = peer.call_tool(call("tool1", None)).await.unwrap_err();
+        assert!(matches!(error, ClientError::ToolListTooLarge(_)), "{error}");
+        assert_eq!(server.served(), ListLimits::DEFAULT_MAX_PAGES);
+    })
+    .await
 }
 
 // ---- 13: a budget for the whole list ----
 
 #[tokio::test]
 async fn lists_over_the_tool_or_byte_bound_are_refused() {
-    let many: Vec<Tool> = (0..1_001).map(|i| tiny_tool(&format!("t{i}"))).collect();
-    let server = Hostile::new(Pages::One(many));
-    let (_client, peer) = client_of(server.clone(), ClientOptions::default()).await;
-    let error = peer.list_all_tools().await.unwrap_err();
-    assert!(
-        matches!(&error, ClientError::ToolListTooLarge(t)
-            if t.bound == ListBound::Tools && t.limit == ListLimits::DEFAULT_MAX_TOOLS),
-        "{error}"
-    );
-    assert!(
-        error.to_string().contains("more than 1000 tools"),
-        "{error}"
-    );
+    bounded(async {
+        let many: Vec<Tool> = (0..1_001).map(|i| tiny_tool(&format!("t{i}"))).collect();
+        let server = Hostile::new(Pages::One(many));
+        let (_client, peer) = client_of(server.clone(), ClientOptions::default()).await;
+        let error = peer.list_all_tools().await.unwrap_err();
+        assert!(
+            matches!(&error, ClientError::ToolListTooLarge(t)
+                if t.bound == ListBound::Tools && t.limit == ListLimits::DEFAULT_MAX_TOOLS),
+            "{error}"
+        );
+        assert!(
+            error.to_string().contains("more than 1000 tools"),
+            "{error}"
+        );
 
-    // 9 MiB of schema in two tools, each far below every per-schema limit.
-    let enum_of = |n: usize| -> Vec<Value> { (0..n).map(|i| json!(format!("{i:0>40}"))).collect() };
-    let big = |name: &str| {
-        tool(json!({"name": name, "inputSchema": {"type": "object",
-            "properties": {"x": {"enum": enum_of(110_000)}}}}))
-    };
-    *server.pages.lock().unwrap() = Pages::One(vec![big("a"), big("b")]);
-    let error = peer.list_all_tools().await.unwrap_err();
-    assert!(
-        matches!(&error, ClientError::ToolListTooLarge(t) if t.bound == ListBound::Bytes),
-        "{error}"
-    );
-    // Under a raised bound the same list compiles.
-    let options = ClientOptions {
-        list_limits: ListLimits {
-            max_bytes: 16 << 20,
-            ..ListLimits::default()
-        },
-        ..ClientOptions::default()
-    };
-    let (_client, peer) = client_of(server, options).await;
-    let list = peer.list_all_tools().await.unwrap();
-    assert_eq!((list.tools.len(), list.compiled), (2, 2));
+        // 9 MiB of schema in two tools, each far below every per-schema limit.
+        let enum_of =
+            |n: usize| -> Vec<Value> { (0..n).map(|i| json!(format!("{i:0>40}"))).collect() };
+        let big = |name: &str| {
+            tool(json!({"name": name, "inputSchema": {"type": "object",
+                "properties": {"x": {"enum": enum_of(110_000)}}}}))
+        };
+        *server.pages.lock().unwrap() = Pages::One(vec![big("a"), big("b")]);
+        let error = peer.list_all_tools().await.unwrap_err();
+        assert!(
+            matches!(&error, ClientError::ToolListTooLarge(t) if t.bound == ListBound::Bytes),
+            "{error}"
+        );
+        // Under a raised bound the same list compiles.
+        let options = ClientOptions {
+            list_limits: ListLimits {
+                max_bytes: 16 << 20,
+                ..ListLimits::default()
+            },
+            ..ClientOptions::default()
+        };
+        let (_client, peer) = client_of(server, options).await;
+        let list = peer.list_all_tools().await.unwrap();
+        assert_eq!((list.tools.len(), list.compiled), (2, 2));
+    })
+    .await
 }
 
 // ---- 15: duplicated names ----
 
 #[tokio::test]
 async fn every_entry_of_a_duplicated_name_is_refused() {
-    let strict = tool(json!({"name": "strict", "inputSchema": {"type": "object"},
-        "outputSchema": {"type": "object", "required": ["result"]}}));
-    let lax = tiny_tool("strict");
-    let server = Hostile::new(Pages::One(vec![strict, tiny_tool("other"), lax]));
-    let (_client, peer) = client_of(server, ClientOptions::default()).await;
-    let list = peer.list_all_tools().await.unwrap();
-    let callable: Vec<&str> = list.tools.iter().map(|t| t.name.as_ref()).collect();
-    assert_eq!(callable, ["other"]);
-    let refused: Vec<&str> = list.refused.iter().map(|e| e.tool.as_str()).collect();
-    assert_eq!(refused, ["strict", "strict"]);
-    assert!(
-        list.refused[0]
-            .to_string()
-            .contains("listed 2 times (entries 0, 2"),
-        "{}",
-        list.refused[0]
-    );
-    // Before, the second entry replaced the first, and `structuredContent: {}` passed.
-    let error = peer.call_tool(call("strict", None)).await.unwrap_err();
-    assert!(
-        matches!(&error, ClientError::RefusedTool(e) if e.tool == "strict"),
-        "{error}"
-    );
+    bounded(async {
+        let strict = tool(json!({"name": "strict", "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object", "required": ["result"]}}));
+        let lax = tiny_tool("strict");
+        let server = Hostile::new(Pages::One(vec![strict, tiny_tool("other"), lax]));
+        let (_client, peer) = client_of(server, ClientOptions::default()).await;
+        let list = peer.list_all_tools().await.unwrap();
+        let callable: Vec<&str> = list.tools.iter().map(|t| t.name.as_ref()).collect();
+        assert_eq!(callable, ["other"]);
+        let refused: Vec<&str> = list.refused.iter().map(|e| e.tool.as_str()).collect();
+        assert_eq!(refused, ["strict", "strict"]);
+        assert!(
+            list.refused[0]
+                .to_string()
+                .contains("listed 2 times (entries 0, 2"),
+            "{}",
+            list.refused[0]
+        );
+        // Before, the second entry replaced the first, and `structuredContent: {}` passed.
+        let error = peer.call_tool(call("strict", None)).await.unwrap_err();
+        assert!(
+            matches!(&error, ClientError::RefusedTool(e) if e.tool == "strict"),
+            "{error}"
+        );
+    })
+    .await
 }
 
 // ---- 16: floods of tools/list_changed ----
 
 #[tokio::test]
 async fn a_flood_of_list_changed_costs_one_listing_per_change_and_no_recompilation() {
-    let tools: Vec<Tool> = (0..500).map(|i| tiny_tool(&format!("t{i}"))).collect();
-    let server = Hostile::new(Pages::One(tools));
-    let cache = ToolCache::new();
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    let running_server = {
-        let server = server.clone();
-        tokio::spawn(async move { server.serve(server_io).await })
-    };
-    let notified = Notified::default();
-    let client = WatchToolList::new(notified.clone(), cache.clone())
-        .serve(client_io)
-        .await
-        .unwrap();
-    let running_server = running_server.await.unwrap().unwrap();
-    let peer = ValidatedPeer::new(
-        client.peer().clone(),
-        cache.clone(),
-        ClientOptions::default(),
-    );
-    let first = peer.list_all_tools().await.unwrap();
-    assert_eq!((first.compiled, first.reused), (500, 0));
-
-    // A flood of notifications, then 20 calls at once: one listing serves them all.
-    for _ in 0..1_000 {
-        running_server
-            .peer()
-            .notify_tool_list_changed()
+    bounded(async {
+        let tools: Vec<Tool> = (0..500).map(|i| tiny_tool(&format!("t{i}"))).collect();
+        let server = Hostile::new(Pages::One(tools));
+        let cache = ToolCache::new();
+        let (server_io, client_io) = tokio::io::duplex(1 << 16);
+        let running_server = {
+            let server = server.clone();
+            tokio::spawn(async move { server.serve(server_io).await })
+        };
+        let notified = Notified::default();
+        let client = WatchToolList::new(notified.clone(), cache.clone())
+            .serve(client_io)
             .await
             .unwrap();
-    }
-    // The wrapper invalidates the cache before the handler sees a notification.
-    notified.wait_for(1_000).await;
-    assert!(!cache.is_fresh());
-    let served = server.served();
-    let calls: Vec<_> = (0..20)
-        .map(|i| {
-            let peer = peer.clone();
-            tokio::spawn(async move { peer.call_tool(call_owned(format!("t{i}"))).await })
-        })
-        .collect();
-    for call in calls {
-        call.await.unwrap().unwrap();
-    }
-    // Before: each of the 20 calls listed (and compiled 500 tools) again.
-    assert_eq!(server.served() - served, 1, "listings for 20 calls");
+        let running_server = running_server.await.unwrap().unwrap();
+        let peer = ValidatedPeer::new(
+            client.peer().clone(),
+            cache.clone(),
+            ClientOptions::default(),
+        );
+        let first = peer.list_all_tools().await.unwrap();
+        assert_eq!((first.compiled, first.reused), (500, 0));
 
-    // The schemas did not change: nothing is compiled again.
-    let again = peer.list_all_tools().await.unwrap();
-    assert_eq!((again.compiled, again.reused), (0, 500));
-    // A changed schema is compiled again, and only that one.
-    {
-        let mut pages = server.pages.lock().unwrap();
-        let Pages::One(tools) = &mut *pages else {
-            unreachable!()
-        };
-        tools[7] = tool(json!({"name": "t7", "inputSchema": {"type": "object",
-            "required": ["now"]}}));
-    }
-    let changed = peer.list_all_tools().await.unwrap();
-    assert_eq!((changed.compiled, changed.reused), (1, 499));
+        // A flood of notifications, then 20 calls at once: one listing serves them all.
+        for _ in 0..1_000 {
+            running_server
+                .peer()
+                .notify_tool_list_changed()
+                .await
+                .unwrap();
+        }
+        // The wrapper invalidates the cache before the handler sees a notification.
+        notified.wait_for(1_000).await;
+        assert!(!cache.is_fresh());
+        let served = server.served();
+        let calls: Vec<_> = (0..20)
+            .map(|i| {
+                let peer = peer.clone();
+                tokio::spawn(async move { peer.call_tool(call_owned(format!("t{i}"))).await })
+            })
+            .collect();
+        for call in calls {
+            call.await.unwrap().unwrap();
+        }
+        // Before: each of the 20 calls listed (and compiled 500 tools) again.
+        assert_eq!(server.served() - served, 1, "listings for 20 calls");
+
+        // The schemas did not change: nothing is compiled again.
+        let again = peer.list_all_tools().await.unwrap();
+        assert_eq!((again.compiled, again.reused), (0, 500));
+        // A changed schema is compiled again, and only that one.
+        {
+            let mut pages = server.pages.lock().unwrap();
+            let Pages::One(tools) = &mut *pages else {
+                unreachable!()
+            };
+            tools[7] = tool(json!({"name": "t7", "inputSchema": {"type": "object",
+                "required": ["now"]}}));
+        }
+        let changed = peer.list_all_tools().await.unwrap();
+        assert_eq!((changed.compiled, changed.reused), (1, 499));
+    })
+    .await
 }
 
 /// `tools/call` parameters for a tool named at run time.
@@ -321,39 +345,42 @@ async fn a_call_without_an_answer_times_out() {
 
 #[tokio::test]
 async fn is_error_texts_escape_keys_and_cut_long_locations() {
-    let tools = vec![tool(
-        json!({"name": "strict", "inputSchema": {"type": "object",
-        "additionalProperties": false}}),
-    )];
-    let validators = ToolValidators::compile(&tools).unwrap();
-    let scripted = Scripted::new(tools);
-    let client = connect(ValidatedServer::new(scripted, validators), ()).await;
-    let sneaky = "a\u{202e}b\u{2028}c\u{2029}d\u{200b}e\u{feff}f";
-    let long = "k".repeat(15_000_000);
-    let mut arguments = Map::new();
-    arguments.insert(sneaky.into(), json!(1));
-    arguments.insert(long, json!(1));
-    let mut params = CallToolRequestParams::new("strict");
-    params.arguments = Some(arguments);
-    let result = client.peer().call_tool(params).await.unwrap();
-    assert_eq!(result.is_error, Some(true));
-    // Before: the 15 MB key came back whole (a 15.7 MB answer), the others raw.
-    let answer = serde_json::to_string(&result).unwrap();
-    assert!(answer.len() < 4_000, "{} bytes", answer.len());
-    let shown = text(&result);
-    for c in ['\u{202e}', '\u{2028}', '\u{2029}', '\u{200b}', '\u{feff}'] {
-        assert!(!shown.contains(c), "U+{:04X} raw in {shown:?}", c as u32);
-    }
-    assert!(
-        shown.contains(r#""/a\u202eb\u2028c\u2029d\u200be\ufefff": "#),
-        "{shown}"
-    );
-    assert!(shown.contains("… (cut: 15000001 characters): "), "{shown}");
-    let basic = basic_output(&result);
-    let cut = basic["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find_map(|e| e.get("instanceLocationCut"));
-    assert_eq!(cut, Some(&json!(15_000_001)));
+    bounded(async {
+        let tools = vec![tool(
+            json!({"name": "strict", "inputSchema": {"type": "object",
+            "additionalProperties": false}}),
+        )];
+        let validators = ToolValidators::compile(&tools).unwrap();
+        let scripted = Scripted::new(tools);
+        let client = connect(ValidatedServer::new(scripted, validators), ()).await;
+        let sneaky = "a\u{202e}b\u{2028}c\u{2029}d\u{200b}e\u{feff}f";
+        let long = "k".repeat(15_000_000);
+        let mut arguments = Map::new();
+        arguments.insert(sneaky.into(), json!(1));
+        arguments.insert(long, json!(1));
+        let mut params = CallToolRequestParams::new("strict");
+        params.arguments = Some(arguments);
+        let result = client.peer().call_tool(params).await.unwrap();
+        assert_eq!(result.is_error, Some(true));
+        // Before: the 15 MB key came back whole (a 15.7 MB answer), the others raw.
+        let answer = serde_json::to_string(&result).unwrap();
+        assert!(answer.len() < 4_000, "{} bytes", answer.len());
+        let shown = text(&result);
+        for c in ['\u{202e}', '\u{2028}', '\u{2029}', '\u{200b}', '\u{feff}'] {
+            assert!(!shown.contains(c), "U+{:04X} raw in {shown:?}", c as u32);
+        }
+        assert!(
+            shown.contains(r#""/a\u202eb\u2028c\u2029d\u200be\ufefff": "#),
+            "{shown}"
+        );
+        assert!(shown.contains("… (cut: 15000001 characters): "), "{shown}");
+        let basic = basic_output(&result);
+        let cut = basic["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find_map(|e| e.get("instanceLocationCut"));
+        assert_eq!(cut, Some(&json!(15_000_001)));
+    })
+    .await
 }

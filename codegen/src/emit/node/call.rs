@@ -6,6 +6,7 @@
 use super::code::{Code, Expr, Uses};
 use super::{dispatchable, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
+use crate::plan::messages::Refusal;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -462,16 +463,23 @@ impl Gen<'_> {
     }
 
     /// `call` (an expression from [`Gen::child`], the evaluation of a `false` subschema
-    /// on a property) made to say that the property is not allowed where `refusal` gives
-    /// the names its object allows ([`crate::plan::messages::additional_refusal`]), on
-    /// the error path.
-    pub(super) fn refusing(&self, f: &Fun<'_>, call: Expr, refusal: Option<String>) -> Expr {
+    /// on property `k`) made to say that the property is not allowed, as `refusal` tells
+    /// ([`crate::plan::messages::additional_refusal`]), on the error path.
+    pub(super) fn refusing(&self, f: &Fun<'_>, call: Expr, refusal: Option<Refusal>) -> Expr {
         match (refusal, f.mode) {
-            (Some(allowed), Mode::Errors) => {
+            (Some(refusal), Mode::Errors) => {
                 let tokens = &call.tokens;
+                let allowed = &refusal.allowed;
+                let (declared, uses) = match refusal.declared.as_slice() {
+                    [] => (quote!(false), Uses::CX),
+                    names => (
+                        quote!(matches!(k.as_str(), #(#names)|*)),
+                        Uses::CX | Uses::K,
+                    ),
+                };
                 Expr {
-                    tokens: quote!(cx.refusing(#allowed, |cx| #tokens)),
-                    uses: call.uses | Uses::CX,
+                    tokens: quote!(cx.refusing(#allowed, #declared, |cx| #tokens)),
+                    uses: call.uses | uses,
                     state_call: true,
                 }
             }

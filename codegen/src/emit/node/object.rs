@@ -9,7 +9,7 @@ use super::names::{match_names, NameArm};
 use super::{reported_apart, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId, RegexId};
 use crate::plan::lookup::{self, NameList};
-use crate::plan::messages;
+use crate::plan::messages::{self, Refusal};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 use std::collections::{BTreeMap, BTreeSet};
@@ -429,7 +429,7 @@ impl Gen<'_> {
         f: &Fun<'_>,
         edge: &Edge,
         inst: &Inst,
-        refusal: Option<String>,
+        refusal: Option<Refusal>,
     ) -> Code {
         match (self.plan.node(edge.target).constant, f.mode) {
             (Some(true), _) => return Code::default(),
@@ -460,7 +460,7 @@ impl Gen<'_> {
         mark: bool,
         edge: &Edge,
         inst: &Inst,
-        refusal: Option<String>,
+        refusal: Option<Refusal>,
     ) -> Code {
         let test = self.refusing_key_child(f, edge, inst, refusal);
         if self.fails(f, edge) || !mark {
