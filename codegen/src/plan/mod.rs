@@ -70,6 +70,7 @@ use graph::Graph;
 pub mod kind;
 pub mod lookup;
 pub mod messages;
+pub mod object_pass;
 pub mod thresholds;
 
 use crate::ir::{CheckKind, Edge, NodeId, Program};

@@ -15,6 +15,7 @@ use super::index::{NameTable, PropertyIndex, Required};
 use crate::ir::{CheckKind, Node, NodeId, Program};
 use crate::plan::kind::Kind;
 use crate::plan::lookup::{pattern_set, EnumTable, NameList};
+use crate::plan::object_pass::{fused_applicators, FusedApplicators};
 use crate::plan::{Discriminator, Plan};
 use crate::regex::PatternSet;
 pub(super) use object::{
@@ -96,7 +97,7 @@ pub(super) struct NodePlan {
     /// for short-circuit evaluation.
     pub(super) required: Vec<(usize, Required)>,
     /// `properties`, `patternProperties` and `additionalProperties` fused into one pass.
-    pub(super) object: Option<ObjectPlan>,
+    pub(super) object: Option<FusedApplicators>,
     /// The check index of the node's `properties` check and a lookup index over its names.
     pub(super) property_index: Option<(usize, PropertyIndex)>,
     /// Prefilters for the `patternProperties` / `additionalProperties` checks with at
@@ -185,19 +186,6 @@ pub(super) enum Bound {
     Maximum,
     ExclusiveMinimum,
     ExclusiveMaximum,
-}
-
-/// The object applicators of a node, run together at the first of them.
-#[derive(Debug)]
-pub(super) struct ObjectPlan {
-    /// Index of the first of the fused checks: the pass runs there, the others are skipped.
-    pub(super) first: usize,
-    /// Index of the `properties` check.
-    pub(super) properties: Option<usize>,
-    /// Index of the `patternProperties` check.
-    pub(super) patterns: Option<usize>,
-    /// Index of the `additionalProperties` check.
-    pub(super) additional: Option<usize>,
 }
 
 /// Plans every node of `shared`'s program, copying the shared plan's per-node decisions
@@ -510,9 +498,7 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
             }
         }
     }
-    let mut properties = Vec::new();
-    let mut patterns = Vec::new();
-    let mut additional = Vec::new();
+    let mut properties = None;
     for (i, check) in node.checks.iter().enumerate() {
         match &check.kind {
             CheckKind::UnevaluatedProperties(_) => {
@@ -523,79 +509,14 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
                 out.has_unevaluated = true;
                 out.collect_items = true;
             }
-            CheckKind::Properties(entries) => {
-                if properties.is_empty() {
-                    let names = entries.iter().map(|(name, _)| name.as_str());
-                    out.property_index = Some((i, PropertyIndex::new(names)));
-                }
-                properties.push(i);
+            CheckKind::Properties(entries) if properties.is_none() => {
+                let names = entries.iter().map(|(name, _)| name.as_str());
+                properties = Some((i, PropertyIndex::new(names)));
             }
-            CheckKind::PatternProperties(_) => patterns.push(i),
-            CheckKind::AdditionalProperties { .. } => additional.push(i),
             _ => {}
         }
     }
-    // Fuse only the shape every front end produces: at most one of each, with
-    // `additionalProperties` naming exactly its siblings. Anything else runs check by check.
-    if properties.len() > 1 || patterns.len() > 1 || additional.len() > 1 {
-        return out;
-    }
-    if patterns.is_empty() && additional.is_empty() {
-        return out;
-    }
-    if let Some(&a) = additional.first() {
-        let CheckKind::AdditionalProperties {
-            known,
-            patterns: ids,
-            ..
-        } = &node.checks[a].kind
-        else {
-            return out;
-        };
-        let mut sibling_names: Vec<&str> = match properties.first() {
-            Some(&p) => match &node.checks[p].kind {
-                CheckKind::Properties(entries) => entries.iter().map(|(n, _)| n.as_str()).collect(),
-                _ => return out,
-            },
-            None => Vec::new(),
-        };
-        let mut known_names: Vec<&str> = known.iter().map(String::as_str).collect();
-        sibling_names.sort_unstable();
-        sibling_names.dedup();
-        known_names.sort_unstable();
-        known_names.dedup();
-        let sibling_ids: Vec<_> = match patterns.first() {
-            Some(&p) => match &node.checks[p].kind {
-                CheckKind::PatternProperties(entries) => {
-                    entries.iter().map(|(id, _)| *id).collect()
-                }
-                _ => return out,
-            },
-            None => Vec::new(),
-        };
-        let mut own_ids = ids.clone();
-        let mut sibling_ids = sibling_ids;
-        own_ids.sort_unstable();
-        own_ids.dedup();
-        sibling_ids.sort_unstable();
-        sibling_ids.dedup();
-        if sibling_names != known_names || sibling_ids != own_ids {
-            return out;
-        }
-    }
-    let first = properties
-        .iter()
-        .chain(&patterns)
-        .chain(&additional)
-        .copied()
-        .min();
-    if let Some(first) = first {
-        out.object = Some(ObjectPlan {
-            first,
-            properties: properties.first().copied(),
-            patterns: patterns.first().copied(),
-            additional: additional.first().copied(),
-        });
-    }
+    out.property_index = properties;
+    out.object = fused_applicators(node);
     out
 }
