@@ -3,12 +3,15 @@
 //! It keeps a stack of the open arrays and objects (bounded by the nesting limit) and,
 //! for the open objects, a hash of each key, with which an object's duplicate keys are
 //! found when it closes (pairwise for up to eight keys, else by sorting; equal hashes are
-//! confirmed by comparing the keys).
+//! confirmed by comparing the keys). The hash has no secret seed, so keys can be crafted
+//! to collide: a run of more than eight equal hashes is sorted by the keys themselves,
+//! so that the work stays O(n log n) comparisons whatever the keys.
 
 use super::string::{hex4, JsonStr};
 use super::{Document, Entry, Tag, ESCAPED, INTEGRAL, SHADOWED};
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::cmp::Ordering;
 use core::fmt;
 
 /// Why a text is not JSON, and the byte offset where reading stopped.
@@ -111,6 +114,7 @@ pub(super) fn read(input: &[u8], max_nesting: usize) -> Result<Document<'_>, Syn
         }
     };
     let mut reader = Reader {
+        text,
         bytes: text.as_bytes(),
         at: 0,
         tape: Vec::new(),
@@ -143,6 +147,8 @@ type KeyHash = (u64, u32);
 
 struct Reader<'a> {
     /// The input up to its first byte that is not UTF-8 (all of it, usually).
+    text: &'a str,
+    /// `text` as bytes.
     bytes: &'a [u8],
     at: usize,
     tape: Vec<Entry>,
@@ -303,7 +309,7 @@ impl Reader<'_> {
         let mut count = open.count;
         if open.is_object {
             let from = open.keys_from as usize;
-            count -= shadow_duplicates(&mut self.keys[from..], &mut self.tape, self.bytes);
+            count -= shadow_duplicates(&mut self.keys[from..], &mut self.tape, self.text);
             self.keys.truncate(from);
         }
         let entry = &mut self.tape[open.entry as usize];
@@ -320,13 +326,12 @@ impl Reader<'_> {
             });
         }
         let (start, end, flags) = self.string()?;
-        let raw = &self.bytes[start..end];
         let hash = if flags & ESCAPED == 0 {
-            hash_bytes(raw)
+            hash_bytes(&self.bytes[start..end])
         } else {
             self.scratch.clear();
-            let text = core::str::from_utf8(raw).unwrap_or_default();
-            self.scratch.extend(JsonStr::new(text, true).chars());
+            self.scratch
+                .extend(JsonStr::new(&self.text[start..end], true).chars());
             hash_bytes(self.scratch.as_bytes())
         };
         self.keys.push((hash, self.tape.len() as u32));
@@ -524,7 +529,7 @@ impl Reader<'_> {
         // (about 1.8e308) is parsed to see whether it does.
         let magnitude = if int_is_zero { 0 } else { int_digits as i64 } + exponent;
         if magnitude > 308 {
-            let text = core::str::from_utf8(&self.bytes[start..self.at]).unwrap_or_default();
+            let text = &self.text[start..self.at];
             if text.parse::<f64>().map_or(true, f64::is_infinite) {
                 self.at = start;
                 return Err(self.error(SyntaxErrorKind::NumberOutOfRange));
@@ -577,44 +582,63 @@ pub(super) fn number_value(text: &str, integral: bool) -> serde_json::Number {
 
 /// Marks the keys in `keys` (one object's: hashes and tape entries, in document order)
 /// that a later key equals as shadowed; returns how many it marked.
-fn shadow_duplicates(keys: &mut [KeyHash], tape: &mut [Entry], text: &[u8]) -> u32 {
-    if keys.len() < 2 {
-        return 0;
+fn shadow_duplicates(keys: &mut [KeyHash], tape: &mut [Entry], text: &str) -> u32 {
+    if keys.len() <= 8 {
+        return shadow_pairwise(keys, tape, text);
     }
-    if keys.len() > 8 {
-        // Equal hashes next to each other, in document order among themselves.
-        keys.sort_unstable();
-    }
-    let mut shadowed = 0;
-    let mut group = 0;
-    while group < keys.len() {
-        // Small objects: one group of all keys; sorted ones: one group per hash.
-        let end = if keys.len() <= 8 {
-            keys.len()
-        } else {
-            let hash = keys[group].0;
-            group + keys[group..].iter().take_while(|k| k.0 == hash).count()
-        };
-        for i in group..end {
-            for j in i + 1..end {
-                let (a, b) = (keys[i], keys[j]);
-                if a.0 == b.0 && key_text(tape, text, a.1) == key_text(tape, text, b.1) {
-                    tape[a.1 as usize].flags |= SHADOWED;
+    // Equal hashes next to each other, in document order among themselves.
+    keys.sort_unstable();
+    keys.chunk_by_mut(|a, b| a.0 == b.0)
+        .filter(|run| run.len() > 1)
+        .map(|run| {
+            if run.len() <= 8 {
+                return shadow_pairwise(run, tape, text);
+            }
+            // Crafted collisions: sort the run by the keys themselves.
+            run.sort_unstable_by(|a, b| {
+                key_order(key_text(tape, text, a.1), key_text(tape, text, b.1)).then(a.1.cmp(&b.1))
+            });
+            let mut shadowed = 0;
+            for pair in run.windows(2) {
+                if key_text(tape, text, pair[0].1) == key_text(tape, text, pair[1].1) {
+                    tape[pair[0].1 as usize].flags |= SHADOWED;
                     shadowed += 1;
-                    break;
                 }
             }
+            shadowed
+        })
+        .sum()
+}
+
+/// [`shadow_duplicates`] for a few keys: each compared with the later ones (hashes first).
+fn shadow_pairwise(keys: &[KeyHash], tape: &mut [Entry], text: &str) -> u32 {
+    let mut shadowed = 0;
+    for (i, &(hash, at)) in keys.iter().enumerate() {
+        let key = key_text(tape, text, at);
+        if keys[i + 1..]
+            .iter()
+            .any(|&(h, b)| h == hash && key_text(tape, text, b) == key)
+        {
+            tape[at as usize].flags |= SHADOWED;
+            shadowed += 1;
         }
-        group = end;
     }
     shadowed
 }
 
+/// The order of two keys by their characters (for unescaped keys, their bytes: UTF-8
+/// orders as code points do).
+fn key_order(a: JsonStr<'_>, b: JsonStr<'_>) -> Ordering {
+    match (a.as_plain(), b.as_plain()) {
+        (Some(a), Some(b)) => a.as_bytes().cmp(b.as_bytes()),
+        _ => a.chars().cmp(b.chars()),
+    }
+}
+
 /// The key at tape entry `at`.
-fn key_text<'a>(tape: &[Entry], text: &'a [u8], at: u32) -> JsonStr<'a> {
+fn key_text<'a>(tape: &[Entry], text: &'a str, at: u32) -> JsonStr<'a> {
     let e = tape[at as usize];
-    let raw = core::str::from_utf8(&text[e.a as usize..e.b as usize]).unwrap_or_default();
-    JsonStr::new(raw, e.flags & ESCAPED != 0)
+    JsonStr::new(&text[e.a as usize..e.b as usize], e.flags & ESCAPED != 0)
 }
 
 /// A hash of a key's bytes (word at a time, multiply and rotate).
@@ -633,4 +657,63 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
         .fold(0u64, |t, &b| t << 8 | u64::from(b));
     h = (h.rotate_left(5) ^ tail).wrapping_mul(K);
     h ^ (h >> 29)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::Instance;
+
+    /// Sixteen-byte keys whose second word is chosen to cancel the first: every one has
+    /// the same hash, as an attacker could make them.
+    fn colliding_keys(n: usize) -> Vec<String> {
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let start = 16u64.wrapping_mul(K);
+        let target = 0x0123_4567_89ab_cdef;
+        let printable = |b: &u8| (0x20..0x7f).contains(b) && *b != b'"' && *b != b'\\';
+        let mut keys = Vec::new();
+        for counter in 0u64.. {
+            let mut first = [b'a'; 8];
+            let mut rest = counter;
+            for byte in &mut first {
+                *byte = b'a' + (rest % 26) as u8;
+                rest /= 26;
+            }
+            let h1 = (start.rotate_left(5) ^ u64::from_le_bytes(first)).wrapping_mul(K);
+            let second = (h1.rotate_left(5) ^ target).to_le_bytes();
+            if second.iter().all(printable) {
+                let key = [first, second].concat();
+                keys.push(String::from_utf8(key).expect("printable"));
+                if keys.len() == n {
+                    break;
+                }
+            }
+        }
+        keys
+    }
+
+    #[test]
+    fn crafted_hash_collisions_still_find_the_duplicates() {
+        let keys = colliding_keys(20);
+        let hash = hash_bytes(keys[0].as_bytes());
+        assert!(keys.iter().all(|k| hash_bytes(k.as_bytes()) == hash));
+        // Each key once, then the first three again (one of them twice).
+        let mut text = String::from("{");
+        for (i, key) in keys.iter().enumerate() {
+            text.push_str(&format!("\"{key}\": {i}, "));
+        }
+        for key in [&keys[0], &keys[1], &keys[2], &keys[0]] {
+            text.push_str(&format!("\"{key}\": \"again\", "));
+        }
+        text.push_str("\"last\": null}");
+        let doc = Document::read(text.as_bytes()).expect("reads");
+        let root = doc.root();
+        assert_eq!(root.len(), Some(21));
+        assert_eq!(root.entries().count(), 21);
+        for (i, key) in keys.iter().enumerate() {
+            let value = root.get(key).expect("every key");
+            let again = value.as_str().is_some_and(|s| s.eq_str("again"));
+            assert_eq!(again, i < 3, "{key}");
+        }
+    }
 }
