@@ -33,6 +33,14 @@ pub fn errors(arguments: &Value) -> Vec<(alloc::string::String, alloc::string::S
         .collect()
 }
 
+/// Whether the JSON text `bytes` holds valid `set_led` arguments; `None` when it is not
+/// JSON. The runtime's byte reader (`document`) builds under `#![no_std]` + `alloc` too;
+/// until the validators read its tape directly, the document is turned into a `Value`.
+pub fn accept_json(bytes: &[u8]) -> Option<bool> {
+    let document = schemac_runtime::document::Document::read(bytes).ok()?;
+    Some(accept(&document.to_value()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -55,6 +63,19 @@ mod tests {
                 validators::set_led::check(&arguments)
             );
         }
+    }
+
+    #[test]
+    fn json_text_is_read_without_std() {
+        assert_eq!(
+            accept_json(br#"{"led": "led7", "color": "red", "brightness": 0.25}"#),
+            Some(true)
+        );
+        assert_eq!(
+            accept_json(br#"{"led": "LED7", "color": "red"}"#),
+            Some(false)
+        );
+        assert_eq!(accept_json(br#"{"led": "led7", "color": "red",}"#), None);
     }
 
     #[test]
