@@ -249,8 +249,8 @@ pub enum ErrorKind {
     },
     /// `multipleOf`
     MultipleOf {
-        /// The divisor.
-        divisor: f64,
+        /// The divisor, an integer exactly.
+        divisor: crate::json::Divisor,
     },
     /// `minimum`
     Minimum {

@@ -267,16 +267,60 @@ pub fn compare_with_f64(n: &Number, limit: f64) -> Ordering {
     }
 }
 
-/// Whether `n` is a multiple of `divisor` (a positive finite number), decided exactly.
+/// A `multipleOf` divisor as the schema wrote it: an integer exactly (serde_json reads
+/// every integer up to `u64::MAX` exactly; as an `f64`, 9007199254740993 would be
+/// 9007199254740992), any other number as its `f64`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Divisor {
+    /// A positive integer.
+    Integer(u64),
+    /// A positive finite number that is not an integer JSON read exactly.
+    Float(f64),
+}
+
+impl Divisor {
+    /// The divisor `n` stands for, or `None` when it is not a positive finite number
+    /// (`multipleOf` allows no other).
+    pub fn of(n: &Number) -> Option<Divisor> {
+        match n.as_u64() {
+            Some(0) => None,
+            Some(i) => Some(Divisor::Integer(i)),
+            None => n
+                .as_f64()
+                .filter(|d| *d > 0.0 && d.is_finite())
+                .map(Divisor::Float),
+        }
+    }
+
+    /// The divisor as a decimal (`None` for a float that is not finite).
+    fn decimal(self) -> Option<Decimal> {
+        match self {
+            Divisor::Integer(i) => Some(Decimal::new(u128::from(i), 0)),
+            Divisor::Float(d) => Decimal::of_f64(d),
+        }
+    }
+}
+
+impl core::fmt::Display for Divisor {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Divisor::Integer(i) => write!(f, "{i}"),
+            Divisor::Float(d) => write!(f, "{d}"),
+        }
+    }
+}
+
+/// Whether `n` is a multiple of `divisor`, decided exactly.
 ///
 /// Both numbers are taken as the decimals they were written as: an integer as itself, a
 /// float as its shortest round-trip decimal form (the form `{:e}` prints, which is what
 /// the JSON text said whenever the text had at most 17 significant digits). `n` is a
 /// multiple when `n / divisor` is an integer, with no tolerance: `0.0075` is a multiple of
-/// `0.0001`, `1e-17` is not a multiple of `1`. The work is bounded (a few hundred integer
-/// steps) for any exponents, `1e308` against `1e-300` included.
-pub fn is_multiple_of(n: &Number, divisor: f64) -> bool {
-    let (Some(x), Some(d)) = (Decimal::of_number(n), Decimal::of_f64(divisor)) else {
+/// `0.0001`, `1e-17` is not a multiple of `1`, `9007199254740992` is not a multiple of
+/// `9007199254740993`. The work is bounded (a few hundred integer steps) for any
+/// exponents, `1e308` against `1e-300` included.
+pub fn is_multiple_of(n: &Number, divisor: Divisor) -> bool {
+    let (Some(x), Some(d)) = (Decimal::of_number(n), divisor.decimal()) else {
         return false;
     };
     x.is_multiple_of(&d)
@@ -927,7 +971,7 @@ mod tests {
 
     #[test]
     fn multiple_of_is_exact_on_shortest_decimals() {
-        let multiple = |n: &str, d: f64| is_multiple_of(&parse(n), d);
+        let multiple = |n: &str, d: f64| is_multiple_of(&parse(n), Divisor::Float(d));
         // Decimal divisors that are not exact in binary.
         assert!(multiple("0.0075", 0.0001));
         assert!(multiple("0.3", 0.1));
@@ -961,6 +1005,36 @@ mod tests {
         assert!(multiple("5e-324", 5e-324));
         assert!(multiple("1e-323", 5e-324));
         assert!(!multiple("1.5e-323", 1e-323));
+    }
+
+    #[test]
+    fn integer_divisors_beyond_2_pow_53_are_exact() {
+        let divisor = |d: &str| Divisor::of(&parse(d)).unwrap();
+        let multiple = |n: &str, d: &str| is_multiple_of(&parse(n), divisor(d));
+        // As an f64, 9007199254740993 is 9007199254740992: a wrong "valid" before.
+        assert_eq!(
+            divisor("9007199254740993"),
+            Divisor::Integer(9007199254740993)
+        );
+        assert!(!multiple("9007199254740992", "9007199254740993"));
+        assert!(multiple("9007199254740993", "9007199254740993"));
+        assert!(multiple("18446744073709551615", "18446744073709551615"));
+        assert!(!multiple("18446744073709551614", "18446744073709551615"));
+        assert!(multiple("-9223372036854775808", "4611686018427387904"));
+        assert!(multiple("0", "18446744073709551615"));
+        // A float instance against an integer divisor: its shortest decimal.
+        assert!(multiple("1.8446744073709552e19", "2"));
+        assert!(!multiple("0.5", "1"));
+        // Divisors that are not integers read exactly stay floats; zero and negatives
+        // are not divisors.
+        assert_eq!(divisor("2.5"), Divisor::Float(2.5));
+        assert_eq!(Divisor::of(&Number::from(0u64)), None);
+        assert_eq!(Divisor::of(&Number::from(-3i64)), None);
+        assert_eq!(
+            Divisor::Integer(9007199254740993).to_string(),
+            "9007199254740993"
+        );
+        assert_eq!(Divisor::Float(0.01).to_string(), "0.01");
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::load::{uri, Index, LocateError, Place, SchemaInfo};
 use crate::options::{Options, RefPolicy, UnsupportedRegexPolicy};
 use crate::regex::{self, RegexError};
 use schemac_runtime::error::{Escaped, TypeSet};
+use schemac_runtime::json::Divisor;
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -710,7 +711,7 @@ impl Keywords<'_, '_> {
             }
         }
         if let Some(value) = object.get("multipleOf") {
-            match value.as_f64().filter(|d| *d > 0.0 && d.is_finite()) {
+            match value.as_number().and_then(Divisor::of) {
                 Some(divisor) => self.push("multipleOf", CheckKind::MultipleOf(divisor)),
                 None => self.invalid("multipleOf", "must be a number greater than 0"),
             }

@@ -8,6 +8,7 @@
 use super::*;
 use crate::ir::{Check, CheckKind, Collect, Edge, Node, NodeId, Program, Resource, ResourceId};
 use schemac_runtime::error::TypeSet;
+use schemac_runtime::json::Divisor;
 use schemac_runtime::Limits;
 use serde_json::json;
 
@@ -146,7 +147,7 @@ fn applicator_program() -> Program {
     let num = b.node(
         "/oneOf/1",
         vec![
-            check("multipleOf", CheckKind::MultipleOf(0.5)),
+            check("multipleOf", CheckKind::MultipleOf(Divisor::Float(0.5))),
             check("exclusiveMaximum", CheckKind::ExclusiveMaximum((-3).into())),
         ],
     );

@@ -8,6 +8,7 @@ use crate::ir::{
     ResourceId,
 };
 use schemac_runtime::error::{ErrorKind, IncompleteReason, TypeSet};
+use schemac_runtime::json::Divisor;
 use schemac_runtime::{Limits, Validate, Verdict};
 use serde_json::{json, Number, Value};
 use std::borrow::Cow;
@@ -237,7 +238,7 @@ type BoundCase = (
 
 #[test]
 fn numeric_checks() {
-    let v = single("multipleOf", CheckKind::MultipleOf(0.01));
+    let v = single("multipleOf", CheckKind::MultipleOf(Divisor::Float(0.01)));
     assert_valid(&v, &json!(19.99));
     assert_valid(&v, &json!("not a number"));
     assert_eq!(
@@ -245,7 +246,9 @@ fn numeric_checks() {
         vec![at(
             "",
             "/multipleOf",
-            ErrorKind::MultipleOf { divisor: 0.01 }
+            ErrorKind::MultipleOf {
+                divisor: Divisor::Float(0.01)
+            }
         )]
     );
 
@@ -311,20 +314,20 @@ fn number(text: &str) -> Value {
 
 #[test]
 fn multiple_of_is_exact() {
-    let v = single("multipleOf", CheckKind::MultipleOf(0.0001));
+    let v = single("multipleOf", CheckKind::MultipleOf(Divisor::Float(0.0001)));
     assert_valid(&v, &number("0.0075"));
     assert_valid(&v, &number("1e300"));
     errors(&v, &number("0.00751"));
     errors(&v, &number("1e-5"));
-    let v = single("multipleOf", CheckKind::MultipleOf(1.0));
+    let v = single("multipleOf", CheckKind::MultipleOf(Divisor::Float(1.0)));
     errors(&v, &number("1e-17"));
     errors(&v, &number("5e-324"));
     assert_valid(&v, &number("1e308"));
     assert_valid(&v, &number("18446744073709551615"));
-    let v = single("multipleOf", CheckKind::MultipleOf(2.5));
+    let v = single("multipleOf", CheckKind::MultipleOf(Divisor::Float(2.5)));
     errors(&v, &number("1e-20"));
     assert_valid(&v, &number("7.5"));
-    let v = single("multipleOf", CheckKind::MultipleOf(1e-300));
+    let v = single("multipleOf", CheckKind::MultipleOf(Divisor::Float(1e-300)));
     assert_valid(&v, &number("1e308"));
     errors(&v, &number("1e-301"));
 }

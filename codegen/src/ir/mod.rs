@@ -86,6 +86,7 @@ pub mod analyse;
 use crate::error::CompileWarning;
 use crate::regex::CompiledRegex;
 use schemac_runtime::error::TypeSet;
+use schemac_runtime::json::Divisor;
 use schemac_runtime::Limits;
 use serde_json::{Number, Value};
 use std::collections::BTreeMap;
@@ -266,8 +267,8 @@ pub enum CheckKind {
     Const(Value),
     /// `enum`.
     Enum(Vec<Value>),
-    /// `multipleOf` (a positive number).
-    MultipleOf(f64),
+    /// `multipleOf` (a positive number, an integer exactly).
+    MultipleOf(Divisor),
     /// `minimum`.
     Minimum(Number),
     /// `maximum`.

@@ -11,6 +11,7 @@ use crate::plan::messages;
 use crate::plan::thresholds::REQUIRED_IN_LOOP;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use schemac_runtime::json::Divisor;
 
 /// Context of one arm of a dispatch.
 pub(super) struct ArmCx<'f, 'n> {
@@ -273,7 +274,13 @@ impl Gen<'_> {
                 self.enum_test(a, check, values, kind)
             }
             (CheckKind::MultipleOf(d), Kind::Number) => {
-                let lit = f64_tokens(*d);
+                let lit = match *d {
+                    Divisor::Integer(i) => quote!(__rt::json::Divisor::Integer(#i)),
+                    Divisor::Float(x) => {
+                        let x = f64_tokens(x);
+                        quote!(__rt::json::Divisor::Float(#x))
+                    }
+                };
                 fail_if(
                     quote!(!__rt::json::is_multiple_of(num, #lit)),
                     quote!(__rt::ErrorKind::MultipleOf { divisor: #lit }),
