@@ -192,9 +192,9 @@ fn compiler(
     }
 }
 
-/// Reads and compiles one schema, printing its errors and warnings to stderr — and a
-/// warning naming `--tools` when the file looks like an MCP tool or tool list, which as a
-/// schema would constrain nothing.
+/// Reads and compiles one schema, printing its errors and warnings to stderr (among them,
+/// the compiler's warning naming `--tools` when the file looks like an MCP tool or tool
+/// list, which as a schema would constrain nothing).
 fn compile(compiler: &Compiler, shared: &SharedOptions, path: &Path) -> Option<Program> {
     let schema = match instances::read_json(path, shared.max_input_size) {
         Ok(schema) => schema,
@@ -203,15 +203,6 @@ fn compile(compiler: &Compiler, shared: &SharedOptions, path: &Path) -> Option<P
             return None;
         }
     };
-    if let Some(what) = schemac::mcp::looks_like_tools(&schema) {
-        let path = instances::display(path);
-        eprintln!(
-            "schemac: warning: {path} looks like {what}, not a schema (as a schema, its tool \
-             fields are unknown keywords that constrain nothing); check its tools with \
-             `schemac check --tools {path}`, validate a call with `schemac validate --tools \
-             {path} --tool NAME CALL...`"
-        );
-    }
     let compiled = compiler.compile_named(&path.display().to_string(), &schema);
     drop_deep(schema);
     report_compiled(compiled)

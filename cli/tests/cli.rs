@@ -872,11 +872,11 @@ fn a_tool_given_as_a_schema_warns_and_names_tools() {
     for document in ["tool.json", "tools.json"] {
         let run = schemac(&dir, &["validate", document, "empty.json"]);
         assert!(
-            run.stderr
-                .contains(&format!("warning: {document} looks like an MCP tool"))
-                && run
-                    .stderr
-                    .contains(&format!("`schemac check --tools {document}`")),
+            run.stderr.contains(&format!(
+                "{document}#: warning: {document} looks like an MCP tool"
+            )) && run
+                .stderr
+                .contains(&format!("`schemac check --tools {document}`")),
             "{}",
             run.stderr
         );

@@ -244,6 +244,26 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_tool_compiled_as_a_schema_warns_first() {
+        let compiler = crate::Compiler::default();
+        let tool = json!({"name": "t", "icons": [], "inputSchema": {"type": "object"}});
+        let program = compiler.compile_named("tool.json", &tool).unwrap();
+        let first = program.warnings[0].to_string();
+        assert!(
+            first.starts_with("tool.json#: warning: tool.json looks like an MCP tool, not a")
+                && first.contains("`schemac check --tools tool.json`")
+                && first.contains("`Builder::mcp_tools`"),
+            "{first}"
+        );
+        // A name that could forge a line is escaped in the message as in the location.
+        let program = compiler.compile_named("a\nb", &json!({"tools": [tool]})).unwrap();
+        assert!(!program.warnings[0].to_string().contains('\n'));
+        let schema = json!({"type": "object", "properties": {"name": {}, "inputSchema": {}}});
+        let program = compiler.compile_named("schema.json", &schema).unwrap();
+        assert!(program.warnings.is_empty(), "{:?}", program.warnings);
+    }
+
+    #[test]
     fn reads_tools_and_applies_mcp_rules() {
         let list = json!({"tools": [
             {"name": "get-weather", "inputSchema": {"type": "object"},

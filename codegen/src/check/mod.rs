@@ -4,10 +4,11 @@
 
 mod lower;
 
-use crate::error::CompileError;
+use crate::error::{CompileError, CompileWarning, Location};
 use crate::ir::Program;
 use crate::load::{Index, Registry};
 use crate::options::Options;
+use schemac_runtime::error::Escaped;
 use serde_json::Value;
 
 /// The compiler: options plus the offline registry of documents.
@@ -49,9 +50,36 @@ impl Compiler {
     }
 
     /// Compiles `schema`; `name` (usually its file path) names it in error locations.
+    /// A document that looks like an MCP tool or tool list rather than a schema
+    /// ([`crate::mcp::looks_like_tools`]) compiles with a warning saying so first: as a
+    /// schema it would constrain nothing.
     pub fn compile_named(&self, name: &str, schema: &Value) -> Result<Program, Vec<CompileError>> {
         let mut index = Index::new(&self.registry, &self.options);
         let root = index.load_root(name, schema);
-        lower::lower(index, root, &self.options)
+        let mut program = lower::lower(index, root, &self.options)?;
+        if let Some(what) = crate::mcp::looks_like_tools(schema) {
+            program.warnings.insert(0, tools_as_schema(name, what));
+        }
+        Ok(program)
+    }
+}
+
+/// The warning for document `name`, which looks like `what` (an MCP tool or tool list),
+/// compiled as a schema.
+fn tools_as_schema(name: &str, what: &str) -> CompileWarning {
+    let location = Location {
+        document: name.to_owned(),
+        pointer: String::new(),
+        keyword: None,
+    };
+    let name = Escaped(name);
+    CompileWarning {
+        location,
+        message: format!(
+            "{name} looks like {what}, not a schema (as a schema, its tool fields are \
+             unknown keywords that constrain nothing); compile its tools as tools: \
+             `schemac check --tools {name}`, `schemac validate --tools {name} --tool NAME \
+             CALL...`, or `Builder::mcp_tools` in a build script"
+        ),
     }
 }
