@@ -3,6 +3,7 @@
 //! Error messages never quote instance values; the instance location (a JSON pointer,
 //! which names instance keys as the 2020-12 output format requires) says where.
 
+use crate::limits::Usage;
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -590,6 +591,8 @@ pub struct Report {
     pub errors: Vec<ValidationError>,
     /// How many more errors were found but left out of `errors` by the bound.
     pub errors_omitted: u64,
+    /// What the validation spent of its [`Limits`](crate::Limits).
+    pub usage: Usage,
 }
 
 /// What [`ErrorList::mute`] saved, for [`ErrorList::unmute`].
@@ -717,7 +720,14 @@ impl Report {
             verdict,
             errors,
             errors_omitted,
+            usage: Usage::default(),
         }
+    }
+
+    /// The same report with what its validation spent, [`Report::usage`].
+    pub fn with_usage(mut self, usage: Usage) -> Report {
+        self.usage = usage;
+        self
     }
 
     /// Whether the instance was fully checked and is valid.

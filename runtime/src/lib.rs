@@ -35,7 +35,7 @@ pub mod __private;
 
 pub use annotation::{Annotation, Evaluation, Unit};
 pub use error::{ErrorKind, IncompleteReason, Report, ValidationError, Verdict};
-pub use limits::{Budget, Limits};
+pub use limits::{Budget, Limits, Usage};
 
 /// A compiled validator: generated code and the interpreter both implement this.
 pub trait Validate {
@@ -44,6 +44,11 @@ pub trait Validate {
 
     /// Checks `instance` and collects every error.
     fn validate(&self, instance: &serde_json::Value) -> Report;
+
+    /// [`Validate::check`], and what the check spent of the validator's [`Limits`]: the
+    /// figures to fit the limits to a workload by ([`Report::usage`] gives them for
+    /// `validate`).
+    fn check_with_usage(&self, instance: &serde_json::Value) -> (Verdict, Usage);
 
     /// `true` only when the instance was fully checked and is valid
     /// (an incomplete check is never valid).
@@ -67,6 +72,10 @@ impl<T: Validate + ?Sized> Validate for &T {
 
     fn validate(&self, instance: &serde_json::Value) -> Report {
         (**self).validate(instance)
+    }
+
+    fn check_with_usage(&self, instance: &serde_json::Value) -> (Verdict, Usage) {
+        (**self).check_with_usage(instance)
     }
 }
 

@@ -25,6 +25,11 @@
 //!
 //! A third limit bounds what a report holds: [`Limits::max_errors`] errors are kept, the
 //! rest only counted (see [`ErrorList`](crate::error::ErrorList)).
+//!
+//! What one validation spent of its limits is its [`Usage`]
+//! ([`Report::usage`](crate::Report::usage),
+//! [`Validate::check_with_usage`](crate::Validate::check_with_usage)): the units charged
+//! and the deepest each depth count went, the figures to fit limits to a workload by.
 
 use crate::error::IncompleteReason;
 
@@ -81,6 +86,22 @@ impl Default for Limits {
     }
 }
 
+/// What one validation spent of its [`Limits`]: the budget units charged and the deepest
+/// each depth count went (each at most its bound; at a bound the validation stopped).
+/// Both backends spend alike, so a validator's usage is the same whichever runs it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Budget units charged (all of [`Limits::budget`] when it ran out).
+    pub units: u64,
+    /// The deepest step into the instance ([`Limits::max_depth`]).
+    pub depth: u32,
+    /// The most evaluations on a cycle of the schema nested in place
+    /// ([`Limits::max_in_place`]).
+    pub in_place: u32,
+    /// The most nesting held ([`Limits::max_nesting`]).
+    pub nesting: u32,
+}
+
 /// The running account of one validation: budget left and the three depths.
 #[derive(Debug, Clone)]
 pub struct Budget {
@@ -89,11 +110,14 @@ pub struct Budget {
     in_place: u32,
     nesting: u32,
     limits: DepthLimits,
+    /// The deepest each depth count went so far (`units` unused: see [`Budget::usage`]).
+    deepest: Usage,
 }
 
-/// The depth bounds of [`Limits`].
+/// The budget and depth bounds of [`Limits`].
 #[derive(Debug, Clone, Copy)]
 struct DepthLimits {
+    budget: u64,
     depth: u32,
     in_place: u32,
     nesting: u32,
@@ -108,9 +132,16 @@ impl Budget {
             in_place: 0,
             nesting: 0,
             limits: DepthLimits {
+                budget: limits.budget,
                 depth: limits.max_depth,
                 in_place: limits.max_in_place,
                 nesting: limits.max_nesting,
+            },
+            deepest: Usage {
+                units: 0,
+                depth: 0,
+                in_place: 0,
+                nesting: 0,
             },
         }
     }
@@ -122,10 +153,12 @@ impl Budget {
     #[inline]
     pub fn enter_region(&mut self, cost: u64, levels: u32) -> Result<(), IncompleteReason> {
         self.charge(cost)?;
-        if self.nesting.saturating_add(levels) > self.limits.nesting {
+        let nesting = self.nesting.saturating_add(levels);
+        if nesting > self.limits.nesting {
             return Err(IncompleteReason::DepthExceeded);
         }
-        self.nesting += levels;
+        self.nesting = nesting;
+        self.deepest.nesting = self.deepest.nesting.max(nesting);
         Ok(())
     }
 
@@ -146,6 +179,7 @@ impl Budget {
         }
         self.enter_region(cost, levels)?;
         self.in_place += 1;
+        self.deepest.in_place = self.deepest.in_place.max(self.in_place);
         Ok(())
     }
 
@@ -164,6 +198,7 @@ impl Budget {
             return Err(IncompleteReason::DepthExceeded);
         }
         self.depth += 1;
+        self.deepest.depth = self.deepest.depth.max(self.depth);
         Ok(core::mem::replace(&mut self.in_place, 0))
     }
 
@@ -196,6 +231,14 @@ impl Budget {
     /// Units left.
     pub fn remaining(&self) -> u64 {
         self.remaining
+    }
+
+    /// What was spent so far: the units charged and the deepest each depth count went.
+    pub fn usage(&self) -> Usage {
+        Usage {
+            units: self.limits.budget - self.remaining,
+            ..self.deepest
+        }
     }
 }
 
@@ -235,6 +278,37 @@ mod tests {
         b.leave_cycle(1);
         assert_eq!(b.enter_cycle(1, 1), Ok(()));
         assert_eq!(b.remaining(), Limits::DEFAULT_BUDGET - 9);
+    }
+
+    #[test]
+    fn usage_counts_units_and_the_deepest_of_each_count() {
+        let mut b = budget(8, 4, 100);
+        assert_eq!(b.usage(), Usage::default());
+        b.enter_cycle(3, 5).expect("within the bounds");
+        let saved = b.step_in().expect("depth 1 of 8");
+        b.enter_cycle(1, 5).expect("within the bounds");
+        b.enter_cycle(1, 5).expect("within the bounds");
+        b.leave_cycle(5);
+        b.leave_cycle(5);
+        b.step_out(saved);
+        b.leave_cycle(5);
+        b.charge_locations(65).expect("two units");
+        let usage = Usage {
+            units: 7,
+            depth: 1,
+            in_place: 2,
+            nesting: 15,
+        };
+        assert_eq!(b.usage(), usage, "the deepest counts stay after leaving");
+        assert_eq!(
+            b.charge(Limits::DEFAULT_BUDGET),
+            Err(IncompleteReason::BudgetExceeded)
+        );
+        assert_eq!(
+            b.usage().units,
+            Limits::DEFAULT_BUDGET,
+            "all of it, once exceeded"
+        );
     }
 
     #[test]

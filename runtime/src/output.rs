@@ -428,6 +428,7 @@ mod tests {
             verdict: Verdict::Invalid,
             errors,
             errors_omitted: 0,
+            usage: Default::default(),
         }
     }
 
@@ -463,6 +464,7 @@ mod tests {
             verdict: Verdict::Valid,
             errors: vec![],
             errors_omitted: 0,
+            usage: Default::default(),
         };
         let title = Annotation {
             instance_location: "/a".into(),
@@ -548,6 +550,7 @@ mod tests {
                 verdict: Verdict::Valid,
                 errors: vec![],
                 errors_omitted: 0,
+                usage: Default::default(),
             },
             vec![title],
         )
@@ -597,11 +600,13 @@ mod tests {
             verdict: Verdict::Incomplete(crate::IncompleteReason::BudgetExceeded),
             errors: vec![],
             errors_omitted: 0,
+            usage: Default::default(),
         };
         let omitted = Report {
             verdict: Verdict::Invalid,
             errors: vec![],
             errors_omitted: 3,
+            usage: Default::default(),
         };
         for format in [Format::Basic, Format::Detailed, Format::Verbose] {
             let out = output(format, &stopped, &[]);

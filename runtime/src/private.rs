@@ -18,7 +18,7 @@ pub use crate::error::{
 };
 pub use crate::json;
 pub use crate::json::Tag;
-pub use crate::limits::Limits;
+pub use crate::limits::{Limits, Usage};
 pub use crate::lookup::NameList;
 pub use crate::tools::{Tool, ToolSchema};
 pub use crate::{Annotation, Check, Evaluate, Evaluation, Unit, Validate};
@@ -325,6 +325,18 @@ impl State {
     /// The outermost resource in the dynamic scope for which `declares` holds.
     pub fn outermost(&self, declares: impl Fn(u32) -> bool) -> Option<u32> {
         self.scope.iter().copied().find(|&r| declares(r))
+    }
+
+    /// What the validation spent so far ([`Budget::usage`]).
+    pub fn usage(&self) -> Usage {
+        self.budget.usage()
+    }
+
+    /// The verdict of a short-circuit validation whose root returned `result`, and what
+    /// it spent.
+    pub fn verdict_and_usage(self, result: Res) -> (Verdict, Usage) {
+        let usage = self.usage();
+        (self.verdict(result), usage)
     }
 
     /// The verdict of a short-circuit validation whose root returned `result`.
@@ -710,13 +722,17 @@ impl Errors {
     /// The report of a validation whose root returned `result`.
     pub fn finish(self, result: Done) -> Report {
         let stopped = self.stopped(result);
-        self.trail.into_report(stopped)
+        let usage = self.state.usage();
+        self.trail.into_report(stopped).with_usage(usage)
     }
 
     /// The evaluation of an instance whose root returned `result`.
     pub fn finish_evaluation(self, result: Done) -> Evaluation {
         let stopped = self.stopped(result);
-        self.trail.into_evaluation(stopped)
+        let usage = self.state.usage();
+        let mut evaluation = self.trail.into_evaluation(stopped);
+        evaluation.report.usage = usage;
+        evaluation
     }
 
     /// Why an evaluation whose root returned `result` stopped, if it did.

@@ -101,7 +101,12 @@ mod tests {
                 verdict: self.check(instance),
                 errors: alloc::vec::Vec::new(),
                 errors_omitted: 0,
+                usage: Default::default(),
             }
+        }
+
+        fn check_with_usage(&self, instance: &Value) -> (Verdict, crate::Usage) {
+            (self.check(instance), crate::Usage::default())
         }
     }
 

@@ -10,6 +10,8 @@ pub mod suite {
     include!(concat!(env!("OUT_DIR"), "/suite_validators.rs"));
 }
 
+use crate::suite::{File, Group, SetSpec};
+use schemac::interp::Interpreter;
 use schemac_runtime::{Evaluate, Validate};
 pub use suite::{DRAFTS, EVALUATORS, HOSTILE, VALIDATORS};
 
@@ -20,6 +22,26 @@ pub fn lookup(label: &str, file: &str, index: usize) -> Option<&'static (dyn Val
         .iter()
         .find(|(l, f, i, _)| *l == label && *f == file && *i == index)
         .map(|(_, _, _, v)| *v)
+}
+
+/// Both backends of `group` of `file` in the set `spec`: the interpreter of its schema
+/// compiled by `compiler` (named as `build.rs` names it, `<draft>/<set>/<file>#<index>`)
+/// and the validator generated at build time; `Ok(None)` when the schema compiles in
+/// neither, an error when only one backend has it.
+pub fn both_backends(
+    compiler: &schemac::Compiler,
+    spec: &SetSpec,
+    file: &File,
+    group: &Group,
+) -> Result<Option<(Interpreter, &'static (dyn Validate + Sync))>, String> {
+    let name = format!("{}/{}/{}#{}", spec.draft, spec.name, file.name, group.index);
+    let program = compiler.compile_named(&name, &group.schema);
+    match (program, lookup(&spec.label(), &file.name, group.index)) {
+        (Ok(program), Some(generated)) => Ok(Some((Interpreter::new(program), generated))),
+        (Err(_), None) => Ok(None),
+        (Ok(_), None) => Err(format!("{name}: compiles but was not generated")),
+        (Err(e), Some(_)) => Err(format!("{name}: generated but fails to compile: {e:?}")),
+    }
 }
 
 /// The generated evaluator (built with `evaluate`) of case or group `index` of `file` in the

@@ -9,6 +9,8 @@
 //! - [`evaluation_cases`], [`annotations`], [`output`]: the suite's annotation and output
 //!   tests, loaded, and run through `evaluate`;
 //! - [`hostile`]: the hostile schemas of issue 9, compiled into Rust at build time too;
+//! - [`corpus`]: the shared corpora of real schemas and instances (`bench-corpus/`,
+//!   `realworld/cases/`), compiled into Rust at build time for the budget test;
 //! - [`runner`]: running a set through a backend, and the expected-failures list;
 //! - [`rng`]: a seeded random number generator for generated cases;
 //! - [`panics`]: catching a panic with its message and location, quietly;
@@ -16,6 +18,7 @@
 
 pub mod annotations;
 pub mod backend;
+pub mod corpus;
 pub mod evaluation_cases;
 pub mod fuzzing;
 pub mod generated;

@@ -48,6 +48,9 @@ impl Validate for Static {
     fn validate(&self, instance: &Value) -> schemac_runtime::Report {
         self.0.validate(instance)
     }
+    fn check_with_usage(&self, instance: &Value) -> (Verdict, schemac_runtime::Usage) {
+        self.0.check_with_usage(instance)
+    }
 }
 
 /// `check` and `validate`'s verdicts of `instance` in both backends, each run on a thread

@@ -3,7 +3,6 @@
 //! `validate` verdict, and the same set of errors (instance location, keyword location,
 //! absolute keyword location and kind).
 
-use schemac::interp::Interpreter;
 use schemac_runtime::{Report, Validate, ValidationError};
 use schemac_tests::generated::{self, DRAFTS};
 use schemac_tests::suite::{case_id, Set, SETS};
@@ -36,23 +35,15 @@ fn generated_code_agrees_with_the_interpreter_on_every_suite_case() {
         let compiler = registry::compiler(spec.options()).expect("registry");
         for file in &set.files {
             for group in &file.groups {
-                let name = format!("{}/{}/{}#{}", spec.draft, spec.name, file.name, group.index);
-                let program = compiler.compile_named(&name, &group.schema);
-                let generated = generated::lookup(&spec.label(), &file.name, group.index);
-                let (program, generated) = match (program, generated) {
-                    (Ok(p), Some(g)) => (p, g),
-                    (Err(_), None) => continue, // neither backend has the schema
-                    (Ok(_), None) => {
-                        disagreements.push(format!("{name}: compiles but was not generated"));
-                        continue;
-                    }
-                    (Err(e), Some(_)) => {
-                        disagreements
-                            .push(format!("{name}: generated but fails to compile: {e:?}"));
-                        continue;
-                    }
-                };
-                let interpreter = Interpreter::new(program);
+                let (interpreter, generated) =
+                    match generated::both_backends(&compiler, spec, file, group) {
+                        Ok(Some(both)) => both,
+                        Ok(None) => continue, // neither backend has the schema
+                        Err(disagreement) => {
+                            disagreements.push(disagreement);
+                            continue;
+                        }
+                    };
                 for test in &group.tests {
                     let id = case_id(spec, file, group, test);
                     compared += 1;

@@ -87,6 +87,7 @@ fn judge_requires_both_paths_and_a_consistent_report() {
         verdict: Verdict::Valid,
         errors: Vec::new(),
         errors_omitted: 0,
+        usage: Default::default(),
     };
     assert_eq!(judge(true, &Verdict::Valid, &valid), None);
     let reason = judge(false, &Verdict::Valid, &valid).unwrap();
@@ -95,6 +96,7 @@ fn judge_requires_both_paths_and_a_consistent_report() {
         verdict: Verdict::Invalid,
         errors: Vec::new(),
         errors_omitted: 0,
+        usage: Default::default(),
     };
     let reason = judge(false, &Verdict::Invalid, &empty_invalid).unwrap();
     assert!(

@@ -36,6 +36,9 @@ impl Validate for Shared {
     fn validate(&self, instance: &Value) -> Report {
         self.0.validate(instance)
     }
+    fn check_with_usage(&self, instance: &Value) -> (Verdict, schemac_runtime::Usage) {
+        self.0.check_with_usage(instance)
+    }
 }
 
 /// Runs `f` on a thread with a 2 MiB stack.

@@ -289,6 +289,11 @@ fn module_tokens(
                     fn validate(&self, instance: &Value) -> __rt::Report {
                         validate(instance)
                     }
+                    fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
+                        let mut cx = __rt::State::new(&LIMITS);
+                        let result = #root_check(instance, &mut cx #root_ev);
+                        cx.verdict_and_usage(result)
+                    }
                 }
 
                 #evaluate_impl

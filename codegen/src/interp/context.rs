@@ -16,7 +16,7 @@ use crate::regex::PatternSet;
 use schemac_runtime::__private::{push_token, Mark, Res, State, Stop, Trail};
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, Report, TypeSet};
 use schemac_runtime::regex::Candidates;
-use schemac_runtime::{json, Budget, Evaluation, Limits};
+use schemac_runtime::{json, Budget, Evaluation, Limits, Usage};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 
@@ -190,10 +190,18 @@ impl Ctx {
     /// stopped, why), the annotations and units collected.
     pub(super) fn finish(mut self, outcome: Res) -> Evaluation {
         let stopped = outcome.is_err().then(|| self.take_stop_reason());
-        match self.trail {
+        let usage = self.usage();
+        let mut evaluation = match self.trail {
             Some(trail) => trail.into_evaluation(stopped),
             None => Evaluation::new(Report::new(ErrorList::default(), stopped), Vec::new()),
-        }
+        };
+        evaluation.report.usage = usage;
+        evaluation
+    }
+
+    /// What the validation spent so far ([`State::usage`]).
+    pub(super) fn usage(&self) -> Usage {
+        self.state.usage()
     }
 
     /// Puts the budget back as it stood before a pass whose outcome is decided as if it

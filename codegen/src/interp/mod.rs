@@ -123,7 +123,7 @@ use crate::ir::Program;
 use schemac_runtime::__private::Stop;
 #[cfg(doc)]
 use schemac_runtime::Budget;
-use schemac_runtime::{Evaluate, Evaluation, Limits, Report, Validate, Verdict};
+use schemac_runtime::{Evaluate, Evaluation, Limits, Report, Usage, Validate, Verdict};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -237,19 +237,16 @@ impl fmt::Debug for Interpreter {
 
 impl Validate for Interpreter {
     fn check(&self, instance: &Value) -> Verdict {
-        let mut cx = context::Ctx::checking(&self.limits);
-        let verdict = match self.check_root(&mut cx, instance) {
-            Ok(true) => Verdict::Valid,
-            Ok(false) => Verdict::Invalid,
-            Err(Stop) => Verdict::Incomplete(cx.take_stop_reason()),
-        };
-        cx.release();
-        verdict
+        self.check_with(instance, |_| ()).0
     }
 
     fn validate(&self, instance: &Value) -> Report {
         self.report(context::Ctx::reporting(&self.limits), instance)
             .report
+    }
+
+    fn check_with_usage(&self, instance: &Value) -> (Verdict, Usage) {
+        self.check_with(instance, context::Ctx::usage)
     }
 }
 
@@ -262,6 +259,24 @@ impl Evaluate for Interpreter {
 }
 
 impl Interpreter {
+    /// Checks `instance` (short-circuit), and reads `also` off the finished context.
+    #[inline(always)]
+    fn check_with<T>(
+        &self,
+        instance: &Value,
+        also: impl FnOnce(&context::Ctx) -> T,
+    ) -> (Verdict, T) {
+        let mut cx = context::Ctx::checking(&self.limits);
+        let verdict = match self.check_root(&mut cx, instance) {
+            Ok(true) => Verdict::Valid,
+            Ok(false) => Verdict::Invalid,
+            Err(Stop) => Verdict::Incomplete(cx.take_stop_reason()),
+        };
+        let also = also(&cx);
+        cx.release();
+        (verdict, also)
+    }
+
     /// Runs `cx` (reporting errors) on `instance`: the report, and the annotations and
     /// units given when `cx` collects them.
     fn report(&self, mut cx: context::Ctx, instance: &Value) -> Evaluation {

@@ -39,6 +39,11 @@ pub mod get_weather_input {
         fn validate(&self, instance: &Value) -> __rt::Report {
             validate(instance)
         }
+        fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
+            let mut cx = __rt::State::new(&LIMITS);
+            let result = c0(instance, &mut cx);
+            cx.verdict_and_usage(result)
+        }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     #[allow(dead_code)]
@@ -318,6 +323,11 @@ pub mod get_weather_output {
         }
         fn validate(&self, instance: &Value) -> __rt::Report {
             validate(instance)
+        }
+        fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
+            let mut cx = __rt::State::new(&LIMITS);
+            let result = c0(instance, &mut cx);
+            cx.verdict_and_usage(result)
         }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
@@ -916,6 +926,11 @@ pub mod search_docs_input {
         fn validate(&self, instance: &Value) -> __rt::Report {
             validate(instance)
         }
+        fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
+            let mut cx = __rt::State::new(&LIMITS);
+            let result = c0(instance, &mut cx);
+            cx.verdict_and_usage(result)
+        }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     #[allow(dead_code)]
@@ -1494,6 +1509,11 @@ pub mod search_docs_output {
         fn validate(&self, instance: &Value) -> __rt::Report {
             validate(instance)
         }
+        fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
+            let mut cx = __rt::State::new(&LIMITS);
+            let result = c0(instance, &mut cx);
+            cx.verdict_and_usage(result)
+        }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     #[allow(dead_code)]
@@ -1863,6 +1883,11 @@ pub mod convert_currency_input {
         fn validate(&self, instance: &Value) -> __rt::Report {
             validate(instance)
         }
+        fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
+            let mut cx = __rt::State::new(&LIMITS);
+            let result = c0(instance, &mut cx);
+            cx.verdict_and_usage(result)
+        }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     #[allow(dead_code)]
@@ -2144,6 +2169,11 @@ pub mod convert_currency_output {
         }
         fn validate(&self, instance: &Value) -> __rt::Report {
             validate(instance)
+        }
+        fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
+            let mut cx = __rt::State::new(&LIMITS);
+            let result = c0(instance, &mut cx);
+            cx.verdict_and_usage(result)
         }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
