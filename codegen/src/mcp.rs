@@ -256,7 +256,9 @@ mod tests {
             "{first}"
         );
         // A name that could forge a line is escaped in the message as in the location.
-        let program = compiler.compile_named("a\nb", &json!({"tools": [tool]})).unwrap();
+        let program = compiler
+            .compile_named("a\nb", &json!({"tools": [tool]}))
+            .unwrap();
         assert!(!program.warnings[0].to_string().contains('\n'));
         let schema = json!({"type": "object", "properties": {"name": {}, "inputSchema": {}}});
         let program = compiler.compile_named("schema.json", &schema).unwrap();
