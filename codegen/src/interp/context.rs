@@ -419,19 +419,19 @@ pub(super) fn silently(cx: &mut Ctx, f: impl FnOnce(&mut Ctx) -> Res) -> Res {
 }
 
 /// Whether the pattern `id` of `program` matches `key`, its work charged to the budget,
-/// and then `loop_cost` (the loop cost of the schema it applies there): whether
-/// `patternProperties` applies its schema at `key`.
+/// and then `loop_cost()` (the loop cost of the schema it applies there, read only on a
+/// match): whether `patternProperties` applies its schema at `key`.
 #[inline(always)]
 pub(super) fn pattern_applies(
     cx: &mut Ctx,
     program: &Program,
-    (id, loop_cost): (RegexId, u64),
+    (id, loop_cost): (RegexId, impl FnOnce() -> u64),
     key: &str,
 ) -> Res {
     if !pattern_matches(cx, program, id, key)? {
         return Ok(false);
     }
-    charge_elements(cx, 1, loop_cost)?;
+    charge_elements(cx, 1, loop_cost())?;
     Ok(true)
 }
 

@@ -594,7 +594,7 @@ impl Interpreter {
             let Some((id, edge)) = patterns.get(i) else {
                 continue;
             };
-            let loop_cost = self.plans[edge.target.0].loop_cost;
+            let loop_cost = || self.plans[edge.target.0].loop_cost;
             if pattern_applies(cx, program, (*id, loop_cost), key)? {
                 matched = true;
                 if !self.apply_at_key(cx, edge, key, value)? {

@@ -262,7 +262,7 @@ pub(super) fn named_patterns(
         let Some((id, edge)) = patterns.get(i) else {
             continue;
         };
-        let loop_cost = plans[edge.target.0].loop_cost;
+        let loop_cost = || plans[edge.target.0].loop_cost;
         if pattern_applies(&mut cx, program, (*id, loop_cost), name).ok()? {
             charges.push(spent(&cx));
             matches.push(i);
