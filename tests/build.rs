@@ -36,7 +36,7 @@ mod registry;
 mod suite;
 
 use quote::quote;
-use schemac::driver::{InputError, Schema, Units};
+use schemac::driver::{Entries, InputError, Schema, Units};
 use schemac::emit::{self, EmitOptions};
 use std::path::PathBuf;
 
@@ -124,7 +124,8 @@ fn run() -> Result<(), String> {
     let evaluated = evaluation_programs(&suite_dir, &drafts)?;
     let (modules, entries) = compiled.generate(&EmitOptions::default())?;
     let (evaluating_modules, evaluators) = evaluated.generate(&EmitOptions {
-        evaluate: true,
+        validate: EVALUATING.validate(),
+        evaluate: EVALUATING.evaluate(),
         ..EmitOptions::default()
     })?;
     let count = entries.len();
@@ -260,6 +261,9 @@ fn corpus_validators() -> Result<(), String> {
     write_out("corpus_validators.rs", &code)
 }
 
+/// What the annotation and output tests' modules give: `evaluate`.
+const EVALUATING: Entries = Entries::new(true, true);
+
 /// The project's annotation cases, relative to this crate: schemas with instances and the
 /// annotations they give (`tests/annotations.rs`).
 const ANNOTATION_CASES: &str = "cases/annotations.json";
@@ -320,11 +324,10 @@ impl Table {
 /// does not compile gets no module).
 fn evaluation_programs(suite_dir: &std::path::Path, drafts: &[String]) -> Result<Table, String> {
     let compiler = |dialect| {
-        registry::compiler(schemac::Options {
+        registry::compiler(EVALUATING.compile_options(schemac::Options {
             default_dialect: dialect,
-            annotations: true,
             ..schemac::Options::default()
-        })
+        }))
     };
     let mut out = Table::default();
     let mut push = |draft: &str,

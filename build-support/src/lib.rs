@@ -251,9 +251,6 @@ impl Builder {
     /// [`Builder::validate`]`(true)`.
     pub fn evaluate(&mut self, evaluate: bool) -> &mut Self {
         self.evaluate = evaluate;
-        if evaluate {
-            self.validate = true;
-        }
         self
     }
 
@@ -267,8 +264,8 @@ impl Builder {
 
     /// Compiles every schema and returns the generated source, without writing or printing.
     pub fn generate(&self) -> Result<Generated, Error> {
-        let mut options = self.options.clone();
-        options.annotations |= self.evaluate;
+        let entries = driver::Entries::new(self.validate, self.evaluate);
+        let mut options = entries.compile_options(self.options.clone());
         for name in self.formats.keys() {
             if !options.custom_formats.contains(name) {
                 options.custom_formats.push(name.clone());
@@ -298,8 +295,8 @@ impl Builder {
         let emit_options = EmitOptions {
             runtime_path: self.runtime_path.clone(),
             custom_formats: self.formats.clone(),
-            validate: self.validate,
-            evaluate: self.evaluate,
+            validate: entries.validate(),
+            evaluate: entries.evaluate(),
         };
         let code = emit::generate(&units.emit_units(), &emit_options).map_err(Error::Emit)?;
         let warnings = units

@@ -31,6 +31,7 @@ use crate::error::CompileError;
 use crate::ir::Program;
 use crate::mcp::{ToolList, ToolPart};
 use crate::names::{ModuleNames, Unclaimable};
+use crate::options::Options;
 use schemac_runtime::error::Escaped;
 use schemac_runtime::json::drop_deep;
 use serde_json::Value;
@@ -503,5 +504,43 @@ impl std::error::Error for InputError {
             InputError::Io { source, .. } => Some(source),
             _ => None,
         }
+    }
+}
+
+/// What generated modules give besides `check` / `is_valid`, decided here once for every
+/// caller (`schemac-build`'s `Builder`, [`crate::emit::generate`], the tests crate's build
+/// script): `evaluate` brings `validate`, and needs its programs compiled with their
+/// annotations ([`Options::annotations`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entries {
+    validate: bool,
+    evaluate: bool,
+}
+
+impl Entries {
+    /// The entries asked for: `validate` (the error-collecting functions) and `evaluate`
+    /// (annotations too), which brings `validate`.
+    pub const fn new(validate: bool, evaluate: bool) -> Entries {
+        Entries {
+            validate: validate || evaluate,
+            evaluate,
+        }
+    }
+
+    /// Whether modules get `validate`.
+    pub const fn validate(self) -> bool {
+        self.validate
+    }
+
+    /// Whether modules get `evaluate`.
+    pub const fn evaluate(self) -> bool {
+        self.evaluate
+    }
+
+    /// `options` as the schemas must be compiled for these entries: annotations kept for
+    /// `evaluate`.
+    pub fn compile_options(self, mut options: Options) -> Options {
+        options.annotations |= self.evaluate;
+        options
     }
 }

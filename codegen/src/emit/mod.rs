@@ -21,6 +21,7 @@ pub mod tables;
 mod tool_table;
 mod value;
 
+use crate::driver::Entries;
 use crate::ir::Program;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -42,7 +43,7 @@ pub struct EmitOptions {
     /// Without it the module's `Validator` implements only the runtime's `Check`, and the
     /// generated code is about half the size. Default: `true`.
     pub validate: bool,
-    /// Emit `evaluate` too (with `validate`): the module's `Validator` implements the
+    /// Emit `evaluate` too (which brings `validate`, [`crate::driver::Entries`]): the module's `Validator` implements the
     /// runtime's `Evaluate`, giving the annotations its program holds (compile it with
     /// [`crate::Options::annotations`]). The error-collecting functions then carry the
     /// annotation bookkeeping, behind a run-time test that `validate` passes quickly.
@@ -175,6 +176,7 @@ pub fn generate_tokens(
         })?;
         formats.insert(name.clone(), parsed);
     }
+    let entries = Entries::new(options.validate, options.evaluate);
     let mut seen = BTreeSet::new();
     let mut modules = Vec::new();
     for unit in units {
@@ -184,9 +186,9 @@ pub fn generate_tokens(
         if !seen.insert(unit.module) {
             return Err(EmitError::DuplicateModule(unit.module.to_string()));
         }
-        modules.push(module_tokens(unit, &quote!(#runtime), &formats, options));
+        modules.push(module_tokens(unit, &quote!(#runtime), &formats, entries));
     }
-    let tools = tool_table::tokens(units, &quote!(#runtime), options.validate)?;
+    let tools = tool_table::tokens(units, &quote!(#runtime), entries.validate())?;
     Ok(quote! {
         const _: () = #runtime::__private::assert_compatible(#GENERATOR_VERSION);
         #(#modules)*
@@ -199,9 +201,9 @@ fn module_tokens(
     unit: &Unit<'_>,
     runtime: &TokenStream,
     formats: &BTreeMap<String, syn::Path>,
-    options: &EmitOptions,
+    entries: Entries,
 ) -> TokenStream {
-    let (validate, evaluate) = (options.validate, options.validate && options.evaluate);
+    let (validate, evaluate) = (entries.validate(), entries.evaluate());
     let plan = crate::plan::Plan::new(unit.program);
     let program = &plan.program;
     let gen = node::Gen::new(&plan, runtime, formats, validate, evaluate);
