@@ -699,11 +699,11 @@ impl Interpreter {
         key: &str,
         value: &Value,
     ) -> Res {
-        let refusal = match cx.report {
-            true => refusal(),
-            false => None,
-        };
-        let (Some(refusal), Some(trail)) = (refusal, cx.trail.as_deref_mut()) else {
+        // Not reporting, nothing is built: the refusal is for the error's message.
+        if !cx.report || cx.trail.is_none() {
+            return self.apply_at_key(cx, edge, key, value);
+        }
+        let (Some(refusal), Some(trail)) = (refusal(), cx.trail.as_deref_mut()) else {
             return self.apply_at_key(cx, edge, key, value);
         };
         let declared = refusal.declares(key);
