@@ -29,7 +29,8 @@
 //! What one validation spent of its limits is its [`Usage`]
 //! ([`Report::usage`](crate::Report::usage),
 //! [`Validate::check_with_usage`](crate::Validate::check_with_usage)): the units charged
-//! and the deepest each depth count went, the figures to fit limits to a workload by.
+//! and (feature `deepest-counts`) the deepest each depth count went, the figures to fit
+//! limits to a workload by.
 
 use crate::error::IncompleteReason;
 
@@ -86,9 +87,11 @@ impl Default for Limits {
     }
 }
 
-/// What one validation spent of its [`Limits`]: the budget units charged and the deepest
-/// each depth count went (each at most its bound; at a bound the validation stopped).
-/// Both backends spend alike, so a validator's usage is the same whichever runs it.
+/// What one validation spent of its [`Limits`]: the budget units charged and, with the
+/// runtime's `deepest-counts` feature, the deepest each depth count went (each at most its
+/// bound; at a bound the validation stopped; without the feature they are 0, as keeping
+/// them costs a comparison per step). Both backends are meant to spend alike, so a
+/// validator's usage is the same whichever runs it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Usage {
     /// Budget units charged (all of [`Limits::budget`] when it ran out).
@@ -158,7 +161,9 @@ impl Budget {
             return Err(IncompleteReason::DepthExceeded);
         }
         self.nesting = nesting;
-        self.deepest.nesting = self.deepest.nesting.max(nesting);
+        if cfg!(feature = "deepest-counts") {
+            self.deepest.nesting = self.deepest.nesting.max(nesting);
+        }
         Ok(())
     }
 
@@ -179,7 +184,9 @@ impl Budget {
         }
         self.enter_region(cost, levels)?;
         self.in_place += 1;
-        self.deepest.in_place = self.deepest.in_place.max(self.in_place);
+        if cfg!(feature = "deepest-counts") {
+            self.deepest.in_place = self.deepest.in_place.max(self.in_place);
+        }
         Ok(())
     }
 
@@ -198,7 +205,9 @@ impl Budget {
             return Err(IncompleteReason::DepthExceeded);
         }
         self.depth += 1;
-        self.deepest.depth = self.deepest.depth.max(self.depth);
+        if cfg!(feature = "deepest-counts") {
+            self.deepest.depth = self.deepest.depth.max(self.depth);
+        }
         Ok(core::mem::replace(&mut self.in_place, 0))
     }
 
@@ -233,7 +242,8 @@ impl Budget {
         self.remaining
     }
 
-    /// What was spent so far: the units charged and the deepest each depth count went.
+    /// What was spent so far: the units charged and (feature `deepest-counts`) the deepest
+    /// each depth count went.
     pub fn usage(&self) -> Usage {
         Usage {
             units: self.limits.budget - self.remaining,
@@ -293,11 +303,17 @@ mod tests {
         b.step_out(saved);
         b.leave_cycle(5);
         b.charge_locations(65).expect("two units");
-        let usage = Usage {
-            units: 7,
-            depth: 1,
-            in_place: 2,
-            nesting: 15,
+        let usage = match cfg!(feature = "deepest-counts") {
+            true => Usage {
+                units: 7,
+                depth: 1,
+                in_place: 2,
+                nesting: 15,
+            },
+            false => Usage {
+                units: 7,
+                ..Usage::default()
+            },
         };
         assert_eq!(b.usage(), usage, "the deepest counts stay after leaving");
         assert_eq!(
