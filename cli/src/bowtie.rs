@@ -16,7 +16,7 @@
 //! standard error (exit 2): Bowtie then reports the harness as crashed.
 
 use crate::args::SharedOptions;
-use crate::instances::{self, Instance};
+use crate::instances;
 use crate::Status;
 use schemac::interp::Interpreter;
 use schemac::{CompileError, Dialect};
@@ -38,7 +38,7 @@ pub fn serve(shared: &SharedOptions) -> Status {
     let mut stdout = io::stdout().lock();
     instances::for_each_line(Path::new("-"), shared.max_input_size, |line| {
         let reply = match line {
-            Ok(Instance { value, .. }) => harness.command(&value),
+            Ok(instance) => instance.parse().and_then(|value| harness.command(&value)),
             Err(message) => Err(message),
         };
         match reply {

@@ -1,5 +1,7 @@
 //! Reading JSON input under limits: a file or standard input (`-`) read whole but never
-//! past `--max-input-size`, or (`--jsonl`) streamed one line at a time.
+//! past `--max-input-size`, or (`--jsonl`) streamed one line at a time. Schemas are parsed
+//! into a `Value` here ([`read_json`]); instances are kept as bytes ([`Instance`]), which
+//! the interpreter reads into a document and validates in place.
 //!
 //! Every read is bounded: a whole input by the size limit, a `--jsonl` line by the same
 //! limit, nesting by [`MAX_NESTING`] (checked by a scan before serde_json, whose own
@@ -28,8 +30,17 @@ pub const MAX_NESTING: usize = 2048;
 pub struct Instance {
     /// `PATH` (`-` for standard input), or `PATH:LINE` under `--jsonl`.
     pub name: String,
-    /// The parsed instance.
-    pub value: Value,
+    /// The instance's text, not parsed yet (its first byte that is not whitespace can
+    /// start JSON).
+    pub text: Vec<u8>,
+}
+
+impl Instance {
+    /// The instance parsed as [`parse`] parses (for a caller that needs a `Value`); the
+    /// error names the instance.
+    pub fn parse(&self) -> Result<Value, String> {
+        parse(&self.text).map_err(|e| format!("{}: not JSON: {e}", Escaped(&self.name)))
+    }
 }
 
 /// Opens `source` (`-`: standard input); the error names it.
@@ -78,9 +89,32 @@ impl driver::Read for Limited {
 /// Reads `source` whole as UTF-8 text under `max_size` bytes, stopping early when the
 /// input cannot be JSON.
 pub fn read_text(source: &Path, max_size: u64) -> Result<String, String> {
+    let bytes = read_bytes(source, max_size)?;
+    let name = display(source);
+    String::from_utf8(bytes).map_err(|e| format!("{name}: not JSON: not UTF-8 text: {e}"))
+}
+
+/// The instance in `source` (`-`: standard input): its bytes, read whole under
+/// `max_size` bytes as [`read_text`] reads them (not checked to be UTF-8: reading the
+/// document does that).
+pub fn read_instance(source: &Path, max_size: u64) -> Result<Instance, String> {
+    let text = read_bytes(source, max_size)?;
+    Ok(Instance {
+        name: source.display().to_string(),
+        text,
+    })
+}
+
+/// Reads `source` whole under `max_size` bytes, stopping early when the input cannot be
+/// JSON.
+fn read_bytes(source: &Path, max_size: u64) -> Result<Vec<u8>, String> {
     let name = display(source);
     let reader = open(source)?;
-    let mut bytes = Vec::new();
+    // A file's size, when it has one, sizes the buffer once (no doubling past it).
+    let size = std::fs::metadata(source)
+        .map_or(0, |m| m.len())
+        .min(max_size);
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
     let mut limited = reader.take(max_size.saturating_add(1));
     let mut chunk = [0u8; 64 * 1024];
     let mut start = StartCheck::default();
@@ -102,7 +136,7 @@ pub fn read_text(source: &Path, max_size: u64) -> Result<String, String> {
             return Err(format!("{name}: not JSON: {e}"));
         }
     }
-    String::from_utf8(bytes).map_err(|e| format!("{name}: not JSON: not UTF-8 text: {e}"))
+    Ok(bytes)
 }
 
 /// Err when the first byte that is not JSON whitespace cannot start a JSON value.
@@ -200,9 +234,10 @@ fn check_nesting(text: &[u8]) -> Result<(), String> {
 }
 
 /// The instances of `source` under `--jsonl`: one per non-empty line, read one line at a
-/// time (no line longer than `max_size` bytes), each given to `each` as it is read.
-/// Reading stops at a line that is too long or that cannot start JSON (the rest of the
-/// input is not read); any other line that is not JSON is reported and skipped. Returns
+/// time (no line longer than `max_size` bytes), each given to `each` as it is read (not
+/// parsed: the caller reports a line that is not JSON and goes on). Reading stops at a
+/// line that is too long or that cannot start JSON (the rest of the input is not read),
+/// given to `each` as an `Err`. Returns
 /// `false` when `each` did (nothing more can be reported), else `true`.
 pub fn for_each_line(
     source: &Path,
@@ -238,11 +273,11 @@ pub fn for_each_line(
         if content.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let at = format!("{raw_name}:{number}");
-        let result = parse(content)
-            .map_err(|e| format!("{}: not JSON: {e}", Escaped(&at)))
-            .map(|value| Instance { name: at, value });
-        if !each(result) {
+        let instance = Instance {
+            name: format!("{raw_name}:{number}"),
+            text: content.to_vec(),
+        };
+        if !each(Ok(instance)) {
             return false;
         }
     }

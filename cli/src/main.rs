@@ -366,10 +366,21 @@ fn validate(
                 return true;
             }
         };
+        // Read into a document and validated in place, under the budget grown with the
+        // input (`Limits::for_input`).
         let evaluation = if output.annotates() {
-            validator.evaluate(&instance.value)
+            validator.evaluate_json(&instance.text)
         } else {
-            Evaluation::new(validator.validate(&instance.value), Vec::new())
+            (validator.validate_json(&instance.text))
+                .map(|report| Evaluation::new(report, Vec::new()))
+        };
+        let evaluation = match evaluation {
+            Ok(evaluation) => evaluation,
+            Err(e) => {
+                eprintln!("schemac: {}: not JSON: {e}", Escaped(&instance.name));
+                status = status.worst(Status::Error);
+                return true;
+            }
         };
         status = status.worst(match evaluation.report.verdict {
             Verdict::Valid => Status::Ok,
@@ -380,7 +391,6 @@ fn validate(
             None => write_text(&mut stdout, &instance, &evaluation.report),
             Some(format) => write_json(&mut stdout, &instance, format, &evaluation),
         };
-        drop_deep(instance.value);
         // stdout is gone (a closed pipe): nothing more can be reported.
         written.is_ok()
     };
@@ -388,12 +398,7 @@ fn validate(
         let go_on = if jsonl {
             instances::for_each_line(source, shared.max_input_size, &mut each)
         } else {
-            let instance =
-                instances::read_json(source, shared.max_input_size).map(|value| Instance {
-                    name: source.display().to_string(),
-                    value,
-                });
-            each(instance)
+            each(instances::read_instance(source, shared.max_input_size))
         };
         if !go_on {
             return Status::Error;

@@ -101,16 +101,18 @@ impl TypeSet {
     /// The JSON type of `value`, as a message names it: `integer` for a number held as an
     /// integer, `number` for any other number (`1.0` included). Names the type only, never
     /// the value.
-    pub fn of(value: &serde_json::Value) -> TypeSet {
-        use serde_json::Value;
-        match value {
-            Value::Null => TypeSet::NULL,
-            Value::Bool(_) => TypeSet::BOOLEAN,
-            Value::Object(_) => TypeSet::OBJECT,
-            Value::Array(_) => TypeSet::ARRAY,
-            Value::String(_) => TypeSet::STRING,
-            Value::Number(n) if n.is_i64() || n.is_u64() => TypeSet::INTEGER,
-            Value::Number(_) => TypeSet::NUMBER,
+    pub fn of<'a, I: crate::instance::Instance<'a>>(value: I) -> TypeSet {
+        use crate::instance::Kind;
+        match value.kind() {
+            Kind::Null => TypeSet::NULL,
+            Kind::Bool => TypeSet::BOOLEAN,
+            Kind::Object => TypeSet::OBJECT,
+            Kind::Array => TypeSet::ARRAY,
+            Kind::String => TypeSet::STRING,
+            Kind::Number if value.as_number().is_some_and(|n| n.is_i64() || n.is_u64()) => {
+                TypeSet::INTEGER
+            }
+            Kind::Number => TypeSet::NUMBER,
         }
     }
 

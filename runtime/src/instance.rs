@@ -31,11 +31,11 @@ pub enum Kind {
 /// document node) whose strings, items and entries live as long as `'a`.
 pub trait Instance<'a>: Copy {
     /// The items of an array, in order.
-    type Items: Iterator<Item = Self>;
+    type Items: ExactSizeIterator<Item = Self> + Clone;
     /// The entries of an object: `&Value`'s in its map's order (sorted, or insertion order
     /// under serde_json's `preserve_order`), a document's in document order; a key that a
     /// later one repeats is left out (the last one wins).
-    type Entries: Iterator<Item = (JsonStr<'a>, Self)>;
+    type Entries: Iterator<Item = (JsonStr<'a>, Self)> + Clone;
 
     /// The value's kind. Cost: a tag read, both.
     fn kind(self) -> Kind;
@@ -100,8 +100,9 @@ pub trait Instance<'a>: Copy {
         self.items().nth(index)
     }
 
-    /// The value of `key` in an object. Cost: `&Value` a map lookup (a B-tree search, or
-    /// a hash under `preserve_order`); a document compares the key with each of the
+    /// The value of `key` in an object. Cost: `&Value` a pass comparing lengths first
+    /// over an object of at most 8 entries, else a map lookup (a B-tree search, or a hash
+    /// under `preserve_order`); a document compares the key with each of the
     /// object's keys: several lookups on a large object cost more than one pass over
     /// [`Instance::entries`].
     fn get(self, key: &str) -> Option<Self>;
@@ -187,7 +188,7 @@ impl<'a> Instance<'a> for &'a Value {
 
     #[inline]
     fn get(self, key: &str) -> Option<Self> {
-        self.as_object()?.get(key)
+        crate::__private::get(self.as_object()?, key)
     }
 }
 

@@ -1,12 +1,13 @@
 //! JSON helpers shared by both backends: equality, code-point length, number
 //! comparison and `multipleOf`.
 
+use crate::document::JsonStr;
 use crate::error::IncompleteReason;
+use crate::instance::{Instance, Kind};
 use crate::limits::Budget;
-use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 /// Whether `n` is an integer in the JSON Schema sense (`1.0` is).
 pub fn is_integer(n: &Number) -> bool {
@@ -83,16 +84,24 @@ pub fn is_integral_float(n: &Number) -> bool {
 }
 
 /// JSON Schema equality: numbers compare by value (`1 == 1.0`), objects ignore key order.
+/// Generic over the [`Instance`]s compared (a `&Value`, a document node), each side its
+/// own kind: one definition for every pair.
 ///
 /// Recursion is bounded: below `EQUAL_RECURSION_LIMIT` levels of nesting the comparison
 /// continues with an explicit stack, so arbitrarily deep values cannot overflow the stack.
-pub fn equal(a: &Value, b: &Value) -> bool {
+#[inline]
+pub fn equal<'a, 'b, A: Instance<'a>, B: Instance<'b>>(a: A, b: B) -> bool {
     equal_counted(a, b, &mut 0)
 }
 
 /// [`equal`], adding to `nodes` how many pairs of values it compared (the work a
 /// [`Meter`] charges).
-pub fn equal_counted(a: &Value, b: &Value, nodes: &mut u64) -> bool {
+#[inline]
+pub fn equal_counted<'a, 'b, A: Instance<'a>, B: Instance<'b>>(
+    a: A,
+    b: B,
+    nodes: &mut u64,
+) -> bool {
     equal_at(a, b, 0, nodes)
 }
 
@@ -100,92 +109,108 @@ pub fn equal_counted(a: &Value, b: &Value, nodes: &mut u64) -> bool {
 /// explicit stack.
 const EQUAL_RECURSION_LIMIT: u32 = 64;
 
-fn equal_at(a: &Value, b: &Value, depth: u32, nodes: &mut u64) -> bool {
+fn equal_at<'a, 'b, A: Instance<'a>, B: Instance<'b>>(
+    a: A,
+    b: B,
+    depth: u32,
+    nodes: &mut u64,
+) -> bool {
     *nodes += 1;
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => compare_numbers(x, y) == Ordering::Equal,
-        (Value::Array(x), Value::Array(y)) => {
-            if x.len() != y.len() {
+    match (a.kind(), b.kind()) {
+        (Kind::Array, Kind::Array) => {
+            if a.len() != b.len() {
                 return false;
             }
             if depth >= EQUAL_RECURSION_LIMIT {
                 *nodes -= 1;
                 return equal_iterative(a, b, nodes);
             }
-            x.iter()
-                .zip(y)
+            a.items()
+                .zip(b.items())
                 .all(|(a, b)| equal_at(a, b, depth + 1, nodes))
         }
-        (Value::Object(x), Value::Object(y)) => {
-            if x.len() != y.len() {
+        (Kind::Object, Kind::Object) => {
+            if a.len() != b.len() {
                 return false;
             }
             if depth >= EQUAL_RECURSION_LIMIT {
                 *nodes -= 1;
                 return equal_iterative(a, b, nodes);
             }
-            entry_pairs(x, y)
+            entry_pairs(a, b)
                 .all(|pair| pair.is_some_and(|(v, w)| equal_at(v, w, depth + 1, nodes)))
         }
-        (Value::String(x), Value::String(y)) => x == y,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::Null, Value::Null) => true,
+        _ => scalars_equal(a, b),
+    }
+}
+
+/// Whether two values, at most one of them an array or object, are equal (values of
+/// different kinds are not).
+#[inline]
+fn scalars_equal<'a, 'b, A: Instance<'a>, B: Instance<'b>>(a: A, b: B) -> bool {
+    match (a.kind(), b.kind()) {
+        (Kind::Number, Kind::Number) => match (a.as_number(), b.as_number()) {
+            (Some(x), Some(y)) => compare_numbers(&x, &y) == Ordering::Equal,
+            _ => false,
+        },
+        (Kind::String, Kind::String) => match (a.as_str(), b.as_str()) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        },
+        (Kind::Bool, Kind::Bool) => a.as_bool() == b.as_bool(),
+        (Kind::Null, Kind::Null) => true,
         _ => false,
     }
 }
 
 /// The values of two objects of one length paired by key: in one walk over both while
 /// their keys come in the same order (always, for sorted maps; for equal objects built
-/// alike under serde_json's `preserve_order`), then by looking each remaining key of `x`
-/// up in `y`. `None` for a key of `x` that `y` lacks (the objects differ).
-fn entry_pairs<'a>(
-    x: &'a Map<String, Value>,
-    y: &'a Map<String, Value>,
-) -> impl Iterator<Item = Option<(&'a Value, &'a Value)>> {
+/// alike under serde_json's `preserve_order` or read from the same text), then by looking
+/// each remaining key of `x` up in `y`. `None` for a key of `x` that `y` lacks (the
+/// objects differ).
+fn entry_pairs<'a, 'b, A: Instance<'a>, B: Instance<'b>>(
+    x: A,
+    y: B,
+) -> impl Iterator<Item = Option<(A, B)>> + use<'a, 'b, A, B> {
     let mut in_step = true;
-    let mut theirs = y.iter();
-    x.iter().map(move |(k, v)| {
+    let mut theirs = y.entries();
+    x.entries().map(move |(k, v)| {
         if in_step {
             match theirs.next() {
                 Some((l, w)) if l == k => return Some((v, w)),
                 _ => in_step = false,
             }
         }
-        y.get(k).map(|w| (v, w))
+        y.get(&k.unescaped()).map(|w| (v, w))
     })
 }
 
 /// [`equal`] with an explicit stack (for deeply nested values).
-fn equal_iterative(a: &Value, b: &Value, nodes: &mut u64) -> bool {
-    let mut stack: Vec<(&Value, &Value)> = alloc::vec![(a, b)];
-    while let Some(pair) = stack.pop() {
+fn equal_iterative<'a, 'b, A: Instance<'a>, B: Instance<'b>>(a: A, b: B, nodes: &mut u64) -> bool {
+    let mut stack: Vec<(A, B)> = alloc::vec![(a, b)];
+    while let Some((a, b)) = stack.pop() {
         *nodes += 1;
-        match pair {
-            (Value::Number(x), Value::Number(y)) => {
-                if compare_numbers(x, y) != Ordering::Equal {
+        match (a.kind(), b.kind()) {
+            (Kind::Array, Kind::Array) => {
+                if a.len() != b.len() {
                     return false;
                 }
+                stack.extend(a.items().zip(b.items()));
             }
-            (Value::Array(x), Value::Array(y)) => {
-                if x.len() != y.len() {
+            (Kind::Object, Kind::Object) => {
+                if a.len() != b.len() {
                     return false;
                 }
-                stack.extend(x.iter().zip(y));
-            }
-            (Value::Object(x), Value::Object(y)) => {
-                if x.len() != y.len() {
-                    return false;
-                }
-                for pair in entry_pairs(x, y) {
+                for pair in entry_pairs(a, b) {
                     match pair {
                         Some(pair) => stack.push(pair),
                         None => return false,
                     }
                 }
             }
-            // Scalars, or values of different types (no deep comparison happens here).
-            (a, b) => {
-                if a != b {
+            // Scalars, or values of different kinds (no deep comparison happens here).
+            _ => {
+                if !scalars_equal(a, b) {
                     return false;
                 }
             }
@@ -582,71 +607,80 @@ impl<'b> Meter<'b> {
     }
 }
 
-/// Whether all items of `items` are distinct under [`equal`] (`uniqueItems`), the work
-/// charged to `budget` ([`Meter`]): every value of every item hashed, every pair of values
-/// compared. `Err` when the budget runs out.
+/// Whether all `items` are distinct under [`equal`] (`uniqueItems`), the work charged to
+/// `budget` ([`Meter`]): every value of every item hashed, every pair of values compared.
+/// `Err` when the budget runs out. Generic over the [`Instance`] the items are.
 ///
 /// Not quadratic for large arrays: items are bucketed by a hash consistent with [`equal`]
 /// ([`hash_value`], over the whole item), sorted by it, and only items with equal hashes
 /// are compared. Runs of numbers with one hash (distinct integers beyond 2^53 round to
 /// one `f64`) are sorted exactly rather than compared pairwise.
-pub fn all_unique(items: &[Value], budget: &mut Budget) -> Result<bool, IncompleteReason> {
+pub fn all_unique<'a, I: Instance<'a>>(
+    items: impl ExactSizeIterator<Item = I> + Clone,
+    budget: &mut Budget,
+) -> Result<bool, IncompleteReason> {
     let mut meter = Meter::new(budget);
-    let unique = if items.len() <= 16 {
-        pairwise_unique(items.iter(), &mut meter)?
-    } else if items.len() <= 64 {
+    let len = items.len();
+    let unique = if len <= 16 {
+        pairwise_unique(items, &mut meter)?
+    } else if len <= 64 {
         // Up to a few hundred items the keys live on the stack: no allocation.
-        keyed_on_stack::<64>(items, &mut meter)?
-    } else if items.len() <= 256 {
-        keyed_on_stack::<256>(items, &mut meter)?
+        keyed_on_stack::<64, I>(items, &mut meter)?
+    } else if len <= 256 {
+        keyed_on_stack::<256, I>(items, &mut meter)?
     } else {
-        let mut keys: Vec<(u64, usize)> = Vec::with_capacity(items.len());
-        for (i, v) in items.iter().enumerate() {
-            keys.push((hashed(v, &mut meter)?, i));
+        let mut keys: Vec<(u64, usize, I)> = Vec::with_capacity(len);
+        for (i, v) in items.enumerate() {
+            keys.push((hashed(v, &mut meter)?, i, v));
         }
-        keyed_unique(items, &mut keys, &mut meter)?
+        keyed_unique(&mut keys, &mut meter)?
     };
     meter.finish()?;
     Ok(unique)
 }
 
-/// [`keyed_unique`] with the keys of at most `N` items in an array on the stack.
-fn keyed_on_stack<const N: usize>(
-    items: &[Value],
+/// [`keyed_unique`] with the keys of at most `N` items (more than none) in an array on
+/// the stack.
+fn keyed_on_stack<'a, const N: usize, I: Instance<'a>>(
+    mut items: impl Iterator<Item = I>,
     meter: &mut Meter<'_>,
 ) -> Result<bool, IncompleteReason> {
-    let mut keys = [(0u64, 0usize); N];
-    for (slot, (i, v)) in keys.iter_mut().zip(items.iter().enumerate()) {
-        *slot = (hashed(v, meter)?, i);
+    let Some(first) = items.next() else {
+        return Ok(true);
+    };
+    let mut keys = [(0u64, 0usize, first); N];
+    let mut len = 0;
+    for (slot, v) in keys.iter_mut().zip(core::iter::once(first).chain(items)) {
+        *slot = (hashed(v, meter)?, len, v);
+        len += 1;
     }
-    keyed_unique(items, &mut keys[..items.len()], meter)
+    keyed_unique(&mut keys[..len], meter)
 }
 
 /// The hash of `v`, its values counted on `meter`.
 #[inline]
-fn hashed(v: &Value, meter: &mut Meter<'_>) -> Result<u64, IncompleteReason> {
+fn hashed<'a, I: Instance<'a>>(v: I, meter: &mut Meter<'_>) -> Result<u64, IncompleteReason> {
     let mut nodes = 0;
     let hash = hash_value(v, &mut nodes);
     meter.add(nodes)?;
     Ok(hash)
 }
 
-/// Uniqueness given each item's `(hash, index)`: sorts by hash and compares only items
-/// whose hashes are equal.
-fn keyed_unique(
-    items: &[Value],
-    keyed: &mut [(u64, usize)],
+/// Uniqueness given each item's `(hash, index, item)`: sorts by hash and index and
+/// compares only items whose hashes are equal.
+fn keyed_unique<'a, I: Instance<'a>>(
+    keyed: &mut [(u64, usize, I)],
     meter: &mut Meter<'_>,
 ) -> Result<bool, IncompleteReason> {
-    keyed.sort_unstable();
+    keyed.sort_unstable_by_key(|&(hash, index, _)| (hash, index));
     for run in keyed.chunk_by(|a, b| a.0 == b.0) {
         if run.len() < 2 {
             continue;
         }
-        let values = run.iter().map(|&(_, i)| &items[i]);
-        let unique = if run.len() > 8 && run.iter().all(|&(_, i)| items[i].is_number()) {
+        let values = run.iter().map(|&(_, _, v)| v);
+        let unique = if run.len() > 8 && run.iter().all(|&(_, _, v)| v.kind() == Kind::Number) {
             meter.add(run.len() as u64)?;
-            numbers_unique(run.iter().filter_map(|&(_, i)| items[i].as_number()))
+            numbers_unique(run.iter().filter_map(|&(_, _, v)| v.as_number()))
         } else {
             pairwise_unique(values, meter)?
         };
@@ -658,20 +692,20 @@ fn keyed_unique(
 }
 
 /// Pairwise comparison (for few items, or items sharing a hash).
-fn pairwise_unique<'a>(
-    items: impl Iterator<Item = &'a Value> + Clone,
+fn pairwise_unique<'a, I: Instance<'a>>(
+    items: impl Iterator<Item = I> + Clone,
     meter: &mut Meter<'_>,
 ) -> Result<bool, IncompleteReason> {
     let mut rest = items;
     while let Some(a) = rest.next() {
         // Strings, the usual items, compared inline.
         let mut nodes = 0;
-        let repeated = match a {
-            Value::String(text) => rest.clone().any(|b| {
+        let repeated = match a.as_str() {
+            Some(text) => rest.clone().any(|b| {
                 nodes += 1;
-                matches!(b, Value::String(other) if other == text)
+                b.as_str() == Some(text)
             }),
-            _ => rest.clone().any(|b| equal_counted(a, b, &mut nodes)),
+            None => rest.clone().any(|b| equal_counted(a, b, &mut nodes)),
         };
         meter.add(nodes)?;
         if repeated {
@@ -684,94 +718,95 @@ fn pairwise_unique<'a>(
 /// Uniqueness of numbers that share a hash (so, almost always, one `f64` value): sorted
 /// by exact value ([`compare_numbers`] is a total order on the numbers serde_json holds),
 /// then neighbours compared.
-fn numbers_unique<'a>(numbers: impl Iterator<Item = &'a Number>) -> bool {
-    let mut sorted: Vec<&Number> = numbers.collect();
-    sorted.sort_unstable_by(|a, b| compare_numbers(a, b));
+fn numbers_unique(numbers: impl Iterator<Item = Number>) -> bool {
+    let mut sorted: Vec<Number> = numbers.collect();
+    sorted.sort_unstable_by(compare_numbers);
     sorted
         .windows(2)
-        .all(|w| compare_numbers(w[0], w[1]) != Ordering::Equal)
+        .all(|w| compare_numbers(&w[0], &w[1]) != Ordering::Equal)
 }
 
 /// A hash of the whole of `v` consistent with [`equal`] (equal values hash alike: numbers
-/// by value, objects independently of key order), adding to `nodes` how many values it
-/// read (`v` and every value inside it). Recursion is bounded as [`equal`]'s is. Code
-/// generation calls it too (the static hashes of `enum` members), so generated code and
-/// the interpreter agree on every hash.
-pub fn hash_value(v: &Value, nodes: &mut u64) -> u64 {
+/// by value, objects independently of key order, strings by their unescaped text),
+/// adding to `nodes` how many values it read (`v` and every value inside it). Recursion
+/// is bounded as [`equal`]'s is. Code generation calls it too (the static hashes of
+/// `enum` members), so generated code and the interpreter agree on every hash.
+pub fn hash_value<'a, I: Instance<'a>>(v: I, nodes: &mut u64) -> u64 {
     hash_at(v, 0, nodes)
 }
 
-fn hash_at(v: &Value, depth: u32, nodes: &mut u64) -> u64 {
-    match v {
-        Value::Array(items) if depth < EQUAL_RECURSION_LIMIT => {
+fn hash_at<'a, I: Instance<'a>>(v: I, depth: u32, nodes: &mut u64) -> u64 {
+    match v.kind() {
+        Kind::Array if depth < EQUAL_RECURSION_LIMIT => {
             *nodes += 1;
-            let mut h = mix(5, items.len() as u64);
-            for item in items {
+            let mut h = mix(5, v.len().unwrap_or(0) as u64);
+            for item in v.items() {
                 h = mix(h, hash_at(item, depth + 1, nodes));
             }
             h
         }
-        Value::Object(map) if depth < EQUAL_RECURSION_LIMIT => {
+        Kind::Object if depth < EQUAL_RECURSION_LIMIT => {
             *nodes += 1;
             // Key order must not matter: combine entries commutatively.
             let mut sum = 0u64;
-            for (k, value) in map {
-                sum = sum.wrapping_add(mix(hash_str(k), hash_at(value, depth + 1, nodes)));
+            for (k, value) in v.entries() {
+                sum = sum.wrapping_add(mix(hash_json_str(k), hash_at(value, depth + 1, nodes)));
             }
-            mix(mix(6, map.len() as u64), sum)
+            mix(mix(6, v.len().unwrap_or(0) as u64), sum)
         }
-        Value::Array(_) | Value::Object(_) => hash_iterative(v, nodes),
-        scalar => {
+        Kind::Array | Kind::Object => hash_iterative(v, nodes),
+        _ => {
             *nodes += 1;
-            hash_scalar(scalar)
+            hash_scalar(v)
         }
     }
 }
 
 /// The hash of a value that is neither an array nor an object.
-fn hash_scalar(v: &Value) -> u64 {
-    match v {
-        Value::Null => mix(1, 0),
-        Value::Bool(b) => mix(2, u64::from(*b)),
-        Value::Number(n) => {
-            let f = n.as_f64().unwrap_or(0.0);
+fn hash_scalar<'a, I: Instance<'a>>(v: I) -> u64 {
+    match v.kind() {
+        Kind::Null => mix(1, 0),
+        Kind::Bool => mix(2, u64::from(v.as_bool().unwrap_or(false))),
+        Kind::Number => {
+            let f = v.as_f64().unwrap_or(0.0);
             // Numbers that are equal (exactly) have the same nearest f64, so hash that;
             // -0.0 == 0.0.
             let bits = if f == 0.0 { 0 } else { f.to_bits() };
             mix(3, bits)
         }
-        Value::String(s) => hash_str(s),
+        Kind::String => v.as_str().map_or(0, hash_json_str),
         // Not scalars: never passed here.
-        Value::Array(_) | Value::Object(_) => 0,
+        Kind::Array | Kind::Object => 0,
     }
 }
 
 /// An array or object being hashed by [`hash_iterative`]: its hash so far and the entries
 /// left.
-enum Open<'a> {
-    Array(u64, core::slice::Iter<'a, Value>),
+enum Open<'a, I: Instance<'a>> {
+    Array(u64, I::Items),
     /// The head (kind and length), the sum of the entries done, the hash of the key of
     /// the entry under way, the entries left.
-    Object(u64, u64, u64, serde_json::map::Iter<'a>),
+    Object(u64, u64, u64, I::Entries),
 }
 
 /// [`hash_value`] with an explicit stack (for deeply nested values); the same hash.
-fn hash_iterative(v: &Value, nodes: &mut u64) -> u64 {
-    let mut stack: Vec<Open<'_>> = Vec::new();
+fn hash_iterative<'a, I: Instance<'a>>(v: I, nodes: &mut u64) -> u64 {
+    let mut stack: Vec<Open<'a, I>> = Vec::new();
     let mut next = v;
     loop {
         *nodes += 1;
+        let len = next.len().unwrap_or(0) as u64;
         // The hash of a finished value, to fold into the one that holds it.
-        let mut done = match next {
-            Value::Array(items) => {
-                stack.push(Open::Array(mix(5, items.len() as u64), items.iter()));
+        let mut done = match next.kind() {
+            Kind::Array => {
+                stack.push(Open::Array(mix(5, len), next.items()));
                 None
             }
-            Value::Object(map) => {
-                stack.push(Open::Object(mix(6, map.len() as u64), 0, 0, map.iter()));
+            Kind::Object => {
+                stack.push(Open::Object(mix(6, len), 0, 0, next.entries()));
                 None
             }
-            scalar => Some(hash_scalar(scalar)),
+            _ => Some(hash_scalar(next)),
         };
         // Fold finished values into their holders until one has an entry left to hash.
         next = loop {
@@ -794,7 +829,7 @@ fn hash_iterative(v: &Value, nodes: &mut u64) -> u64 {
                     }
                     match rest.next() {
                         Some((k, item)) => {
-                            *key = hash_str(k);
+                            *key = hash_json_str(k);
                             break item;
                         }
                         None => done = Some(mix(*head, *sum)),
@@ -804,6 +839,13 @@ fn hash_iterative(v: &Value, nodes: &mut u64) -> u64 {
             stack.pop();
         };
     }
+}
+
+/// [`hash_str`] of a string as read: its unescaped text (decoded into a new `String` only
+/// when it holds an escape).
+#[inline]
+fn hash_json_str(s: JsonStr<'_>) -> u64 {
+    hash_str(&s.unescaped())
 }
 
 /// The hash of a string (as [`hash_value`] hashes a string value): its length, then its
@@ -849,7 +891,8 @@ mod tests {
 
     /// [`super::all_unique`] under the default budget.
     fn all_unique(items: &[Value]) -> bool {
-        super::all_unique(items, &mut Budget::new(&Limits::DEFAULT)).expect("within the budget")
+        super::all_unique(items.iter(), &mut Budget::new(&Limits::DEFAULT))
+            .expect("within the budget")
     }
 
     #[test]
@@ -1224,21 +1267,21 @@ mod tests {
             budget: 13,
             ..Limits::DEFAULT
         });
-        assert_eq!(super::all_unique(&items, &mut budget), Ok(true));
+        assert_eq!(super::all_unique(items.iter(), &mut budget), Ok(true));
         assert_eq!(budget.remaining(), 0);
         let mut budget = Budget::new(&Limits {
             budget: 12,
             ..Limits::DEFAULT
         });
         assert_eq!(
-            super::all_unique(&items, &mut budget),
+            super::all_unique(items.iter(), &mut budget),
             Err(IncompleteReason::BudgetExceeded)
         );
         // Few items are compared pairwise, each pair of values counted: 3 pairs of
         // strings, then two arrays of two values equal (3 pairs compared): 1 unit.
         let mut budget = Budget::new(&Limits::DEFAULT);
         let few = [json!("a"), json!("b"), json!([1, 2]), json!([1, 2.0])];
-        assert_eq!(super::all_unique(&few, &mut budget), Ok(false));
+        assert_eq!(super::all_unique(few.iter(), &mut budget), Ok(false));
         assert_eq!(budget.remaining(), Limits::DEFAULT_BUDGET - 1);
     }
 
@@ -1272,6 +1315,10 @@ pub enum Tag<'a> {
     Absent,
     /// An object whose property is this string.
     Str(&'a str),
+    /// An object whose property is a string that holds an escape as written (only a
+    /// document read from bytes gives one: a `Value`'s strings are unescaped): compare its
+    /// characters ([`JsonStr::eq_str`]).
+    Escaped(JsonStr<'a>),
     /// An object whose property is not a string.
     Other,
 }
@@ -1279,14 +1326,16 @@ pub enum Tag<'a> {
 impl<'a> Tag<'a> {
     /// The tag of `value` for the property `name`.
     #[inline]
-    pub fn of(value: &'a Value, name: &str) -> Tag<'a> {
-        match value {
-            Value::Object(object) => match object.get(name) {
-                None => Tag::Absent,
-                Some(Value::String(s)) => Tag::Str(s),
-                Some(_) => Tag::Other,
+    pub fn of<I: Instance<'a>>(value: I, name: &str) -> Tag<'a> {
+        if value.kind() != Kind::Object {
+            return Tag::NotObject;
+        }
+        match value.get(name) {
+            None => Tag::Absent,
+            Some(v) => match v.as_str() {
+                Some(s) => s.as_plain().map_or(Tag::Escaped(s), Tag::Str),
+                None => Tag::Other,
             },
-            _ => Tag::NotObject,
         }
     }
 }

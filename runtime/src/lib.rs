@@ -55,6 +55,40 @@ pub trait Validate {
     fn is_valid(&self, instance: &serde_json::Value) -> bool {
         self.check(instance) == Verdict::Valid
     }
+
+    /// [`Validate::check`] on the JSON text `input`, read as
+    /// [`Document::read`](document::Document::read) reads it (what `serde_json` accepts;
+    /// duplicate keys: the last one wins, as in `serde_json`). Text that is not JSON is
+    /// `Err` with the byte offset where reading stopped, never an invalid verdict.
+    ///
+    /// The interpreter validates the document in place (no `Value` is built) under a
+    /// budget grown with the input ([`Limits::for_input`]). Generated code reads into a
+    /// `Value` today (this default: the document's `Value`, then [`Validate::check`], under
+    /// its fixed limits).
+    fn check_json(&self, input: &[u8]) -> Result<Verdict, document::SyntaxError> {
+        Ok(self.check(&document::Document::read(input)?.to_value()))
+    }
+
+    /// [`Validate::validate`] on the JSON text `input` (as [`Validate::check_json`] reads
+    /// it): errors located and worded as from the `Value`.
+    fn validate_json(&self, input: &[u8]) -> Result<Report, document::SyntaxError> {
+        Ok(self.validate(&document::Document::read(input)?.to_value()))
+    }
+
+    /// [`Validate::check_with_usage`] on the JSON text `input` (as [`Validate::check_json`]
+    /// reads it).
+    fn check_json_with_usage(
+        &self,
+        input: &[u8],
+    ) -> Result<(Verdict, Usage), document::SyntaxError> {
+        Ok(self.check_with_usage(&document::Document::read(input)?.to_value()))
+    }
+
+    /// `true` only when `input` is JSON, fully checked and valid
+    /// ([`Validate::check_json`]).
+    fn is_valid_json(&self, input: &[u8]) -> bool {
+        self.check_json(input) == Ok(Verdict::Valid)
+    }
 }
 
 /// A validator that also collects annotations (2020-12 §7.7): the interpreter, and
@@ -63,6 +97,12 @@ pub trait Evaluate: Validate {
     /// Checks `instance`, collects every error and, when it is valid, every annotation of
     /// the subschemas that passed.
     fn evaluate(&self, instance: &serde_json::Value) -> Evaluation;
+
+    /// [`Evaluate::evaluate`] on the JSON text `input` (read as [`Validate::check_json`]
+    /// reads it; generated code reads into a `Value` today, this default).
+    fn evaluate_json(&self, input: &[u8]) -> Result<Evaluation, document::SyntaxError> {
+        Ok(self.evaluate(&document::Document::read(input)?.to_value()))
+    }
 }
 
 impl<T: Validate + ?Sized> Validate for &T {
@@ -77,11 +117,30 @@ impl<T: Validate + ?Sized> Validate for &T {
     fn check_with_usage(&self, instance: &serde_json::Value) -> (Verdict, Usage) {
         (**self).check_with_usage(instance)
     }
+
+    fn check_json(&self, input: &[u8]) -> Result<Verdict, document::SyntaxError> {
+        (**self).check_json(input)
+    }
+
+    fn validate_json(&self, input: &[u8]) -> Result<Report, document::SyntaxError> {
+        (**self).validate_json(input)
+    }
+
+    fn check_json_with_usage(
+        &self,
+        input: &[u8],
+    ) -> Result<(Verdict, Usage), document::SyntaxError> {
+        (**self).check_json_with_usage(input)
+    }
 }
 
 impl<T: Evaluate + ?Sized> Evaluate for &T {
     fn evaluate(&self, instance: &serde_json::Value) -> Evaluation {
         (**self).evaluate(instance)
+    }
+
+    fn evaluate_json(&self, input: &[u8]) -> Result<Evaluation, document::SyntaxError> {
+        (**self).evaluate_json(input)
     }
 }
 

@@ -71,6 +71,11 @@ impl Limits {
     pub const DEFAULT_MAX_NESTING: u32 = 8192;
     /// Default error bound: a report holds at most 100 errors.
     pub const DEFAULT_MAX_ERRORS: usize = 100;
+    /// Units added to the budget per byte of input where the input's size is known (the
+    /// interpreter's `*_json` entry points, the CLI): a validation of `n` bytes may spend
+    /// [`Limits::budget`] + `n` × this ([`Limits::for_input`]), so an honest large document
+    /// gets a verdict while work stays linear in the input.
+    pub const BUDGET_PER_INPUT_BYTE: u64 = 1;
     /// The defaults, usable in `const` contexts.
     pub const DEFAULT: Limits = Limits {
         budget: Limits::DEFAULT_BUDGET,
@@ -79,6 +84,19 @@ impl Limits {
         max_nesting: Limits::DEFAULT_MAX_NESTING,
         max_errors: Limits::DEFAULT_MAX_ERRORS,
     };
+}
+
+impl Limits {
+    /// These limits for an input of `bytes` bytes: the budget grown by
+    /// [`Limits::BUDGET_PER_INPUT_BYTE`] units per byte (saturating), the rest as they
+    /// are.
+    pub fn for_input(&self, bytes: usize) -> Limits {
+        let grown = (bytes as u64).saturating_mul(Limits::BUDGET_PER_INPUT_BYTE);
+        Limits {
+            budget: self.budget.saturating_add(grown),
+            ..*self
+        }
+    }
 }
 
 impl Default for Limits {

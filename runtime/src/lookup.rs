@@ -16,6 +16,7 @@ use core::cmp::Ordering;
 use serde_json::Number;
 
 use crate::error::IncompleteReason;
+use crate::instance::Instance;
 use crate::limits::Budget;
 
 /// The members of a large `enum`, sorted (see the module documentation). `S` is how a
@@ -291,23 +292,72 @@ impl<'a, S: AsRef<str>> NameList<'a, S> {
     /// How many of the names (with their repetitions) `object` has, the lookups counted on
     /// `meter`: a pass over the object's keys, each looked up among the sorted names,
     /// when the object has fewer keys than there are names; else a lookup of each name.
-    pub fn present(
+    pub fn present<K: Keys + ?Sized>(
         &self,
-        object: &serde_json::Map<alloc::string::String, serde_json::Value>,
+        object: &K,
         meter: &mut crate::json::Meter<'_>,
     ) -> Result<u64, IncompleteReason> {
-        if object.len() < self.sorted.len() {
-            meter.add(object.len() as u64)?;
-            let repeats = |key: &str| {
+        if object.key_count() < self.sorted.len() {
+            meter.add(object.key_count() as u64)?;
+            let mut found = 0;
+            object.each_key(&mut |key: &str| {
                 let from = self.sorted.partition_point(|n| n.as_ref() < key);
                 let to = self.sorted.partition_point(|n| n.as_ref() <= key);
-                (to - from) as u64
-            };
-            Ok(object.keys().map(|k| repeats(k)).sum())
+                found += (to - from) as u64;
+            });
+            Ok(found)
         } else {
             meter.add(self.in_order.len() as u64)?;
             let present = self.in_order.iter();
-            Ok(present.filter(|n| object.contains_key(n.as_ref())).count() as u64)
+            Ok(present.filter(|n| object.has_key(n.as_ref())).count() as u64)
         }
+    }
+}
+
+/// The keys of an object as the name checks ([`NameList::present`],
+/// `__private::Trail::missing`) read them: a `serde_json` map (generated code), or an
+/// object [`Instance`] ([`ObjectKeys`], the interpreter, on a `&Value` or a document).
+pub trait Keys {
+    /// How many keys (distinct).
+    fn key_count(&self) -> usize;
+    /// Whether `name` is one of them.
+    fn has_key(&self, name: &str) -> bool;
+    /// Calls `f` on each key, unescaped.
+    fn each_key(&self, f: &mut dyn FnMut(&str));
+}
+
+impl Keys for serde_json::Map<alloc::string::String, serde_json::Value> {
+    fn key_count(&self) -> usize {
+        self.len()
+    }
+
+    fn has_key(&self, name: &str) -> bool {
+        self.contains_key(name)
+    }
+
+    fn each_key(&self, f: &mut dyn FnMut(&str)) {
+        self.keys().for_each(|k| f(k));
+    }
+}
+
+/// The keys of an object [`Instance`] (anything else has none).
+#[derive(Debug, Clone, Copy)]
+pub struct ObjectKeys<I>(pub I);
+
+impl<'a, I: Instance<'a>> Keys for ObjectKeys<I> {
+    fn key_count(&self) -> usize {
+        if self.0.kind() == crate::instance::Kind::Object {
+            self.0.len().unwrap_or(0)
+        } else {
+            0
+        }
+    }
+
+    fn has_key(&self, name: &str) -> bool {
+        self.0.get(name).is_some()
+    }
+
+    fn each_key(&self, f: &mut dyn FnMut(&str)) {
+        self.0.entries().for_each(|(k, _)| f(&k.unescaped()));
     }
 }

@@ -5,7 +5,9 @@
 //! Generated code reaches everything through this module (`serde_json` included), so a
 //! crate using generated validators needs no other dependency than `schemac-runtime`.
 
+use crate::instance::Instance;
 use crate::limits::Budget;
+use crate::lookup::Keys;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
@@ -289,8 +291,11 @@ impl State {
     /// Whether the items of `items` are distinct (`uniqueItems`), the work charged to the
     /// budget ([`crate::json::all_unique`]).
     #[inline]
-    pub fn all_unique(&mut self, items: &[Value]) -> Res {
-        let unique = crate::json::all_unique(items, &mut self.budget);
+    pub fn all_unique<'a, I: Instance<'a>>(
+        &mut self,
+        items: impl IntoIterator<Item = I, IntoIter: ExactSizeIterator + Clone>,
+    ) -> Res {
+        let unique = crate::json::all_unique(items.into_iter(), &mut self.budget);
         self.kept(unique)
     }
 
@@ -560,7 +565,7 @@ impl Errors {
     /// [`TypeSet`] on `instance` (whose JSON type the error names), at the current
     /// locations.
     #[cold]
-    pub fn fail_type(&mut self, expected: u8, instance: &Value) {
+    pub fn fail_type<'a, I: Instance<'a>>(&mut self, expected: u8, instance: I) {
         let kind = ErrorKind::Type {
             expected: TypeSet(expected),
             found: TypeSet::of(instance),
@@ -1003,7 +1008,7 @@ impl Trail {
     pub fn missing<'n, S: AsRef<str>>(
         &mut self,
         budget: &mut Budget,
-        object: &Map<String, Value>,
+        object: &(impl Keys + ?Sized),
         names: NameList<'n, S>,
         mut record: impl FnMut(&mut Trail, &'n S),
     ) -> Result<bool, IncompleteReason> {
@@ -1018,7 +1023,7 @@ impl Trail {
                 return Ok(missing == 0);
             }
             meter.add(1)?;
-            if !object.contains_key(name.as_ref()) {
+            if !object.has_key(name.as_ref()) {
                 record(self, name);
                 recorded += 1;
             }

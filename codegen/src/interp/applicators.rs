@@ -10,6 +10,7 @@ use crate::ir::{Edge, Node, NodeId};
 use crate::plan::Discriminator;
 use schemac_runtime::__private::Res;
 use schemac_runtime::error::ErrorKind;
+use schemac_runtime::instance::Instance;
 use schemac_runtime::json::Tag;
 
 #[cfg(doc)]
@@ -18,18 +19,18 @@ use super::plan::Op;
 /// The branches of an `anyOf` / `oneOf` (edges, or targets as [`Op`]s hold them), and
 /// its discriminator's reading of the instance.
 #[derive(Clone, Copy)]
-pub(super) struct Branches<'a, T> {
-    branches: &'a [T],
-    discriminator: Option<&'a Discriminator>,
-    tag: Tag<'a>,
+pub(super) struct Branches<'p, 't, T> {
+    branches: &'p [T],
+    discriminator: Option<&'p Discriminator>,
+    tag: Tag<'t>,
 }
 
-impl<'a, T> Branches<'a, T> {
-    pub(super) fn new(
-        branches: &'a [T],
-        discriminator: Option<&'a Discriminator>,
-        inst: Inst<'a>,
-    ) -> Branches<'a, T> {
+impl<'p, 't, T> Branches<'p, 't, T> {
+    pub(super) fn new<I: Instance<'t>>(
+        branches: &'p [T],
+        discriminator: Option<&'p Discriminator>,
+        inst: Inst<'_, I>,
+    ) -> Branches<'p, 't, T> {
         let tag = match (discriminator, inst) {
             (Some(d), Inst::Value(value)) => Tag::of(value, &d.property),
             _ => Tag::NotObject,
@@ -42,7 +43,7 @@ impl<'a, T> Branches<'a, T> {
     }
 
     /// The branches that may be valid (every other one is invalid for certain), in order.
-    pub(super) fn admitted(self) -> impl Iterator<Item = &'a T> {
+    pub(super) fn admitted(self) -> impl Iterator<Item = &'p T> + use<'p, 't, T> {
         self.branches
             .iter()
             .enumerate()
@@ -56,13 +57,13 @@ impl<'a, T> Branches<'a, T> {
 
 impl Interpreter {
     #[inline(never)]
-    pub(super) fn any_of(
+    pub(super) fn any_of<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         node: &Node,
         keyword: &str,
-        branches: Branches<'_, Edge>,
-        inst: Inst<'_>,
+        branches: Branches<'_, '_, Edge>,
+        inst: Inst<'_, I>,
         mut ann: Option<&mut Annotations>,
     ) -> Res {
         // A collecting or annotating node evaluates every branch: all valid ones contribute
@@ -85,7 +86,12 @@ impl Interpreter {
 
     /// [`Op::AnyOf`]: the admitted branches in order, up to the first valid one.
     #[inline(never)]
-    pub(super) fn any_of_quietly(&self, cx: &mut Ctx, op: &BranchesOp, inst: Inst<'_>) -> Res {
+    pub(super) fn any_of_quietly<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        op: &BranchesOp,
+        inst: Inst<'_, I>,
+    ) -> Res {
         let branches = Branches::new(&op.targets, op.discriminator.as_ref(), inst);
         for &target in branches.admitted() {
             if self.node(cx, target, inst, None)? {
@@ -96,13 +102,13 @@ impl Interpreter {
     }
 
     #[inline(never)]
-    pub(super) fn one_of(
+    pub(super) fn one_of<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         node: &Node,
         keyword: &str,
-        branches: Branches<'_, Edge>,
-        inst: Inst<'_>,
+        branches: Branches<'_, '_, Edge>,
+        inst: Inst<'_, I>,
         mut ann: Option<&mut Annotations>,
     ) -> Res {
         // Reporting counts every match (the error says how many, and a collecting node's
@@ -127,7 +133,12 @@ impl Interpreter {
 
     /// [`Op::OneOf`]: the admitted branches in order, up to the second valid one.
     #[inline(never)]
-    pub(super) fn one_of_quietly(&self, cx: &mut Ctx, op: &BranchesOp, inst: Inst<'_>) -> Res {
+    pub(super) fn one_of_quietly<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        op: &BranchesOp,
+        inst: Inst<'_, I>,
+    ) -> Res {
         let branches = Branches::new(&op.targets, op.discriminator.as_ref(), inst);
         let mut matched = false;
         for &target in branches.admitted() {
@@ -143,18 +154,23 @@ impl Interpreter {
 
     /// [`Op::Not`].
     #[inline(never)]
-    pub(super) fn not_quietly(&self, cx: &mut Ctx, target: NodeId, inst: Inst<'_>) -> Res {
+    pub(super) fn not_quietly<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        target: NodeId,
+        inst: Inst<'_, I>,
+    ) -> Res {
         Ok(!self.node(cx, target, inst, None)?)
     }
 
     /// `if` / `then` / `else`: the condition with errors dropped, then the branch it
     /// chooses.
     #[inline(always)]
-    pub(super) fn if_then_else(
+    pub(super) fn if_then_else<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         (condition, then, otherwise): (&Edge, &Option<Edge>, &Option<Edge>),
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
         mut ann: Option<&mut Annotations>,
     ) -> Res {
         let holds = self.apply_silently(cx, condition, inst, ann.as_deref_mut())?;
@@ -167,13 +183,13 @@ impl Interpreter {
     /// [`Op::If`]: the condition, then `then` where it holds and `otherwise` where it
     /// does not.
     #[inline(never)]
-    pub(super) fn if_quietly(
+    pub(super) fn if_quietly<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         condition: NodeId,
         then: Option<NodeId>,
         otherwise: Option<NodeId>,
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
     ) -> Res {
         let holds = self.node(cx, condition, inst, None)?;
         match if holds { then } else { otherwise } {

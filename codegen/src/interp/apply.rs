@@ -11,7 +11,7 @@ use super::annotations::Annotations;
 use super::applicators::Branches;
 use super::array::any_unevaluated_item;
 use super::assertions::{simple_lane, simple_op};
-use super::context::{charge_elements, pattern_matches, silently, Ctx, Inst};
+use super::context::{charge_elements, count, has_key, pattern_matches, silently, Ctx, Inst};
 use super::object::unevaluated_names;
 use super::plan::{ByKind, Fast, Flat, Lane, NodePlan, Op, Simple};
 use super::Interpreter;
@@ -20,6 +20,7 @@ use crate::plan::messages::Refusal;
 use schemac_runtime::__private::{Res, Stop, Trail};
 use schemac_runtime::annotation;
 use schemac_runtime::error::ErrorKind;
+use schemac_runtime::instance::Instance;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -28,7 +29,7 @@ use crate::plan::messages;
 
 impl Interpreter {
     /// Evaluates the root node.
-    pub(super) fn eval_root(&self, cx: &mut Ctx, instance: &Value) -> Res {
+    pub(super) fn eval_root<'a, I: Instance<'a>>(&self, cx: &mut Ctx, instance: I) -> Res {
         self.node(cx, self.shared.program.root, Inst::Value(instance), None)
     }
 
@@ -36,7 +37,7 @@ impl Interpreter {
     /// [`NodePlan::quick`] root that counts no depth (the usual root) is entered here, as
     /// [`Interpreter::enter`] would (its entry cost charged, then its ops), without the
     /// general dispatch around it; any other through [`Interpreter::eval_root`].
-    pub(super) fn check_root(&self, cx: &mut Ctx, instance: &Value) -> Res {
+    pub(super) fn check_root<'a, I: Instance<'a>>(&self, cx: &mut Ctx, instance: I) -> Res {
         let plan = &self.plans[self.shared.program.root.0];
         if !(plan.quick && plan.out_of_line && !plan.counts_depth) || cx.locates() {
             return self.eval_root(cx, instance);
@@ -48,11 +49,11 @@ impl Interpreter {
     /// Evaluates node `id` against `inst`. When `out` is given and the node collects
     /// evaluated locations, a valid evaluation adds its locations to `out`.
     #[inline(always)]
-    pub(super) fn node(
+    pub(super) fn node<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         id: NodeId,
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
         mut out: Option<&mut Annotations>,
     ) -> Res {
         let plan = &self.plans[id.0];
@@ -72,7 +73,12 @@ impl Interpreter {
     /// [`Interpreter::node`] where the caller knows that the locations are not
     /// maintained (short-circuit mode without annotations).
     #[inline(always)]
-    pub(super) fn node_quietly(&self, cx: &mut Ctx, id: NodeId, inst: Inst<'_>) -> Res {
+    pub(super) fn node_quietly<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        id: NodeId,
+        inst: Inst<'_, I>,
+    ) -> Res {
         let plan = &self.plans[id.0];
         match self.fast(cx, plan, inst) {
             Some(verdict) => verdict,
@@ -83,7 +89,12 @@ impl Interpreter {
     /// The fast path of a node planned `plan` in short-circuit mode without
     /// annotations ([`NodePlan::fast`]); `None` when it is entered.
     #[inline(always)]
-    pub(super) fn fast(&self, cx: &mut Ctx, plan: &NodePlan, inst: Inst<'_>) -> Option<Res> {
+    pub(super) fn fast<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        plan: &NodePlan,
+        inst: Inst<'_, I>,
+    ) -> Option<Res> {
         Some(match &plan.fast {
             Fast::Valid => Ok(true),
             Fast::Type(types) => Ok(inst.has_type(*types)),
@@ -96,12 +107,12 @@ impl Interpreter {
     /// [`Interpreter::node`] past its fast paths: enters the node when it is out of line
     /// (charging the budget, counting the depth), runs its checks and leaves it.
     #[inline(never)]
-    pub(super) fn enter(
+    pub(super) fn enter<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         id: NodeId,
         plan: &NodePlan,
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
         out: Option<&mut Annotations>,
     ) -> Res {
         if plan.out_of_line {
@@ -138,7 +149,12 @@ impl Interpreter {
     /// [`Interpreter::run_op`], which hands it to the function that runs it without a
     /// loop or a frame of its own; longer lanes to [`Interpreter::run_lane`].
     #[inline(always)]
-    pub(super) fn run_ops(&self, cx: &mut Ctx, lanes: &ByKind<Op>, inst: Inst<'_>) -> Res {
+    pub(super) fn run_ops<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        lanes: &ByKind<Op>,
+        inst: Inst<'_, I>,
+    ) -> Res {
         let lane = lanes.lane(inst.kind());
         match (&*lane.steps, lane.fails) {
             ([op], false) => self.run_op(cx, op, inst),
@@ -149,7 +165,12 @@ impl Interpreter {
 
     /// The ops of `lane` in turn, up to the first that fails.
     #[inline(never)]
-    pub(super) fn run_lane(&self, cx: &mut Ctx, lane: &Lane<Op>, inst: Inst<'_>) -> Res {
+    pub(super) fn run_lane<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        lane: &Lane<Op>,
+        inst: Inst<'_, I>,
+    ) -> Res {
         for op in lane.steps.iter() {
             if !self.op(cx, op, inst)? {
                 return Ok(false);
@@ -160,21 +181,26 @@ impl Interpreter {
 
     /// [`Interpreter::op`] out of line, for a lane of one op.
     #[inline(never)]
-    pub(super) fn run_op(&self, cx: &mut Ctx, op: &Op, inst: Inst<'_>) -> Res {
+    pub(super) fn run_op<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        op: &Op,
+        inst: Inst<'_, I>,
+    ) -> Res {
         self.op(cx, op, inst)
     }
 
     /// Runs check `index` of `node`, `check`, reporting its errors when reporting.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    pub(super) fn eval_check(
+    pub(super) fn eval_check<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         node: &Node,
         plan: &NodePlan,
         index: usize,
         check: &Check,
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
         mut ann: Option<&mut Annotations>,
     ) -> Res {
         let keyword = check.keyword.as_str();
@@ -252,7 +278,7 @@ impl Interpreter {
                 Some(object) => {
                     let mut ok = true;
                     for (property, edge) in dependencies {
-                        if object.contains_key(property)
+                        if has_key(object, property)
                             && !self.apply(cx, &edge.path, edge.target, inst, ann.as_deref_mut())?
                         {
                             ok = false;
@@ -341,7 +367,7 @@ impl Interpreter {
 
     /// Whether `inst` passes `op`, in short-circuit mode.
     #[inline(always)]
-    pub(super) fn op(&self, cx: &mut Ctx, op: &Op, inst: Inst<'_>) -> Res {
+    pub(super) fn op<'a, I: Instance<'a>>(&self, cx: &mut Ctx, op: &Op, inst: Inst<'_, I>) -> Res {
         match op {
             Op::Simple(Simple::Required(required)) => {
                 Ok(inst.as_object().is_none_or(|o| required.holds(o)))
@@ -387,12 +413,12 @@ impl Interpreter {
     /// [`Interpreter::eval_check`] evaluates it without errors or annotations; any other
     /// through it.
     #[inline(never)]
-    pub(super) fn quick_check(
+    pub(super) fn quick_check<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         id: NodeId,
         index: usize,
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
     ) -> Res {
         let node = &self.shared.program.nodes[id.0];
         let plan = &self.plans[id.0];
@@ -406,12 +432,12 @@ impl Interpreter {
     }
 
     /// Runs a node's checks in order.
-    pub(super) fn checks(
+    pub(super) fn checks<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         node: &Node,
         plan: &NodePlan,
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
         mut ann: Option<&mut Annotations>,
     ) -> Res {
         if let (Some(flat), false) = (&plan.flat, cx.locates()) {
@@ -434,11 +460,11 @@ impl Interpreter {
     }
 
     /// A node's [`Flat`] steps in short-circuit mode, up to the first that fails.
-    pub(super) fn flat_checks(
+    pub(super) fn flat_checks<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         flat: &[Flat],
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
         mut ann: Option<&mut Annotations>,
     ) -> Res {
         let nodes = &self.shared.program.nodes;
@@ -475,12 +501,12 @@ impl Interpreter {
     /// the node is still `valid` (else it would be dropped): the one the check found
     /// ([`Spare::applied`](super::context::Spare::applied)), else [`Interpreter::applied`].
     #[cold]
-    pub(super) fn give_applied(
+    pub(super) fn give_applied<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         node: &Node,
         check: &Check,
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
         valid: bool,
     ) -> Result<(), Stop> {
         let found = cx.take_applied();
@@ -501,20 +527,21 @@ impl Interpreter {
     /// check decide, see [`crate::ir`]'s "Applicator annotations"); `None` when it gives
     /// none (not its instance type, or it applied to nothing).
     #[cold]
-    pub(super) fn applied(
+    pub(super) fn applied<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         check: &Check,
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
     ) -> Result<Option<Value>, Stop> {
         let names = |cx: &mut Ctx, applies: &dyn Fn(&mut Ctx, &str) -> Res| {
             let Some(object) = inst.as_object() else {
                 return Ok(None);
             };
             let mut names = Vec::new();
-            for key in object.keys() {
-                if applies(cx, key)? {
-                    names.push(Value::String(key.clone()));
+            for (key, _) in object.entries() {
+                let key = key.unescaped();
+                if applies(cx, &key)? {
+                    names.push(Value::String(key.into_owned()));
                 }
             }
             Ok(Some(Value::Array(names)))
@@ -542,10 +569,10 @@ impl Interpreter {
             }),
             CheckKind::PrefixItems(edges) => Ok(inst
                 .as_array()
-                .and_then(|items| annotation::prefix_items_value(items.len(), edges.len()))),
+                .and_then(|items| annotation::prefix_items_value(count(items), edges.len()))),
             CheckKind::Items { skip, .. } => Ok(inst
                 .as_array()
-                .filter(|items| items.len() > *skip)
+                .filter(|items| count(*items) > *skip)
                 .map(|_| Value::Bool(true))),
             _ => Ok(None),
         }
@@ -554,12 +581,12 @@ impl Interpreter {
     /// [`Interpreter::node`] for a node that may collect evaluated locations or enter a
     /// resource of the dynamic scope.
     #[inline(never)]
-    pub(super) fn node_with_state(
+    pub(super) fn node_with_state<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         node: &Node,
         plan: &NodePlan,
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
         out: Option<&mut Annotations>,
     ) -> Res {
         let pushed = self.shared.program.uses_dynamic_scope
@@ -627,12 +654,12 @@ impl Interpreter {
 
     /// Applies `target` in place (same instance location), reached through `path`.
     #[inline]
-    pub(super) fn apply(
+    pub(super) fn apply<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         path: &str,
         target: NodeId,
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
         out: Option<&mut Annotations>,
     ) -> Res {
         let Some(trail) = cx.located() else {
@@ -648,14 +675,24 @@ impl Interpreter {
 
     /// [`Op::Apply`]: the node at `target`, in short-circuit mode.
     #[inline(never)]
-    pub(super) fn apply_quietly(&self, cx: &mut Ctx, target: NodeId, inst: Inst<'_>) -> Res {
+    pub(super) fn apply_quietly<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        target: NodeId,
+        inst: Inst<'_, I>,
+    ) -> Res {
         self.node(cx, target, inst, None)
     }
 
     /// Evaluates `target` on the child instance `value` in short-circuit mode without
     /// annotations (a step when [`Interpreter::step_in`] says so).
     #[inline(always)]
-    pub(super) fn child_quietly(&self, cx: &mut Ctx, target: NodeId, value: &Value) -> Res {
+    pub(super) fn child_quietly<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        target: NodeId,
+        value: I,
+    ) -> Res {
         if !self.plans[target.0].steps {
             return self.node_quietly(cx, target, Inst::Value(value));
         }
@@ -667,7 +704,13 @@ impl Interpreter {
 
     /// Applies `edge` to the property `key` of the current object.
     #[inline(always)]
-    pub(super) fn apply_at_key(&self, cx: &mut Ctx, edge: &Edge, key: &str, value: &Value) -> Res {
+    pub(super) fn apply_at_key<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        edge: &Edge,
+        key: &str,
+        value: I,
+    ) -> Res {
         if !cx.locates() {
             return self.child_quietly(cx, edge.target, value);
         }
@@ -676,12 +719,12 @@ impl Interpreter {
 
     /// [`Interpreter::apply_at_key`] maintaining the locations.
     #[inline(never)]
-    pub(super) fn apply_at_key_located(
+    pub(super) fn apply_at_key_located<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         edge: &Edge,
         key: &str,
-        value: &Value,
+        value: I,
     ) -> Res {
         self.at_child(cx, edge, |trail| trail.push_key(key), value)
     }
@@ -691,13 +734,13 @@ impl Interpreter {
     /// subschema is `false`, [`messages::additional_refusal`]), the `false` schema's error
     /// says that the property is not allowed ([`Trail::refuse`]).
     #[inline(always)]
-    pub(super) fn apply_refusing(
+    pub(super) fn apply_refusing<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         edge: &Edge,
         refusal: impl FnOnce() -> Option<Refusal>,
         key: &str,
-        value: &Value,
+        value: I,
     ) -> Res {
         // Not reporting, nothing is built: the refusal is for the error's message.
         if !cx.report || cx.trail.is_none() {
@@ -717,12 +760,12 @@ impl Interpreter {
 
     /// Applies `edge` to the item at `index` of the current array.
     #[inline(always)]
-    pub(super) fn apply_at_index(
+    pub(super) fn apply_at_index<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         edge: &Edge,
         index: usize,
-        value: &Value,
+        value: I,
     ) -> Res {
         if !cx.locates() {
             return self.child_quietly(cx, edge.target, value);
@@ -732,24 +775,24 @@ impl Interpreter {
 
     /// [`Interpreter::apply_at_index`] maintaining the locations.
     #[inline(never)]
-    pub(super) fn apply_at_index_located(
+    pub(super) fn apply_at_index_located<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         edge: &Edge,
         index: usize,
-        value: &Value,
+        value: I,
     ) -> Res {
         self.at_child(cx, edge, |trail| trail.push_index(index), value)
     }
 
     /// Applies `edge` to the child instance `value`, whose location `step` appends to the
     /// current instance location (returning the mark to restore it at).
-    pub(super) fn at_child(
+    pub(super) fn at_child<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         edge: &Edge,
         step: impl FnOnce(&mut Trail) -> usize,
-        value: &Value,
+        value: I,
     ) -> Res {
         let mark = cx.trail.as_deref_mut().map(step);
         let result = self.step_in(cx, edge.target).and_then(|saved| {
@@ -766,11 +809,11 @@ impl Interpreter {
     /// Applies `edge` in place with errors dropped (short-circuit mode). Its failure
     /// need not fail the node, so its locations reach `out` only when it is valid: in a
     /// set of its own unless it keeps one itself ([`Interpreter::records_only_valid`]).
-    pub(super) fn apply_silently(
+    pub(super) fn apply_silently<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         edge: &Edge,
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
         out: Option<&mut Annotations>,
     ) -> Res {
         let apply = |cx: &mut Ctx, out| {

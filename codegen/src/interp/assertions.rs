@@ -3,7 +3,7 @@
 //! of those a node's plan lists as [`Simple`] steps, run in lanes by the instance's kind
 //! (`items` and `prefixItems` decided at once for every item among them).
 
-use super::context::{charge_elements, has_type, Ctx, Inst};
+use super::context::{charge_elements, count, has_type, items_from, Ctx, Inst};
 use super::plan::{Bound, ByKind, Lane, NodePlan, Simple};
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Node};
@@ -12,6 +12,7 @@ use crate::plan::lookup::EnumTable;
 use crate::plan::{messages, Limit};
 use schemac_runtime::__private::{max_length, min_length, Res};
 use schemac_runtime::error::{ErrorKind, TypeSet};
+use schemac_runtime::instance::Instance;
 use schemac_runtime::{content, json};
 use serde_json::{Number, Value};
 use std::borrow::Cow;
@@ -27,9 +28,9 @@ pub(super) fn limit_f64(n: &Number) -> f64 {
 
 /// Whether `inst` (a number; anything else passes) is within `limit`.
 #[inline(always)]
-pub(super) fn in_bound(inst: Inst<'_>, limit: Limit, which: Bound) -> bool {
+pub(super) fn in_bound<'a, I: Instance<'a>>(inst: Inst<'_, I>, limit: Limit, which: Bound) -> bool {
     inst.as_number().is_none_or(|n| {
-        let order = limit.compare(n);
+        let order = limit.compare(&n);
         match which {
             Bound::Minimum => order != Ordering::Less,
             Bound::Maximum => order != Ordering::Greater,
@@ -43,13 +44,13 @@ impl Interpreter {
     /// The verdict of a check that reads only the instance (no subschema, no annotation,
     /// no dynamic scope); `None` for any other check.
     #[inline(always)]
-    pub(super) fn leaf(
+    pub(super) fn leaf<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         plan: &NodePlan,
         index: usize,
         kind: &CheckKind,
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
     ) -> Option<Res> {
         let ok = match kind {
             CheckKind::Type(types) => inst.has_type(*types),
@@ -60,21 +61,19 @@ impl Interpreter {
                 })
             }
             CheckKind::Const(value) => inst.equals(value),
-            CheckKind::MinLength(limit) => inst.as_str().is_none_or(|s| min_length(s, *limit)),
-            CheckKind::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
+            CheckKind::MinLength(limit) => inst.with_str(|s| min_length(s, *limit)) != Some(false),
+            CheckKind::MaxLength(limit) => inst.with_str(|s| max_length(s, *limit)) != Some(false),
             CheckKind::Pattern(id) => {
                 let regex = self.shared.program.regexes.get(id.0);
-                return Some(
-                    match (inst.as_str(), regex.and_then(|e| e.compiled.as_ref())) {
-                        (Some(s), Some(regex)) => cx.is_match(regex, s),
-                        _ => Ok(true),
-                    },
-                );
+                return Some(match regex.and_then(|e| e.compiled.as_ref()) {
+                    Some(regex) => inst.with_str(|s| cx.is_match(regex, s)).unwrap_or(Ok(true)),
+                    None => Ok(true),
+                });
             }
-            CheckKind::Format(name) => inst.as_str().is_none_or(|s| self.format_ok(name, s)),
-            CheckKind::ContentBase64 => inst.as_str().is_none_or(content::is_base64),
+            CheckKind::Format(name) => inst.with_str(|s| self.format_ok(name, s)) != Some(false),
+            CheckKind::ContentBase64 => inst.with_str(content::is_base64) != Some(false),
             CheckKind::ContentJson { base64 } => {
-                inst.as_str().is_none_or(|s| content::is_json(s, *base64))
+                inst.with_str(|s| content::is_json(s, *base64)) != Some(false)
             }
             CheckKind::Minimum(limit) => in_bound(inst, Limit::of(limit), Bound::Minimum),
             CheckKind::Maximum(limit) => in_bound(inst, Limit::of(limit), Bound::Maximum),
@@ -85,22 +84,25 @@ impl Interpreter {
                 in_bound(inst, Limit::of(limit), Bound::ExclusiveMaximum)
             }
             CheckKind::False => false,
-            CheckKind::IntegerLiteral(_) => {
-                inst.as_number().is_none_or(|n| !json::is_integral_float(n))
-            }
+            CheckKind::IntegerLiteral(_) => inst
+                .as_number()
+                .is_none_or(|n| !json::is_integral_float(&n) || inst.written_integral()),
             CheckKind::MultipleOf(divisor) => inst
                 .as_number()
-                .is_none_or(|n| json::is_multiple_of(n, *divisor)),
-            CheckKind::MinItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 >= *limit),
-            CheckKind::MaxItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 <= *limit),
+                .is_none_or(|n| json::is_multiple_of(&n, *divisor)),
+            CheckKind::MinItems(limit) => inst.as_array().is_none_or(|a| count(a) as u64 >= *limit),
+            CheckKind::MaxItems(limit) => inst.as_array().is_none_or(|a| count(a) as u64 <= *limit),
             CheckKind::UniqueItems => {
-                return Some(inst.as_array().map_or(Ok(true), |a| cx.state.all_unique(a)))
+                return Some(
+                    inst.as_array()
+                        .map_or(Ok(true), |a| cx.state.all_unique(a.items())),
+                )
             }
             CheckKind::MinProperties(limit) => {
-                inst.as_object().is_none_or(|o| o.len() as u64 >= *limit)
+                inst.as_object().is_none_or(|o| count(o) as u64 >= *limit)
             }
             CheckKind::MaxProperties(limit) => {
-                inst.as_object().is_none_or(|o| o.len() as u64 <= *limit)
+                inst.as_object().is_none_or(|o| count(o) as u64 <= *limit)
             }
             _ => return None,
         };
@@ -110,7 +112,13 @@ impl Interpreter {
     /// Reports the failure of the check `check` of `node` that [`Interpreter::leaf`]
     /// decided.
     #[cold]
-    pub(super) fn leaf_error(&self, cx: &mut Ctx, node: &Node, check: &Check, inst: Inst<'_>) {
+    pub(super) fn leaf_error<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        check: &Check,
+        inst: Inst<'_, I>,
+    ) {
         let kind = match &check.kind {
             CheckKind::False => return cx.error(node, "", ErrorKind::FalseSchema),
             CheckKind::Type(types) | CheckKind::IntegerLiteral(types) => ErrorKind::Type {
@@ -178,17 +186,21 @@ impl Interpreter {
 
     /// `enum` with member tables: a string or number is looked up in its table when it has
     /// one (the lookup charged to the budget), anything else compared member by member.
-    pub(super) fn enum_lookup(
+    pub(super) fn enum_lookup<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         table: &EnumTable,
         values: &[Value],
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
     ) -> Res {
         let members = table.as_runtime();
-        match (inst.as_str(), inst.as_number()) {
-            (Some(s), _) if table.has_strings() => cx.state.is_str_member(&members, s),
-            (_, Some(n)) if table.has_numbers() => cx.state.is_number_member(&members, n),
+        if table.has_strings() {
+            if let Some(found) = inst.with_str(|s| cx.state.is_str_member(&members, s)) {
+                return found;
+            }
+        }
+        match inst.as_number() {
+            Some(n) if table.has_numbers() => cx.state.is_number_member(&members, &n),
             _ => Ok(inst.equals_any(values)),
         }
     }
@@ -198,7 +210,11 @@ impl Interpreter {
 /// mode: one op straight to [`simple_op`] (most lanes: no loop), several through
 /// [`simple_checks`].
 #[inline(always)]
-pub(super) fn simple_lane(cx: &mut Ctx, lanes: &ByKind<Simple>, inst: Inst<'_>) -> Res {
+pub(super) fn simple_lane<'a, I: Instance<'a>>(
+    cx: &mut Ctx,
+    lanes: &ByKind<Simple>,
+    inst: Inst<'_, I>,
+) -> Res {
     let lane = lanes.lane(inst.kind());
     match (&*lane.steps, lane.fails) {
         ([op], false) => simple_op(cx, op, inst),
@@ -210,13 +226,21 @@ pub(super) fn simple_lane(cx: &mut Ctx, lanes: &ByKind<Simple>, inst: Inst<'_>) 
 /// The [`Fast::Simple`] ops of a node in the lane of `inst`'s kind, in short-circuit
 /// mode.
 #[inline(never)]
-pub(super) fn simple_checks(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Res {
+pub(super) fn simple_checks<'a, I: Instance<'a>>(
+    cx: &mut Ctx,
+    lane: &Lane<Simple>,
+    inst: Inst<'_, I>,
+) -> Res {
     all_simple(cx, lane, inst)
 }
 
 /// Whether `inst` passes the [`Fast::Simple`] ops of `lane`, in short-circuit mode.
 #[inline(always)]
-pub(super) fn all_simple(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> Res {
+pub(super) fn all_simple<'a, I: Instance<'a>>(
+    cx: &mut Ctx,
+    lane: &Lane<Simple>,
+    inst: Inst<'_, I>,
+) -> Res {
     for op in lane.steps.iter() {
         if !simple_check(cx, op, inst)? {
             return Ok(false);
@@ -228,28 +252,32 @@ pub(super) fn all_simple(cx: &mut Ctx, lane: &Lane<Simple>, inst: Inst<'_>) -> R
 /// [`simple_check`] out of line, for a loop over [`Op`]s (which then keeps few values
 /// in registers).
 #[inline(never)]
-pub(super) fn simple_op(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Res {
+pub(super) fn simple_op<'a, I: Instance<'a>>(cx: &mut Ctx, op: &Simple, inst: Inst<'_, I>) -> Res {
     simple_check(cx, op, inst)
 }
 
 /// Whether `inst` passes the [`Simple`] op `op`, in short-circuit mode.
 #[inline(always)]
-pub(super) fn simple_check(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Res {
+pub(super) fn simple_check<'a, I: Instance<'a>>(
+    cx: &mut Ctx,
+    op: &Simple,
+    inst: Inst<'_, I>,
+) -> Res {
     Ok(match op {
         Simple::Type(types) => inst.has_type(*types),
-        Simple::MinItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 >= *limit),
-        Simple::MaxItems(limit) => inst.as_array().is_none_or(|a| a.len() as u64 <= *limit),
+        Simple::MinItems(limit) => inst.as_array().is_none_or(|a| count(a) as u64 >= *limit),
+        Simple::MaxItems(limit) => inst.as_array().is_none_or(|a| count(a) as u64 <= *limit),
         Simple::Required(required) => inst.as_object().is_none_or(|o| required.holds(o)),
-        Simple::MinLength(limit) => inst.as_str().is_none_or(|s| min_length(s, *limit)),
-        Simple::MaxLength(limit) => inst.as_str().is_none_or(|s| max_length(s, *limit)),
+        Simple::MinLength(limit) => inst.with_str(|s| min_length(s, *limit)) != Some(false),
+        Simple::MaxLength(limit) => inst.with_str(|s| max_length(s, *limit)) != Some(false),
         Simple::Const(value) => inst.equals(value),
         Simple::Enum(values) => inst.equals_any(values),
         Simple::Strings(members) => inst
-            .as_str()
-            .is_some_and(|s| members.iter().any(|m| **m == *s)),
+            .with_str(|s| members.iter().any(|m| **m == *s))
+            .unwrap_or(false),
         Simple::Bound(limit, which) => in_bound(inst, *limit, *which),
         Simple::PrefixItemsAtOnce(types) => inst.as_array().is_none_or(|items| {
-            (types.iter().zip(items)).all(|(t, item)| t.is_none_or(|t| has_type(t, item)))
+            (types.iter().zip(items.items())).all(|(t, item)| t.is_none_or(|t| has_type(t, item)))
         }),
         Simple::ItemsAtOnce { .. } => match inst.as_array() {
             Some(items) => items_at_once(cx, op, items)?,
@@ -263,14 +291,18 @@ pub(super) fn simple_check(cx: &mut Ctx, op: &Simple, inst: Inst<'_>) -> Res {
 /// array lane is one [`Simple::ItemsAtOnce`] (an array of arrays decided at once:
 /// coordinates, matrices), the arrays among `items` run it without the lane's dispatch.
 #[inline(never)]
-pub(super) fn simple_items(cx: &mut Ctx, lanes: &ByKind<Simple>, items: &[Value]) -> Res {
+pub(super) fn simple_items<'a, I: Instance<'a>>(
+    cx: &mut Ctx,
+    lanes: &ByKind<Simple>,
+    items: impl Iterator<Item = I>,
+) -> Res {
     let arrays = lanes.lane(Kind::Array);
     if let ([Simple::ItemsAtOnce { .. }], false) = (&*arrays.steps, arrays.fails) {
         let at_once = &arrays.steps[0];
         for item in items {
-            let ok = match item {
-                Value::Array(inner) => items_at_once(cx, at_once, inner)?,
-                _ => all_simple(cx, lanes.lane(Kind::of(item)), Inst::Value(item))?,
+            let ok = match Kind::of(item) {
+                Kind::Array => items_at_once(cx, at_once, item)?,
+                kind => all_simple(cx, lanes.lane(kind), Inst::Value(item))?,
             };
             if !ok {
                 return Ok(false);
@@ -290,7 +322,7 @@ pub(super) fn simple_items(cx: &mut Ctx, lanes: &ByKind<Simple>, items: &[Value]
 /// passes): its count tested first, then the items from `skip` decided after charging
 /// the loop.
 #[inline(always)]
-pub(super) fn items_at_once(cx: &mut Ctx, step: &Simple, items: &[Value]) -> Res {
+pub(super) fn items_at_once<'a, I: Instance<'a>>(cx: &mut Ctx, step: &Simple, items: I) -> Res {
     let Simple::ItemsAtOnce {
         skip,
         types,
@@ -300,23 +332,23 @@ pub(super) fn items_at_once(cx: &mut Ctx, step: &Simple, items: &[Value]) -> Res
     else {
         return Ok(true);
     };
-    if !count.contains(&(items.len() as u64)) {
+    if !count.contains(&(self::count(items) as u64)) {
         return Ok(false);
     }
-    let rest = items.get(*skip..).unwrap_or_default();
-    items_decided(cx, *types, rest, *loop_cost)
+    items_decided(cx, *types, items_from(items, *skip), *loop_cost)
 }
 
 /// `items` over `rest` whose schema is always valid (`types` is `None`) or only tests
 /// the type: the verdict, after charging `loop_cost` per item (neither recurs, so no item
 /// is a step).
 #[inline(always)]
-pub(super) fn items_decided(
+pub(super) fn items_decided<'a, I: Instance<'a>>(
     cx: &mut Ctx,
     types: Option<TypeSet>,
-    rest: &[Value],
+    mut rest: impl ExactSizeIterator<Item = I>,
     loop_cost: u64,
 ) -> Res {
-    let ok = types.is_none_or(|types| rest.iter().all(|item| has_type(types, item)));
-    charge_elements(cx, rest.len(), loop_cost).map(|()| ok)
+    let len = rest.len();
+    let ok = types.is_none_or(|types| rest.all(|item| has_type(types, item)));
+    charge_elements(cx, len, loop_cost).map(|()| ok)
 }

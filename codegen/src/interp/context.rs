@@ -15,9 +15,11 @@ use crate::plan::lookup::NameList;
 use crate::regex::PatternSet;
 use schemac_runtime::__private::{push_token, Mark, Res, State, Stop, Trail};
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, Report, TypeSet};
+use schemac_runtime::instance::Instance;
+use schemac_runtime::lookup::ObjectKeys;
 use schemac_runtime::regex::Candidates;
 use schemac_runtime::{json, Budget, Evaluation, Limits, Usage};
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 use std::borrow::Cow;
 
 /// The state of one validation.
@@ -126,7 +128,13 @@ impl Ctx {
     /// Not a node on a key (`propertyNames`), which has no instance location (nor has any
     /// node it applies in place), nor a node without keywords, which generated code does
     /// not evaluate (and which gives nothing).
-    pub(super) fn end_unit(&mut self, node: &Node, inst: Inst<'_>, valid: bool, mark: Mark) {
+    pub(super) fn end_unit<'a, I: Instance<'a>>(
+        &mut self,
+        node: &Node,
+        inst: Inst<'_, I>,
+        valid: bool,
+        mark: Mark,
+    ) {
         let Inst::Value(value) = inst else {
             return;
         };
@@ -140,7 +148,7 @@ impl Ctx {
             return;
         }
         for annotation in &node.annotations {
-            if annotation.strings_only && !value.is_string() {
+            if annotation.strings_only && value.as_str().is_none() {
                 continue;
             }
             self.annotate(node, &annotation.keyword, annotation.value.clone());
@@ -294,17 +302,18 @@ impl Ctx {
     /// The names of `list` that `object` lacks, reported by `record` ([`Trail::missing`]):
     /// whether none is. Only while reporting.
     #[cold]
-    pub(super) fn missing(
+    pub(super) fn missing<'a, I: Instance<'a>>(
         &mut self,
-        object: &Map<String, Value>,
+        object: I,
         list: &NameList,
         record: impl FnMut(&mut Trail, &String),
     ) -> Res {
         let Some(trail) = self.trail.as_deref_mut() else {
             return Ok(true);
         };
+        let keys = ObjectKeys(object);
         self.state
-            .budgeted(|budget| trail.missing(budget, object, list.as_runtime(), record))
+            .budgeted(|budget| trail.missing(budget, &keys, list.as_runtime(), record))
     }
 
     /// Reports an error of `node`'s check `keyword` (a node-level error when `keyword`
@@ -317,21 +326,23 @@ impl Ctx {
     }
 }
 
-/// The instance a node is evaluated against: a JSON value, or an object key
-/// (`propertyNames`), which behaves as a string and is never allocated as one (the map's
-/// own `String`, so that an instance is two words, passed in registers).
+/// The instance a node is evaluated against: a JSON value (an [`Instance`]: a `&Value`, a
+/// document node), or an object key (`propertyNames`), which behaves as a string and is
+/// never allocated as one (a `&Value`'s map's own `String`, or a document's text; so that
+/// for a `&Value` an instance is two words, passed in registers).
 #[derive(Clone, Copy)]
-pub(super) enum Inst<'v> {
-    Value(&'v Value),
-    Key(&'v String),
+pub(super) enum Inst<'k, I> {
+    Value(I),
+    Key(&'k str),
 }
 
-impl<'v> Inst<'v> {
-    pub(super) fn as_str(self) -> Option<&'v str> {
+impl<'a, I: Instance<'a>> Inst<'_, I> {
+    /// `f` of the string, if the instance is one (a key is), unescaped.
+    #[inline(always)]
+    pub(super) fn with_str<R>(self, f: impl FnOnce(&str) -> R) -> Option<R> {
         match self {
-            Inst::Value(Value::String(s)) => Some(s),
-            Inst::Key(k) => Some(k.as_str()),
-            Inst::Value(_) => None,
+            Inst::Value(v) => v.as_str().map(|s| f(&s.unescaped())),
+            Inst::Key(k) => Some(f(k)),
         }
     }
 
@@ -361,23 +372,41 @@ impl<'v> Inst<'v> {
         }
     }
 
-    pub(super) fn as_number(self) -> Option<&'v Number> {
+    /// The number, if the instance is one.
+    #[inline(always)]
+    pub(super) fn as_number(self) -> Option<Number> {
         match self {
-            Inst::Value(Value::Number(n)) => Some(n),
+            Inst::Value(v) => v.as_number(),
+            Inst::Key(_) => None,
+        }
+    }
+
+    /// Whether the instance is a number written with neither a fraction nor an exponent
+    /// (`-0`); `false` for anything else, and for any `&Value`, which does not keep the
+    /// number's text ([`Instance::number_text`]).
+    pub(super) fn written_integral(self) -> bool {
+        match self {
+            Inst::Value(v) => v
+                .number_text()
+                .is_some_and(|t| !t.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))),
+            Inst::Key(_) => false,
+        }
+    }
+
+    /// The instance, if it is an array.
+    #[inline(always)]
+    pub(super) fn as_array(self) -> Option<I> {
+        match self {
+            Inst::Value(v) if Kind::of(v) == Kind::Array => Some(v),
             _ => None,
         }
     }
 
-    pub(super) fn as_array(self) -> Option<&'v Vec<Value>> {
+    /// The instance, if it is an object.
+    #[inline(always)]
+    pub(super) fn as_object(self) -> Option<I> {
         match self {
-            Inst::Value(Value::Array(a)) => Some(a),
-            _ => None,
-        }
-    }
-
-    pub(super) fn as_object(self) -> Option<&'v Map<String, Value>> {
-        match self {
-            Inst::Value(Value::Object(o)) => Some(o),
+            Inst::Value(v) if Kind::of(v) == Kind::Object => Some(v),
             _ => None,
         }
     }
@@ -387,9 +416,8 @@ impl<'v> Inst<'v> {
     #[inline]
     pub(super) fn equals(self, other: &Value) -> bool {
         match (self, other) {
-            (Inst::Value(Value::String(s)), Value::String(t)) => s == t,
-            (Inst::Value(Value::String(_)), _) => false,
-            (Inst::Value(v), _) => json::equal(v, other),
+            (Inst::Value(v), Value::String(t)) => v.as_str().is_some_and(|s| s.eq_str(t)),
+            (Inst::Value(v), _) => Kind::of(v) != Kind::String && json::equal(v, other),
             (Inst::Key(k), Value::String(t)) => k == t,
             (Inst::Key(_), _) => false,
         }
@@ -454,12 +482,35 @@ pub(super) fn charge_elements(cx: &mut Ctx, elements: usize, per_element: u64) -
     cx.state.spend(elements, per_element)
 }
 
+/// The number of items or entries of an array or object instance (0 for anything else).
+#[inline(always)]
+pub(super) fn count<'a, I: Instance<'a>>(value: I) -> usize {
+    value.len().unwrap_or(0)
+}
+
+/// Whether the object instance `object` has the key `name`.
+#[inline(always)]
+pub(super) fn has_key<'a, I: Instance<'a>>(object: I, name: &str) -> bool {
+    object.get(name).is_some()
+}
+
+/// The items of an array instance from index `skip` on (for a `&Value`, a slice iterator
+/// advanced once).
+#[inline(always)]
+pub(super) fn items_from<'a, I: Instance<'a>>(array: I, skip: usize) -> I::Items {
+    let mut items = array.items();
+    if skip > 0 {
+        items.nth(skip - 1);
+    }
+    items
+}
+
 /// Whether `value` has one of `types` ([`TypeSet::matches`]): the kind's bit tested
 /// inline, and `integer` for a number that `types` does not take as a number (the
 /// runtime asked only for one not held as an integer).
 #[inline(always)]
-pub(super) fn has_type(types: TypeSet, value: &Value) -> bool {
-    let integer = |n: &Number| n.is_i64() || n.is_u64() || json::is_integer(n);
+pub(super) fn has_type<'a, I: Instance<'a>>(types: TypeSet, value: I) -> bool {
+    let integer = |n: Number| n.is_i64() || n.is_u64() || json::is_integer(&n);
     types.0 & Kind::of(value).type_bit().0 != 0
-        || (types.contains(TypeSet::INTEGER) && matches!(value, Value::Number(n) if integer(n)))
+        || (types.contains(TypeSet::INTEGER) && value.as_number().is_some_and(integer))
 }

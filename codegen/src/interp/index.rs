@@ -4,9 +4,10 @@
 //! and [`NameTable`] (the ids by which short-circuit evaluation records evaluated
 //! properties by name). Built once when the interpreter is; read on every lookup.
 
+use super::context::{count, has_key};
 use crate::plan::thresholds::{KEYS_PER_NAME, REQUIRED_IN_PASS, SCANNED_NAMES};
-use schemac_runtime::__private::{get, Bits};
-use serde_json::{Map, Value};
+use schemac_runtime::__private::Bits;
+use schemac_runtime::instance::Instance;
 
 /// A name's byte length with its first and last eight bytes (overlapping, or zero-padded
 /// below eight): two names up to 16 bytes long are equal exactly when their heads are;
@@ -203,15 +204,15 @@ impl Required {
     /// code uses); several in one pass over its keys (stopping once all are found) when it
     /// has at most [`KEYS_PER_NAME`] keys per name, else by a lookup of each.
     #[inline(never)]
-    pub(super) fn holds(&self, object: &Map<String, Value>) -> bool {
+    pub(super) fn holds<'a, I: Instance<'a>>(&self, object: I) -> bool {
         if let [name] = &self.names[..] {
-            return get(object, name).is_some();
+            return has_key(object, name);
         }
         let Some((index, all)) = &self.pass else {
-            return self.names.iter().all(|n| object.contains_key(n));
+            return self.names.iter().all(|n| has_key(object, n));
         };
-        if object.len() > self.names.len() * KEYS_PER_NAME {
-            return self.names.iter().all(|n| object.contains_key(n));
+        if count(object) > self.names.len() * KEYS_PER_NAME {
+            return self.names.iter().all(|n| has_key(object, n));
         }
         let name = |i: usize| self.names.get(i).map(String::as_str);
         if index.scans() {
@@ -225,10 +226,14 @@ impl Required {
 /// Whether the keys of `object` that `find` places among some names (by index, below
 /// 64) cover the bits `all`: one pass, stopping once they do.
 #[inline(always)]
-fn all_found(object: &Map<String, Value>, all: u64, find: impl Fn(&str) -> Option<usize>) -> bool {
+fn all_found<'a, I: Instance<'a>>(
+    object: I,
+    all: u64,
+    find: impl Fn(&str) -> Option<usize>,
+) -> bool {
     let mut seen = 0u64;
-    for key in object.keys() {
-        if let Some(i) = find(key) {
+    for (key, _) in object.entries() {
+        if let Some(i) = find(&key.unescaped()) {
             seen |= 1 << i;
             if seen == all {
                 return true;

@@ -12,6 +12,15 @@
 //! - [`Validate::validate`] runs every check and returns a [`Report`] with every error,
 //!   located by instance location, keyword location and absolute keyword location.
 //!
+//! Every evaluation function is generic over the instance it reads
+//! ([`schemac_runtime::instance::Instance`], monomorphized): a `&Value` ([`Validate::check`]
+//! and the rest), or a node of a [`Document`] read from bytes ([`Validate::check_json`],
+//! [`Validate::validate_json`], [`Validate::check_json_with_usage`],
+//! [`Evaluate::evaluate_json`]), validated in place under the budget grown with the input
+//! ([`Limits::for_input`]). Both give the same verdicts, errors and units, apart from
+//! draft-04's `-0`, an integer only from bytes (a `Value` holds it as `-0.0`), and from the
+//! order of keys: a document's objects are read in document order.
+//!
 //! Every out-of-line node evaluation goes through [`Budget::enter_region`] and every
 //! evaluation of a child instance that may recur through [`Budget::step_in`] (see
 //! [`crate::plan`]), which bound the work ([`Limits::budget`]), the instance depth
@@ -121,6 +130,8 @@ mod tests;
 
 use crate::ir::Program;
 use schemac_runtime::__private::Stop;
+use schemac_runtime::document::{Document, SyntaxError};
+use schemac_runtime::instance::Instance;
 #[cfg(doc)]
 use schemac_runtime::Budget;
 use schemac_runtime::{Evaluate, Evaluation, Limits, Report, Usage, Validate, Verdict};
@@ -237,7 +248,7 @@ impl fmt::Debug for Interpreter {
 
 impl Validate for Interpreter {
     fn check(&self, instance: &Value) -> Verdict {
-        self.check_with(instance, |_| ()).0
+        self.check_with(&self.limits, instance, |_| ()).0
     }
 
     fn validate(&self, instance: &Value) -> Report {
@@ -246,7 +257,31 @@ impl Validate for Interpreter {
     }
 
     fn check_with_usage(&self, instance: &Value) -> (Verdict, Usage) {
-        self.check_with(instance, context::Ctx::usage)
+        self.check_with(&self.limits, instance, context::Ctx::usage)
+    }
+
+    /// Reads `input` into a [`Document`] and checks its root in place, under the budget
+    /// grown with the input ([`Limits::for_input`]).
+    fn check_json(&self, input: &[u8]) -> Result<Verdict, SyntaxError> {
+        let document = Document::read(input)?;
+        let limits = self.limits.for_input(input.len());
+        Ok(self.check_with(&limits, document.root(), |_| ()).0)
+    }
+
+    /// Reads `input` into a [`Document`] and validates its root in place, under the budget
+    /// grown with the input ([`Limits::for_input`]).
+    fn validate_json(&self, input: &[u8]) -> Result<Report, SyntaxError> {
+        let document = Document::read(input)?;
+        let limits = self.limits.for_input(input.len());
+        Ok(self
+            .report(context::Ctx::reporting(&limits), document.root())
+            .report)
+    }
+
+    fn check_json_with_usage(&self, input: &[u8]) -> Result<(Verdict, Usage), SyntaxError> {
+        let document = Document::read(input)?;
+        let limits = self.limits.for_input(input.len());
+        Ok(self.check_with(&limits, document.root(), context::Ctx::usage))
     }
 }
 
@@ -256,17 +291,27 @@ impl Evaluate for Interpreter {
     fn evaluate(&self, instance: &Value) -> Evaluation {
         self.report(context::Ctx::annotating(&self.limits), instance)
     }
+
+    /// [`Evaluate::evaluate`] on a [`Document`] read from `input`, in place, under the
+    /// budget grown with the input ([`Limits::for_input`]).
+    fn evaluate_json(&self, input: &[u8]) -> Result<Evaluation, SyntaxError> {
+        let document = Document::read(input)?;
+        let limits = self.limits.for_input(input.len());
+        Ok(self.report(context::Ctx::annotating(&limits), document.root()))
+    }
 }
 
 impl Interpreter {
-    /// Checks `instance` (short-circuit), and reads `also` off the finished context.
+    /// Checks `instance` (short-circuit) under `limits`, and reads `also` off the finished
+    /// context.
     #[inline(always)]
-    fn check_with<T>(
+    fn check_with<'a, I: Instance<'a>, T>(
         &self,
-        instance: &Value,
+        limits: &Limits,
+        instance: I,
         also: impl FnOnce(&context::Ctx) -> T,
     ) -> (Verdict, T) {
-        let mut cx = context::Ctx::checking(&self.limits);
+        let mut cx = context::Ctx::checking(limits);
         let verdict = match self.check_root(&mut cx, instance) {
             Ok(true) => Verdict::Valid,
             Ok(false) => Verdict::Invalid,
@@ -279,7 +324,7 @@ impl Interpreter {
 
     /// Runs `cx` (reporting errors) on `instance`: the report, and the annotations and
     /// units given when `cx` collects them.
-    fn report(&self, mut cx: context::Ctx, instance: &Value) -> Evaluation {
+    fn report<'a, I: Instance<'a>>(&self, mut cx: context::Ctx, instance: I) -> Evaluation {
         let outcome = self.eval_root(&mut cx, instance);
         let evaluation = cx.finish(outcome);
         debug_assert!(

@@ -5,7 +5,9 @@
 //! a folded `required`), `propertyNames` and `unevaluatedProperties`.
 
 use super::annotations::Annotations;
-use super::context::{charge_elements, pattern_applies, pattern_matches, Ctx, Inst};
+use super::context::{
+    charge_elements, count, has_key, pattern_applies, pattern_matches, Ctx, Inst,
+};
 use super::index::{NameTable, PropertyIndex};
 use super::plan::{
     object_pass_at, ClosedOp, FoldedRequired, LookupsOp, NamedPatterns, NodePlan, ObjectOp,
@@ -15,9 +17,11 @@ use super::Interpreter;
 use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId};
 use crate::plan::messages;
 use crate::plan::thresholds::{FOLDED_REQUIRED_KEYS, FOUND_IN_PASS, KEYS_PER_NAME};
-use schemac_runtime::__private::{get, Bits, Res, Stop};
+use schemac_runtime::__private::{Bits, Res, Stop};
+use schemac_runtime::document::JsonStr;
 use schemac_runtime::error::ErrorKind;
-use serde_json::{Map, Value};
+use schemac_runtime::instance::Instance;
+use serde_json::Value;
 use std::borrow::Cow;
 
 #[cfg(doc)]
@@ -25,17 +29,17 @@ use super::plan::Op;
 
 impl Interpreter {
     #[inline(never)]
-    pub(super) fn required(
+    pub(super) fn required<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         node: &Node,
         keyword: &str,
-        object: &Map<String, Value>,
+        object: I,
         names: &[String],
     ) -> bool {
         let mut ok = true;
         for name in names {
-            if !object.contains_key(name) {
+            if !has_key(object, name) {
                 ok = false;
                 if !cx.report {
                     break;
@@ -53,17 +57,17 @@ impl Interpreter {
     }
 
     #[inline(never)]
-    pub(super) fn dependent_required(
+    pub(super) fn dependent_required<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         (node, plan): (&Node, &NodePlan),
         (index, keyword): (usize, &str),
-        object: &Map<String, Value>,
+        object: I,
         dependencies: &[(String, Vec<String>)],
     ) -> Res {
         let mut ok = true;
         for (entry, (property, required)) in dependencies.iter().enumerate() {
-            if !object.contains_key(property) {
+            if !has_key(object, property) {
                 continue;
             }
             if let (Some(list), true) = (plan.name_list(index, entry), cx.report) {
@@ -80,7 +84,7 @@ impl Interpreter {
                 continue;
             }
             for name in required {
-                if !object.contains_key(name) {
+                if !has_key(object, name) {
                     ok = false;
                     if !cx.report {
                         return Ok(false);
@@ -102,13 +106,13 @@ impl Interpreter {
     /// `properties`, `patternProperties`, `additionalProperties`: the check at `index`,
     /// fused with its siblings when the plan says so.
     #[inline(never)]
-    pub(super) fn object_check(
+    pub(super) fn object_check<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         node: &Node,
         plan: &NodePlan,
         index: usize,
-        object: &Map<String, Value>,
+        object: I,
         ann: Option<&mut Annotations>,
     ) -> Res {
         if let (None, Some(CheckKind::Properties(entries))) =
@@ -133,27 +137,27 @@ impl Interpreter {
 
     /// [`Op::Object`] in short-circuit mode.
     #[inline(never)]
-    pub(super) fn object_quietly(
+    pub(super) fn object_quietly<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         op: &ObjectOp,
-        object: &Map<String, Value>,
+        object: I,
     ) -> Res {
         self.object_pass(cx, op.pass(), object, None)
     }
 
     /// One pass over the object's properties, running the applicators in `pass` on each.
-    pub(super) fn object_pass(
+    pub(super) fn object_pass<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         pass: ObjectPass<'_>,
-        object: &Map<String, Value>,
+        object: I,
         mut ann: Option<&mut Annotations>,
     ) -> Res {
         // Every key pays for `additionalProperties`; a `patternProperties` child is paid
         // for when its pattern matches.
         let per_key = pass.additional.map(|(e, _, _)| e.target);
-        self.charge_loop(cx, object.len(), per_key.as_slice())?;
+        self.charge_loop(cx, count(object), per_key.as_slice())?;
         if let (None, None, Some((edge, [], []))) =
             (pass.properties, pass.patterns, pass.additional)
         {
@@ -166,7 +170,9 @@ impl Interpreter {
         let defer = ann.is_none();
         let mut deferred = Deferred::default();
         let mut ok = true;
-        for (position, (key, value)) in object.iter().enumerate() {
+        for (position, (key, value)) in object.entries().enumerate() {
+            let key = key.unescaped();
+            let key: &str = &key;
             let mut covered = false;
             let mut evaluated = false;
             let mut named = None;
@@ -256,21 +262,23 @@ impl Interpreter {
     /// found in the names' index (the deferred entries after, by name), or a lookup of
     /// each name in the instance when the instance has many more keys than there are names.
     #[inline(never)]
-    pub(super) fn properties_alone(
+    pub(super) fn properties_alone<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         entries: &[(String, Edge)],
         index: Option<&PropertyIndex>,
-        object: &Map<String, Value>,
+        object: I,
     ) -> Res {
         let Some(index) =
-            index.filter(|_| object.len() <= entries.len().saturating_mul(KEYS_PER_NAME))
+            index.filter(|_| count(object) <= entries.len().saturating_mul(KEYS_PER_NAME))
         else {
             return self.properties_by_name(cx, entries, object, |_, _| true);
         };
         let mut ok = true;
         let mut deferred = Deferred::default();
-        for (key, value) in object {
+        for (key, value) in object.entries() {
+            let key = key.unescaped();
+            let key: &str = &key;
             let Some(i) = index.find(key, |i| entry_name(entries, i)) else {
                 continue;
             };
@@ -296,11 +304,11 @@ impl Interpreter {
 
     /// `properties` by name: each entry `(index, edge)` that `keep` holds for, looked up
     /// in the instance, in entry order.
-    pub(super) fn properties_by_name(
+    pub(super) fn properties_by_name<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         entries: &[(String, Edge)],
-        object: &Map<String, Value>,
+        object: I,
         keep: impl Fn(usize, &Edge) -> bool,
     ) -> Res {
         let mut ok = true;
@@ -323,13 +331,13 @@ impl Interpreter {
     /// [`Op::Property`] `(name, edge)`: its schema applied to the value at `name`
     /// (the runtime's `get`, as generated code looks it up).
     #[inline(never)]
-    pub(super) fn property_quietly(
+    pub(super) fn property_quietly<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         (name, edge): &(String, Edge),
-        object: &Map<String, Value>,
+        object: I,
     ) -> Res {
-        let value = get(object, name);
+        let value = object.get(name);
         value.map_or(Ok(true), |value| self.child_quietly(cx, edge.target, value))
     }
 
@@ -338,16 +346,14 @@ impl Interpreter {
     /// key found in the names' index, and the entries found applied in entry order; a
     /// larger one is looked up by name.
     #[inline(never)]
-    pub(super) fn lookups_quietly(
+    pub(super) fn lookups_quietly<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         lookups: &LookupsOp,
-        object: &Map<String, Value>,
+        object: I,
     ) -> Res {
-        /// What an unused slot of `found` holds.
-        static NONE: Value = Value::Null;
         let entries = &lookups.entries[..];
-        if object.len() > FOUND_IN_PASS {
+        if count(object) > FOUND_IN_PASS {
             for entry in entries {
                 if !self.property_quietly(cx, entry, object)? {
                     return Ok(false);
@@ -356,16 +362,17 @@ impl Interpreter {
             return Ok(true);
         }
         let index = &lookups.index;
-        let mut found = [(0, &NONE); FOUND_IN_PASS];
-        let mut count = 0;
-        for (key, value) in object {
-            let at = index.find(key, |i| entry_name(entries, i));
-            if let (Some(at), Some(slot)) = (at, found.get_mut(count)) {
+        // An unused slot holds the object itself.
+        let mut found = [(0, object); FOUND_IN_PASS];
+        let mut used = 0;
+        for (key, value) in object.entries() {
+            let at = index.find(&key.unescaped(), |i| entry_name(entries, i));
+            if let (Some(at), Some(slot)) = (at, found.get_mut(used)) {
                 *slot = (at, value);
-                count += 1;
+                used += 1;
             }
         }
-        let found = found.get_mut(..count).unwrap_or_default();
+        let found = found.get_mut(..used).unwrap_or_default();
         found.sort_unstable_by_key(|&(at, _)| at);
         for &(at, value) in found.iter() {
             if let Some((_, edge)) = entries.get(at) {
@@ -381,11 +388,11 @@ impl Interpreter {
     /// only by name ([`NodePlan::evaluates`]): run as a quick node, its `names` added to
     /// `out` when it is valid.
     #[inline(never)]
-    pub(super) fn node_by_name(
+    pub(super) fn node_by_name<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         id: NodeId,
-        inst: Inst<'_>,
+        inst: Inst<'_, I>,
         out: &mut Annotations,
         names: &Bits,
     ) -> Res {
@@ -402,11 +409,11 @@ impl Interpreter {
 
     /// A node's [`NodePlan::lookups`] on `object`: each name looked up, its schema
     /// applied to the value found.
-    pub(super) fn lookups(
+    pub(super) fn lookups<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         lookups: &[(String, NodeId)],
-        object: &Map<String, Value>,
+        object: I,
     ) -> Res {
         for (name, target) in lookups {
             if let Some(value) = object.get(name) {
@@ -421,12 +428,12 @@ impl Interpreter {
     /// Runs the deferred `properties` entries found present, in entry order: one with the
     /// value found, several by name.
     #[inline(always)]
-    pub(super) fn deferred_properties(
+    pub(super) fn deferred_properties<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         entries: &[(String, Edge)],
-        object: &Map<String, Value>,
-        deferred: Deferred<'_>,
+        object: I,
+        deferred: Deferred<I>,
     ) -> Res {
         match (deferred.count, deferred.first) {
             (0, _) => Ok(true),
@@ -450,18 +457,18 @@ impl Interpreter {
     /// else `additional`'s, the deferred entries after), the folded `required` before it
     /// — or, on a small object, within its lookups ([`Interpreter::closed_found`]).
     #[inline(never)]
-    pub(super) fn closed_quietly(
+    pub(super) fn closed_quietly<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         op: &ClosedOp,
-        object: &Map<String, Value>,
+        object: I,
     ) -> Res {
         let (entries, index) = op.properties.borrowed();
         if let Some(folded) = &op.required {
             // `properties` alone looks a large object's names up instead of its keys.
             let keys_looked_up = op.additional.is_some()
-                || object.len() <= entries.len().saturating_mul(KEYS_PER_NAME);
-            match index.filter(|_| object.len() <= FOLDED_REQUIRED_KEYS && keys_looked_up) {
+                || count(object) <= entries.len().saturating_mul(KEYS_PER_NAME);
+            match index.filter(|_| count(object) <= FOLDED_REQUIRED_KEYS && keys_looked_up) {
                 Some(index) => return self.closed_found(cx, op, (folded, index), object),
                 None if !folded.required.holds(object) => return Ok(false),
                 None => {}
@@ -475,16 +482,16 @@ impl Interpreter {
 
     /// [`Interpreter::closed_quietly`] with `additionalProperties`, each key looked up.
     #[inline(never)]
-    pub(super) fn closed_additional(
+    pub(super) fn closed_additional<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         op: &ClosedOp,
-        object: &Map<String, Value>,
+        object: I,
     ) -> Res {
         let (entries, index) = op.properties.borrowed();
         let find = |key: &str| find_property(entries, index, key);
         let mut deferred = Deferred::default();
-        if !self.closed_keys(cx, op, object.iter(), object.len(), find, &mut deferred)? {
+        if !self.closed_keys(cx, op, object.entries(), count(object), find, &mut deferred)? {
             return Ok(false);
         }
         self.deferred_properties(cx, entries, object, deferred)
@@ -498,32 +505,32 @@ impl Interpreter {
     /// before the pass charged anything: the budget is restored, and a stop the pass
     /// recorded dropped ([`Ctx::rewind`]).
     #[inline(never)]
-    pub(super) fn closed_found(
+    pub(super) fn closed_found<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         op: &ClosedOp,
         (folded, index): (&FoldedRequired, &PropertyIndex),
-        object: &Map<String, Value>,
+        object: I,
     ) -> Res {
         let entries = &op.properties.entries[..];
         let before = cx.state.budget().clone();
         let find = |key: &str| index.find(key, |i| entry_name(entries, i));
         let bit = |at: usize| folded.bits.get(at).copied().unwrap_or_default();
         let mut seen = 0u64;
-        let mut keys = object.iter();
+        let mut keys = object.entries();
         let mut deferred = Deferred::default();
         let entry = |key: &str| {
             let at = find(key)?;
             seen |= bit(at);
             entries.get(at).map(|(_, edge)| (at, edge))
         };
-        let pass = self.closed_keys(cx, op, keys.by_ref(), object.len(), entry, &mut deferred);
+        let pass = self.closed_keys(cx, op, keys.by_ref(), count(object), entry, &mut deferred);
         if pass != Ok(true) {
             for (key, _) in keys {
                 if seen == folded.all {
                     break;
                 }
-                seen |= find(key).map_or(0, bit);
+                seen |= find(&key.unescaped()).map_or(0, bit);
             }
         }
         if seen != folded.all {
@@ -541,14 +548,14 @@ impl Interpreter {
     /// deferred entries found added to `deferred`: whether every key passes (the keys
     /// after the first that fails left in `keys`).
     #[inline(always)]
-    pub(super) fn closed_keys<'p, 'v>(
+    pub(super) fn closed_keys<'p, 'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         op: &'p ClosedOp,
-        keys: impl Iterator<Item = (&'v String, &'v Value)>,
+        keys: impl Iterator<Item = (JsonStr<'a>, I)>,
         len: usize,
         mut entry: impl FnMut(&str) -> Option<(usize, &'p Edge)>,
-        deferred: &mut Deferred<'v>,
+        deferred: &mut Deferred<I>,
     ) -> Res {
         let additional = match op.additional {
             Some((target, per_key)) => {
@@ -558,7 +565,7 @@ impl Interpreter {
             None => None,
         };
         for (key, value) in keys {
-            let target = match entry(key) {
+            let target = match entry(&key.unescaped()) {
                 Some((at, edge)) if self.plans[edge.target.0].deferred => {
                     deferred.add(at, value);
                     continue;
@@ -580,13 +587,13 @@ impl Interpreter {
     /// pattern matches the key: whether any matched, and whether all those applied are
     /// valid (in short-circuit mode, stopping at the first that is not).
     #[inline(always)]
-    pub(super) fn apply_patterns(
+    pub(super) fn apply_patterns<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         patterns: &[(RegexId, Edge)],
         indices: impl Iterator<Item = usize>,
         key: &str,
-        value: &Value,
+        value: I,
     ) -> Result<(bool, bool), Stop> {
         let (mut matched, mut valid) = (false, true);
         let program = &self.shared.program;
@@ -611,13 +618,13 @@ impl Interpreter {
     /// `patternProperties` at a `properties` name, as [`NamedPatterns`] says they run
     /// there (what [`Interpreter::apply_patterns`] gives, without running a pattern).
     #[inline(always)]
-    pub(super) fn named_patterns_at(
+    pub(super) fn named_patterns_at<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         named: &NamedPatterns,
         patterns: &[(RegexId, Edge)],
         key: &str,
-        value: &Value,
+        value: I,
     ) -> Result<(bool, bool), Stop> {
         charge_elements(cx, 1, named.lead)?;
         let mut valid = true;
@@ -659,13 +666,13 @@ impl Interpreter {
     /// property), in short-circuit mode and collecting nothing, the loop already charged:
     /// `target` on each value, without the pass's per-key lookups.
     #[inline(never)]
-    pub(super) fn values_quietly(
+    pub(super) fn values_quietly<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         target: NodeId,
-        object: &Map<String, Value>,
+        object: I,
     ) -> Res {
-        for value in object.values() {
+        for (_, value) in object.entries() {
             if !self.child_quietly(cx, target, value)? {
                 return Ok(false);
             }
@@ -674,18 +681,19 @@ impl Interpreter {
     }
 
     #[inline(never)]
-    pub(super) fn property_names(
+    pub(super) fn property_names<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         edge: &Edge,
-        object: &Map<String, Value>,
+        object: I,
     ) -> Res {
         // Keys have no instance location of their own: errors stay at the object.
-        self.charge_loop(cx, object.len(), &[edge.target])?;
+        self.charge_loop(cx, count(object), &[edge.target])?;
         let mut ok = true;
-        for key in object.keys() {
+        for (key, _) in object.entries() {
             let saved = self.step_in(cx, edge.target)?;
-            let valid = self.apply(cx, &edge.path, edge.target, Inst::Key(key), None);
+            let key = key.unescaped();
+            let valid = self.apply(cx, &edge.path, edge.target, Inst::<I>::Key(&key), None);
             Interpreter::step_out(cx, saved);
             let valid = valid?;
             if !valid {
@@ -699,18 +707,20 @@ impl Interpreter {
     }
 
     #[inline(never)]
-    pub(super) fn unevaluated_properties(
+    pub(super) fn unevaluated_properties<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         node: &Node,
         edge: &Edge,
-        object: &Map<String, Value>,
+        object: I,
         ann: Option<(&mut Annotations, Option<&NameTable>)>,
     ) -> Res {
-        cx.state.charge(object.len())?;
-        self.charge_loop(cx, object.len(), &[edge.target])?;
+        cx.state.charge(count(object))?;
+        self.charge_loop(cx, count(object), &[edge.target])?;
         let mut ok = true;
-        for (position, (key, value)) in object.iter().enumerate() {
+        for (position, (key, value)) in object.entries().enumerate() {
+            let key = key.unescaped();
+            let key: &str = &key;
             if (ann.as_ref()).is_some_and(|(a, table)| a.has_property(position, key, *table)) {
                 continue;
             }
@@ -751,19 +761,29 @@ pub(super) fn entry_name(entries: &[(String, Edge)], i: usize) -> Option<&str> {
 }
 
 /// The deferred `properties` entries an object has, found during a pass over its keys.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Deferred<'v> {
+#[derive(Clone, Copy)]
+pub(super) struct Deferred<I> {
     /// How many.
     count: usize,
     /// The first found: its entry index, with its value.
-    first: Option<(usize, &'v Value)>,
+    first: Option<(usize, I)>,
     /// The entries found among the first 64.
     few: u64,
 }
 
-impl<'v> Deferred<'v> {
+impl<I> Default for Deferred<I> {
+    fn default() -> Self {
+        Deferred {
+            count: 0,
+            first: None,
+            few: 0,
+        }
+    }
+}
+
+impl<I> Deferred<I> {
     #[inline(always)]
-    pub(super) fn add(&mut self, index: usize, value: &'v Value) {
+    pub(super) fn add(&mut self, index: usize, value: I) {
         if self.count == 0 {
             self.first = Some((index, value));
         }
@@ -777,18 +797,19 @@ impl<'v> Deferred<'v> {
 /// `unevaluatedProperties`' annotation: the names of `object`'s properties that `ann`
 /// does not hold as evaluated (read before it evaluates them).
 #[cold]
-pub(super) fn unevaluated_names(
-    object: &Map<String, Value>,
+pub(super) fn unevaluated_names<'a, I: Instance<'a>>(
+    object: I,
     ann: Option<&Annotations>,
     table: Option<&NameTable>,
 ) -> Value {
     let evaluated = |i, key: &str| ann.is_some_and(|a| a.has_property(i, key, table));
     Value::Array(
         object
-            .keys()
+            .entries()
+            .map(|(key, _)| key.unescaped())
             .enumerate()
-            .filter(|&(i, key)| !evaluated(i, key))
-            .map(|(_, k)| Value::String(k.clone()))
+            .filter(|(i, key)| !evaluated(*i, key))
+            .map(|(_, k)| Value::String(k.into_owned()))
             .collect(),
     )
 }

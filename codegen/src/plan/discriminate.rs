@@ -51,6 +51,10 @@ impl Admits {
                 .values
                 .as_ref()
                 .is_none_or(|values| values.iter().any(|v| v == s)),
+            Tag::Escaped(s) => self
+                .values
+                .as_ref()
+                .is_none_or(|values| values.iter().any(|v| s.eq_str(v))),
             Tag::Other => self.values.is_none(),
         }
     }

@@ -6,7 +6,7 @@
 
 use crate::ir::CheckKind;
 use schemac_runtime::error::TypeSet;
-use serde_json::Value;
+use schemac_runtime::instance::{Instance, Kind as RuntimeKind};
 
 /// The kind of a JSON instance: a `serde_json::Value` variant, in its declaration order,
 /// so that a value's kind is its tag (the interpreter indexes its lanes by it). An object
@@ -49,16 +49,17 @@ impl Kind {
         Kind::Object,
     ];
 
-    /// The kind of `value`.
+    /// The kind of `value` (a `&Value`, a document node): the runtime's
+    /// [`schemac_runtime::instance::Kind`], whose variants are these in the same order.
     #[inline(always)]
-    pub fn of(value: &Value) -> Kind {
-        match value {
-            Value::Null => Kind::Null,
-            Value::Bool(_) => Kind::Boolean,
-            Value::Number(_) => Kind::Number,
-            Value::String(_) => Kind::String,
-            Value::Array(_) => Kind::Array,
-            Value::Object(_) => Kind::Object,
+    pub fn of<'a, I: Instance<'a>>(value: I) -> Kind {
+        match value.kind() {
+            RuntimeKind::Null => Kind::Null,
+            RuntimeKind::Bool => Kind::Boolean,
+            RuntimeKind::Number => Kind::Number,
+            RuntimeKind::String => Kind::String,
+            RuntimeKind::Array => Kind::Array,
+            RuntimeKind::Object => Kind::Object,
         }
     }
 

@@ -246,6 +246,7 @@ impl<'d> Instance<'d> for Node<'d> {
             doc: self.doc,
             at,
             end,
+            left: if at < end { self.entry().b } else { 0 },
         }
     }
 
@@ -272,6 +273,8 @@ pub struct Items<'d> {
     doc: &'d Document<'d>,
     at: u32,
     end: u32,
+    /// How many items are left.
+    left: u32,
 }
 
 impl<'d> Iterator for Items<'d> {
@@ -286,9 +289,16 @@ impl<'d> Iterator for Items<'d> {
             at: self.at,
         };
         self.at = item.next();
+        self.left = self.left.saturating_sub(1);
         Some(item)
     }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
 }
+
+impl ExactSizeIterator for Items<'_> {}
 
 /// The entries of an object [`Node`], in document order, without the keys that a later
 /// key repeats.

@@ -17,11 +17,13 @@ pub struct JsonStr<'a> {
 impl<'a> JsonStr<'a> {
     /// `raw` is the content of a JSON string that the reader accepted (escapes valid,
     /// surrogates paired) when `escaped`, or any text when not.
+    #[inline]
     pub(crate) fn new(raw: &'a str, escaped: bool) -> JsonStr<'a> {
         JsonStr { raw, escaped }
     }
 
     /// A string that holds no escapes: text as it is (a `serde_json::Value`'s string).
+    #[inline]
     pub fn plain(text: &'a str) -> JsonStr<'a> {
         JsonStr {
             raw: text,
@@ -30,22 +32,26 @@ impl<'a> JsonStr<'a> {
     }
 
     /// Whether the text as written holds an escape (`\n`, `\u00e9`). Cost: none.
+    #[inline]
     pub fn has_escape(self) -> bool {
         self.escaped
     }
 
     /// The text as written, escapes kept. Cost: none.
+    #[inline]
     pub fn raw(self) -> &'a str {
         self.raw
     }
 
     /// The string itself when it holds no escape, without copying. Cost: none.
+    #[inline]
     pub fn as_plain(self) -> Option<&'a str> {
         (!self.escaped).then_some(self.raw)
     }
 
     /// The string itself: borrowed when it holds no escape, else decoded into a new
     /// `String`. Cost: none, or one pass and an allocation.
+    #[inline]
     pub fn unescaped(self) -> Cow<'a, str> {
         match self.as_plain() {
             Some(text) => Cow::Borrowed(text),
@@ -69,6 +75,7 @@ impl<'a> JsonStr<'a> {
 
     /// Whether the string equals `other`. Cost: a byte comparison when it holds no
     /// escape, else a pass decoding it; nothing is allocated.
+    #[inline]
     pub fn eq_str(self, other: &str) -> bool {
         match self.as_plain() {
             Some(text) => text == other,
@@ -78,6 +85,7 @@ impl<'a> JsonStr<'a> {
 }
 
 impl PartialEq for JsonStr<'_> {
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
         match (self.as_plain(), other.as_plain()) {
             (Some(a), Some(b)) => a == b,

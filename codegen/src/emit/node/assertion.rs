@@ -41,7 +41,7 @@ impl Gen<'_> {
         kind: TokenStream,
     ) -> Code {
         let f = a.f;
-        let of_variant: Vec<&Value> = values.iter().filter(|v| Kind::of(v) == a.kind).collect();
+        let of_variant: Vec<&Value> = values.iter().filter(|v| Kind::of(*v) == a.kind).collect();
         if of_variant.is_empty() {
             return self.fail(f, check, kind);
         }

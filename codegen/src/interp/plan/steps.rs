@@ -271,11 +271,11 @@ pub(super) fn simple_on_kind(simple: &Simple, kind: Kind) -> OnKind<Simple> {
         Simple::Required(_) => only(Kind::Object),
         Simple::MinLength(_) | Simple::MaxLength(_) => only(Kind::String),
         Simple::Bound(..) => only(Kind::Number),
-        Simple::Const(value) if Kind::of(value) != kind => OnKind::Fails,
+        Simple::Const(value) if Kind::of(&**value) != kind => OnKind::Fails,
         Simple::Const(_) => OnKind::Runs(simple.clone()),
         Simple::Enum(values) => {
             let members: Box<[Value]> = (values.iter())
-                .filter(|v| Kind::of(v) == kind)
+                .filter(|v| Kind::of(*v) == kind)
                 .cloned()
                 .collect();
             if members.is_empty() {
