@@ -228,3 +228,45 @@ fn syntax_errors_are_not_verdicts_and_the_last_key_wins() {
         Ok(Verdict::Invalid)
     );
 }
+
+/// From bytes the budget grows with the input (`Limits::for_input`): an honest large array
+/// that runs out of a fixed budget from a `Value` gets a verdict from its bytes, while an
+/// exponential fan-out still stops.
+#[test]
+fn the_budget_grows_with_the_input_and_exponential_schemas_still_stop() {
+    let compiler = registry::compiler(schemac::Options::default()).expect("registry");
+    let items =
+        serde_json::json!({"items": {"type": "object", "properties": {"a": {"type": "integer"}}}});
+    let limits = schemac_runtime::Limits {
+        budget: 1_000,
+        ..schemac_runtime::Limits::DEFAULT
+    };
+    let interpreter =
+        Interpreter::new(compiler.compile(&items).expect("compiles")).with_limits(limits);
+    let text = format!("[{}]", vec![r#"{"a":1}"#; 1_000].join(","));
+    let value: Value = serde_json::from_str(&text).expect("JSON");
+    assert!(matches!(interpreter.check(&value), Verdict::Incomplete(_)));
+    let (verdict, usage) = interpreter
+        .check_json_with_usage(text.as_bytes())
+        .expect("JSON");
+    assert_eq!(verdict, Verdict::Valid);
+    assert!(usage.units > 1_000, "{usage:?}");
+    assert!(usage.units <= 1_000 + text.len() as u64, "{usage:?}");
+
+    // 2^40 paths: a megabyte of input adds a million units, not enough.
+    let mut defs = serde_json::Map::new();
+    for i in 0..40 {
+        let next = format!("#/$defs/d{}", i + 1);
+        let level =
+            serde_json::json!({"anyOf": [{"$ref": next}, {"type": "string", "$ref": next}]});
+        defs.insert(format!("d{i}"), level);
+    }
+    defs.insert("d40".into(), Value::Bool(false));
+    let fan_out = serde_json::json!({"$defs": defs, "$ref": "#/$defs/d0"});
+    let interpreter = Interpreter::new(compiler.compile(&fan_out).expect("compiles"));
+    let padded = format!("{}\"x\"", " ".repeat(1 << 20));
+    assert!(matches!(
+        interpreter.check_json(padded.as_bytes()),
+        Ok(Verdict::Incomplete(_))
+    ));
+}

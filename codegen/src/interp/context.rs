@@ -14,6 +14,7 @@ use crate::plan::kind::Kind;
 use crate::plan::lookup::NameList;
 use crate::regex::PatternSet;
 use schemac_runtime::__private::{push_token, Mark, Res, State, Stop, Trail};
+use schemac_runtime::document::JsonStr;
 use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, Report, TypeSet};
 use schemac_runtime::instance::Instance;
 use schemac_runtime::lookup::ObjectKeys;
@@ -341,7 +342,11 @@ impl<'a, I: Instance<'a>> Inst<'_, I> {
     #[inline(always)]
     pub(super) fn with_str<R>(self, f: impl FnOnce(&str) -> R) -> Option<R> {
         match self {
-            Inst::Value(v) => v.as_str().map(|s| f(&s.unescaped())),
+            Inst::Value(v) => {
+                let s = v.as_str()?;
+                let owned;
+                Some(f(text_of!(s, owned)))
+            }
             Inst::Key(k) => Some(f(k)),
         }
     }
@@ -427,6 +432,29 @@ impl<'a, I: Instance<'a>> Inst<'_, I> {
     pub(super) fn equals_any(self, values: &[Value]) -> bool {
         values.iter().any(|v| self.equals(v))
     }
+}
+
+/// The text of a string or key `s` (a [`JsonStr`]) as a `&str`: itself when it holds no
+/// escape (always, for a `&Value`), else decoded into `$owned` (a `String` the caller
+/// declares) out of the hot path ([`unescape`]).
+macro_rules! text_of {
+    ($s:expr, $owned:ident) => {
+        match $s.as_plain() {
+            Some(text) => text,
+            None => {
+                $owned = super::context::unescape($s);
+                $owned.as_str()
+            }
+        }
+    };
+}
+pub(super) use text_of;
+
+/// `s`, which holds an escape, decoded ([`text_of`]).
+#[cold]
+#[inline(never)]
+pub(super) fn unescape(s: JsonStr<'_>) -> String {
+    s.unescaped().into_owned()
 }
 
 /// Runs `f` with errors dropped (short-circuit mode; the trail muted, as generated code's

@@ -4,7 +4,7 @@
 //! and [`NameTable`] (the ids by which short-circuit evaluation records evaluated
 //! properties by name). Built once when the interpreter is; read on every lookup.
 
-use super::context::{count, has_key};
+use super::context::{count, has_key, text_of};
 use crate::plan::thresholds::{KEYS_PER_NAME, REQUIRED_IN_PASS, SCANNED_NAMES};
 use schemac_runtime::__private::Bits;
 use schemac_runtime::instance::Instance;
@@ -233,7 +233,8 @@ fn all_found<'a, I: Instance<'a>>(
 ) -> bool {
     let mut seen = 0u64;
     for (key, _) in object.entries() {
-        if let Some(i) = find(&key.unescaped()) {
+        let owned;
+        if let Some(i) = find(text_of!(key, owned)) {
             seen |= 1 << i;
             if seen == all {
                 return true;

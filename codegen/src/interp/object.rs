@@ -6,7 +6,7 @@
 
 use super::annotations::Annotations;
 use super::context::{
-    charge_elements, count, has_key, pattern_applies, pattern_matches, Ctx, Inst,
+    charge_elements, count, has_key, pattern_applies, pattern_matches, text_of, Ctx, Inst,
 };
 use super::index::{NameTable, PropertyIndex};
 use super::plan::{
@@ -171,8 +171,8 @@ impl Interpreter {
         let mut deferred = Deferred::default();
         let mut ok = true;
         for (position, (key, value)) in object.entries().enumerate() {
-            let key = key.unescaped();
-            let key: &str = &key;
+            let owned;
+            let key = text_of!(key, owned);
             let mut covered = false;
             let mut evaluated = false;
             let mut named = None;
@@ -277,8 +277,8 @@ impl Interpreter {
         let mut ok = true;
         let mut deferred = Deferred::default();
         for (key, value) in object.entries() {
-            let key = key.unescaped();
-            let key: &str = &key;
+            let owned;
+            let key = text_of!(key, owned);
             let Some(i) = index.find(key, |i| entry_name(entries, i)) else {
                 continue;
             };
@@ -366,7 +366,8 @@ impl Interpreter {
         let mut found = [(0, object); FOUND_IN_PASS];
         let mut used = 0;
         for (key, value) in object.entries() {
-            let at = index.find(&key.unescaped(), |i| entry_name(entries, i));
+            let owned;
+            let at = index.find(text_of!(key, owned), |i| entry_name(entries, i));
             if let (Some(at), Some(slot)) = (at, found.get_mut(used)) {
                 *slot = (at, value);
                 used += 1;
@@ -530,7 +531,8 @@ impl Interpreter {
                 if seen == folded.all {
                     break;
                 }
-                seen |= find(&key.unescaped()).map_or(0, bit);
+                let owned;
+                seen |= find(text_of!(key, owned)).map_or(0, bit);
             }
         }
         if seen != folded.all {
@@ -565,7 +567,8 @@ impl Interpreter {
             None => None,
         };
         for (key, value) in keys {
-            let target = match entry(&key.unescaped()) {
+            let owned;
+            let target = match entry(text_of!(key, owned)) {
                 Some((at, edge)) if self.plans[edge.target.0].deferred => {
                     deferred.add(at, value);
                     continue;
@@ -719,8 +722,8 @@ impl Interpreter {
         self.charge_loop(cx, count(object), &[edge.target])?;
         let mut ok = true;
         for (position, (key, value)) in object.entries().enumerate() {
-            let key = key.unescaped();
-            let key: &str = &key;
+            let owned;
+            let key = text_of!(key, owned);
             if (ann.as_ref()).is_some_and(|(a, table)| a.has_property(position, key, *table)) {
                 continue;
             }
