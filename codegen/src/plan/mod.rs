@@ -441,41 +441,60 @@ pub fn extends_location(program: &Program, node: &crate::ir::Node, edge: &Edge) 
 /// left out (see [`Sharing`]) — and targets of one class, edge by edge
 /// ([`partition::coarsest_partition`]).
 fn share(program: &Program, sharing: Sharing) -> Vec<NodeId> {
+    use std::fmt::Write as _;
     let mut shapes: BTreeMap<String, usize> = BTreeMap::new();
     let mut labels = Vec::with_capacity(program.nodes.len());
     let mut targets = Vec::with_capacity(program.nodes.len());
+    // One buffer for every node's shape, written in place (`write!` into a `String`
+    // cannot fail); copied only when the shape is new.
+    let mut shape = String::new();
     for node in &program.nodes {
+        shape.clear();
         // An annotated node is never constant (see `constant`): a class of its own.
-        let mut shape = format!("{:?}|{}|", node.collect, node.annotations.is_empty());
+        let _ = write!(shape, "{:?}|{}|", node.collect, node.annotations.is_empty());
         if program.uses_dynamic_scope {
-            shape.push_str(&format!("{}:{}|", node.resource.0, node.is_resource_root));
+            let _ = write!(shape, "{}:{}|", node.resource.0, node.is_resource_root);
         }
         if sharing == Sharing::Errors {
-            shape.push_str(&format!("{:?}|", node.annotations));
+            let _ = write!(shape, "{:?}|", node.annotations);
         }
         let mut edges_to = Vec::new();
         for check in &node.checks {
             if sharing == Sharing::Errors {
-                shape.push_str(&format!("{}|", check.annotates));
+                let _ = write!(shape, "{}|", check.annotates);
+            }
+            let edges = check.kind.edges();
+            if edges.is_empty() {
+                // A leaf: its shape is itself, no copy needed.
+                let _ = write!(shape, "{:?};", check.kind);
+                continue;
+            }
+            for edge in edges {
+                if sharing == Sharing::Errors && !extends_location(program, node, edge) {
+                    shape.push_str(&program.node(edge.target).uri);
+                    shape.push('|');
+                }
+                edges_to.push(edge.target.0);
             }
             let mut kind = check.kind.clone();
             for edge in kind.edges_mut() {
-                match sharing {
-                    Sharing::Verdicts => edge.path.clear(),
-                    Sharing::Errors if !extends_location(program, node, edge) => {
-                        shape.push_str(&program.node(edge.target).uri);
-                        shape.push('|');
-                    }
-                    Sharing::Errors => {}
+                if sharing == Sharing::Verdicts {
+                    edge.path.clear();
                 }
-                edges_to.push(edge.target.0);
                 edge.target = NodeId(0);
             }
-            shape.push_str(&format!("{kind:?};"));
+            let _ = write!(shape, "{kind:?};");
         }
         crate::work::add(shape.len());
-        let fresh = shapes.len();
-        labels.push(*shapes.entry(shape).or_insert(fresh));
+        let label = match shapes.get(&shape) {
+            Some(&label) => label,
+            None => {
+                let fresh = shapes.len();
+                shapes.insert(shape.clone(), fresh);
+                fresh
+            }
+        };
+        labels.push(label);
         targets.push(edges_to);
     }
     let class = partition::coarsest_partition(&labels, &targets);
