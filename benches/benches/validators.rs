@@ -128,7 +128,12 @@ fn wrong_verdicts(workload: &Workload, validators: &peers::Validators) -> BTreeM
         .or_else(|| validators.get(report::GENERATED));
     let mut wrong = BTreeMap::new();
     for instance in &workload.instances {
-        let expected = reference.map_or(workload.expected_valid, |r| (r.is_valid)(instance));
+        let Some(expected) = reference
+            .map(|r| (r.is_valid)(instance))
+            .or(workload.expected_valid)
+        else {
+            continue;
+        };
         for v in &validators.list {
             if (v.is_valid)(instance) != expected {
                 *wrong.entry(v.name.to_string()).or_insert(0) += 1;

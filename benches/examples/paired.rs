@@ -12,8 +12,11 @@
 //!
 //! ROUNDS (default 101) rounds per workload; FILTER keeps the workloads whose name
 //! contains it. It prints a Markdown table: generated code's median time per instance,
-//! then per validator the median ratio (> 1: slower than generated code), and the
-//! geometric mean of each column over the workloads that have it.
+//! then per validator the median ratio (> 1: slower than generated code), and per group
+//! (`benchmark`: the 27 workloads of `bench-mcp/`, `bench-corpus/` and
+//! `jsonschema-rs-bench-data/`; `realworld`: one per schema of `realworld/` with
+//! instances) the geometric mean and the lowest ratio of each column over the workloads
+//! that have it.
 //!
 //! The last column is a control: a second copy of the same generated code, compiled into
 //! this program at other addresses. Its ratio is what code layout alone moves a
@@ -23,7 +26,7 @@
 mod peers;
 
 use schemac_benches::report::{GENERATED, VALIDATORS};
-use schemac_benches::workloads;
+use schemac_benches::workloads::{self, Group};
 use serde_json::Value;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -88,7 +91,9 @@ fn main() {
     let header: Vec<String> = peers.iter().map(|p| format!("{p} / generated")).collect();
     println!("| workload | generated ns | {} |", header.join(" | "));
     println!("|---|---:|{}", "---:|".repeat(peers.len()));
-    let mut logs = vec![(0.0f64, 0usize); peers.len()];
+    // Per group (`GROUPS`) and column: the sum of the ratios' logarithms, their number
+    // and the lowest ratio.
+    let mut summary = vec![vec![(0.0f64, 0usize, f64::INFINITY); peers.len()]; GROUPS.len()];
     for workload in all.iter().filter(|w| w.name.contains(filter)) {
         let mut validators = peers::validators(&shared, workload);
         if let Some((_, is_valid)) = copy::GENERATED.iter().find(|(m, _)| *m == workload.module) {
@@ -138,16 +143,18 @@ fn main() {
             }
         }
         let per_instance = median(&mut own) * 1e9 / (passes * instances.len()) as f64;
+        let group = usize::from(workload.group == Group::Realworld);
         let cells: Vec<String> = ratios
             .iter_mut()
-            .zip(&mut logs)
-            .map(|(r, (sum, n))| {
+            .zip(&mut summary[group])
+            .map(|(r, (sum, n, lowest))| {
                 if r.is_empty() {
                     return "–".to_string();
                 }
                 let m = median(r);
                 *sum += m.ln();
                 *n += 1;
+                *lowest = lowest.min(m);
                 format!("{m:.2}")
             })
             .collect();
@@ -157,12 +164,25 @@ fn main() {
             cells.join(" | ")
         );
     }
-    let means: Vec<String> = logs
-        .iter()
-        .map(|&(sum, n)| match n {
-            0 => "–".to_string(),
-            n => format!("**{:.3}** ({n})", (sum / n as f64).exp()),
-        })
-        .collect();
-    println!("| **geometric mean** | | {} |", means.join(" | "));
+    for (name, columns) in GROUPS.iter().zip(&summary) {
+        let means: Vec<String> = columns
+            .iter()
+            .map(|&(sum, n, _)| match n {
+                0 => "–".to_string(),
+                n => format!("**{:.3}** ({n})", (sum / n as f64).exp()),
+            })
+            .collect();
+        let lowest: Vec<String> = columns
+            .iter()
+            .map(|&(_, n, lowest)| match n {
+                0 => "–".to_string(),
+                _ => format!("{lowest:.2}"),
+            })
+            .collect();
+        println!("| **geometric mean, {name}** | | {} |", means.join(" | "));
+        println!("| lowest, {name} | | {} |", lowest.join(" | "));
+    }
 }
+
+/// The groups the means are taken over: the benchmark's 27 workloads, then `realworld`.
+const GROUPS: [&str; 2] = ["benchmark", "realworld"];

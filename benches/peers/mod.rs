@@ -75,7 +75,8 @@ fn accept_any(_: &Value) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-fn boon(schema_path: &Path, schema: &Value) -> Result<Check, String> {
+/// The `boon` column: boon compiling `schema` (named by `schema_path`).
+pub fn boon(schema_path: &Path, schema: &Value) -> Result<Check, String> {
     let mut compiler = boon::Compiler::new();
     for name in BOON_FORMATS {
         compiler.register_format(boon::Format {
@@ -97,7 +98,7 @@ fn boon(schema_path: &Path, schema: &Value) -> Result<Check, String> {
 
 /// The `jsonschema` column: jsonschema 0.61.2's interpreter (the dev-dependency renamed
 /// `jsonschema_latest`; 0.60.2 serves only the macro peer).
-fn jsonschema(schema: &Value) -> Result<Check, String> {
+pub fn jsonschema(schema: &Value) -> Result<Check, String> {
     let validator = jsonschema_latest::options()
         .should_validate_formats(false)
         .build(schema)

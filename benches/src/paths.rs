@@ -41,3 +41,17 @@ pub fn read_jsonl(path: &Path) -> Result<Vec<serde_json::Value>, String> {
         })
         .collect()
 }
+
+/// The `*.json` files of a folder, sorted by name.
+pub fn json_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+        if path.extension().is_some_and(|e| e == "json") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}

@@ -159,6 +159,7 @@ pub fn render(rows: &[Row]) -> String {
             (Group::Mcp, "mcp"),
             (Group::Corpus, "corpus"),
             (Group::Large, "large"),
+            (Group::Realworld, "realworld"),
         ],
     );
 

@@ -5,7 +5,11 @@
 //!   (one instance each);
 //! - `bench-corpus/<name>`: one workload, every line of `instances.jsonl` (all valid);
 //! - `jsonschema-rs-bench-data`: `citm_catalog` (one 500 KB instance) and
-//!   `geojson-canada` (`canada.json`, 2 MB, against `geojson.json`).
+//!   `geojson-canada` (`canada.json`, 2 MB, against `geojson.json`);
+//! - `realworld/cases/<id>`: one workload per schema that has instances (the group
+//!   `realworld`, named by its module, `rw_<id>`), every file of `instances/`, whatever the
+//!   verdict (the source's verdicts are checked by the `schemac-tests` test `realworld`,
+//!   with `format` asserted).
 
 use crate::catalog::SCHEMAS;
 use crate::paths;
@@ -21,7 +25,11 @@ pub enum Group {
     Corpus,
     /// A large instance of `jsonschema-rs-bench-data`.
     Large,
+    /// A real-world schema of `realworld/` with the instances its source ships.
+    Realworld,
 }
+
+include!(concat!(env!("OUT_DIR"), "/realworld.rs"));
 
 /// One schema with the instances one benchmark iteration validates.
 #[derive(Debug, Clone)]
@@ -36,8 +44,9 @@ pub struct Workload {
     pub schema: Value,
     /// The instances, validated in this order in every iteration.
     pub instances: Vec<Value>,
-    /// The verdict the data's source gives every instance.
-    pub expected_valid: bool,
+    /// The verdict the data's source gives every instance (`None`: the instances of a
+    /// `realworld` workload, whose verdicts differ).
+    pub expected_valid: Option<bool>,
     /// The family.
     pub group: Group,
 }
@@ -60,6 +69,9 @@ const LARGE: &[(&str, &str, &str)] = &[
 pub fn group_of(name: &str) -> Group {
     if LARGE.iter().any(|(_, _, large)| *large == name) {
         return Group::Large;
+    }
+    if REALWORLD.iter().any(|(module, _)| *module == name) {
+        return Group::Realworld;
     }
     let mcp = SCHEMAS.iter().any(|(module, path)| {
         path.starts_with("bench-mcp/")
@@ -98,13 +110,18 @@ pub fn load(shared: &Path) -> Result<Vec<Workload>, String> {
                 out.push(workload(
                     format!("{module}-{which}"),
                     vec![instance],
-                    expected,
+                    Some(expected),
                     Group::Mcp,
                 ));
             }
         } else if path.starts_with("bench-corpus/") {
             let instances = paths::read_jsonl(&dir.join("instances.jsonl"))?;
-            out.push(workload(module.to_string(), instances, true, Group::Corpus));
+            out.push(workload(
+                module.to_string(),
+                instances,
+                Some(true),
+                Group::Corpus,
+            ));
         } else {
             let (_, file, name) = LARGE
                 .iter()
@@ -114,10 +131,29 @@ pub fn load(shared: &Path) -> Result<Vec<Workload>, String> {
             out.push(workload(
                 name.to_string(),
                 vec![instance],
-                true,
+                Some(true),
                 Group::Large,
             ));
         }
+    }
+    for (module, path) in REALWORLD {
+        let schema_path = shared.join(path);
+        let dir = schema_path
+            .parent()
+            .ok_or_else(|| format!("{}: no parent folder", schema_path.display()))?;
+        let instances = paths::json_files(&dir.join("instances"))?
+            .iter()
+            .map(|file| paths::read_json(file))
+            .collect::<Result<Vec<_>, _>>()?;
+        out.push(Workload {
+            name: module.to_string(),
+            module,
+            schema: paths::read_json(&schema_path)?,
+            schema_path,
+            instances,
+            expected_valid: None,
+            group: Group::Realworld,
+        });
     }
     Ok(out)
 }

@@ -12,6 +12,19 @@ fn every_workload_loads_and_the_corpus_is_complete() {
     let count = |g| workloads.iter().filter(|w| w.group == g).count();
     assert_eq!(count(Group::Mcp), 8, "four MCP schemas, valid and invalid");
     assert_eq!(count(Group::Large), 2);
+    // With the feature `realworld`, every real-world case with instances (95 of the 131)
+    // is a workload of its own.
+    let realworld: usize = workloads
+        .iter()
+        .filter(|w| w.group == Group::Realworld)
+        .map(|w| w.instances.len())
+        .sum();
+    if cfg!(feature = "realworld") {
+        assert_eq!(count(Group::Realworld), 95);
+        assert_eq!(realworld, 1089, "the real-world instance count");
+    } else {
+        assert_eq!(count(Group::Realworld), 0);
+    }
     // Every folder of bench-corpus is in the catalog.
     let mut dirs: Vec<String> = std::fs::read_dir(shared.join("bench-corpus"))
         .unwrap()
