@@ -410,7 +410,8 @@ fn validate(
     status
 }
 
-/// `PATH: valid`, `PATH: invalid` and its errors indented, or `PATH: incomplete (REASON)`.
+/// `PATH: valid`, `PATH: invalid` and its errors indented (those that explain a failed
+/// `anyOf` / `oneOf` further, as `because` lines), or `PATH: incomplete (REASON)`.
 /// Paths and locations that hold a control character, a quote or a backslash are written
 /// as JSON strings ([`Escaped`]): no input can forge a line.
 fn write_text(out: &mut impl Write, instance: &Instance, report: &Report) -> io::Result<()> {
@@ -420,7 +421,7 @@ fn write_text(out: &mut impl Write, instance: &Instance, report: &Report) -> io:
         Verdict::Invalid => {
             writeln!(out, "{name}: invalid")?;
             for error in &report.errors {
-                writeln!(out, "  {error}")?;
+                writeln!(out, "  {}", error.line())?;
             }
             if report.errors_omitted > 0 {
                 writeln!(

@@ -1250,6 +1250,79 @@ fn text_errors_say_what_to_change() {
     );
 }
 
+/// The `--document` option that registers the 2020-12 output schema from the suite.
+fn output_schema_document() -> String {
+    let output_schema =
+        shared_dir().join("json-schema-test-suite/output-tests/draft2020-12/output-schema.json");
+    format!(
+        "https://json-schema.org/draft/2020-12/output/schema={}",
+        output_schema.display()
+    )
+}
+
+/// A tool's input whose labels are strings or objects with a `confidence`.
+const LABELS: &str = r#"{"type": "object", "properties": {"labels": {"type": "array",
+    "items": {"oneOf": [{"type": "string"},
+        {"type": "object", "properties": {"confidence": {"enum": ["LOW", "MEDIUM", "HIGH"]}},
+         "required": ["confidence"]}]}}}}"#;
+
+#[test]
+fn a_failed_one_of_says_why_in_text_and_in_nested_units() {
+    let dir = scratch("one_of_because");
+    file(&dir, "s.json", LABELS);
+    file(
+        &dir,
+        "i.json",
+        r#"{"labels": ["bug", {"confidence": "VERY"}]}"#,
+    );
+    let run = schemac(&dir, &["validate", "s.json", "i.json"]).expect(1);
+    assert_eq!(
+        run.stdout,
+        concat!(
+            "i.json: invalid\n",
+            "  /labels/1: value matches none of the `oneOf` subschemas (at /properties/labels/items/oneOf)\n",
+            "    because /labels/1/confidence: value must be one of \"LOW\", \"MEDIUM\", \"HIGH\" ",
+            "(at /properties/labels/items/oneOf/1/properties/confidence/enum)\n",
+        )
+    );
+    assert!(!run.stdout.contains("VERY"), "{}", run.stdout);
+    let run = schemac(
+        &dir,
+        &["validate", "--output", "detailed", "s.json", "i.json"],
+    )
+    .expect(1);
+    let unit = &json_lines(&run.stdout)[0];
+    let one_of = &unit["errors"][0];
+    assert_eq!(one_of["keywordLocation"], "/properties/labels/items/oneOf");
+    assert_eq!(
+        one_of["errors"][0]["keywordLocation"],
+        "/properties/labels/items/oneOf/1/properties/confidence/enum",
+        "{unit}"
+    );
+    // Every format stays valid against its definition in the output schema.
+    let document = output_schema_document();
+    for format in ["basic", "detailed", "verbose"] {
+        let run = schemac(&dir, &["validate", "--output", format, "s.json", "i.json"]).expect(1);
+        file(
+            &dir,
+            "defs.json",
+            &format!(
+                r##"{{"$ref": "https://json-schema.org/draft/2020-12/output/schema#/$defs/{format}"}}"##
+            ),
+        );
+        file(&dir, "out.json", &run.stdout);
+        let check = schemac(
+            &dir,
+            &["validate", "--document", &document, "defs.json", "out.json"],
+        );
+        assert_eq!(
+            check.stdout, "out.json: valid\n",
+            "{format}: {}",
+            run.stdout
+        );
+    }
+}
+
 #[test]
 fn text_output_escapes_locations_and_paths_that_could_forge_lines() {
     let dir = scratch("forged_output");
@@ -1333,12 +1406,7 @@ fn every_output_format_is_valid_against_its_own_output_schema_definition() {
         "bad.json",
         r#"{"query": 1, "tags": ["a", "zzzz", 2]}"#,
     );
-    let output_schema =
-        shared_dir().join("json-schema-test-suite/output-tests/draft2020-12/output-schema.json");
-    let document = format!(
-        "https://json-schema.org/draft/2020-12/output/schema={}",
-        output_schema.display()
-    );
+    let document = output_schema_document();
     for format in ["flag", "basic", "json", "detailed", "verbose"] {
         let run = schemac(
             &dir,

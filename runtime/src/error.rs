@@ -348,12 +348,22 @@ pub enum ErrorKind {
         /// The missing property.
         missing: Cow<'static, str>,
     },
-    /// `anyOf`: no subschema matched
-    AnyOf,
-    /// `oneOf`: no subschema or more than one matched
+    /// `anyOf`: no subschema matched. The errors of the closest subschema follow it in the
+    /// report, one [`ValidationError::level`] deeper (schemac's `plan::explain` says which
+    /// subschema is the closest), unless no subschema allows the instance's JSON type.
+    AnyOf {
+        /// When no subschema allows the instance's JSON type: the types they allow and the
+        /// type found.
+        types: Option<TypeMismatch>,
+    },
+    /// `oneOf`: no subschema or more than one matched. When none did, the errors of the
+    /// closest subschema follow, as for [`ErrorKind::AnyOf`].
     OneOf {
-        /// How many subschemas matched (0, or at least 2).
-        matched: u64,
+        /// The subschemas that matched (none, or at least 2).
+        matched: Matched,
+        /// When no subschema allows the instance's JSON type: the types they allow and the
+        /// type found.
+        types: Option<TypeMismatch>,
     },
     /// `not`: the subschema matched
     Not,
@@ -449,18 +459,106 @@ impl fmt::Display for ErrorKind {
                 f,
                 "property {missing:?} is required when {property:?} is present"
             ),
-            ErrorKind::AnyOf => f.write_str("value matches none of the `anyOf` subschemas"),
-            ErrorKind::OneOf { matched: 0 } => {
-                f.write_str("value matches none of the `oneOf` subschemas")
-            }
-            ErrorKind::OneOf { matched } => {
-                write!(
-                    f,
-                    "value matches {matched} of the `oneOf` subschemas, not exactly one"
-                )
+            ErrorKind::AnyOf { types } => none_of(f, "anyOf", types),
+            ErrorKind::OneOf { matched, types } if matched.count == 0 => none_of(f, "oneOf", types),
+            ErrorKind::OneOf { matched, .. } => {
+                write!(f, "value matches {matched} of `oneOf`, not exactly one")
             }
             ErrorKind::Not => f.write_str("value must not match the schema in `not`"),
         }
+    }
+}
+
+/// `value matches none of the `KEYWORD` subschemas`, then the types they allow and the one
+/// found when none allows it.
+fn none_of(f: &mut fmt::Formatter<'_>, keyword: &str, types: &Option<TypeMismatch>) -> fmt::Result {
+    write!(f, "value matches none of the `{keyword}` subschemas")?;
+    match types {
+        Some(TypeMismatch { expected, found }) => write!(
+            f,
+            ": expected {}, found {}",
+            expected.alternatives(),
+            found.alternatives()
+        ),
+        None => Ok(()),
+    }
+}
+
+/// The JSON types the subschemas of an `anyOf` / `oneOf` allow, and the instance's, when
+/// none allows it ([`ErrorKind::AnyOf`], [`ErrorKind::OneOf`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TypeMismatch {
+    /// The types some subschema allows.
+    pub expected: TypeSet,
+    /// The instance's JSON type ([`TypeSet::of`]).
+    pub found: TypeSet,
+}
+
+impl TypeMismatch {
+    /// The mismatch of `value` with the types `expected` (the union of what the subschemas
+    /// allow), or `None` when one of them is `value`'s.
+    pub fn of(expected: TypeSet, value: &serde_json::Value) -> Option<TypeMismatch> {
+        (!expected.matches(value)).then(|| TypeMismatch {
+            expected,
+            found: TypeSet::of(value),
+        })
+    }
+}
+
+/// How many subschema indices a [`Matched`] keeps for its message.
+pub const LISTED_MATCHES: usize = 5;
+
+/// The subschemas of a `oneOf` that matched: how many, and the indices of the first
+/// [`LISTED_MATCHES`], which its message names (`subschemas 0 and 2`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Matched {
+    count: u64,
+    first: [u32; LISTED_MATCHES],
+}
+
+impl Matched {
+    /// Counts subschema `index` as matched (indices are added in increasing order).
+    #[inline]
+    pub fn add(&mut self, index: u32) {
+        if let Some(slot) = self.first.get_mut(self.count as usize) {
+            *slot = index;
+        }
+        self.count += 1;
+    }
+
+    /// How many subschemas matched.
+    #[inline]
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+}
+
+impl fmt::Display for Matched {
+    /// `subschema 3`, `subschemas 0 and 2`, `subschemas 0, 1 and 4`, or for more than
+    /// [`LISTED_MATCHES`], `7 subschemas (0, 1, 2, 3, 4, …)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let listed = &self.first[..(self.count as usize).min(LISTED_MATCHES)];
+        if self.count > LISTED_MATCHES as u64 {
+            write!(f, "{} subschemas (", self.count)?;
+            for index in listed {
+                write!(f, "{index}, ")?;
+            }
+            return f.write_str("…)");
+        }
+        f.write_str(if self.count == 1 {
+            "subschema "
+        } else {
+            "subschemas "
+        })?;
+        for (i, index) in listed.iter().enumerate() {
+            match i {
+                0 => {}
+                i if i + 1 == listed.len() => f.write_str(" and ")?,
+                _ => f.write_str(", ")?,
+            }
+            write!(f, "{index}")?;
+        }
+        Ok(())
     }
 }
 
@@ -475,6 +573,11 @@ pub struct ValidationError {
     pub absolute_keyword_location: String,
     /// What the keyword asserted.
     pub kind: ErrorKind,
+    /// How deep the error explains another: 0 for an error of the instance; an error of
+    /// the closest subschema of a failed `anyOf` / `oneOf` (which explains why it failed)
+    /// is one deeper than the applicator's error and follows it in the report, before the
+    /// next error no deeper than the applicator's.
+    pub level: u32,
 }
 
 impl fmt::Display for ValidationError {
@@ -492,6 +595,31 @@ impl fmt::Display for ValidationError {
             self.kind,
             Escaped(&self.keyword_location)
         )
+    }
+}
+
+impl ValidationError {
+    /// The error as a line of a text report: `because ` before the error
+    /// ([`fmt::Display`]) and two spaces per [`level`](ValidationError::level) when it
+    /// explains the error before it.
+    pub fn line(&self) -> Line<'_> {
+        Line(self)
+    }
+}
+
+/// A [`ValidationError`] as a line of a text report ([`ValidationError::line`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Line<'e>(&'e ValidationError);
+
+impl fmt::Display for Line<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for _ in 0..self.0.level {
+            f.write_str("  ")?;
+        }
+        if self.0.level > 0 {
+            f.write_str("because ")?;
+        }
+        write!(f, "{}", self.0)
     }
 }
 
@@ -605,6 +733,13 @@ pub struct Muted {
     muted: bool,
 }
 
+/// Where an [`ErrorList`] stood ([`ErrorList::position`]), for [`ErrorList::drop_between`].
+#[derive(Debug, Clone, Copy)]
+pub struct Position {
+    kept: usize,
+    omitted: u64,
+}
+
 /// The errors of one validation under the [`Limits::max_errors`](crate::Limits::max_errors)
 /// bound: the first `max` errors in the order they are pushed are kept, the rest only
 /// counted (and never built). Both backends collect through it, so they cut alike.
@@ -700,6 +835,24 @@ impl ErrorList {
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.count() == 0
+    }
+
+    /// Where the list stands: what errors pushed from now on can be dropped back to
+    /// ([`ErrorList::drop_between`]). Not inside [`ErrorList::mute`].
+    #[inline]
+    pub fn position(&self) -> Position {
+        Position {
+            kept: self.kept.len(),
+            omitted: self.omitted,
+        }
+    }
+
+    /// Forgets the errors pushed between `from` and `to` (positions taken in that order,
+    /// with no drop between them since `from`), kept and omitted alike; those pushed after
+    /// `to` move up.
+    pub fn drop_between(&mut self, from: Position, to: Position) {
+        self.kept.drain(from.kept..to.kept);
+        self.omitted -= to.omitted - from.omitted;
     }
 
     /// The errors kept and how many were omitted.
@@ -884,12 +1037,73 @@ mod tests {
     }
 
     #[test]
+    fn any_of_and_one_of_name_types_and_matches() {
+        let matched = |indices: &[u32]| {
+            let mut m = Matched::default();
+            for &i in indices {
+                m.add(i);
+            }
+            ErrorKind::OneOf {
+                matched: m,
+                types: None,
+            }
+            .to_string()
+        };
+        assert_eq!(matched(&[]), "value matches none of the `oneOf` subschemas");
+        assert_eq!(
+            matched(&[0, 2]),
+            "value matches subschemas 0 and 2 of `oneOf`, not exactly one"
+        );
+        assert_eq!(
+            matched(&[1, 3, 4]),
+            "value matches subschemas 1, 3 and 4 of `oneOf`, not exactly one"
+        );
+        assert_eq!(
+            matched(&[0, 1, 2, 3, 4, 5, 6]),
+            "value matches 7 subschemas (0, 1, 2, 3, 4, …) of `oneOf`, not exactly one"
+        );
+        let types = TypeMismatch::of(
+            TypeSet::STRING.union(TypeSet::OBJECT),
+            &serde_json::json!(5),
+        );
+        assert_eq!(
+            ErrorKind::AnyOf { types }.to_string(),
+            "value matches none of the `anyOf` subschemas: expected object or string, found integer"
+        );
+        assert_eq!(
+            TypeMismatch::of(TypeSet::STRING, &serde_json::json!("s")),
+            None
+        );
+    }
+
+    #[test]
+    fn an_explaining_error_is_a_because_line() {
+        let mut error = ValidationError {
+            instance_location: "/a".into(),
+            keyword_location: "/anyOf/1/minimum".into(),
+            absolute_keyword_location: "https://x/s.json#/anyOf/1/minimum".into(),
+            kind: ErrorKind::Minimum { limit: 1.0 },
+            level: 0,
+        };
+        assert_eq!(
+            error.line().to_string(),
+            "/a: number must be at least 1 (at /anyOf/1/minimum)"
+        );
+        error.level = 2;
+        assert_eq!(
+            error.line().to_string(),
+            "    because /a: number must be at least 1 (at /anyOf/1/minimum)"
+        );
+    }
+
+    #[test]
     fn errors_display_escaped_locations() {
         let error = ValidationError {
             instance_location: "/x\nevil.json: valid\n ".into(),
             keyword_location: "/properties/a\rb/type".into(),
             absolute_keyword_location: "https://x/s.json#/type".into(),
             kind: ErrorKind::UniqueItems,
+            level: 0,
         };
         let text = error.to_string();
         assert!(!text.contains('\n') && !text.contains('\r'), "{text}");

@@ -20,7 +20,7 @@
 //! `"errorsOmitted"`.
 
 use crate::annotation::{Annotation, Evaluation, Unit};
-use crate::error::{Report, Verdict};
+use crate::error::{Report, ValidationError, Verdict};
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -92,17 +92,20 @@ fn units_output(
         return flag(report);
     }
     let mut root = root_unit(report);
-    let (key, leaves): (_, Vec<Leaf>) = if report.is_valid() {
-        (
-            "annotations",
-            annotations.iter().map(Leaf::annotation).collect(),
-        )
+    let collapse = format == Format::Detailed;
+    let (key, list): (_, Vec<Value>) = if report.is_valid() {
+        let leaves = annotations.iter().map(Leaf::annotation);
+        let list = match format {
+            Format::Basic => leaves.map(|leaf| leaf.unit).collect(),
+            _ => Tree::of(evaluated, leaves.collect(), collapse).render_children(collapse),
+        };
+        ("annotations", list)
     } else {
-        ("errors", report.errors.iter().map(Leaf::error).collect())
-    };
-    let list = match format {
-        Format::Basic => leaves.into_iter().map(|leaf| leaf.unit).collect(),
-        _ => Tree::of(evaluated, leaves).render_children(format == Format::Detailed),
+        let list = match format {
+            Format::Basic => report.errors.iter().map(|e| Leaf::error(e).unit).collect(),
+            _ => Tree::of(evaluated, nested(&report.errors), collapse).render_children(collapse),
+        };
+        ("errors", list)
     };
     if !list.is_empty() {
         root.insert(key.into(), Value::Array(list));
@@ -155,12 +158,28 @@ fn root_unit(report: &Report) -> Map<String, Value> {
     out
 }
 
-/// A failed assertion or an annotation: its unit and where it is.
+/// A failed assertion or an annotation: its unit and where it is; for the error of a
+/// failed `anyOf` / `oneOf`, the errors that explain it ([`ValidationError::level`]).
 struct Leaf {
     unit: Value,
     keyword_location: String,
     instance_location: String,
     absolute_keyword_location: String,
+    causes: Vec<Leaf>,
+}
+
+/// The leaves of `errors`, each error followed by deeper ones holding them as its causes.
+fn nested(errors: &[ValidationError]) -> Vec<Leaf> {
+    let mut out = Vec::new();
+    let mut rest = errors;
+    while let Some((first, tail)) = rest.split_first() {
+        let causes = tail.iter().take_while(|e| e.level > first.level).count();
+        let mut leaf = Leaf::error(first);
+        leaf.causes = nested(&tail[..causes]);
+        out.push(leaf);
+        rest = &tail[causes..];
+    }
+    out
 }
 
 impl Leaf {
@@ -185,10 +204,11 @@ impl Leaf {
             keyword_location: keyword_location.into(),
             instance_location: instance_location.into(),
             absolute_keyword_location: absolute_keyword_location.into(),
+            causes: Vec::new(),
         }
     }
 
-    fn error(e: &crate::ValidationError) -> Leaf {
+    fn error(e: &ValidationError) -> Leaf {
         Leaf::new(
             false,
             &e.keyword_location,
@@ -230,25 +250,45 @@ struct Tree {
 
 impl Tree {
     /// The root's tree of the subschema evaluations `units` (the root's own left out),
-    /// then of `leaves`.
-    fn of(units: &[Unit], leaves: Vec<Leaf>) -> Tree {
+    /// then of `leaves`; the causes of a leaf are listed in its unit, as the units `collapse`
+    /// (`detailed`) or not (`verbose`) render them.
+    fn of(units: &[Unit], leaves: Vec<Leaf>, collapse: bool) -> Tree {
         let mut root = Tree::default();
         for unit in units {
             root.insert_unit(unit);
         }
         for leaf in leaves {
-            root.insert(leaf);
+            root.insert(leaf, 0, collapse);
         }
         root
     }
 
-    fn insert(&mut self, leaf: Leaf) {
+    /// Inserts `leaf` on its path past the first `below` keyword tokens (those of the
+    /// tree's own location).
+    fn insert(&mut self, mut leaf: Leaf, below: usize, collapse: bool) {
         let failed = leaf.unit["valid"] == Value::Bool(false);
         let keyword: Vec<&str> = tokens(&leaf.keyword_location).collect();
         let instance: Vec<&str> = tokens(&leaf.instance_location).collect();
-        let steps = subschema_steps(&keyword, instance.len());
+        let mut steps = subschema_steps(&keyword, instance.len());
+        steps.retain(|&(k, _)| k > below);
         let absolute =
             |k: usize| strip_keyword_path(&leaf.absolute_keyword_location, &keyword[k..]);
+        if !leaf.causes.is_empty() {
+            // The explanation of a failed `anyOf` / `oneOf`: its units under the error's.
+            let mut causes = Tree {
+                keyword_location: leaf.keyword_location.clone(),
+                instance_location: leaf.instance_location.clone(),
+                failed: true,
+                ..Tree::default()
+            };
+            for cause in core::mem::take(&mut leaf.causes) {
+                causes.insert(cause, keyword.len(), collapse);
+            }
+            if let Value::Object(unit) = &mut leaf.unit {
+                let list = causes.render_children(collapse);
+                unit.insert("errors".into(), Value::Array(list));
+            }
+        }
         self.walk(&keyword, &instance, &steps, &absolute, failed)
             .leaves
             .push(leaf.unit);
@@ -342,7 +382,9 @@ impl Tree {
             // A subschema whose errors were dropped (`anyOf`, `not`, ...).
             unit.insert(
                 "error".into(),
-                "not valid (its errors are not reported, as the keyword applying it says)".into(),
+                "not valid (its errors are not reported here; a failed `anyOf` / `oneOf` \
+                 lists those of its closest subschema under its own error)"
+                    .into(),
             );
         }
         alloc::vec![Value::Object(unit)]
@@ -420,6 +462,7 @@ mod tests {
             keyword_location: keyword.into(),
             absolute_keyword_location: absolute.into(),
             kind: ErrorKind::UniqueItems,
+            level: 0,
         }
     }
 
@@ -523,6 +566,67 @@ mod tests {
         assert_eq!(
             target["errors"][0]["keywordLocation"],
             "/properties/b/$ref/const"
+        );
+    }
+
+    #[test]
+    fn the_errors_explaining_an_applicator_nest_in_its_unit() {
+        let mut cause = error(
+            "/a/b",
+            "/properties/a/oneOf/1/properties/b/const",
+            "https://x/s#/properties/a/oneOf/1/properties/b/const",
+        );
+        cause.level = 1;
+        let report = invalid(vec![
+            error(
+                "/a",
+                "/properties/a/oneOf",
+                "https://x/s#/properties/a/oneOf",
+            ),
+            cause,
+            error(
+                "/c",
+                "/properties/c/const",
+                "https://x/s#/properties/c/const",
+            ),
+        ]);
+        assert_eq!(
+            output(Format::Basic, &report, &[])["errors"]
+                .as_array()
+                .map(Vec::len),
+            Some(3)
+        );
+        let detailed = output(Format::Detailed, &report, &[]);
+        let errors = detailed["errors"].as_array().unwrap();
+        assert_eq!(errors.len(), 2, "{detailed}");
+        let one_of = &errors[0];
+        assert_eq!(one_of["keywordLocation"], "/properties/a/oneOf");
+        assert!(one_of["error"].is_string());
+        // The branch's units collapse into the error.
+        let causes = one_of["errors"].as_array().unwrap();
+        assert_eq!(causes.len(), 1, "{detailed}");
+        assert_eq!(
+            causes[0]["keywordLocation"],
+            "/properties/a/oneOf/1/properties/b/const"
+        );
+        assert_eq!(errors[1]["keywordLocation"], "/properties/c/const");
+        let verbose = output(Format::Verbose, &report, &[]);
+        let one_of = &verbose["errors"][0]["errors"][0];
+        assert_eq!(
+            one_of["keywordLocation"], "/properties/a/oneOf",
+            "{verbose}"
+        );
+        let branch = &one_of["errors"][0];
+        assert_eq!(branch["keywordLocation"], "/properties/a/oneOf/1");
+        assert_eq!(
+            branch["absoluteKeywordLocation"],
+            "https://x/s#/properties/a/oneOf/1"
+        );
+        assert_eq!(branch["instanceLocation"], "/a");
+        assert_eq!(
+            branch["errors"][0]["errors"][0]["keywordLocation"],
+            "/properties/a/oneOf/1/properties/b/const",
+            "{verbose}"
         );
     }
 

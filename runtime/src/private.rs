@@ -5,6 +5,7 @@
 //! Generated code reaches everything through this module (`serde_json` included), so a
 //! crate using generated validators needs no other dependency than `schemac-runtime`.
 
+use crate::error::Position;
 use crate::instance::Instance;
 use crate::limits::Budget;
 use crate::lookup::Keys;
@@ -16,7 +17,8 @@ use serde_json::{Map, Number, Value};
 pub use crate::annotation::prefix_items_value;
 pub use crate::content;
 pub use crate::error::{
-    ErrorKind, ErrorList, IncompleteReason, Muted, Report, TypeSet, ValidationError, Verdict,
+    ErrorKind, ErrorList, IncompleteReason, Matched, Muted, Report, TypeMismatch, TypeSet,
+    ValidationError, Verdict,
 };
 pub use crate::json;
 pub use crate::json::Tag;
@@ -463,6 +465,53 @@ pub struct Trail {
     /// ([`Trail::refuse`]): the names the object allows, for the error, and whether the
     /// property is one a subschema declares.
     refused: Option<(Cow<'static, str>, bool)>,
+    /// The [`ValidationError::level`] of the errors recorded now: how many failed
+    /// `anyOf` / `oneOf` they explain ([`Trail::begin_explanation`]).
+    level: u32,
+    /// While explaining: the most tokens in the instance location of an error recorded
+    /// (unmuted) since the branch under evaluation began ([`Trail::begin_branch`]).
+    deepest: usize,
+}
+
+/// A failed `anyOf` / `oneOf` explaining itself ([`Trail::begin_explanation`]): its
+/// candidate subschemas are evaluated again, reporting, one after another, and the errors
+/// of the closest are kept (schemac's `plan::explain` states the rule and
+/// [`closest_candidates`] which subschemas are candidates).
+#[derive(Debug)]
+#[must_use]
+pub struct Explanation {
+    /// The level and the depth to restore.
+    level: u32,
+    deepest: usize,
+    /// Where the annotations and units stood: those of the explanation are dropped (the
+    /// subschemas explained failed, and their units are listed by the first evaluation).
+    mark: Mark,
+    /// Where the candidate under evaluation began, and how many errors had been counted.
+    start: Position,
+    counted: usize,
+    /// The closest candidate so far: where its errors are, how deep the deepest reaches
+    /// and how many there are.
+    closest: Option<(Position, Position, usize, usize)>,
+}
+
+/// The subschemas of a failed `anyOf` / `oneOf` to evaluate again to explain it, in order,
+/// from each subschema's `(admitted, typed)`: whether its discriminator admits the
+/// instance (`true` without one) and whether it allows the instance's JSON type. Those
+/// both admitted and typed; if there are none, those typed; none when no subschema allows
+/// the instance's type (the applicator's error says so: [`TypeMismatch`]).
+pub fn closest_candidates(branches: impl Iterator<Item = (bool, bool)> + Clone) -> Vec<usize> {
+    let pick = |admitted_only: bool| -> Vec<usize> {
+        (branches.clone().enumerate())
+            .filter(|(_, (admitted, typed))| *typed && (*admitted || !admitted_only))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let admitted = pick(true);
+    if admitted.is_empty() {
+        pick(false)
+    } else {
+        admitted
+    }
 }
 
 /// What [`Trail::refuse`] replaced, for [`Trail::end_refusal`].
@@ -683,6 +732,41 @@ impl Errors {
         self.trail.mark()
     }
 
+    /// Explains the failed `anyOf` / `oneOf` on `v` whose error was just recorded, when
+    /// errors are reported ([`Trail::explains`]): `branches` gives each subschema's
+    /// discriminator verdict and the JSON types it allows, `run` evaluates subschema `i`
+    /// reporting; the errors of the closest candidate ([`closest_candidates`]) are kept,
+    /// one level deeper ([`Trail::begin_explanation`]).
+    #[cold]
+    #[inline(never)]
+    pub fn explain(
+        &mut self,
+        v: &Value,
+        branches: &[(bool, TypeSet)],
+        mut run: impl FnMut(usize, &mut Errors) -> Done,
+    ) -> Done {
+        if !self.trail.explains() {
+            return Ok(());
+        }
+        let candidates = closest_candidates(
+            branches
+                .iter()
+                .map(|(admitted, types)| (*admitted, types.matches(v))),
+        );
+        let mut explanation = self.trail.begin_explanation();
+        let mut result = Ok(());
+        for i in candidates {
+            self.trail.begin_branch(&mut explanation);
+            result = run(i, self);
+            if result.is_err() {
+                break;
+            }
+            self.trail.end_branch(&mut explanation);
+        }
+        self.trail.end_explanation(explanation);
+        result
+    }
+
     /// [`Trail::error`].
     #[cold]
     pub fn error(&mut self, keyword: &str, kind: ErrorKind) {
@@ -768,7 +852,68 @@ impl Trail {
             annotations,
             units: Vec::new(),
             refused: None,
+            level: 0,
+            deepest: 0,
         }
+    }
+
+    /// Whether a failed `anyOf` / `oneOf` explains itself now: its errors are reported
+    /// (not muted) and the error list is not full.
+    #[inline]
+    pub fn explains(&self) -> bool {
+        self.errors.builds()
+    }
+
+    /// Begins the explanation of the failed `anyOf` / `oneOf` whose error was just
+    /// recorded: the errors recorded until [`Trail::end_explanation`] are one level
+    /// deeper. Evaluate each candidate between [`Trail::begin_branch`] and
+    /// [`Trail::end_branch`].
+    pub fn begin_explanation(&mut self) -> Explanation {
+        self.level += 1;
+        Explanation {
+            level: self.level - 1,
+            deepest: self.deepest,
+            mark: self.annotation_mark(),
+            start: self.errors.position(),
+            counted: self.errors.count(),
+            closest: None,
+        }
+    }
+
+    /// Begins the evaluation of a candidate subschema of `explanation`.
+    pub fn begin_branch(&mut self, explanation: &mut Explanation) {
+        explanation.start = self.errors.position();
+        explanation.counted = self.errors.count();
+        self.deepest = 0;
+    }
+
+    /// Ends the evaluation of a candidate: keeps its errors if it is the closest so far —
+    /// its deepest error deeper in the instance than the closest's, or as deep with fewer
+    /// errors — and drops the other's.
+    pub fn end_branch(&mut self, explanation: &mut Explanation) {
+        let end = self.errors.position();
+        let count = self.errors.count() - explanation.counted;
+        let start = explanation.start;
+        match explanation.closest {
+            Some((_, _, deepest, fewest))
+                if self.deepest < deepest || (self.deepest == deepest && count >= fewest) =>
+            {
+                self.errors.drop_between(start, end);
+            }
+            Some((from, to, _, _)) => {
+                self.errors.drop_between(from, to);
+                explanation.closest = Some((from, self.errors.position(), self.deepest, count));
+            }
+            None => explanation.closest = Some((start, end, self.deepest, count)),
+        }
+    }
+
+    /// Ends what [`Trail::begin_explanation`] began (also when the evaluation stopped).
+    pub fn end_explanation(&mut self, explanation: Explanation) {
+        self.level = explanation.level;
+        let kept = explanation.closest.map_or(0, |(_, _, deepest, _)| deepest);
+        self.deepest = explanation.deepest.max(kept);
+        self.drop_annotations(explanation.mark);
     }
 
     /// Until [`Trail::end_refusal`], a `false` schema's error at the node under evaluation
@@ -978,10 +1123,16 @@ impl Trail {
             base,
             base_mark,
             refused,
+            level,
+            deepest,
             ..
         } = self;
+        if *level > 0 && !errors.is_muted() {
+            *deepest = (*deepest).max(instance.matches('/').count());
+        }
         let absolute = node_location(node, base, &keyword_path[*base_mark..]);
         errors.push_with(|| ValidationError {
+            level: *level,
             instance_location: instance.clone(),
             keyword_location: joined([keyword_path, ""], keyword),
             absolute_keyword_location: joined(absolute, keyword),

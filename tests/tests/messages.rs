@@ -2,10 +2,14 @@
 //! like real tool schemas (`tests/fixtures/messages.json`), every error of both backends
 //! names what is allowed — the allowed values of `enum` / `const`, the property that is
 //! not allowed and the names allowed beside it, the expected and the found JSON type,
-//! counts with correct plurals — and the two backends give the same messages.
+//! counts with correct plurals; a failed `anyOf` / `oneOf` followed by the errors of its
+//! closest subschema (`because` lines; nested units in `detailed` and `verbose`), a
+//! `oneOf` that several subschemas match naming them — and the two backends give the same
+//! messages.
 
 use schemac::interp::Interpreter;
 use schemac::Compiler;
+use schemac_runtime::output::{output, Format};
 use schemac_runtime::{Report, Validate, Verdict};
 use schemac_tests::generated;
 use schemac_tests::registry;
@@ -34,9 +38,24 @@ fn lines(report: &Report) -> Vec<String> {
     lines
 }
 
-/// The error lines of both backends on the `case`-th instance of group `index`, checked
-/// equal.
-fn both_backends(index: usize, case: usize) -> Vec<String> {
+/// Each error of `report` as its text line ([`schemac_runtime::ValidationError::line`]),
+/// an error followed by those that explain it; the groups sorted.
+fn explained_lines(report: &Report) -> Vec<String> {
+    assert_eq!(report.verdict, Verdict::Invalid);
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for error in &report.errors {
+        let line = error.line().to_string();
+        match groups.last_mut() {
+            Some(group) if error.level > 0 => group.push(line),
+            _ => groups.push(vec![line]),
+        }
+    }
+    groups.sort();
+    groups.concat()
+}
+
+/// The reports of both backends on the `case`-th instance of group `index`.
+fn reports(index: usize, case: usize) -> [Report; 2] {
     let (schema, data) = group(index);
     let compiler: Compiler =
         registry::compiler(FIXTURES.options()).unwrap_or_else(|e| panic!("{e}"));
@@ -47,8 +66,28 @@ fn both_backends(index: usize, case: usize) -> Vec<String> {
     );
     let generated = generated::lookup(&FIXTURES.label(), "messages.json", index)
         .expect("generated at build time");
-    let interpreted = lines(&interp.validate(&data[case]));
-    assert_eq!(interpreted, lines(&generated.validate(&data[case])));
+    [
+        interp.validate(&data[case]),
+        generated.validate(&data[case]),
+    ]
+}
+
+/// Checks that both backends give the explained lines ([`explained_lines`]) `expected` on
+/// the `case`-th instance of group `index`.
+#[track_caller]
+fn explained(index: usize, case: usize, expected: &[&str]) {
+    let [interpreted, generated] = reports(index, case);
+    let lines = explained_lines(&interpreted);
+    assert_eq!(lines, explained_lines(&generated));
+    assert_eq!(lines, expected, "{lines:#?}");
+}
+
+/// The error lines of both backends on the `case`-th instance of group `index`, checked
+/// equal.
+fn both_backends(index: usize, case: usize) -> Vec<String> {
+    let [interpreted, generated] = reports(index, case);
+    let interpreted = lines(&interpreted);
+    assert_eq!(interpreted, lines(&generated));
     interpreted
 }
 
@@ -97,4 +136,115 @@ fn a_required_name_listed_twice_is_reported_once() {
         r#"(root): required property "b" is missing (at /required)"#,
     ];
     assert_eq!(lines, expected, "{lines:#?}");
+}
+
+#[test]
+fn a_failed_one_of_is_explained_by_the_branch_the_type_selects() {
+    explained(4, 1, &[
+        "/labels/0: value matches none of the `oneOf` subschemas (at /properties/labels/items/oneOf)",
+        r#"  because /labels/0/confidence: value must be one of "LOW", "MEDIUM", "HIGH" (at /properties/labels/items/oneOf/1/properties/confidence/enum)"#,
+    ]);
+    // No branch takes an integer: the error says which types they take.
+    explained(4, 2, &[
+        "/labels/0: value matches none of the `oneOf` subschemas: expected object or string, found integer (at /properties/labels/items/oneOf)",
+    ]);
+}
+
+#[test]
+fn the_explanation_nests_in_detailed_and_verbose_and_lists_in_basic() {
+    for report in reports(4, 1) {
+        let basic = output(Format::Basic, &report, &[]);
+        let units = basic["errors"].as_array().expect("errors");
+        assert_eq!(units.len(), 2, "{basic}");
+        assert_eq!(
+            units[1]["keywordLocation"],
+            "/properties/labels/items/oneOf/1/properties/confidence/enum"
+        );
+        let detailed = output(Format::Detailed, &report, &[]);
+        let one_of = &detailed["errors"][0];
+        assert_eq!(
+            one_of["keywordLocation"], "/properties/labels/items/oneOf",
+            "{detailed}"
+        );
+        assert!(one_of["error"].is_string(), "{detailed}");
+        let cause = &one_of["errors"][0];
+        assert_eq!(
+            cause["instanceLocation"], "/labels/0/confidence",
+            "{detailed}"
+        );
+        assert_eq!(
+            cause["error"],
+            r#"value must be one of "LOW", "MEDIUM", "HIGH""#
+        );
+        // Verbose keeps the branch's units on the way, under the applicator's error.
+        let verbose = output(Format::Verbose, &report, &[]);
+        let text = verbose.to_string();
+        let at = text
+            .find(r#""keywordLocation":"/properties/labels/items/oneOf/1""#)
+            .expect("the branch's unit");
+        assert!(
+            text[..at].contains(r#""error":"value matches none of the `oneOf` subschemas""#),
+            "{verbose}"
+        );
+        assert!(
+            text.contains(
+                r#""keywordLocation":"/properties/labels/items/oneOf/1/properties/confidence""#
+            ),
+            "{verbose}"
+        );
+    }
+}
+
+#[test]
+fn the_branch_that_gets_furthest_explains_else_the_one_with_fewest_errors() {
+    let anyof = "(root): value matches none of the `anyOf` subschemas (at /anyOf)";
+    explained(
+        5,
+        1,
+        &[
+            anyof,
+            "  because /path: expected string, found integer (at /anyOf/1/properties/path/type)",
+        ],
+    );
+    explained(
+        5,
+        2,
+        &[
+            anyof,
+            r#"  because (root): required property "path" is missing (at /anyOf/1/required)"#,
+        ],
+    );
+    explained(
+        5,
+        3,
+        &[
+            anyof,
+            r#"  because /url: string must match the pattern "^https://" (at /anyOf/0/properties/url/pattern)"#,
+        ],
+    );
+}
+
+#[test]
+fn a_tag_selects_the_branch_and_several_matches_are_named() {
+    explained(6, 1, &[
+        "/action: value matches none of the `oneOf` subschemas (at /properties/action/oneOf)",
+        "  because /action/text: string must have at least 1 character (at /properties/action/oneOf/1/properties/text/minLength)",
+    ]);
+    explained(6, 2, &[
+        "/name: value matches subschemas 0, 1 and 2 of `oneOf`, not exactly one (at /properties/name/oneOf)",
+    ]);
+}
+
+#[test]
+fn then_and_else_say_what_to_change() {
+    explained(
+        7,
+        1,
+        &[r#"(root): required property "path" is missing (at /then/required)"#],
+    );
+    explained(
+        7,
+        2,
+        &[r#"/url: string must match the pattern "^https://" (at /else/properties/url/pattern)"#],
+    );
 }

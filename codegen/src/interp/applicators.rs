@@ -7,9 +7,9 @@ use super::context::{Ctx, Inst};
 use super::plan::BranchesOp;
 use super::Interpreter;
 use crate::ir::{Edge, Node, NodeId};
-use crate::plan::Discriminator;
-use schemac_runtime::__private::Res;
-use schemac_runtime::error::ErrorKind;
+use crate::plan::{explain, Discriminator};
+use schemac_runtime::__private::{closest_candidates, Res, Stop, Trail};
+use schemac_runtime::error::{ErrorKind, Matched, TypeMismatch};
 use schemac_runtime::instance::Instance;
 use schemac_runtime::json::Tag;
 
@@ -18,12 +18,20 @@ use super::plan::Op;
 
 /// The branches of an `anyOf` / `oneOf` (edges, or targets as [`Op`]s hold them), and
 /// its discriminator's reading of the instance.
-#[derive(Clone, Copy)]
 pub(super) struct Branches<'p, 't, T> {
     branches: &'p [T],
     discriminator: Option<&'p Discriminator>,
     tag: Tag<'t>,
 }
+
+// Copied whatever `T` is: it holds only references.
+impl<T> Clone for Branches<'_, '_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Branches<'_, '_, T> {}
 
 impl<'p, 't, T> Branches<'p, 't, T> {
     pub(super) fn new<I: Instance<'t>>(
@@ -42,16 +50,30 @@ impl<'p, 't, T> Branches<'p, 't, T> {
         }
     }
 
-    /// The branches that may be valid (every other one is invalid for certain), in order.
-    pub(super) fn admitted(self) -> impl Iterator<Item = &'p T> + use<'p, 't, T> {
+    /// Whether the discriminator admits branch `i` (every branch without one).
+    #[inline]
+    fn admits(self, i: usize) -> bool {
+        self.discriminator
+            .is_none_or(|d| d.branches[i].admits(self.tag))
+    }
+
+    /// Whether the discriminator admits each branch, in order ([`Branches::admits`]).
+    fn admissions(self) -> impl Iterator<Item = bool> + Clone + use<'p, 't, T> {
+        (0..self.branches.len()).map(move |i| self.admits(i))
+    }
+
+    /// The branches that may be valid (every other one is invalid for certain), in order,
+    /// with their indices.
+    pub(super) fn indexed(self) -> impl Iterator<Item = (usize, &'p T)> + use<'p, 't, T> {
         self.branches
             .iter()
             .enumerate()
-            .filter_map(move |(i, branch)| {
-                self.discriminator
-                    .is_none_or(|d| d.branches[i].admits(self.tag))
-                    .then_some(branch)
-            })
+            .filter_map(move |(i, branch)| self.admits(i).then_some((i, branch)))
+    }
+
+    /// The branches that may be valid, in order ([`Branches::indexed`]).
+    pub(super) fn admitted(self) -> impl Iterator<Item = &'p T> + use<'p, 't, T> {
+        self.indexed().map(|(_, branch)| branch)
     }
 }
 
@@ -79,9 +101,56 @@ impl Interpreter {
             }
         }
         if !ok && cx.report {
-            cx.error(node, keyword, ErrorKind::AnyOf);
+            self.none_matched(cx, (node, keyword), branches, inst, |types| {
+                ErrorKind::AnyOf { types }
+            })?;
         }
         Ok(ok)
+    }
+
+    /// Reports the error of an `anyOf` / `oneOf` (`node`'s check `keyword`) that none of
+    /// `branches` matched — `kind` given whether no branch allows the instance's type —
+    /// and explains it by the errors of its closest branch, one level deeper
+    /// ([`crate::plan::explain`]). Only while reporting.
+    #[cold]
+    #[inline(never)]
+    fn none_matched<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        (node, keyword): (&Node, &str),
+        branches: Branches<'_, '_, Edge>,
+        inst: Inst<'_, I>,
+        kind: impl FnOnce(Option<TypeMismatch>) -> ErrorKind,
+    ) -> Result<(), Stop> {
+        let types = explain::branch_types(&self.shared.program, branches.branches);
+        cx.error(node, keyword, kind(inst.mismatch(explain::allowed(&types))));
+        if !cx.trail.as_deref().is_some_and(Trail::explains) {
+            return Ok(());
+        }
+        let typed = types.iter().map(|t| inst.mismatch(*t).is_none());
+        let candidates = closest_candidates(branches.admissions().zip(typed));
+        let Some(trail) = cx.trail.as_deref_mut() else {
+            return Ok(());
+        };
+        let mut explanation = trail.begin_explanation();
+        let mut result = Ok(());
+        for i in candidates {
+            if let Some(trail) = cx.trail.as_deref_mut() {
+                trail.begin_branch(&mut explanation);
+            }
+            let edge = &branches.branches[i];
+            if let Err(stop) = self.apply(cx, &edge.path, edge.target, inst, None) {
+                result = Err(stop);
+                break;
+            }
+            if let Some(trail) = cx.trail.as_deref_mut() {
+                trail.end_branch(&mut explanation);
+            }
+        }
+        if let Some(trail) = cx.trail.as_deref_mut() {
+            trail.end_explanation(explanation);
+        }
+        result
     }
 
     /// [`Op::AnyOf`]: the admitted branches in order, up to the first valid one.
@@ -115,18 +184,25 @@ impl Interpreter {
         // later `unevaluated*` errors depend on every valid branch); in short-circuit mode
         // a second match decides: the node fails, its annotations are dropped.
         let every = cx.report;
-        let mut matched = 0u64;
-        for edge in branches.admitted() {
+        let mut matched = Matched::default();
+        for (i, edge) in branches.indexed() {
             if self.apply_silently(cx, edge, inst, ann.as_deref_mut())? {
-                matched += 1;
-                if matched > 1 && !every {
+                matched.add(i as u32);
+                if matched.count() > 1 && !every {
                     break;
                 }
             }
         }
-        let ok = matched == 1;
+        let ok = matched.count() == 1;
         if !ok && cx.report {
-            cx.error(node, keyword, ErrorKind::OneOf { matched });
+            if matched.count() == 0 {
+                self.none_matched(cx, (node, keyword), branches, inst, |types| {
+                    ErrorKind::OneOf { matched, types }
+                })?;
+            } else {
+                let types = None;
+                cx.error(node, keyword, ErrorKind::OneOf { matched, types });
+            }
         }
         Ok(ok)
     }

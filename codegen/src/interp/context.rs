@@ -15,7 +15,9 @@ use crate::plan::lookup::NameList;
 use crate::regex::PatternSet;
 use schemac_runtime::__private::{push_token, Mark, Res, State, Stop, Trail};
 use schemac_runtime::document::JsonStr;
-use schemac_runtime::error::{ErrorKind, ErrorList, IncompleteReason, Report, TypeSet};
+use schemac_runtime::error::{
+    ErrorKind, ErrorList, IncompleteReason, Report, TypeMismatch, TypeSet,
+};
 use schemac_runtime::instance::Instance;
 use schemac_runtime::lookup::ObjectKeys;
 use schemac_runtime::regex::Candidates;
@@ -357,6 +359,15 @@ impl<'a, I: Instance<'a>> Inst<'_, I> {
             Inst::Value(v) => TypeSet::of(v),
             Inst::Key(_) => TypeSet::STRING,
         }
+    }
+
+    /// The mismatch of the instance's JSON type with the types `expected`, or `None` when
+    /// one of them is its type ([`TypeMismatch::of`]; a key is a string).
+    pub(super) fn mismatch(self, expected: TypeSet) -> Option<TypeMismatch> {
+        (!self.has_type(expected)).then(|| TypeMismatch {
+            expected,
+            found: self.json_type(),
+        })
     }
 
     /// The instance's kind (a key is a string).

@@ -174,7 +174,7 @@ impl Facts {
 }
 
 /// The children a check applies in place, to the same instance, without a condition.
-fn unconditional(kind: &CheckKind) -> &[Edge] {
+pub(super) fn unconditional(kind: &CheckKind) -> &[Edge] {
     match kind {
         CheckKind::Ref(edge)
         | CheckKind::DynamicRef {

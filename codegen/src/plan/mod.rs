@@ -62,6 +62,7 @@
 //!   in both backends.
 
 mod discriminate;
+pub mod explain;
 mod graph;
 mod partition;
 

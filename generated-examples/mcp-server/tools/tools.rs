@@ -2146,7 +2146,7 @@ pub mod convert_currency_input {
 pub mod convert_currency_output {
     use ::schemac_runtime::__private as __rt;
     use __rt::serde_json::Value;
-    use __rt::{Done, Errors};
+    use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
     #[allow(dead_code)]
     pub const SCHEMA: &str = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"definitions\":{\"currency\":{\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"},\"quote\":{\"additionalProperties\":false,\"properties\":{\"amount\":{\"type\":\"number\"},\"from\":{\"$ref\":\"#/definitions/currency\"},\"rate\":{\"exclusiveMinimum\":0,\"type\":\"number\"},\"to\":{\"$ref\":\"#/definitions/currency\"}},\"required\":[\"amount\",\"from\",\"to\",\"rate\"],\"type\":\"object\"},\"unsupported\":{\"additionalProperties\":false,\"properties\":{\"unsupported\":{\"items\":{\"$ref\":\"#/definitions/currency\"},\"minItems\":1,\"type\":\"array\"}},\"required\":[\"unsupported\"],\"type\":\"object\"}},\"oneOf\":[{\"$ref\":\"#/definitions/quote\"},{\"$ref\":\"#/definitions/unsupported\"}]}";
@@ -2193,7 +2193,7 @@ pub mod convert_currency_output {
     /// Checks `instance` and collects every error.
     #[allow(dead_code)]
     pub fn validate(instance: &Value) -> __rt::Report {
-        let mut cx = Errors::new(&LIMITS, &[], &[]);
+        let mut cx = Errors::new(&LIMITS, &SITES, &FAULTS);
         cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
@@ -2351,16 +2351,164 @@ pub mod convert_currency_output {
     fn e0(v: &Value, cx: &mut Errors) -> Done {
         cx.state.spend_units(8u64)?;
         {
-            let mut matched: u64 = 0;
+            let mut matched = __rt::Matched::default();
             if matches!(v, Value::Object(_)) && c8(v, &mut cx.state)? {
-                matched += 1;
+                matched.add(0);
             }
             if matches!(v, Value::Object(_)) && c3(v, &mut cx.state)? {
-                matched += 1;
+                matched.add(1);
             }
-            if matched != 1 {
-                cx.error("oneOf", __rt::ErrorKind::OneOf { matched });
+            if matched.count() != 1 {
+                if matched.count() == 0 {
+                    cx.error(
+                        "oneOf",
+                        __rt::ErrorKind::OneOf {
+                            matched,
+                            types: __rt::TypeMismatch::of(__rt::TypeSet(4), v),
+                        },
+                    );
+                    cx.explain(
+                        v,
+                        &[(true, __rt::TypeSet(4)), (true, __rt::TypeSet(4))],
+                        |i, cx| match i {
+                            0 => cx.child(0, At::Here, v, e8),
+                            1 => cx.child(1, At::Here, v, e3),
+                            _ => Ok(()),
+                        },
+                    )?;
+                } else {
+                    cx.error(
+                        "oneOf",
+                        __rt::ErrorKind::OneOf {
+                            matched,
+                            types: None,
+                        },
+                    );
+                }
             }
+        }
+        Ok(())
+    }
+    fn e3(v: &Value, cx: &mut Errors) -> Done {
+        match v {
+            Value::Object(obj) => {
+                let mut seen = [false; 1];
+                for (k, x) in obj {
+                    match k.as_str() {
+                        "unsupported" => {
+                            seen[0] = true;
+                            cx.child(3, At::Property(k), x, e4)?;
+                        }
+                        _ => {
+                            cx.refusing(
+                                "\"unsupported\"",
+                                false,
+                                |cx| cx.child(2, At::Key(k), x, e5),
+                            )?
+                        }
+                    }
+                }
+                if !seen[0] {
+                    cx.fail(0);
+                }
+            }
+            _ => cx.fail_type(4u8, v),
+        }
+        Ok(())
+    }
+    fn e4(v: &Value, cx: &mut Errors) -> Done {
+        match v {
+            Value::Array(arr) => {
+                if (arr.len() as u64) < 1u64 {
+                    cx.fail(1);
+                }
+                cx.state.spend(arr.len(), 1u64)?;
+                for (i, x) in arr.iter().enumerate() {
+                    cx.child(4, At::Index(i), x, e7)?;
+                }
+            }
+            _ => cx.fail_type(8u8, v),
+        }
+        Ok(())
+    }
+    /// `#/definitions/unsupported/additionalProperties`
+    fn e5(_v: &Value, cx: &mut Errors) -> Done {
+        cx.error_here();
+        Ok(())
+    }
+    fn e7(v: &Value, cx: &mut Errors) -> Done {
+        match v {
+            Value::String(text) => {
+                if !cx.state.is_match_fast(&RE0, text)? {
+                    cx.fail(2);
+                }
+            }
+            _ => cx.fail_type(32u8, v),
+        }
+        Ok(())
+    }
+    fn e8(v: &Value, cx: &mut Errors) -> Done {
+        match v {
+            Value::Object(obj) => {
+                let mut seen = [false; 4];
+                for (k, x) in obj {
+                    match k.as_str() {
+                        "amount" => {
+                            seen[0] = true;
+                            cx.child(3, At::Property(k), x, e9)?;
+                        }
+                        "from" => {
+                            seen[1] = true;
+                            cx.child(5, At::Property(k), x, e7)?;
+                        }
+                        "rate" => {
+                            seen[3] = true;
+                            cx.child(3, At::Property(k), x, e11)?;
+                        }
+                        "to" => {
+                            seen[2] = true;
+                            cx.child(5, At::Property(k), x, e7)?;
+                        }
+                        _ => {
+                            cx.refusing(
+                                "\"amount\", \"from\", \"rate\", \"to\"",
+                                false,
+                                |cx| cx.child(2, At::Key(k), x, e5),
+                            )?
+                        }
+                    }
+                }
+                if !seen[0] {
+                    cx.fail(3);
+                }
+                if !seen[1] {
+                    cx.fail(4);
+                }
+                if !seen[2] {
+                    cx.fail(5);
+                }
+                if !seen[3] {
+                    cx.fail(6);
+                }
+            }
+            _ => cx.fail_type(4u8, v),
+        }
+        Ok(())
+    }
+    fn e9(v: &Value, cx: &mut Errors) -> Done {
+        if !matches!(v, Value::Number(_)) {
+            cx.fail_type(16u8, v);
+        }
+        Ok(())
+    }
+    fn e11(v: &Value, cx: &mut Errors) -> Done {
+        match v {
+            Value::Number(num) => {
+                if __rt::cmp_i64(num, 0i64).is_le() {
+                    cx.fail(7);
+                }
+            }
+            _ => cx.fail_type(16u8, v),
         }
         Ok(())
     }
@@ -2405,6 +2553,74 @@ pub mod convert_currency_output {
             ),
         ),
     );
+    /// A reference target's absolute location.
+    static URI0: &str = "https://schemac.invalid/root.json#/definitions/quote";
+    /// A reference target's absolute location.
+    static URI1: &str = "https://schemac.invalid/root.json#/definitions/unsupported";
+    /// A reference target's absolute location.
+    static URI2: &str = "https://schemac.invalid/root.json#/definitions/currency";
+    /** Where each child subschema is, as the error-collecting function that evaluates
+ it sees it (keyword path, own absolute location, step), by index.*/
+    static SITES: [Site; 6] = [
+        Site("/oneOf/0/$ref", Some(URI0), false),
+        Site("/oneOf/1/$ref", Some(URI1), false),
+        Site("/additionalProperties", None, false),
+        Site("", None, false),
+        Site("/items/$ref", Some(URI2), false),
+        Site("/$ref", Some(URI2), false),
+    ];
+    /** The error sites of the error-collecting functions (keyword, what it asserted), by
+ index.*/
+    static FAULTS: [Fault; 8] = [
+        Fault(
+            "required",
+            __rt::ErrorKind::Required {
+                property: __rt::Cow::Borrowed("unsupported"),
+            },
+        ),
+        Fault(
+            "minItems",
+            __rt::ErrorKind::MinItems {
+                limit: 1u64,
+            },
+        ),
+        Fault(
+            "pattern",
+            __rt::ErrorKind::Pattern {
+                pattern: __rt::Cow::Borrowed("^[A-Z]{3}$"),
+            },
+        ),
+        Fault(
+            "required",
+            __rt::ErrorKind::Required {
+                property: __rt::Cow::Borrowed("amount"),
+            },
+        ),
+        Fault(
+            "required",
+            __rt::ErrorKind::Required {
+                property: __rt::Cow::Borrowed("from"),
+            },
+        ),
+        Fault(
+            "required",
+            __rt::ErrorKind::Required {
+                property: __rt::Cow::Borrowed("to"),
+            },
+        ),
+        Fault(
+            "required",
+            __rt::ErrorKind::Required {
+                property: __rt::Cow::Borrowed("rate"),
+            },
+        ),
+        Fault(
+            "exclusiveMinimum",
+            __rt::ErrorKind::ExclusiveMinimum {
+                limit: 0f64,
+            },
+        ),
+    ];
 }
 /// The MCP tools these validators were generated for, in the order listed: each
 /// tool's name as listed, its validators and its schema texts.

@@ -89,7 +89,9 @@ fn is_invented(uri: &str) -> bool {
 
 /// The compact text of a failed check's [`structured`] output: `heading`, then one line
 /// per error, `location: message` (`(root)` for the instance itself), a line for a check
-/// that did not finish and one counting the errors not listed.
+/// that did not finish and one counting the errors not listed. The errors that explain a
+/// failed `anyOf` / `oneOf` (those of its closest subschema, which follow its error in the
+/// basic output, located under it) are indented under its line, as `because` lines.
 pub fn text(heading: &str, structured: &Value) -> String {
     let mut out = String::from(heading);
     let root_error = structured.get("error").and_then(Value::as_str);
@@ -97,8 +99,26 @@ pub fn text(heading: &str, structured: &Value) -> String {
         let _ = write!(out, "\n(root): {error}");
     }
     let units = structured.get("errors").and_then(Value::as_array);
+    // The failed `anyOf` / `oneOf` whose explanation the next units may be.
+    let mut explained: Vec<(&str, &str)> = Vec::new();
     for unit in units.into_iter().flatten() {
+        let at = |member| unit.get(member).and_then(Value::as_str).unwrap_or("");
+        let (keyword, instance) = (at("keywordLocation"), at("instanceLocation"));
+        while let Some((k, i)) = explained.last() {
+            if is_under(keyword, k) && (instance == *i || is_under(instance, i)) {
+                break;
+            }
+            explained.pop();
+        }
         out.push('\n');
+        if !explained.is_empty() {
+            out.push_str(&"  ".repeat(explained.len()));
+            out.push_str("because ");
+        }
+        let whole = unit.get("keywordLocationCut").is_none();
+        if whole && (keyword.ends_with("/anyOf") || keyword.ends_with("/oneOf")) {
+            explained.push((keyword, instance));
+        }
         write_location(&mut out, unit);
         let message = unit.get("error").and_then(Value::as_str).unwrap_or("");
         let _ = write!(out, ": {message}");
@@ -108,6 +128,13 @@ pub fn text(heading: &str, structured: &Value) -> String {
         let _ = write!(out, "\n… and {omitted} more error(s), not listed");
     }
     out
+}
+
+/// Whether the JSON pointer `pointer` lies strictly under `parent`.
+fn is_under(pointer: &str, parent: &str) -> bool {
+    pointer
+        .strip_prefix(parent)
+        .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// A unit's instance location as a line shows it: escaped, and marked when it was cut.
@@ -154,6 +181,35 @@ mod tests {
         );
         assert!(!output.to_string().contains("schemac.invalid"), "{output}");
         assert!(output["errors"][0].get("absoluteKeywordLocation").is_none());
+    }
+
+    #[test]
+    fn the_errors_explaining_a_failed_one_of_are_indented_under_it() {
+        let validator = schemac::validator_for(&json!({"properties": {"labels": {"items": {
+            "oneOf": [{"type": "string"}, {"type": "object",
+                "properties": {"confidence": {"enum": ["LOW", "MEDIUM", "HIGH"]}},
+                "required": ["confidence"]}]}}}}))
+        .unwrap();
+        let report = validator.validate(&json!({"labels": [{"confidence": "VERY"}, 5, "ok"]}));
+        let output = structured(&report);
+        assert_eq!(
+            output["errors"].as_array().map(Vec::len),
+            Some(3),
+            "{output}"
+        );
+        let text = text("heading:", &output);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "heading:",
+                "/labels/0: value matches none of the `oneOf` subschemas",
+                r#"  because /labels/0/confidence: value must be one of "LOW", "MEDIUM", "HIGH""#,
+                "/labels/1: value matches none of the `oneOf` subschemas: expected object or string, found integer",
+            ],
+            "{text}"
+        );
+        assert!(!text.contains("VERY"), "{text}");
     }
 
     #[test]

@@ -10,8 +10,8 @@ use crate::ir::{Check, CheckKind, Edge, NodeId};
 use crate::plan::kind::{Kind, TypeTest};
 use crate::plan::lookup::EnumTable;
 use crate::plan::thresholds::MAX_DECIDED_TOGETHER;
-use crate::plan::Discriminator;
-use proc_macro2::TokenStream;
+use crate::plan::{explain, Discriminator};
+use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 /// The branches of an `anyOf` / `oneOf` as emitted: with a discriminator, `tag` binds the
@@ -21,6 +21,9 @@ struct Branches<'e> {
     edges: &'e [Edge],
     tag: TokenStream,
     guards: Vec<TokenStream>,
+    /// Whether the discriminator admits each branch (`true` without one): what explains a
+    /// failure reads ([`Gen::none_matched`]).
+    admits: Vec<TokenStream>,
     /// What the tag and the guards read.
     uses: Uses,
     /// Without a discriminator, where each branch passes only on some variants of the
@@ -188,19 +191,19 @@ impl Gen<'_> {
                 edges,
                 tag: quote!(),
                 guards: type_guards,
+                admits: vec![quote!(true); edges.len()],
                 uses: guards_read,
                 by_variant: admitted.filter(disjoint),
             };
         };
         let property = &d.property;
         let tag = quote!(let tag = __rt::Tag::of(v, #property););
-        let guards = d
+        let admits: Vec<TokenStream> = d
             .branches
             .iter()
-            .zip(type_guards)
-            .map(|(admits, type_guard)| {
+            .map(|admits| {
                 if admits.admits_all() {
-                    return type_guard;
+                    return quote!(true);
                 }
                 let mut tags = vec![quote!(__rt::Tag::NotObject)];
                 if !admits.required {
@@ -211,13 +214,20 @@ impl Gen<'_> {
                     Some(values) if values.is_empty() => {}
                     Some(values) => tags.push(quote!(__rt::Tag::Str(#(#values)|*))),
                 }
-                quote!(matches!(tag, #(#tags)|*) && #type_guard)
+                quote!(matches!(tag, #(#tags)|*))
+            })
+            .collect();
+        let guards = (d.branches.iter().zip(&admits).zip(type_guards))
+            .map(|((branch, test), type_guard)| match branch.admits_all() {
+                true => type_guard,
+                false => quote!(#test && #type_guard),
             })
             .collect();
         Branches {
             edges,
             tag,
             guards,
+            admits,
             uses: Uses::V,
             by_variant: None,
         }
@@ -282,7 +292,15 @@ impl Gen<'_> {
         let Branches {
             edges, tag, guards, ..
         } = branches;
-        let fail = self.fail(f, check, quote!(__rt::ErrorKind::AnyOf));
+        let fail = match f.mode {
+            Mode::Check => Code::exit(f.exit.clone()),
+            Mode::Errors => self.none_matched(
+                f,
+                check,
+                branches,
+                |types| quote!(__rt::ErrorKind::AnyOf { types: #types }),
+            ),
+        };
         // What the branches read.
         let mut uses = branches.uses;
         if !self.node_collects(f) {
@@ -360,14 +378,37 @@ impl Gen<'_> {
         // Reporting counts every match; a collecting node lets every valid branch
         // contribute; otherwise a second match decides.
         let every = errors || collecting;
-        // The error's kind holds the count: not a constant error site.
+        // The error's kind holds the matches: not a constant error site.
         let fail = match f.mode {
             Mode::Check => Code::exit(f.exit.clone()),
             Mode::Errors => {
                 let keyword = &check.keyword;
-                Code::unit(quote!(cx.error(#keyword, __rt::ErrorKind::OneOf { matched })))
-                    .using(Uses::CX)
+                let none = self.none_matched(
+                    f,
+                    check,
+                    branches,
+                    |types| quote!(__rt::ErrorKind::OneOf { matched, types: #types }),
+                );
+                let uses = none.uses() | Uses::CX;
+                Code::around([none], |[none]| {
+                    quote! {
+                        if matched.count() == 0 {
+                            #none
+                        } else {
+                            cx.error(#keyword, __rt::ErrorKind::OneOf { matched, types: None });
+                        }
+                    }
+                })
+                .using(uses)
             }
+        };
+        // Errors name the matches; short-circuit code counts them.
+        let (count, matches) = match f.mode {
+            Mode::Check => (quote!(matched), quote!(let mut matched: u64 = 0;)),
+            Mode::Errors => (
+                quote!(matched.count()),
+                quote!(let mut matched = __rt::Matched::default();),
+            ),
         };
         if !every {
             if let Some(passes) = self.by_variant(f, branches) {
@@ -402,19 +443,26 @@ impl Gen<'_> {
                 } else {
                     quote!()
                 };
+                let add = match f.mode {
+                    Mode::Check => quote!(matched += 1;),
+                    Mode::Errors => {
+                        let idx = Literal::u32_unsuffixed(idx as u32);
+                        quote!(matched.add(#idx);)
+                    }
+                };
                 if merge {
                     uses |= Uses::EV;
                     quote! {{
                         let mut sub = __rt::Eval::new();
                         if #guard #call? {
-                            matched += 1;
+                            #add
                             ev.merge(&sub);
                         }
                     }}
                 } else {
                     quote! {
                         if #guard #call? {
-                            matched += 1;
+                            #add
                             #too_many
                         }
                     }
@@ -424,10 +472,47 @@ impl Gen<'_> {
         Code::around([fail], |[fail]| {
             quote! {{
                 #tag
-                let mut matched: u64 = 0;
+                #matches
                 #(#parts)*
-                if matched != 1 { #fail }
+                if #count != 1 { #fail }
             }}
+        })
+        .using(uses)
+    }
+
+    /// The error of an `anyOf` / `oneOf` that none of `branches` matched (its kind
+    /// `kind` makes of the tokens of an `Option<TypeMismatch>`) and its explanation by the
+    /// errors of its closest branch ([`crate::plan::explain`]; the error path only).
+    fn none_matched(
+        &self,
+        f: &Fun<'_>,
+        check: &Check,
+        branches: &Branches<'_>,
+        kind: impl FnOnce(TokenStream) -> TokenStream,
+    ) -> Code {
+        let types = explain::branch_types(self.program, branches.edges);
+        let allowed = Literal::u8_unsuffixed(explain::allowed(&types).0);
+        let kind = kind(quote!(__rt::TypeMismatch::of(__rt::TypeSet(#allowed), v)));
+        let keyword = &check.keyword;
+        let entries = branches.admits.iter().zip(&types).map(|(admits, types)| {
+            let bits = Literal::u8_unsuffixed(types.0);
+            quote!((#admits, __rt::TypeSet(#bits)))
+        });
+        let mut uses = Uses::CX | Uses::V;
+        let arms: Vec<TokenStream> = (branches.edges.iter().enumerate())
+            .map(|(i, edge)| {
+                let call = self.child(f, edge, edge.target, &Inst::Same, &EvArg::Throwaway);
+                uses |= call.uses;
+                let i = Literal::usize_unsuffixed(i);
+                quote!(#i => #call,)
+            })
+            .collect();
+        Code::stmt(quote! {
+            cx.error(#keyword, #kind);
+            cx.explain(v, &[#(#entries),*], |i, cx| match i {
+                #(#arms)*
+                _ => Ok(()),
+            })?;
         })
         .using(uses)
     }
