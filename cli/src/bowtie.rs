@@ -9,7 +9,13 @@
 //!   current dialect with the shared options and the registry, each test's instance checked
 //!   by the interpreter: `{"seq", "results": [{"valid": bool}, ...]}`; a schema that does
 //!   not compile is `errored` (with the compile errors as context), as is a test whose
-//!   check is incomplete (with the reason);
+//!   check is incomplete (with the reason). With `"output": "annotations"` the case is
+//!   compiled with annotations and each instance evaluated: a valid one's result also lists
+//!   its annotations, each `{"keyword", "instanceLocation", "keywordLocation",
+//!   "annotation"}` (`keywordLocation` the keyword's absolute location, a URI — only its
+//!   `#` fragment for a schema without a base URI of its own, as the suite's annotation
+//!   tests name schema locations); an `output` the protocol does not define makes the
+//!   case `errored`;
 //! - `stop`: ends the run (exit 0), with no response.
 //!
 //! A line that is not JSON, or not a command of the protocol, ends the run with a message on
@@ -19,9 +25,10 @@ use crate::args::SharedOptions;
 use crate::instances;
 use crate::Status;
 use schemac::interp::Interpreter;
+use schemac::load::DEFAULT_BASE_URI;
 use schemac::{CompileError, Dialect};
-use schemac_runtime::{Validate, Verdict};
-use serde_json::{json, Value};
+use schemac_runtime::{Annotation, Evaluate, Validate, Verdict};
+use serde_json::{json, Map, Value};
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -97,7 +104,13 @@ impl Harness<'_> {
             Some("run") => {
                 let seq = command.get("seq").cloned().unwrap_or(Value::Null);
                 let case = command.get("case").ok_or("`run` without a `case`")?;
-                let mut response = self.run(case)?;
+                let mut response = match command.get("output").and_then(Value::as_str) {
+                    None | Some("flag") => self.run(case, false)?,
+                    Some("annotations") => self.run(case, true)?,
+                    Some(other) => errored(format!(
+                        "output {other:?} is not one this harness gives (`flag`, `annotations`)"
+                    )),
+                };
                 response.insert("seq".into(), seq);
                 Ok(Reply::Send(Value::Object(response)))
             }
@@ -106,20 +119,16 @@ impl Harness<'_> {
         }
     }
 
-    /// The response to one case, without its `seq`.
-    fn run(&self, case: &Value) -> Result<serde_json::Map<String, Value>, String> {
+    /// The response to one case, without its `seq`; with each valid instance's
+    /// annotations when `annotations`.
+    fn run(&self, case: &Value, annotations: bool) -> Result<Map<String, Value>, String> {
         let schema = case.get("schema").ok_or("a case without a `schema`")?;
         let tests = case
             .get("tests")
             .and_then(Value::as_array)
             .ok_or("a case without a `tests` array")?;
-        let errored = |message: String| {
-            let mut out = serde_json::Map::new();
-            out.insert("errored".into(), Value::Bool(true));
-            out.insert("context".into(), json!({"message": message}));
-            out
-        };
-        let Ok(mut compiler) = crate::compiler(self.shared, self.dialect, false, false) else {
+        let Ok(mut compiler) = crate::compiler(self.shared, self.dialect, annotations, false)
+        else {
             return Ok(errored("a --document could not be registered".into()));
         };
         for (uri, document) in registry(case.get("registry")) {
@@ -137,19 +146,55 @@ impl Harness<'_> {
             .iter()
             .map(|test| {
                 let instance = test.get("instance").unwrap_or(&Value::Null);
-                match validator.check(instance) {
-                    Verdict::Valid => json!({"valid": true}),
-                    Verdict::Invalid => json!({"valid": false}),
-                    Verdict::Incomplete(reason) => {
+                let (verdict, listed) = if annotations {
+                    let evaluation = validator.evaluate(instance);
+                    let listed = evaluation.annotations.iter().map(annotation).collect();
+                    (evaluation.report.verdict, Some(Value::Array(listed)))
+                } else {
+                    (validator.check(instance), None)
+                };
+                match (verdict, listed) {
+                    (Verdict::Valid, None) => json!({"valid": true}),
+                    (Verdict::Valid, Some(listed)) => json!({"valid": true, "annotations": listed}),
+                    (Verdict::Invalid, _) => json!({"valid": false}),
+                    (Verdict::Incomplete(reason), _) => {
                         json!({"errored": true, "context": {"message": reason.to_string()}})
                     }
                 }
             })
             .collect();
-        let mut out = serde_json::Map::new();
+        let mut out = Map::new();
         out.insert("results".into(), Value::Array(results));
         Ok(out)
     }
+}
+
+/// The response to a case that could not be run: `errored`, with `message` as context.
+fn errored(message: String) -> Map<String, Value> {
+    let mut out = Map::new();
+    out.insert("errored".into(), Value::Bool(true));
+    out.insert("context".into(), json!({"message": message}));
+    out
+}
+
+/// An annotation as Bowtie's `annotations` output lists it: its keyword's absolute
+/// location, from the `#` on where the schema has no base URI of its own (schemac's
+/// placeholder, [`DEFAULT_BASE_URI`], is not shown).
+fn annotation(a: &Annotation) -> Value {
+    let location = a.absolute_keyword_location.as_str();
+    let placeholder = DEFAULT_BASE_URI
+        .rsplit_once('/')
+        .map_or(DEFAULT_BASE_URI, |(dir, _)| dir);
+    let location = match (location.strip_prefix(placeholder), location.find('#')) {
+        (Some(rest), Some(hash)) if rest.starts_with('/') => &location[hash..],
+        _ => location,
+    };
+    json!({
+        "keyword": a.keyword(),
+        "instanceLocation": a.instance_location,
+        "keywordLocation": location,
+        "annotation": a.value,
+    })
 }
 
 /// The response to `start`: the protocol version and the implementation's metadata.

@@ -1744,6 +1744,95 @@ fn bowtie_runs_suite_cases_over_a_pipe() {
 }
 
 #[test]
+fn bowtie_answers_annotation_runs_with_the_annotations() {
+    let dir = scratch("bowtie_annotations");
+    let case = serde_json::json!({
+        "schema": {"properties": {"foo": {"title": "Foo"}}, "patternProperties": {"^a": {"title": "Bar"}}},
+        "tests": [{"instance": {"foo": 1, "apple": 2}}, {"instance": 5}]
+    });
+    let invalid =
+        serde_json::json!({"schema": {"title": "T", "type": "string"}, "tests": [{"instance": 1}]});
+    let mut input = line(serde_json::json!({"cmd": "start", "version": 1}));
+    for (seq, case, output) in [
+        (0, &case, Some("annotations")),
+        (1, &case, None),
+        (2, &invalid, Some("annotations")),
+        (3, &case, Some("verbose")),
+    ] {
+        let mut run = serde_json::json!({"cmd": "run", "seq": seq, "case": case});
+        if let Some(output) = output {
+            run["output"] = output.into();
+        }
+        input.push_str(&line(run));
+    }
+    input.push_str(&line(serde_json::json!({"cmd": "stop"})));
+    let run = schemac_in(&dir, &["bowtie"], &input).expect(0);
+    let responses = json_lines(&run.stdout);
+    assert_eq!(responses.len(), 5, "{}", run.stdout);
+    let results = responses[1]["results"].as_array().expect("results");
+    assert_eq!(results[0]["valid"], true);
+    let mut listed: Vec<(String, String, Value)> = results[0]["annotations"]
+        .as_array()
+        .expect("annotations")
+        .iter()
+        .filter(|a| a["keyword"] == "title")
+        .map(|a| {
+            let at = |k: &str| a[k].as_str().unwrap_or_default().to_string();
+            (
+                at("keywordLocation"),
+                at("instanceLocation"),
+                a["annotation"].clone(),
+            )
+        })
+        .collect();
+    listed.sort_by(|a, b| a.1.cmp(&b.1));
+    assert_eq!(
+        listed,
+        [
+            (
+                "#/patternProperties/%5Ea/title".into(),
+                "/apple".into(),
+                serde_json::json!("Bar")
+            ),
+            (
+                "#/properties/foo/title".into(),
+                "/foo".into(),
+                serde_json::json!("Foo")
+            ),
+        ],
+        "{}",
+        run.stdout
+    );
+    // Applicators annotate too (2020-12): `properties` names what it applied to.
+    let all = results[0]["annotations"].as_array().expect("annotations");
+    assert!(
+        all.iter().any(|a| a["keyword"] == "properties"
+            && a["annotation"] == serde_json::json!(["foo"])
+            && a["keywordLocation"] == "#/properties"),
+        "{}",
+        run.stdout
+    );
+    // Valid, no title applies: none listed.
+    assert_eq!(results[1]["valid"], true);
+    let titles = results[1]["annotations"].as_array().expect("annotations");
+    assert!(
+        titles.iter().all(|a| a["keyword"] != "title"),
+        "{}",
+        run.stdout
+    );
+    // Without `output`, the flag alone.
+    assert_eq!(
+        responses[2]["results"][0],
+        serde_json::json!({"valid": true})
+    );
+    assert_eq!(
+        responses[3]["results"][0],
+        serde_json::json!({"valid": false})
+    );
+    assert_eq!(responses[4]["errored"], true, "{}", run.stdout);
+}
+
+#[test]
 fn bowtie_reports_what_it_cannot_run_and_stops_on_what_is_not_a_command() {
     let dir = scratch("bowtie_errors");
     let input = [
