@@ -45,7 +45,7 @@ const ANY: TypeSet = TypeSet(0x7f);
 
 /// The JSON types a value may have to be valid against each of `branches`, in order:
 /// what their `type`, `const` and `enum` allow, intersected over the checks they apply in
-/// place unconditionally (a few levels of `$ref` / `allOf`); [`ANY`] where nothing says.
+/// place unconditionally (a few levels of `$ref` / `allOf`); every type where nothing says.
 pub fn branch_types(program: &Program, branches: &[Edge]) -> Vec<TypeSet> {
     branches
         .iter()
