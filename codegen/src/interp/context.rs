@@ -331,12 +331,15 @@ impl Ctx {
 
 /// The instance a node is evaluated against: a JSON value (an [`Instance`]: a `&Value`, a
 /// document node), or an object key (`propertyNames`), which behaves as a string and is
-/// never allocated as one (a `&Value`'s map's own `String`, or a document's text; so that
-/// for a `&Value` an instance is two words, passed in registers).
+/// never allocated as one (a `&Value`'s map's own `String`, or a document's text). The key
+/// is held by a reference to its `&str`, so that for a `&Value` an instance is a tag and
+/// one pointer, passed in two registers: a `&str` held directly gives the enum a niche
+/// layout that is passed through memory on every call (callgrind: 8% more instructions
+/// on w2_tree).
 #[derive(Clone, Copy)]
 pub(super) enum Inst<'k, I> {
     Value(I),
-    Key(&'k str),
+    Key(&'k &'k str),
 }
 
 impl<'a, I: Instance<'a>> Inst<'_, I> {
@@ -434,7 +437,7 @@ impl<'a, I: Instance<'a>> Inst<'_, I> {
         match (self, other) {
             (Inst::Value(v), Value::String(t)) => v.as_str().is_some_and(|s| s.eq_str(t)),
             (Inst::Value(v), _) => Kind::of(v) != Kind::String && json::equal(v, other),
-            (Inst::Key(k), Value::String(t)) => k == t,
+            (Inst::Key(k), Value::String(t)) => *k == t,
             (Inst::Key(_), _) => false,
         }
     }

@@ -696,6 +696,7 @@ impl Interpreter {
         for (key, _) in object.entries() {
             let saved = self.step_in(cx, edge.target)?;
             let key = key.unescaped();
+            let key: &str = &key;
             let valid = self.apply(cx, &edge.path, edge.target, Inst::<I>::Key(&key), None);
             Interpreter::step_out(cx, saved);
             let valid = valid?;
