@@ -7,11 +7,12 @@
 //! while reporting. The keywords themselves are in [`super::assertions`],
 //! [`super::object`], [`super::array`] and [`super::applicators`].
 
+use super::access::{count, has_key};
 use super::annotations::Annotations;
 use super::applicators::Branches;
 use super::array::any_unevaluated_item;
 use super::assertions::{simple_lane, simple_op};
-use super::context::{charge_elements, count, has_key, pattern_matches, silently, Ctx, Inst};
+use super::context::{charge_elements, pattern_matches, silently, Ctx, Inst};
 use super::object::unevaluated_names;
 use super::plan::{ByKind, Fast, Flat, Lane, NodePlan, Op, Simple};
 use super::Interpreter;

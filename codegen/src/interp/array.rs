@@ -3,9 +3,10 @@
 //! decided at once, by a schema that only tests the type or is always valid, are
 //! [`Simple`](super::plan::Simple) steps: [`super::assertions`]).
 
+use super::access::count;
 use super::annotations::Annotations;
 use super::assertions::{items_decided, simple_items};
-use super::context::{charge_elements, count, items_from, silently, Ctx, Inst};
+use super::context::{charge_elements, items_from, silently, Ctx, Inst};
 use super::plan::Fast;
 use super::Interpreter;
 use crate::ir::{Edge, Node, NodeId};

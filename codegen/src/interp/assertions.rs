@@ -3,7 +3,8 @@
 //! of those a node's plan lists as [`Simple`] steps, run in lanes by the instance's kind
 //! (`items` and `prefixItems` decided at once for every item among them).
 
-use super::context::{charge_elements, count, has_type, items_from, Ctx, Inst};
+use super::access::count;
+use super::context::{charge_elements, has_type, items_from, Ctx, Inst};
 use super::plan::{Bound, ByKind, Lane, NodePlan, Simple};
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, Node};

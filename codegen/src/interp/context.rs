@@ -8,13 +8,13 @@
 //! instance and keyword locations, the annotations and units); whether errors are
 //! reported, and a pool of evaluated-location sets (only used by nodes that collect).
 
+use super::access::text_of;
 use super::annotations::Annotations;
 use crate::ir::{Node, Program, RegexId};
 use crate::plan::kind::Kind;
 use crate::plan::lookup::NameList;
 use crate::regex::PatternSet;
 use schemac_runtime::__private::{push_token, Mark, Res, State, Stop, Trail};
-use schemac_runtime::document::JsonStr;
 use schemac_runtime::error::{
     ErrorKind, ErrorList, IncompleteReason, Report, TypeMismatch, TypeSet,
 };
@@ -448,29 +448,6 @@ impl<'a, I: Instance<'a>> Inst<'_, I> {
     }
 }
 
-/// The text of a string or key `s` (a [`JsonStr`]) as a `&str`: itself when it holds no
-/// escape (always, for a `&Value`), else decoded into `$owned` (a `String` the caller
-/// declares) out of the hot path ([`unescape`]).
-macro_rules! text_of {
-    ($s:expr, $owned:ident) => {
-        match $s.as_plain() {
-            Some(text) => text,
-            None => {
-                $owned = super::context::unescape($s);
-                $owned.as_str()
-            }
-        }
-    };
-}
-pub(super) use text_of;
-
-/// `s`, which holds an escape, decoded ([`text_of`]).
-#[cold]
-#[inline(never)]
-pub(super) fn unescape(s: JsonStr<'_>) -> String {
-    s.unescaped().into_owned()
-}
-
 /// Runs `f` with errors dropped (short-circuit mode; the trail muted, as generated code's
 /// `Errors::silently` mutes it, so that what fails there drops its units).
 #[inline]
@@ -522,18 +499,6 @@ pub(super) fn charge_elements(cx: &mut Ctx, elements: usize, per_element: u64) -
         return Ok(());
     }
     cx.state.spend(elements, per_element)
-}
-
-/// The number of items or entries of an array or object instance (0 for anything else).
-#[inline(always)]
-pub(super) fn count<'a, I: Instance<'a>>(value: I) -> usize {
-    value.len().unwrap_or(0)
-}
-
-/// Whether the object instance `object` has the key `name`.
-#[inline(always)]
-pub(super) fn has_key<'a, I: Instance<'a>>(object: I, name: &str) -> bool {
-    object.get(name).is_some()
 }
 
 /// The items of an array instance from index `skip` on (for a `&Value`, a slice iterator

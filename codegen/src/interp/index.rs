@@ -4,7 +4,7 @@
 //! and [`NameTable`] (the ids by which short-circuit evaluation records evaluated
 //! properties by name). Built once when the interpreter is; read on every lookup.
 
-use super::context::{count, has_key, text_of};
+use super::access::{count, has_key, text_of};
 use crate::plan::thresholds::{KEYS_PER_NAME, REQUIRED_IN_PASS, SCANNED_NAMES};
 use schemac_runtime::__private::Bits;
 use schemac_runtime::instance::Instance;

@@ -116,6 +116,7 @@
 //!   entry runs with the value the pass found when it is the only one, several are looked
 //!   up by name.
 
+mod access;
 mod annotations;
 mod applicators;
 mod apply;

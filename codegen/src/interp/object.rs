@@ -4,10 +4,9 @@
 //! short-circuit forms the plan's ops choose (properties alone, looked up, closed, with
 //! a folded `required`), `propertyNames` and `unevaluatedProperties`.
 
+use super::access::{count, has_key, text_of};
 use super::annotations::Annotations;
-use super::context::{
-    charge_elements, count, has_key, pattern_applies, pattern_matches, text_of, Ctx, Inst,
-};
+use super::context::{charge_elements, pattern_applies, pattern_matches, Ctx, Inst};
 use super::index::{NameTable, PropertyIndex};
 use super::plan::{
     object_pass_at, ClosedOp, FoldedRequired, LookupsOp, NamedPatterns, NodePlan, ObjectOp,
