@@ -44,6 +44,25 @@ pub type Res = Result<bool, Stop>;
 /// added errors ([`Errors::mark`]), which [`Errors::valid`] reads off where it matters.
 pub type Done = Result<(), Stop>;
 
+/// A short-circuit function of generated code (`cN`) as a function pointer. A function
+/// that another calls through a runtime helper taking a closure ([`State::stepping`],
+/// [`Errors::child`], [`Errors::valid`], …) is named again as one at the top of its
+/// caller (`let c7: CheckFn = c7;`), and the closure calls the pointer: named inside the
+/// closure, each link of a chain of subschemas (a `$ref` to a `$ref` to …) would
+/// instantiate the helper again inside the previous link's instantiation, one level of
+/// rustc's recursion limit (128) each, and a chain of ~130 links would not build.
+/// Optimized builds call the function directly all the same.
+pub type CheckFn = fn(&Value, &mut State) -> Res;
+
+/// [`CheckFn`] of a function that records evaluated locations.
+pub type CheckEvFn = fn(&Value, &mut State, &mut Eval) -> Res;
+
+/// [`CheckFn`] of an error-collecting function (`eN`).
+pub type ErrorsFn = fn(&Value, &mut Errors) -> Done;
+
+/// [`CheckFn`] of an error-collecting function that records evaluated locations.
+pub type ErrorsEvFn = fn(&Value, &mut Errors, &mut Eval) -> Done;
+
 /// The version of this runtime (`major.minor.patch`), which generated code is checked against.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 

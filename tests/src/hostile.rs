@@ -154,6 +154,47 @@ fn many_pattern_properties() -> Value {
 /// A pattern whose Pike VM keeps thousands of threads alive on `ca` repeated.
 pub const HEAVY_PATTERN: &str = "c[ac]{0,3000}d";
 
+/// Links of `ref_chain` and `ref_ring`: more than rustc's recursion limit (128), which
+/// generated code reached when each link's function was named inside a closure that a
+/// generic runtime helper runs (issue 38).
+pub const CHAIN_LINKS: usize = 300;
+
+/// `$defs` `d0` … `d{CHAIN_LINKS - 1}`, each `link` of a `$ref` to the next; the last
+/// one's next is `d0` (`ring`) or `d{CHAIN_LINKS}`, a string.
+fn chain(ring: bool, link: fn(Value) -> Value) -> Value {
+    let mut defs = Map::new();
+    for i in 0..CHAIN_LINKS {
+        let next = if ring && i + 1 == CHAIN_LINKS {
+            0
+        } else {
+            i + 1
+        };
+        defs.insert(
+            format!("d{i}"),
+            link(json!({"$ref": format!("#/$defs/d{next}")})),
+        );
+    }
+    if !ring {
+        defs.insert(format!("d{CHAIN_LINKS}"), json!({"type": "string"}));
+    }
+    json!({"$ref": "#/$defs/d0", "$defs": defs})
+}
+
+/// An instance for `ref_chain` and `ref_ring`: `leaf` inside `depth` objects `{"x": …}`,
+/// the one `extra_at` levels down with a property `z` too.
+pub fn chain_instance(depth: usize, leaf: Value, extra_at: Option<usize>) -> Value {
+    let mut v = leaf;
+    for level in (0..depth).rev() {
+        let mut map = Map::new();
+        map.insert("x".into(), v);
+        if extra_at == Some(level) {
+            map.insert("z".into(), json!(1));
+        }
+        v = Value::Object(map);
+    }
+    v
+}
+
 /// Every hostile schema.
 pub const ALL: &[Hostile] = &[
     // 1. Numbers compare exactly; `multipleOf` has no tolerance.
@@ -260,6 +301,35 @@ pub const ALL: &[Hostile] = &[
                 "propertyNames": {"pattern": "^[^\u{7}]*$"},
                 "$defs": {"c\u{85}\u{202d}": {"$anchor": "a"}}
             })
+        },
+        budget: None,
+    },
+    // Chains of subschemas longer than rustc's recursion limit generate code that
+    // compiles: through `anyOf`, `properties`, `items` and `additionalProperties: false`,
+    // and a ring with `unevaluatedProperties` (short-circuit steps, evaluated locations).
+    Hostile {
+        name: "ref_chain",
+        schema: || {
+            chain(false, |next| {
+                json!({"anyOf": [
+                    {"type": "number"},
+                    {
+                        "type": "object",
+                        "properties": {"x": next.clone(), "y": {"items": next}},
+                        "additionalProperties": false
+                    }
+                ]})
+            })
+        },
+        budget: None,
+    },
+    Hostile {
+        name: "ref_ring",
+        schema: || {
+            chain(
+                true,
+                |next| json!({"properties": {"x": next}, "unevaluatedProperties": false}),
+            )
         },
         budget: None,
     },

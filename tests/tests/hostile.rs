@@ -407,3 +407,35 @@ fn deep_instances_get_verdicts_on_a_small_stack() {
         }
     });
 }
+
+#[test]
+fn chains_longer_than_rustcs_recursion_limit_compile() {
+    // `build.rs` generated both schemas' validators and rustc compiled them: chains of
+    // `hostile::CHAIN_LINKS` (300) links, where naming each link's function inside a
+    // runtime helper's closure made ~130 fail ("reached the recursion limit while
+    // instantiating `Errors::child`"). They run, and give the interpreter's verdicts and
+    // errors.
+    let chain = hostile::chain_instance;
+    let cases = [
+        ("ref_chain", chain(40, json!(1), None), VALID),
+        ("ref_chain", chain(40, json!(true), None), INVALID),
+        ("ref_chain", chain(40, json!(1), Some(20)), INVALID),
+        ("ref_ring", chain(40, json!({}), None), VALID),
+        ("ref_ring", chain(40, json!({}), Some(20)), INVALID),
+    ];
+    on_small_stack(move || {
+        for (name, instance, expected) in cases {
+            let [(_, interpreted), (_, generated)] = backends(name);
+            let report = generated.validate(&instance);
+            assert_eq!(report.verdict, expected, "{name}");
+            assert_eq!(generated.check(&instance), expected, "{name}");
+            let other = interpreted.validate(&instance);
+            assert_eq!(report.errors, other.errors, "{name}");
+            assert_eq!(report.errors_omitted, other.errors_omitted, "{name}");
+            if expected == INVALID {
+                assert!(!report.errors.is_empty(), "{name}");
+            }
+            drop_deep(instance);
+        }
+    });
+}

@@ -163,6 +163,10 @@ pub mod get_weather_input {
     }
     fn e0(v: &Value, cx: &mut Errors) -> Done {
         cx.state.spend_units(4u64)?;
+        let e1: __rt::ErrorsFn = e1;
+        let e2: __rt::ErrorsFn = e2;
+        let e3: __rt::ErrorsFn = e3;
+        let e4: __rt::ErrorsFn = e4;
         match v {
             Value::Object(obj) => {
                 let mut seen = [false; 1];
@@ -548,6 +552,10 @@ pub mod get_weather_output {
     }
     fn e0(v: &Value, cx: &mut Errors) -> Done {
         cx.state.spend_units(4u64)?;
+        let e1: __rt::ErrorsFn = e1;
+        let e2: __rt::ErrorsFn = e2;
+        let e3: __rt::ErrorsFn = e3;
+        let e4: __rt::ErrorsFn = e4;
         match v {
             Value::Object(obj) => {
                 let mut seen = [false; 3];
@@ -589,6 +597,7 @@ pub mod get_weather_output {
         Ok(())
     }
     fn e1(v: &Value, cx: &mut Errors) -> Done {
+        let e6: __rt::ErrorsFn = e6;
         match v {
             Value::Array(arr) => {
                 if (arr.len() as u64) < 1u64 {
@@ -626,6 +635,11 @@ pub mod get_weather_output {
         Ok(())
     }
     fn e6(v: &Value, cx: &mut Errors) -> Done {
+        let e4: __rt::ErrorsFn = e4;
+        let e7: __rt::ErrorsFn = e7;
+        let e8: __rt::ErrorsFn = e8;
+        let e9: __rt::ErrorsFn = e9;
+        let e10: __rt::ErrorsFn = e10;
         match v {
             Value::Object(obj) => {
                 let mut seen = [false; 5];
@@ -1139,6 +1153,10 @@ pub mod search_docs_input {
     }
     fn e0(v: &Value, cx: &mut Errors) -> Done {
         cx.state.spend_units(8u64)?;
+        let e3: __rt::ErrorsFn = e3;
+        let e4: __rt::ErrorsFn = e4;
+        let e5: __rt::ErrorsFn = e5;
+        let e10: __rt::ErrorsEvFn = e10;
         let ev = &mut __rt::Eval::new();
         match v {
             Value::Object(obj) => {
@@ -1203,6 +1221,9 @@ pub mod search_docs_input {
         Ok(())
     }
     fn e5(v: &Value, cx: &mut Errors) -> Done {
+        let e4: __rt::ErrorsFn = e4;
+        let e6: __rt::ErrorsFn = e6;
+        let e7: __rt::ErrorsFn = e7;
         match v {
             Value::Object(obj) => {
                 for (k, x) in obj {
@@ -1235,6 +1256,7 @@ pub mod search_docs_input {
         Ok(())
     }
     fn e7(v: &Value, cx: &mut Errors) -> Done {
+        let e9: __rt::ErrorsFn = e9;
         match v {
             Value::Array(arr) => {
                 if arr.len() as u64 > 10u64 {
@@ -1265,6 +1287,8 @@ pub mod search_docs_input {
     }
     /// `#/$defs/pagination`
     fn e10(v: &Value, cx: &mut Errors, ev: &mut __rt::Eval) -> Done {
+        let e11: __rt::ErrorsFn = e11;
+        let e12: __rt::ErrorsFn = e12;
         if let Value::Object(obj) = v {
             for (i, (k, x)) in obj.iter().enumerate() {
                 match k.as_str() {
@@ -1659,6 +1683,7 @@ pub mod search_docs_output {
     }
     fn e0(v: &Value, cx: &mut Errors) -> Done {
         cx.state.spend_units(1u64)?;
+        let e1: __rt::ErrorsFn = e1;
         match v {
             Value::Array(arr) => {
                 cx.state.spend(arr.len(), 5u64)?;
@@ -1671,6 +1696,10 @@ pub mod search_docs_output {
         Ok(())
     }
     fn e1(v: &Value, cx: &mut Errors) -> Done {
+        let e2: __rt::ErrorsFn = e2;
+        let e3: __rt::ErrorsFn = e3;
+        let e4: __rt::ErrorsFn = e4;
+        let e5: __rt::ErrorsFn = e5;
         match v {
             Value::Object(obj) => {
                 let mut seen = [false; 4];
@@ -1979,6 +2008,9 @@ pub mod convert_currency_input {
     }
     fn e0(v: &Value, cx: &mut Errors) -> Done {
         cx.state.spend_units(4u64)?;
+        let e1: __rt::ErrorsFn = e1;
+        let e4: __rt::ErrorsFn = e4;
+        let e5: __rt::ErrorsFn = e5;
         match v {
             Value::Object(obj) => {
                 let mut seen = [false; 3];
@@ -2350,6 +2382,8 @@ pub mod convert_currency_output {
     }
     fn e0(v: &Value, cx: &mut Errors) -> Done {
         cx.state.spend_units(8u64)?;
+        let e3: __rt::ErrorsFn = e3;
+        let e8: __rt::ErrorsFn = e8;
         {
             let mut matched = __rt::Matched::default();
             if matches!(v, Value::Object(_)) && c8(v, &mut cx.state)? {
@@ -2390,6 +2424,8 @@ pub mod convert_currency_output {
         Ok(())
     }
     fn e3(v: &Value, cx: &mut Errors) -> Done {
+        let e4: __rt::ErrorsFn = e4;
+        let e5: __rt::ErrorsFn = e5;
         match v {
             Value::Object(obj) => {
                 let mut seen = [false; 1];
@@ -2417,6 +2453,7 @@ pub mod convert_currency_output {
         Ok(())
     }
     fn e4(v: &Value, cx: &mut Errors) -> Done {
+        let e7: __rt::ErrorsFn = e7;
         match v {
             Value::Array(arr) => {
                 if (arr.len() as u64) < 1u64 {
@@ -2448,6 +2485,10 @@ pub mod convert_currency_output {
         Ok(())
     }
     fn e8(v: &Value, cx: &mut Errors) -> Done {
+        let e5: __rt::ErrorsFn = e5;
+        let e7: __rt::ErrorsFn = e7;
+        let e9: __rt::ErrorsFn = e9;
+        let e11: __rt::ErrorsFn = e11;
         match v {
             Value::Object(obj) => {
                 let mut seen = [false; 4];

@@ -354,7 +354,15 @@ impl Gen<'_> {
         inst: &Inst,
         ev: &EvArg,
     ) -> Expr {
-        let name = self.call_name(target, f.mode);
+        // Calls made inside a runtime helper's closure: every error-collecting one, and
+        // a short-circuit one that steps into the instance.
+        let name = match f.mode {
+            Mode::Errors => self.pointer_callee(target, f.mode),
+            Mode::Check if !matches!(inst, Inst::Same) && self.steps_into(target) => {
+                self.pointer_callee(target, f.mode)
+            }
+            Mode::Check => self.call_name(target, f.mode),
+        };
         let (value, mut uses) = match inst {
             Inst::Same => (quote!(v), Uses::V),
             Inst::KeyAsValue => (quote!(__rt::key_value(&mut name, k)), Uses::NAME | Uses::K),

@@ -68,6 +68,10 @@ pub(super) struct Gen<'a> {
     evaluate: bool,
     /// Functions called by the bodies generated so far and not yet collected.
     called: RefCell<Vec<(Mode, NodeId)>>,
+    /// Functions the body being generated calls through a runtime helper, which it names
+    /// again as function pointers at its top ([`Gen::pointer_callee`]): (mode, callee,
+    /// whether it records evaluated locations).
+    pointers: RefCell<BTreeSet<(Mode, NodeId, bool)>>,
     /// Regexes referenced by generated code.
     used_regexes: RefCell<BTreeSet<RegexId>>,
     /// Lookup tables referenced by generated code (`enum` member tables, pattern
@@ -167,6 +171,7 @@ impl<'a> Gen<'a> {
             rt,
             formats,
             called: RefCell::new(Vec::new()),
+            pointers: RefCell::default(),
             used_regexes: RefCell::new(BTreeSet::new()),
             tables: RefCell::new(BTreeMap::new()),
             sites: RefCell::default(),
@@ -408,6 +413,36 @@ impl<'a> Gen<'a> {
         fn_name(callee, mode)
     }
 
+    /// [`Gen::call_name`] for a call made inside a closure that a runtime helper runs
+    /// (`cx.stepping(|cx| c7(x, cx))`, `cx.child(…, e7)`): the function is bound to a
+    /// function pointer of the same name at the top of the calling function, which the
+    /// closure then calls, so that no closure names the next function of a chain (see
+    /// `schemac_runtime::__private::CheckFn`).
+    fn pointer_callee(&self, target: NodeId, mode: Mode) -> proc_macro2::Ident {
+        let callee = self.callee(target, mode);
+        self.pointers
+            .borrow_mut()
+            .insert((mode, callee, self.collects(target)));
+        self.call_name(target, mode)
+    }
+
+    /// The `let` statements binding the functions the body just generated calls through
+    /// runtime helpers to function pointers ([`Gen::pointer_callee`]).
+    fn function_pointers(&self) -> TokenStream {
+        let pointers = std::mem::take(&mut *self.pointers.borrow_mut());
+        let lets = pointers.into_iter().map(|(mode, callee, ev)| {
+            let name = fn_name(callee, mode);
+            let ty = match (mode, ev) {
+                (Mode::Check, false) => quote!(__rt::CheckFn),
+                (Mode::Check, true) => quote!(__rt::CheckEvFn),
+                (Mode::Errors, false) => quote!(__rt::ErrorsFn),
+                (Mode::Errors, true) => quote!(__rt::ErrorsEvFn),
+            };
+            quote!(let #name: #ty = #name;)
+        });
+        quote!(#(#lets)*)
+    }
+
     /// The node whose function a call in `mode` goes to: in short-circuit mode, the
     /// shared representative of `id`'s class.
     pub(super) fn callee(&self, id: NodeId, mode: Mode) -> NodeId {
@@ -479,7 +514,8 @@ impl<'a> Gen<'a> {
         let own_set = (reads.contains(Uses::EV) && !self.collects(id))
             .then(|| quote!(let ev = &mut __rt::Eval::new();));
         let body = body.render();
-        let body = quote!(#own_set #body);
+        let pointers = self.function_pointers();
+        let body = quote!(#pointers #own_set #body);
         let own = self.own_annotations(&f);
         // An evaluation gives the node's annotations with the instance and the state.
         let annotates = own.is_some();
