@@ -8,6 +8,7 @@ use super::dispatch::ArmCx;
 use super::names::{match_names, NameArm};
 use super::{reported_apart, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId, RegexId};
+use crate::plan::kind::Kind;
 use crate::plan::lookup::{self, NameList};
 use crate::plan::messages::{self, Refusal};
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -317,7 +318,10 @@ impl Gen<'_> {
             ),
             None => (Code::default(), Code::default()),
         };
-        let names = run.names.map(|e| self.key_child(f, e, &Inst::KeyAsValue));
+        let names = run.names.map(|e| {
+            self.names_on_key(f, e)
+                .unwrap_or_else(|| self.key_child(f, e, &Inst::KeyAsValue))
+        });
         let rest = self
             .try_patterns(f, &pattern_bodies)
             .then(after_patterns)
@@ -413,6 +417,57 @@ impl Gen<'_> {
             }
         }
         evaluated
+    }
+
+    /// The `propertyNames` subschema `edge` applied to the key `k` itself, in short-circuit
+    /// code, where all it checks is read off a string (`minLength`, `pattern`, `format`,
+    /// …): its dispatch's string arm, with `text` bound to the key, so that no key is
+    /// copied into a `Value` for its function. `None` where the subschema does more (a
+    /// child, an entry charge, a dynamic scope to enter) or its string arm reads the value
+    /// as a whole: the key is then passed as a value ([`Inst::KeyAsValue`]).
+    fn names_on_key(&self, f: &Fun<'_>, edge: &Edge) -> Option<Code> {
+        let plan = self.plan.node(edge.target);
+        let node = self.program.node(edge.target);
+        if f.mode != Mode::Check
+            || plan.out_of_line
+            || plan.constant.is_some()
+            || self.program.uses_dynamic_scope
+            || !node.checks.iter().all(|c| super::dispatchable(&c.kind))
+        {
+            return None;
+        }
+        let names = Fun {
+            id: edge.target,
+            node,
+            mode: Mode::Check,
+            exit: f.exit.clone(),
+            absorbed: Default::default(),
+        };
+        let checks: Vec<(Check, When)> = node
+            .checks
+            .iter()
+            .map(|c| (c.clone(), When::Always))
+            .collect();
+        let code = self.arm(
+            &ArmCx {
+                f: &names,
+                kind: Kind::String,
+            },
+            &checks,
+        );
+        let uses = code.uses();
+        if uses.contains(Uses::V) || uses.contains(Uses::X) || uses.contains(Uses::NAME) {
+            return None;
+        }
+        if !code.binds() {
+            return Some(code);
+        }
+        let tokens = code.render();
+        Some(
+            Code::built_from(quote!({ let text = k; #tokens }), [&code])
+                .declaring(Uses::BINDING)
+                .using(Uses::K),
+        )
     }
 
     /// Applying `edge`'s subschema to a key's value (or its name, as `inst` says), as the
