@@ -11,12 +11,15 @@
 //! `1.0`, `9007199254740993` does not find `9007199254740992.0`. Generated code holds the lists as `static` data; the interpreter
 //! borrows them from its plan. Both charge a lookup to the budget alike
 //! ([`Members::is_str_member_budgeted`], [`Members::is_number_member_budgeted`]).
+//!
+//! Array and object members are found by their hash ([`Composites`]).
 
 use core::cmp::Ordering;
 use serde_json::Number;
 
 use crate::error::IncompleteReason;
 use crate::instance::Instance;
+use crate::json::{hash_value, Meter};
 use crate::limits::Budget;
 
 /// The members of a large `enum`, sorted (see the module documentation). `S` is how a
@@ -109,6 +112,59 @@ impl<S: AsRef<str>> Members<'_, S> {
     ) -> Result<bool, IncompleteReason> {
         budget.charge(self.str_units())?;
         Ok(self.is_str_member(s))
+    }
+}
+
+/// The array and object members of an `enum`, or a `const`'s array or object, when they
+/// hold too many values to be compared one by one on every test (the compiler decides
+/// when): each member's [`crate::json::hash_value`] with its index and its size in values,
+/// sorted by hash. An instance is hashed once, found among the members of its hash by
+/// binary search, and compared with those members only ([`Composites::find`]). Generated
+/// code holds the entries as `static` data, the interpreter borrows them from its plan;
+/// both run this one lookup, so both charge alike.
+#[derive(Debug, Clone, Copy)]
+pub struct Composites<'a> {
+    /// `(hash, member index, values in the member)`, ascending by hash.
+    entries: &'a [(u64, u32, u32)],
+}
+
+impl<'a> Composites<'a> {
+    /// A table from its entries, sorted by hash (the compiler builds them; unsorted entries
+    /// give wrong answers, never a panic).
+    pub const fn new(entries: &'a [(u64, u32, u32)]) -> Self {
+        Composites { entries }
+    }
+
+    /// Whether `value` equals a member, the work charged to `budget`
+    /// ([`crate::json::Meter`]: one unit per [`crate::json::NODES_PER_UNIT`] values):
+    /// every value of `value` hashed, one per probe of the binary search, and for each
+    /// member whose hash is `value`'s, the values of the member (as many pairs as
+    /// comparing it may read) before `equal(member index, value)` compares them. So a
+    /// table of members that share a hash costs what comparing them all does, and is
+    /// charged for it. `Err` when the budget runs out.
+    pub fn find<'v, I: Instance<'v>>(
+        &self,
+        value: I,
+        budget: &mut Budget,
+        mut equal: impl FnMut(usize, I) -> bool,
+    ) -> Result<bool, IncompleteReason> {
+        let mut meter = Meter::new(budget);
+        let mut nodes = probes(self.entries.len());
+        let hash = hash_value(value, &mut nodes);
+        meter.add(nodes)?;
+        let from = self.entries.partition_point(|e| e.0 < hash);
+        for &(h, member, size) in &self.entries[from..] {
+            if h != hash {
+                break;
+            }
+            meter.add(u64::from(size))?;
+            if equal(member as usize, value) {
+                meter.finish()?;
+                return Ok(true);
+            }
+        }
+        meter.finish()?;
+        Ok(false)
     }
 }
 
@@ -238,6 +294,75 @@ mod tests {
         ] {
             assert!(!NUMBERS.is_number_member(&parse(text)), "{text}");
         }
+    }
+
+    #[test]
+    fn composites_compare_only_the_members_of_a_hash_and_charge_them() {
+        use crate::json::equal;
+        use alloc::vec::Vec;
+        use serde_json::{json, Value};
+        let members = [json!([1, [2]]), json!({"a": 1, "b": [true]}), json!([])];
+        let mut entries: Vec<(u64, u32, u32)> = (members.iter().enumerate())
+            .map(|(i, m)| {
+                let mut size = 0;
+                (hash_value(m, &mut size), i as u32, size as u32)
+            })
+            .collect();
+        entries.sort_unstable();
+        let table = Composites::new(&entries);
+        let mut budget = Budget::new(&Limits::DEFAULT);
+        let mut compared = Vec::new();
+        let mut find = |v: &Value, compared: &mut Vec<usize>| {
+            table.find(v, &mut budget, |i, v| {
+                compared.push(i);
+                equal(&members[i], v)
+            })
+        };
+        // Equal by value: numbers by value, objects in any key order.
+        assert_eq!(
+            find(&json!({"b": [true], "a": 1.0}), &mut compared),
+            Ok(true)
+        );
+        assert_eq!(find(&json!([1.0, [2]]), &mut compared), Ok(true));
+        assert_eq!(compared, [1, 0]);
+        compared.clear();
+        for other in [json!([1, [3]]), json!({"a": 1}), json!([[]]), json!({})] {
+            assert_eq!(find(&other, &mut compared), Ok(false), "{other}");
+        }
+        assert!(compared.is_empty(), "{compared:?}");
+
+        // 1,000 members that share the instance's hash (as crafted collisions would), none
+        // equal to it: every one compared, and charged its 100 values before it is.
+        let value = json!([[1]]);
+        let mut size = 0;
+        let hash = hash_value(&value, &mut size);
+        let colliding: Vec<(u64, u32, u32)> = (0..1_000).map(|i| (hash, i, 100)).collect();
+        let table = Composites::new(&colliding);
+        // Hashing 3 values, 10 probes, 1,000 x 100 values compared: 100,013 / 16, rounded up.
+        let cost = (size + 10 + 100_000).div_ceil(16);
+        assert_eq!(cost, 6_251);
+        let run = |budget: u64| {
+            let mut compared = 0;
+            let found = table.find(
+                &value,
+                &mut Budget::new(&Limits {
+                    budget,
+                    ..Limits::DEFAULT
+                }),
+                |_, _| {
+                    compared += 1;
+                    false
+                },
+            );
+            (found, compared)
+        };
+        assert_eq!(run(cost), (Ok(false), 1_000));
+        assert_eq!(run(cost - 1).0, Err(IncompleteReason::BudgetExceeded));
+        // The comparisons stop where the budget does (charged 1,024 values at a time at
+        // least, 11 members): with half of it, about half are made.
+        let (found, compared) = run(cost / 2);
+        assert_eq!(found, Err(IncompleteReason::BudgetExceeded));
+        assert!((500..=511).contains(&compared), "{compared}");
     }
 
     #[test]

@@ -309,6 +309,21 @@ impl State {
         self.kept(found)
     }
 
+    /// Whether `value` (an array or an object) equals a member of a large `enum` or a large
+    /// `const`, found by its hash and compared by `equal` (member index, value) only with
+    /// the members of its hash, the work charged to the budget
+    /// ([`crate::lookup::Composites::find`]).
+    #[inline]
+    pub fn is_composite_member<'v, I: Instance<'v>>(
+        &mut self,
+        members: &crate::lookup::Composites<'_>,
+        value: I,
+        equal: impl FnMut(usize, I) -> bool,
+    ) -> Res {
+        let found = members.find(value, &mut self.budget, equal);
+        self.kept(found)
+    }
+
     /// Whether the items of `items` are distinct (`uniqueItems`), the work charged to the
     /// budget ([`crate::json::all_unique`]).
     #[inline]

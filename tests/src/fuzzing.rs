@@ -95,15 +95,75 @@ fn assert_consistent(what: &str, check: &Verdict, report: &Report) {
     }
 }
 
+/// Byte-0 flag of target `compile`: the schema is built by [`shaped`] around the fuzzed
+/// value rather than being it.
+const SHAPED: u8 = 0x20;
+
+/// The schema shapes that stress compile work (issue 38 item 4), each `n` links long
+/// around `leaf`: a chain of `$defs` linked by `properties/x/$ref`, a chain of
+/// resources (`$id`) each referring to the next, and resources each with a
+/// `$dynamicAnchor`, a `$dynamicRef` to it and a `$ref` to the next (every anchor
+/// declared `n` times, or by every resource of a group).
+pub fn shaped(shape: u8, n: usize, leaf: Value) -> Value {
+    use serde_json::{json, Map};
+    let mut defs = Map::new();
+    for i in 0..n {
+        let name = format!("d{i}");
+        let next = format!("#/$defs/d{}", i + 1);
+        let def = match shape % 4 {
+            0 => json!({"properties": {"x": {"$ref": next}}}),
+            1 => json!({"$id": format!("r{i}.json"), "$ref": format!("r{}.json", i + 1)}),
+            2 => json!({
+                "$id": format!("a{i}.json"),
+                "$dynamicAnchor": "node",
+                "properties": {"d": {"$dynamicRef": "#node"}, "n": {"$ref": format!("a{}.json", i + 1)}}
+            }),
+            _ => json!({
+                "$id": format!("g{i}.json"),
+                "$dynamicAnchor": format!("k{}", i % 8),
+                "items": {"$dynamicRef": format!("#k{}", i % 8)},
+                "properties": {"n": {"$ref": format!("g{}.json", i + 1)}}
+            }),
+        };
+        defs.insert(name, def);
+    }
+    let mut last = match leaf {
+        Value::Object(map) => map,
+        other => Map::from_iter([("const".to_string(), other)]),
+    };
+    let id = match shape % 4 {
+        0 => None,
+        1 => Some(format!("r{n}.json")),
+        2 => Some(format!("a{n}.json")),
+        _ => Some(format!("g{n}.json")),
+    };
+    if let Some(id) = id {
+        last.insert("$id".into(), Value::String(id));
+    }
+    defs.insert(format!("d{n}"), Value::Object(last));
+    json!({"$id": "https://fuzz.example/root.json", "$defs": defs, "$ref": "#/$defs/d0"})
+}
+
 /// Target `compile`: byte 0 chooses the options, the rest is a schema. Compiling must
 /// not panic; a schema that compiles must also generate Rust, and validate a few
-/// instances (itself among them) consistently in the interpreter.
+/// instances (itself among them) consistently in the interpreter. With the [`SHAPED`]
+/// bit in byte 0, byte 1 chooses a shape of [`shaped`] (its low two bits) and its length
+/// (8 links per unit of the rest, up to 504), and the schema is that shape around the
+/// value that follows.
 pub fn compile_schema(data: &[u8]) {
     let Some((&byte, rest)) = data.split_first() else {
         return;
     };
+    let (shape, rest) = match rest.split_first() {
+        Some((&shape, rest)) if byte & SHAPED != 0 => (Some(shape), rest),
+        _ => (None, rest),
+    };
     let Some(schema) = values(rest, 1).pop() else {
         return;
+    };
+    let schema = match shape {
+        Some(shape) => shaped(shape, usize::from(shape >> 2) * 8, schema),
+        None => schema,
     };
     let Ok(program) = Compiler::new(options(byte)).compile(&schema) else {
         return;

@@ -92,6 +92,46 @@ fn required_names() -> Vec<Value> {
         .collect()
 }
 
+/// Array members of `composite_enum`, each [`COMPOSITE_DEPTH`] arrays around an integer.
+pub const COMPOSITE_MEMBERS: usize = 1_000;
+
+/// How deep the members of `composite_enum` and the items of its instances nest.
+pub const COMPOSITE_DEPTH: usize = 12;
+
+/// Items of the instances of `composite_enum`.
+pub const COMPOSITE_ITEMS: usize = 8_000;
+
+/// Member `i` of `composite_enum` (or, from [`COMPOSITE_MEMBERS`] on, an array of the same
+/// shape that is not one): `i` inside [`COMPOSITE_DEPTH`] arrays.
+pub fn composite_item(i: usize) -> Value {
+    let mut v = json!(i);
+    for _ in 0..COMPOSITE_DEPTH {
+        v = Value::Array(vec![v]);
+    }
+    v
+}
+
+/// The cost of checking [`COMPOSITE_ITEMS`] members against `composite_enum`: one unit
+/// for the root; per item one for the `enum` node (charged before the loop), and one per
+/// 16 values of its lookup (rounded up): the item's `COMPOSITE_DEPTH + 1` values hashed,
+/// a value per probe of the binary search over the members' hashes, and the member of its
+/// hash (`COMPOSITE_DEPTH + 1` values) compared.
+pub const COMPOSITE_COST: u64 = 1 + COMPOSITE_ITEMS as u64 * (1 + composite_units(true));
+
+/// The units of one lookup in `composite_enum`'s table ([`COMPOSITE_COST`]), for an item
+/// that is a member or not.
+pub const fn composite_units(member: bool) -> u64 {
+    let size = COMPOSITE_DEPTH as u64 + 1;
+    let probes = (usize::BITS - COMPOSITE_MEMBERS.leading_zeros()) as u64;
+    let compared = if member { size } else { 0 };
+    (size + probes + compared).div_ceil(16)
+}
+
+fn composite_enum() -> Value {
+    let members: Vec<Value> = (0..COMPOSITE_MEMBERS).map(composite_item).collect();
+    json!({"items": {"enum": members}})
+}
+
 /// String member `i` of `big_string_enum`.
 pub fn member(i: usize) -> String {
     format!("member-{i:05}")
@@ -261,6 +301,13 @@ pub const ALL: &[Hostile] = &[
         name: "big_number_enum",
         schema: big_number_enum,
         budget: Some(ENUM_COST),
+    },
+    // Issue 38 item 3: arrays and objects of a large `enum` found by their hash, the
+    // hashing and comparing charged.
+    Hostile {
+        name: "composite_enum",
+        schema: composite_enum,
+        budget: Some(COMPOSITE_COST),
     },
     Hostile {
         name: "unique_deep_arrays",

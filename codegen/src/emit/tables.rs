@@ -117,6 +117,16 @@ pub fn enum_table(table: &EnumTable, runtime: &TokenStream) -> TokenStream {
     ))
 }
 
+/// A constant expression of type `#runtime::lookup::Composites<'static>` over `table`'s
+/// arrays and objects: their `(hash, member, size)` entries, sorted by hash.
+pub fn composites(table: &EnumTable, runtime: &TokenStream) -> TokenStream {
+    let entries = table.composites.iter().map(|&(hash, member, size)| {
+        let hash = hex_word(hash);
+        quote!((#hash, #member, #size))
+    });
+    quote!(#runtime::lookup::Composites::new(&[#(#entries),*]))
+}
+
 /// A `u64` as a hexadecimal literal (bit sets read better so).
 fn hex_word(w: u64) -> Literal {
     format!("0x{w:016X}")

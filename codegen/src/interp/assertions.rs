@@ -61,7 +61,12 @@ impl Interpreter {
                     None => Ok(inst.equals_any(values)),
                 })
             }
-            CheckKind::Const(value) => inst.equals(value),
+            CheckKind::Const(value) => {
+                return Some(match plan.enum_table(index) {
+                    Some(table) => self.enum_lookup(cx, table, std::slice::from_ref(value), inst),
+                    None => Ok(inst.equals(value)),
+                })
+            }
             CheckKind::MinLength(limit) => inst.with_str(|s| min_length(s, *limit)) != Some(false),
             CheckKind::MaxLength(limit) => inst.with_str(|s| max_length(s, *limit)) != Some(false),
             CheckKind::Pattern(id) => {
@@ -185,8 +190,9 @@ impl Interpreter {
         }
     }
 
-    /// `enum` with member tables: a string or number is looked up in its table when it has
-    /// one (the lookup charged to the budget), anything else compared member by member.
+    /// `enum` (or `const`: one member) with member tables: a string or number is looked up
+    /// in its table when it has one, an array or object found by its hash when the members
+    /// have one (the lookup charged to the budget), anything else compared member by member.
     pub(super) fn enum_lookup<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
@@ -202,6 +208,14 @@ impl Interpreter {
         }
         match inst.as_number() {
             Some(n) if table.has_numbers() => cx.state.is_number_member(&members, &n),
+            _ if table.has_composites() => match inst.as_array().or(inst.as_object()) {
+                Some(v) if table.has_composites_of(inst.kind()) => {
+                    let equal = |i: usize, v: I| values.get(i).is_some_and(|m| json::equal(m, v));
+                    cx.state.is_composite_member(&table.composites(), v, equal)
+                }
+                Some(_) => Ok(false),
+                None => Ok(inst.equals_any(values)),
+            },
             _ => Ok(inst.equals_any(values)),
         }
     }

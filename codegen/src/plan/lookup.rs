@@ -6,6 +6,8 @@
 //! Below the thresholds a backend compares members / tries patterns one by one, which
 //! costs about as much as a lookup and charges nothing extra.
 
+use super::kind::Kind;
+use super::thresholds::INLINE_COMPOSITE_VALUES;
 use crate::ir::{Program, RegexId};
 use crate::regex::PatternSet;
 use schemac_runtime::lookup::{Key, Members};
@@ -14,13 +16,21 @@ use serde_json::Value;
 /// The sorted tables of an `enum`'s strings and numbers (see
 /// `schemac_runtime::lookup`); the strings are filled only when the `enum` has at least
 /// [`EnumTable::MIN_STRINGS`] of them, the numbers likewise ([`EnumTable::MIN_NUMBERS`]);
-/// otherwise the backends compare member by member.
+/// its arrays and objects are hashed when they hold more than
+/// [`INLINE_COMPOSITE_VALUES`] values in all (a `const`'s array or object likewise: its
+/// table is that of an `enum` of one member); otherwise the backends compare member by
+/// member.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EnumTable {
     pub(crate) strings: Vec<String>,
     pub(crate) ints: Vec<i64>,
     pub(crate) uints: Vec<u64>,
     pub(crate) floats: Vec<f64>,
+    /// The arrays and objects: `(hash, index among the members, values in the member)`,
+    /// sorted (`schemac_runtime::lookup::Composites`).
+    pub(crate) composites: Vec<(u64, u32, u32)>,
+    /// The kinds among those members (arrays, objects).
+    composite_kinds: Vec<Kind>,
 }
 
 impl EnumTable {
@@ -66,7 +76,37 @@ impl EnumTable {
             table.floats.sort_by(f64::total_cmp);
             table.floats.dedup();
         }
-        (!table.strings.is_empty() || table.has_numbers()).then_some(table)
+        table.composites = composites(values);
+        if table.has_composites() {
+            table.composite_kinds = [Kind::Array, Kind::Object]
+                .into_iter()
+                .filter(|&kind| values.iter().any(|v| Kind::of(v) == kind))
+                .collect();
+        }
+        (!table.strings.is_empty() || table.has_numbers() || table.has_composites())
+            .then_some(table)
+    }
+
+    /// Whether arrays and objects are found by their hash.
+    pub fn has_composites(&self) -> bool {
+        !self.composites.is_empty()
+    }
+
+    /// Whether instances of `kind` are found by their hash: the table has members of that
+    /// kind. An array or object of a kind no member has is no member, decided without a
+    /// lookup (as generated code's dispatch decides it), so both backends charge alike.
+    pub fn has_composites_of(&self, kind: Kind) -> bool {
+        self.composite_kinds.contains(&kind)
+    }
+
+    /// The runtime's table of the arrays and objects.
+    pub fn composites(&self) -> schemac_runtime::lookup::Composites<'_> {
+        schemac_runtime::lookup::Composites::new(&self.composites)
+    }
+
+    /// The sorted `(hash, member, size)` entries of the arrays and objects.
+    pub fn composite_entries(&self) -> &[(u64, u32, u32)] {
+        &self.composites
     }
 
     /// Whether strings are looked up in the table.
@@ -124,6 +164,27 @@ impl EnumTable {
     pub fn as_runtime(&self) -> Members<'_, String> {
         Members::new(&self.strings, &self.ints, &self.uints, &self.floats)
     }
+}
+
+/// The entries of the arrays and objects among `values` (`(hash, index, values in it)`,
+/// sorted), when they hold more than [`INLINE_COMPOSITE_VALUES`] values in all; else none.
+fn composites(values: &[Value]) -> Vec<(u64, u32, u32)> {
+    let mut entries = Vec::new();
+    let mut total = 0u64;
+    for (i, v) in values.iter().enumerate() {
+        if v.is_array() || v.is_object() {
+            let mut size = 0;
+            let hash = schemac_runtime::json::hash_value(v, &mut size);
+            total += size;
+            let index = u32::try_from(i).unwrap_or(u32::MAX);
+            entries.push((hash, index, u32::try_from(size).unwrap_or(u32::MAX)));
+        }
+    }
+    if total <= INLINE_COMPOSITE_VALUES as u64 {
+        return Vec::new();
+    }
+    entries.sort_unstable();
+    entries
 }
 
 /// The names an object must have (a `required` list, or one `dependentRequired` entry's)

@@ -363,6 +363,17 @@ impl<'a> Gen<'a> {
         )
     }
 
+    /// The `static` hash table of the arrays and objects of a large `enum` or `const`.
+    fn composites(&self, table: &EnumTable) -> proc_macro2::Ident {
+        let rt = self.rt;
+        self.table(
+            "EC",
+            " The hashes of an `enum`'s arrays and objects, sorted: (hash, member, values).",
+            quote!(#rt::lookup::Composites<'static>),
+            super::tables::composites(table, rt),
+        )
+    }
+
     /// The `static` holding an absolute location a child's errors start from (a `$ref`
     /// target's): one per location, however many references lead there.
     fn base_uri(&self, uri: &str) -> proc_macro2::Ident {

@@ -482,10 +482,13 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
         if let Some(set) = set {
             out.pattern_sets.push((i, set));
         }
-        if let CheckKind::Enum(values) = &check.kind {
-            if let Some(table) = EnumTable::new(values) {
-                out.enum_tables.push((i, table));
-            }
+        let members = match &check.kind {
+            CheckKind::Enum(values) => &values[..],
+            CheckKind::Const(value) => std::slice::from_ref(value),
+            _ => &[],
+        };
+        if let Some(table) = EnumTable::new(members) {
+            out.enum_tables.push((i, table));
         }
         let lists: Vec<&[String]> = match &check.kind {
             CheckKind::Required(names) => vec![names],

@@ -760,7 +760,9 @@ pub(super) fn simple(plans: &[NodePlan], kind: &CheckKind) -> Option<Simple> {
         CheckKind::Required(names) => Simple::Required(Box::new(Required::new(names))),
         CheckKind::MinLength(limit) => Simple::MinLength(*limit),
         CheckKind::MaxLength(limit) => Simple::MaxLength(*limit),
-        CheckKind::Const(value) => Simple::Const(Box::new(value.clone())),
+        CheckKind::Const(value) if EnumTable::new(std::slice::from_ref(value)).is_none() => {
+            Simple::Const(Box::new(value.clone()))
+        }
         CheckKind::Enum(values) if EnumTable::new(values).is_none() => {
             Simple::Enum(values.clone().into_boxed_slice())
         }
