@@ -216,7 +216,7 @@ impl Gen<'_> {
                 }
             };
             let all = quote! {
-                cx.stepping(|cx| {
+                cx.stepping(move |cx| {
                     for #index in #iter {
                         if !#call? {
                             return Ok(false);

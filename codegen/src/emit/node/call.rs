@@ -381,6 +381,10 @@ impl Gen<'_> {
         // On the error path, a method call of the state's but for a property's lookup.
         let mut state_call = false;
         let tokens = match f.mode {
+            // A `move` closure where it captures only copies (the instance, the function
+            // pointer): LLVM then calls the function directly (one captured by reference
+            // cost w2_tree 1.9% more instructions); the evaluated-location set is borrowed.
+            Mode::Check if steps && ev_arg.is_empty() => quote!(cx.stepping(move |cx| #call)),
             Mode::Check if steps => quote!(cx.stepping(|cx| #call)),
             Mode::Check => call,
             Mode::Errors => {
