@@ -146,7 +146,7 @@ pub fn shaped(shape: u8, n: usize, leaf: Value) -> Value {
 
 /// Target `compile`: byte 0 chooses the options, the rest is a schema. Compiling must
 /// not panic; a schema that compiles must also generate Rust, and validate a few
-/// instances (itself among them) consistently in the interpreter. With the [`SHAPED`]
+/// instances (itself among them) consistently in the interpreter. With the `SHAPED` (0x20)
 /// bit in byte 0, byte 1 chooses a shape of [`shaped`] (its low two bits) and its length
 /// (8 links per unit of the rest, up to 504), and the schema is that shape around the
 /// value that follows.
