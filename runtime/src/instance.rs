@@ -1,7 +1,9 @@
 //! Instance access: what validation reads of a JSON value, behind one small trait with
-//! two implementations — a parsed `serde_json::Value` (`&Value`) and a value of a
-//! [`Document`](crate::document::Document) read straight from bytes
-//! ([`Node`](crate::document::Node)).
+//! two implementations for instances — a parsed `serde_json::Value` (`&Value`) and a value
+//! of a [`Document`](crate::document::Document) read straight from bytes
+//! ([`Node`](crate::document::Node)) — and a third for schema values held as static data
+//! ([`Constant`]: the members of a large `enum` in generated code, compared with an
+//! instance by [`crate::json::equal`]).
 //!
 //! Code written against [`Instance`] is generic and monomorphized: each implementation
 //! gets its own copy, with no dynamic dispatch, and the `&Value` copy does what code
@@ -203,5 +205,188 @@ impl<'a> Iterator for ValueEntries<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         let (key, value) = self.0.as_mut()?.next()?;
         Some((JsonStr::plain(key), value))
+    }
+}
+
+/// A JSON value held as static data: what generated code keeps of a large `enum`'s arrays
+/// and objects (and a large `const`'s), compared with an instance by
+/// [`crate::json::equal`] through this [`Instance`] implementation, where comparison code
+/// generated per member would cost the compiler minutes on a few thousand members.
+///
+/// Numbers are held by value as [`crate::lookup::Key`] divides them (an integral value is
+/// an integer); an object's entries are sorted by key, without repeats (the compiler emits
+/// them so: [`Instance::get`] searches them by bisection, and unsorted entries give wrong
+/// answers, never a panic).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Constant<'a> {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// An integer that fits `i64`.
+    Int(i64),
+    /// An integer above `i64::MAX` that fits `u64`.
+    Uint(u64),
+    /// Any other number.
+    Float(f64),
+    /// A string (its text, unescaped).
+    String(&'a str),
+    /// An array.
+    Array(&'a [Constant<'a>]),
+    /// An object: its entries sorted by key.
+    Object(&'a [(&'a str, Constant<'a>)]),
+}
+
+impl<'a> Instance<'a> for &'a Constant<'a> {
+    type Items = core::slice::Iter<'a, Constant<'a>>;
+    type Entries = ConstantEntries<'a>;
+
+    #[inline]
+    fn kind(self) -> Kind {
+        match self {
+            Constant::Null => Kind::Null,
+            Constant::Bool(_) => Kind::Bool,
+            Constant::Int(_) | Constant::Uint(_) | Constant::Float(_) => Kind::Number,
+            Constant::String(_) => Kind::String,
+            Constant::Array(_) => Kind::Array,
+            Constant::Object(_) => Kind::Object,
+        }
+    }
+
+    #[inline]
+    fn as_bool(self) -> Option<bool> {
+        match self {
+            Constant::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn as_number(self) -> Option<Number> {
+        match *self {
+            Constant::Int(i) => Some(Number::from(i)),
+            Constant::Uint(u) => Some(Number::from(u)),
+            Constant::Float(f) => Number::from_f64(f),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn number_text(self) -> Option<&'a str> {
+        None
+    }
+
+    #[inline]
+    fn as_str(self) -> Option<JsonStr<'a>> {
+        match self {
+            Constant::String(s) => Some(JsonStr::plain(s)),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn len(self) -> Option<usize> {
+        match self {
+            Constant::Array(items) => Some(items.len()),
+            Constant::Object(entries) => Some(entries.len()),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn items(self) -> Self::Items {
+        match self {
+            Constant::Array(items) => items.iter(),
+            _ => [].iter(),
+        }
+    }
+
+    #[inline]
+    fn entries(self) -> Self::Entries {
+        match self {
+            Constant::Object(entries) => ConstantEntries(entries.iter()),
+            _ => ConstantEntries([].iter()),
+        }
+    }
+
+    #[inline]
+    fn item(self, index: usize) -> Option<Self> {
+        match self {
+            Constant::Array(items) => items.get(index),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn get(self, key: &str) -> Option<Self> {
+        let Constant::Object(entries) = self else {
+            return None;
+        };
+        let at = entries.binary_search_by(|(k, _)| (*k).cmp(key)).ok()?;
+        entries.get(at).map(|(_, value)| value)
+    }
+}
+
+/// The entries of a [`Constant`] object (see [`Instance::entries`]).
+#[derive(Debug, Clone)]
+pub struct ConstantEntries<'a>(core::slice::Iter<'a, (&'a str, Constant<'a>)>);
+
+impl<'a> Iterator for ConstantEntries<'a> {
+    type Item = (JsonStr<'a>, &'a Constant<'a>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let (key, value) = self.0.next()?;
+        Some((JsonStr::plain(key), value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::equal;
+    use serde_json::json;
+
+    /// `{"a": [1, 2.5, "x"], "b": null, "c": {"d": true}}` as static data.
+    const OBJECT: Constant<'static> = Constant::Object(&[
+        (
+            "a",
+            Constant::Array(&[
+                Constant::Int(1),
+                Constant::Float(2.5),
+                Constant::String("x"),
+            ]),
+        ),
+        ("b", Constant::Null),
+        ("c", Constant::Object(&[("d", Constant::Bool(true))])),
+    ]);
+
+    #[test]
+    fn constants_equal_the_values_they_hold() {
+        assert!(equal(
+            &json!({"c": {"d": true}, "b": null, "a": [1.0, 2.5, "x"]}),
+            &OBJECT
+        ));
+        assert!(equal(
+            &OBJECT,
+            &json!({"a": [1, 2.5, "x"], "b": null, "c": {"d": true}})
+        ));
+        for other in [
+            json!({"a": [1, 2.5, "x"], "b": null, "c": {"d": false}}),
+            json!({"a": [1, 2.5], "b": null, "c": {"d": true}}),
+            json!({"a": [1, 2.5, "x"], "b": null, "e": {"d": true}}),
+            json!({"a": [1, 2.5, "x"], "b": null}),
+            json!([1, 2.5, "x"]),
+        ] {
+            assert!(!equal(&other, &OBJECT), "{other}");
+        }
+        let big = Constant::Uint(u64::MAX);
+        assert!(equal(&json!(u64::MAX), &big));
+        assert!(!equal(&json!(u64::MAX - 1), &big));
+        assert_eq!(
+            (&OBJECT).get("c").and_then(|c| c.get("d")),
+            Some(&Constant::Bool(true))
+        );
+        assert_eq!((&OBJECT).get("z"), None);
     }
 }

@@ -6,6 +6,8 @@ use crate::plan::lookup::EnumTable;
 use crate::regex::{CompiledRegex, Fast, PatternSet};
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, ToTokens};
+use schemac_runtime::lookup::Key;
+use serde_json::Value;
 
 /// A constant expression of type `#runtime::regex::Regex<'static>` over `re`'s tables.
 pub fn regex(re: &CompiledRegex, runtime: &TokenStream) -> TokenStream {
@@ -118,13 +120,76 @@ pub fn enum_table(table: &EnumTable, runtime: &TokenStream) -> TokenStream {
 }
 
 /// A constant expression of type `#runtime::lookup::Composites<'static>` over `table`'s
-/// arrays and objects: their `(hash, member, size)` entries, sorted by hash.
-pub fn composites(table: &EnumTable, runtime: &TokenStream) -> TokenStream {
+/// arrays and objects (those of the `enum` `values`): their `(hash, member, size)`
+/// entries, sorted by hash, each member numbered by its place among `values`' arrays and
+/// objects — the index of [`composite_members`]' array.
+pub fn composites(table: &EnumTable, values: &[Value], runtime: &TokenStream) -> TokenStream {
+    let mut ordinals = vec![u32::MAX; values.len()];
+    let composite = values.iter().enumerate().filter(|(_, v)| is_composite(v));
+    for (ordinal, (i, _)) in (0u32..).zip(composite) {
+        ordinals[i] = ordinal;
+    }
     let entries = table.composites.iter().map(|&(hash, member, size)| {
         let hash = hex_word(hash);
-        quote!((#hash, #member, #size))
+        let ordinal = ordinals.get(member as usize).copied().unwrap_or(u32::MAX);
+        quote!((#hash, #ordinal, #size))
     });
     quote!(#runtime::lookup::Composites::new(&[#(#entries),*]))
+}
+
+/// The arrays and objects among `values`, in order, as a constant expression of type
+/// `[#runtime::instance::Constant<'static>; N]` (see [`composites`]), with the array's
+/// type.
+pub fn composite_members(values: &[Value], runtime: &TokenStream) -> (TokenStream, TokenStream) {
+    let members: Vec<TokenStream> = values
+        .iter()
+        .filter(|v| is_composite(v))
+        .map(constant)
+        .collect();
+    let n = Literal::usize_unsuffixed(members.len());
+    (
+        quote!([#runtime::instance::Constant<'static>; #n]),
+        quote!({
+            use #runtime::instance::Constant as C;
+            [#(#members),*]
+        }),
+    )
+}
+
+fn is_composite(value: &Value) -> bool {
+    value.is_array() || value.is_object()
+}
+
+/// `value` as a constant expression of type `Constant<'static>`, the runtime's
+/// `instance::Constant` imported as `C`: numbers divided as
+/// `schemac_runtime::lookup::Key` divides them, object entries sorted by key.
+fn constant(value: &Value) -> TokenStream {
+    match value {
+        Value::Null => quote!(C::Null),
+        Value::Bool(b) => quote!(C::Bool(#b)),
+        Value::Number(n) => match Key::of(n) {
+            Key::Int(i) => quote!(C::Int(#i)),
+            Key::Uint(u) => quote!(C::Uint(#u)),
+            Key::Float(f) => {
+                let f = super::value::f64_tokens(f);
+                quote!(C::Float(#f))
+            }
+        },
+        Value::String(text) => quote!(C::String(#text)),
+        Value::Array(items) => {
+            let items = items.iter().map(constant);
+            quote!(C::Array(&[#(#items),*]))
+        }
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_unstable_by_key(|&(key, _)| key);
+            let entries = entries.into_iter().map(|(key, v)| {
+                let v = constant(v);
+                quote!((#key, #v))
+            });
+            quote!(C::Object(&[#(#entries),*]))
+        }
+    }
 }
 
 /// A `u64` as a hexadecimal literal (bit sets read better so).

@@ -69,26 +69,12 @@ impl Gen<'_> {
                     .using(Uses::CX | Uses::BINDING);
             }
             (Kind::Array | Kind::Object, Some(table)) if table.has_composites() => {
-                // Found by its hash; compared with the members of its hash only, each by
-                // its inline comparison.
-                let name = self.composites(&table);
-                let arms = values
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, v)| Kind::of(*v) == a.kind)
-                    .map(|(i, val)| {
-                        let test = value::equals(quote!(v), val, 0);
-                        let i = proc_macro2::Literal::usize_unsuffixed(i);
-                        quote!(#i => #test,)
-                    });
-                return Code::if_then(
-                    quote!(!#st.is_composite_member(&#name, v, |i, v| match i {
-                        #(#arms)*
-                        _ => false,
-                    })?),
-                    fail,
-                )
-                .using(Uses::CX | Uses::V);
+                // Found by its hash; compared with the members of its hash only, held as
+                // static data.
+                let [table, members] = self.composites(&table, values);
+                let equal = quote!(|i, v| #members.get(i).is_some_and(|m| __rt::json::equal(v, m)));
+                return Code::if_then(quote!(!#st.is_composite_member(&#table, v, #equal)?), fail)
+                    .using(Uses::CX | Uses::V);
             }
             _ => {}
         }

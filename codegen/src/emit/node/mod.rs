@@ -31,6 +31,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use schemac_runtime::error::misleads;
 use schemac_runtime::error::TypeSet;
+use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -363,15 +364,25 @@ impl<'a> Gen<'a> {
         )
     }
 
-    /// The `static` hash table of the arrays and objects of a large `enum` or `const`.
-    fn composites(&self, table: &EnumTable) -> proc_macro2::Ident {
+    /// The `static` hash table of the arrays and objects of a large `enum` or `const` (of
+    /// members `values`), and the `static` array of those members it indexes.
+    fn composites(&self, table: &EnumTable, values: &[Value]) -> [proc_macro2::Ident; 2] {
         let rt = self.rt;
-        self.table(
-            "EC",
-            " The hashes of an `enum`'s arrays and objects, sorted: (hash, member, values).",
-            quote!(#rt::lookup::Composites<'static>),
-            super::tables::composites(table, rt),
-        )
+        let (ty, members) = super::tables::composite_members(values, rt);
+        [
+            self.table(
+                "EC",
+                " The hashes of an `enum`'s arrays and objects, sorted: (hash, member, values).",
+                quote!(#rt::lookup::Composites<'static>),
+                super::tables::composites(table, values, rt),
+            ),
+            self.table(
+                "EM",
+                " An `enum`'s arrays and objects, as its hash table numbers them.",
+                ty,
+                members,
+            ),
+        ]
     }
 
     /// The `static` holding an absolute location a child's errors start from (a `$ref`
