@@ -18,10 +18,15 @@
 //!   (`{"$ref": "#"}`) stops here, after a few levels;
 //! - [`Limits::max_nesting`]: how many subschema evaluations nest in all — the stack
 //!   guard, so that no input can overflow the stack (the defaults fit a 2 MiB thread
-//!   stack in both backends, generated code at opt-level 0 included; tested). It is
-//!   counted on entering an out-of-line subschema, by the stack its region may use: 4
-//!   units per subschema evaluation plus 1 per edge to a child subschema, along the
-//!   longest chain of subschemas evaluated inside the region.
+//!   stack in both backends, optimized or not; tested at opt-level 0). It is counted on
+//!   entering an out-of-line subschema, by the stack its region may use: 4 units per
+//!   subschema evaluation plus 1 per edge to a child subschema, along the longest chain
+//!   of subschemas evaluated inside the region; and the stack used is measured there
+//!   too, against the same bound in bytes ([`Limits::NESTING_UNIT_BYTES`] per unit), so
+//!   that an unoptimized build, whose frames are several times larger, stops before its
+//!   stack overflows. The count is the same in both backends; the measure differs by
+//!   build, so a validation that nests deeply may end `incomplete` in a debug build and
+//!   with a verdict in a release build, never with an overflow.
 //!
 //! A third limit bounds what a report holds: [`Limits::max_errors`] errors are kept, the
 //! rest only counted (see [`ErrorList`](crate::error::ErrorList)).
@@ -48,9 +53,11 @@ pub struct Limits {
     /// [`Limits::DEFAULT_MAX_IN_PLACE`].
     pub max_in_place: u32,
     /// How much nested subschema evaluation the stack may hold: the stack guard, in units
-    /// of about 200 bytes (4 per subschema evaluation, 1 per edge to a child subschema;
-    /// see the module documentation). Default: [`Limits::DEFAULT_MAX_NESTING`], which
-    /// fits a 2 MiB thread stack; raise it only with a stack to match.
+    /// of [`Limits::NESTING_UNIT_BYTES`] (4 per subschema evaluation, 1 per edge to a
+    /// child subschema; see the module documentation), counted and also measured
+    /// ([`Budget::enter_region`]). Default: [`Limits::DEFAULT_MAX_NESTING`], which fits a
+    /// 2 MiB thread stack in optimized and unoptimized builds; raise it only with a stack
+    /// to match.
     pub max_nesting: u32,
     /// How many errors a [`Report`](crate::Report) holds: past it errors are only counted
     /// ([`Report::errors_omitted`](crate::Report::errors_omitted)). The cut keeps the
@@ -69,6 +76,10 @@ impl Limits {
     /// Default stack guard: 8192 units (about 2,000 nested subschema evaluations of
     /// the size of a meta-schema's; see [`Limits::max_nesting`]).
     pub const DEFAULT_MAX_NESTING: u32 = 8192;
+    /// The stack one unit of [`Limits::max_nesting`] stands for, in bytes: the default
+    /// bound is 1.6 MB of stack measured (see [`Budget::enter_region`]), which leaves
+    /// room on a 2 MiB thread stack for the caller's frames.
+    pub const NESTING_UNIT_BYTES: usize = 200;
     /// Default error bound: a report holds at most 100 errors.
     pub const DEFAULT_MAX_ERRORS: usize = 100;
     /// Units added to the budget per byte of input where the input's size is known (the
@@ -130,6 +141,9 @@ pub struct Budget {
     depth: u32,
     in_place: u32,
     nesting: u32,
+    /// The stack's address where the validation started ([`Budget::measured_from_here`];
+    /// 0: the stack is not measured).
+    stack_base: usize,
     limits: DepthLimits,
     /// The deepest each depth count went so far (`units` unused: see [`Budget::usage`]).
     deepest: Usage,
@@ -142,6 +156,28 @@ struct DepthLimits {
     depth: u32,
     in_place: u32,
     nesting: u32,
+    /// The stack a validation may use, in bytes: `nesting` units of
+    /// [`Limits::NESTING_UNIT_BYTES`].
+    stack_bytes: usize,
+    /// The nesting from which the stack is also measured: 1/[`MEASURED_FROM`] of
+    /// `nesting`.
+    measured_from: u32,
+}
+
+/// [`Budget::enter_region`] also measures the stack from 1/32 of
+/// [`Limits::max_nesting`] on. Below it the stack used is at most 1/32 of the bound times
+/// how much larger frames are than the units count — 2 to 8 times in an unoptimized build
+/// (the depth tests at opt-level 0), so well inside the bound — and the common, shallow
+/// validation pays for no measure.
+const MEASURED_FROM: u32 = 32;
+
+/// The address of the stack in the caller's frame: a local's address (the stack grows
+/// down on every platform Rust supports but a few; where it grows up, nothing measured
+/// ever exceeds a bound and the counted units alone guard the stack).
+#[inline(always)]
+fn stack_address() -> usize {
+    let marker = 0u8;
+    core::hint::black_box(&marker) as *const u8 as usize
 }
 
 impl Budget {
@@ -152,11 +188,15 @@ impl Budget {
             depth: 0,
             in_place: 0,
             nesting: 0,
+            stack_base: 0,
             limits: DepthLimits {
                 budget: limits.budget,
                 depth: limits.max_depth,
                 in_place: limits.max_in_place,
                 nesting: limits.max_nesting,
+                stack_bytes: (limits.max_nesting as usize)
+                    .saturating_mul(Limits::NESTING_UNIT_BYTES),
+                measured_from: limits.max_nesting / MEASURED_FROM,
             },
             deepest: Usage {
                 units: 0,
@@ -167,15 +207,32 @@ impl Budget {
         }
     }
 
+    /// This account with the stack measured from the caller's frame on (see
+    /// [`Budget::enter_region`]): both backends start every validation so. An account
+    /// made by [`Budget::new`] alone measures nothing; its count alone guards the stack.
+    #[inline(always)]
+    pub fn measured_from_here(mut self) -> Budget {
+        self.stack_base = stack_address();
+        self
+    }
+
     /// Charges `cost` units for a region of node evaluations (an out-of-line node and the
     /// inline nodes it evaluates at most once) and enters it: `levels` more units of
     /// nesting (the stack its region may use).
+    ///
+    /// The stack is guarded twice: by the units counted, which both backends count alike,
+    /// and, from 1/32 of [`Limits::max_nesting`] on, by the stack measured since the
+    /// validation started ([`Budget::measured_from_here`]), against
+    /// [`Limits::max_nesting`] × [`Limits::NESTING_UNIT_BYTES`] bytes. Optimized builds
+    /// use less stack per unit than that, so the count decides; unoptimized ones (a debug
+    /// build's interpreter and runtime) use several times more, and the measure stops them
+    /// before the stack overflows.
     /// Pair every successful call with [`Budget::leave`].
     #[inline]
     pub fn enter_region(&mut self, cost: u64, levels: u32) -> Result<(), IncompleteReason> {
         self.charge(cost)?;
         let nesting = self.nesting.saturating_add(levels);
-        if nesting > self.limits.nesting {
+        if nesting > self.limits.measured_from && self.too_deep(nesting) {
             return Err(IncompleteReason::DepthExceeded);
         }
         self.nesting = nesting;
@@ -183,6 +240,14 @@ impl Budget {
             self.deepest.nesting = self.deepest.nesting.max(nesting);
         }
         Ok(())
+    }
+
+    /// Whether nesting `nesting` units deep, or the stack used so far, is past the stack
+    /// guard's bound ([`Budget::enter_region`]).
+    #[inline(never)]
+    fn too_deep(&self, nesting: u32) -> bool {
+        nesting > self.limits.nesting
+            || self.stack_base.saturating_sub(stack_address()) > self.limits.stack_bytes
     }
 
     /// Leaves a region entered with [`Budget::enter_region`] (the same `levels`).
@@ -281,6 +346,38 @@ mod tests {
             max_nesting,
             ..Limits::DEFAULT
         })
+    }
+
+    /// Enters a region per level, each level's frame holding `FRAME` bytes, until the
+    /// budget stops it; the levels entered.
+    fn nest_with_frames(b: &mut Budget, level: u32) -> u32 {
+        const FRAME: usize = 1024;
+        let frame = core::hint::black_box([level as u8; FRAME]);
+        if b.enter_region(0, 1).is_err() {
+            return level;
+        }
+        let deepest = nest_with_frames(b, level + 1);
+        b.leave(1);
+        core::hint::black_box(&frame);
+        deepest
+    }
+
+    #[test]
+    fn the_stack_measured_stops_frames_larger_than_the_units_count() {
+        // 1,000 units count 1,000 levels of one unit; measured, they are 200,000 bytes:
+        // about 195 levels of 1 KiB frames (fewer where the build adds to each frame).
+        let levels = std::thread::Builder::new()
+            .stack_size(2 * 1024 * 1024)
+            .spawn(|| nest_with_frames(&mut budget(10, 10, 1_000).measured_from_here(), 0))
+            .expect("spawn")
+            .join()
+            .expect("no stack overflow");
+        let most = (1_000 * Limits::NESTING_UNIT_BYTES / 1024) as u32;
+        assert!((most / 4..=most).contains(&levels), "{levels} levels");
+        // Frames within the units: the count decides, exactly.
+        let mut b = budget(10, 10, 1_000).measured_from_here();
+        assert!((0..1_000).all(|_| b.enter_region(0, 1).is_ok()));
+        assert_eq!(b.enter_region(0, 1), Err(IncompleteReason::DepthExceeded));
     }
 
     #[test]

@@ -135,10 +135,12 @@ impl Stopped {
 }
 
 impl State {
-    /// A fresh state under `limits`.
-    pub const fn new(limits: &Limits) -> State {
+    /// A fresh state under `limits`, the stack measured from the caller's frame on
+    /// ([`Budget::measured_from_here`]).
+    #[inline(always)]
+    pub fn new(limits: &Limits) -> State {
         State {
-            budget: Budget::new(limits),
+            budget: Budget::new(limits).measured_from_here(),
             scope: Vec::new(),
             stop: Stopped::Budget,
         }
@@ -593,7 +595,8 @@ pub type OwnAnnotation = (&'static str, &'static str, bool);
 impl Errors {
     /// A fresh state under `limits` for a module whose child sites and error sites are
     /// `sites` and `faults`.
-    pub const fn new(limits: &Limits, sites: &'static [Site], faults: &'static [Fault]) -> Errors {
+    #[inline(always)]
+    pub fn new(limits: &Limits, sites: &'static [Site], faults: &'static [Fault]) -> Errors {
         Errors {
             state: State::new(limits),
             sites,
@@ -603,11 +606,8 @@ impl Errors {
     }
 
     /// A fresh state as [`Errors::new`] gives that also collects annotations.
-    pub const fn evaluating(
-        limits: &Limits,
-        sites: &'static [Site],
-        faults: &'static [Fault],
-    ) -> Errors {
+    #[inline(always)]
+    pub fn evaluating(limits: &Limits, sites: &'static [Site], faults: &'static [Fault]) -> Errors {
         Errors {
             state: State::new(limits),
             sites,
