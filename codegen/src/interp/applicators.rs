@@ -39,10 +39,7 @@ impl<'p, 't, T> Branches<'p, 't, T> {
         discriminator: Option<&'p Discriminator>,
         inst: Inst<'_, I>,
     ) -> Branches<'p, 't, T> {
-        let tag = match (discriminator, inst) {
-            (Some(d), Inst::Value(value)) => Tag::of(value, &d.property),
-            _ => Tag::NotObject,
-        };
+        let tag = discriminator.map_or(Tag::NotObject, |d| tag_of(d, inst));
         Branches {
             branches,
             discriminator,
@@ -74,6 +71,14 @@ impl<'p, 't, T> Branches<'p, 't, T> {
     /// The branches that may be valid, in order ([`Branches::indexed`]).
     pub(super) fn admitted(self) -> impl Iterator<Item = &'p T> + use<'p, 't, T> {
         self.indexed().map(|(_, branch)| branch)
+    }
+}
+
+/// The instance's tag under discriminator `d`.
+fn tag_of<'t, I: Instance<'t>>(d: &Discriminator, inst: Inst<'_, I>) -> Tag<'t> {
+    match inst {
+        Inst::Value(value) => Tag::of(value, &d.property),
+        _ => Tag::NotObject,
     }
 }
 
@@ -153,7 +158,9 @@ impl Interpreter {
         result
     }
 
-    /// [`Op::AnyOf`]: the admitted branches in order, up to the first valid one.
+    /// [`Op::AnyOf`]: the admitted branches in order, up to the first valid one; the
+    /// instance's tag is looked up only when a branch that not every tag admits is
+    /// reached (as generated code does).
     #[inline(never)]
     pub(super) fn any_of_quietly<'a, I: Instance<'a>>(
         &self,
@@ -161,8 +168,16 @@ impl Interpreter {
         op: &BranchesOp,
         inst: Inst<'_, I>,
     ) -> Res {
-        let branches = Branches::new(&op.targets, op.discriminator.as_ref(), inst);
-        for &target in branches.admitted() {
+        let mut tag = None;
+        for (i, &target) in op.targets.iter().enumerate() {
+            if let Some(d) = &op.discriminator {
+                let admits = &d.branches[i];
+                if !admits.admits_all()
+                    && !admits.admits(*tag.get_or_insert_with(|| tag_of(d, inst)))
+                {
+                    continue;
+                }
+            }
             if self.node(cx, target, inst, None)? {
                 return Ok(true);
             }

@@ -15,11 +15,15 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 /// The branches of an `anyOf` / `oneOf` as emitted: with a discriminator, `tag` binds the
-/// instance's [`schemac_runtime::json::Tag`] and each branch's guard (`matches!(tag, ..)
-/// &&`, empty where every tag is admitted) comes before its call.
+/// instance's [`schemac_runtime::json::Tag`] just before the first branch whose guard
+/// reads it (branch `tag_from`), and each branch's guard (`matches!(tag, ..) &&`, empty
+/// where every tag is admitted) comes before its call. So an `anyOf` whose first branch
+/// admits every tag and passes never looks the tag up.
 struct Branches<'e> {
     edges: &'e [Edge],
     tag: TokenStream,
+    /// The first branch whose guard reads the tag (`edges.len()` where none does).
+    tag_from: usize,
     guards: Vec<TokenStream>,
     /// Whether the discriminator admits each branch (`true` without one): what explains a
     /// failure reads ([`Gen::none_matched`]).
@@ -29,6 +33,28 @@ struct Branches<'e> {
     /// Without a discriminator, where each branch passes only on some variants of the
     /// instance, no two on the same: those variants (at most one branch applies).
     by_variant: Option<Vec<Vec<Kind>>>,
+}
+
+impl Branches<'_> {
+    /// The statements of the branches, one per branch in order, with the tag bound
+    /// before the first that reads it.
+    fn with_tag(&self, mut parts: Vec<TokenStream>) -> Vec<TokenStream> {
+        if self.tag_from < parts.len() {
+            parts.insert(self.tag_from, self.tag.clone());
+        }
+        parts
+    }
+
+    /// Whether one of the branch tests `calls` (one per branch, in order) passes, the tag
+    /// bound before the first that reads it.
+    fn any(&self, calls: &[TokenStream]) -> TokenStream {
+        let tag = &self.tag;
+        match calls.split_at(self.tag_from.min(calls.len())) {
+            (before, []) => quote!(#(#before)||*),
+            ([], after) => quote!({ #tag #(#after)||* }),
+            (before, after) => quote!(#(#before)||* || { #tag #(#after)||* }),
+        }
+    }
 }
 
 /// The code of a check that [`dispatchable`] sends to the dispatch: never reached here.
@@ -190,6 +216,7 @@ impl Gen<'_> {
             return Branches {
                 edges,
                 tag: quote!(),
+                tag_from: edges.len(),
                 guards: type_guards,
                 admits: vec![quote!(true); edges.len()],
                 uses: guards_read,
@@ -223,9 +250,13 @@ impl Gen<'_> {
                 false => quote!(#test && #type_guard),
             })
             .collect();
+        let tag_from = (d.branches.iter())
+            .position(|b| !b.admits_all())
+            .unwrap_or(edges.len());
         Branches {
             edges,
             tag,
+            tag_from,
             guards,
             admits,
             uses: Uses::V,
@@ -289,9 +320,7 @@ impl Gen<'_> {
     /// `anyOf`: a valid branch passes (every branch runs where annotations or evaluated
     /// locations are collected).
     fn any_of(&self, f: &Fun<'_>, check: &Check, branches: &Branches<'_>) -> Code {
-        let Branches {
-            edges, tag, guards, ..
-        } = branches;
+        let Branches { edges, guards, .. } = branches;
         let fail = match f.mode {
             Mode::Check => Code::exit(f.exit.clone()),
             Mode::Errors => self.none_matched(
@@ -315,27 +344,35 @@ impl Gen<'_> {
                 .collect();
             if self.evaluate && f.mode == Mode::Errors {
                 // An evaluation runs every branch: each valid one annotates.
+                let parts = branches.with_tag(
+                    (calls.iter())
+                        .map(|call| quote!(if (every || !any) && #call { any = true; }))
+                        .collect(),
+                );
                 return Code::around([fail], |[fail]| {
                     quote! {{
-                        #tag
                         let every = cx.annotating();
                         let mut any = false;
-                        #(if (every || !any) && #calls { any = true; })*
+                        #(#parts)*
                         if !any { #fail }
                     }}
                 })
                 .using(uses | Uses::CX);
             }
-            let test = match self.by_variant(f, branches) {
+            return match self.by_variant(f, branches) {
                 Some(passes) => Code::stmt(quote!(let passes = #passes;))
                     .using(passes.uses)
                     .then(Code::if_then(quote!(!passes), fail)),
-                None => Code::if_then(quote!(!(#(#calls)||*)), fail).using(uses),
-            };
-            return if tag.is_empty() {
-                test
-            } else {
-                Code::around([test], |[test]| quote!({ #tag #test })).using(uses)
+                // The explanation of a failure reads the tag: bound before every branch.
+                None if f.mode == Mode::Errors && !branches.tag.is_empty() => {
+                    let tag = &branches.tag;
+                    let test = Code::if_then(quote!(!(#(#calls)||*)), fail).using(uses);
+                    Code::around([test], |[test]| quote!({ #tag #test })).using(uses)
+                }
+                None => {
+                    let any = branches.any(&calls);
+                    Code::if_then(quote!(!(#any)), fail).using(uses)
+                }
             };
         }
         // A collecting node evaluates every branch: each valid one contributes annotations.
@@ -357,9 +394,9 @@ impl Gen<'_> {
                 }
             })
             .collect();
+        let parts = branches.with_tag(parts);
         Code::around([fail], |[fail]| {
             quote! {{
-                #tag
                 let mut any = false;
                 #(#parts)*
                 if !any { #fail }
@@ -370,9 +407,7 @@ impl Gen<'_> {
 
     /// `oneOf`: exactly one valid branch passes (short-circuit code stops at the second).
     fn one_of(&self, f: &Fun<'_>, check: &Check, branches: &Branches<'_>) -> Code {
-        let Branches {
-            edges, tag, guards, ..
-        } = branches;
+        let Branches { edges, guards, .. } = branches;
         let errors = f.mode == Mode::Errors;
         let collecting = self.node_collects(f);
         // Reporting counts every match; a collecting node lets every valid branch
@@ -469,9 +504,9 @@ impl Gen<'_> {
                 }
             })
             .collect();
+        let parts = branches.with_tag(parts);
         Code::around([fail], |[fail]| {
             quote! {{
-                #tag
                 #matches
                 #(#parts)*
                 if #count != 1 { #fail }
