@@ -120,32 +120,24 @@ pub fn enum_table(table: &EnumTable, runtime: &TokenStream) -> TokenStream {
 }
 
 /// A constant expression of type `#runtime::lookup::Composites<'static>` over `table`'s
-/// arrays and objects (those of the `enum` `values`): their `(hash, member, size)`
-/// entries, sorted by hash, each member numbered by its place among `values`' arrays and
-/// objects — the index of [`composite_members`]' array.
-pub fn composites(table: &EnumTable, values: &[Value], runtime: &TokenStream) -> TokenStream {
-    let mut ordinals = vec![u32::MAX; values.len()];
-    let composite = values.iter().enumerate().filter(|(_, v)| is_composite(v));
-    for (ordinal, (i, _)) in (0u32..).zip(composite) {
-        ordinals[i] = ordinal;
-    }
-    let entries = table.composites.iter().map(|&(hash, member, size)| {
-        let hash = hex_word(hash);
-        let ordinal = ordinals.get(member as usize).copied().unwrap_or(u32::MAX);
-        quote!((#hash, #ordinal, #size))
-    });
+/// arrays and objects: their `(hash, member, size)` entries, sorted by hash, each member
+/// numbered as the index of [`composite_members`]' array.
+pub fn composites(table: &EnumTable, runtime: &TokenStream) -> TokenStream {
+    let entries = table
+        .composite_entries()
+        .iter()
+        .map(|&(hash, member, size)| {
+            let hash = hex_word(hash);
+            quote!((#hash, #member, #size))
+        });
     quote!(#runtime::lookup::Composites::new(&[#(#entries),*]))
 }
 
-/// The arrays and objects among `values`, in order, as a constant expression of type
-/// `[#runtime::instance::Constant<'static>; N]` (see [`composites`]), with the array's
-/// type.
+/// The arrays and objects among the `enum` `values`, in the order [`composites`] numbers
+/// them, as a constant expression of type `[#runtime::instance::Constant<'static>; N]`,
+/// with the array's type.
 pub fn composite_members(values: &[Value], runtime: &TokenStream) -> (TokenStream, TokenStream) {
-    let members: Vec<TokenStream> = values
-        .iter()
-        .filter(|v| is_composite(v))
-        .map(constant)
-        .collect();
+    let members: Vec<TokenStream> = EnumTable::composite_members(values).map(constant).collect();
     let n = Literal::usize_unsuffixed(members.len());
     (
         quote!([#runtime::instance::Constant<'static>; #n]),
@@ -154,10 +146,6 @@ pub fn composite_members(values: &[Value], runtime: &TokenStream) -> (TokenStrea
             [#(#members),*]
         }),
     )
-}
-
-fn is_composite(value: &Value) -> bool {
-    value.is_array() || value.is_object()
 }
 
 /// `value` as a constant expression of type `Constant<'static>`, the runtime's

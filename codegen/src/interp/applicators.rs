@@ -17,59 +17,61 @@ use schemac_runtime::json::Tag;
 use super::plan::Op;
 
 /// The branches of an `anyOf` / `oneOf` (edges, or targets as [`Op`]s hold them), and
-/// its discriminator's reading of the instance.
-pub(super) struct Branches<'p, 't, T> {
+/// the instance its discriminator reads, once, when it first decides a branch.
+pub(super) struct Branches<'p, 'k, T, I> {
     branches: &'p [T],
     discriminator: Option<&'p Discriminator>,
-    tag: Tag<'t>,
+    inst: Inst<'k, I>,
 }
 
-// Copied whatever `T` is: it holds only references.
-impl<T> Clone for Branches<'_, '_, T> {
+// Copied whatever `T` is: it holds only references (and an instance, itself one).
+impl<T, I: Copy> Clone for Branches<'_, '_, T, I> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T> Copy for Branches<'_, '_, T> {}
+impl<T, I: Copy> Copy for Branches<'_, '_, T, I> {}
 
-impl<'p, 't, T> Branches<'p, 't, T> {
-    pub(super) fn new<I: Instance<'t>>(
+impl<'p, 'k, 't, T, I: Instance<'t>> Branches<'p, 'k, T, I> {
+    pub(super) fn new(
         branches: &'p [T],
         discriminator: Option<&'p Discriminator>,
-        inst: Inst<'_, I>,
-    ) -> Branches<'p, 't, T> {
-        let tag = discriminator.map_or(Tag::NotObject, |d| tag_of(d, inst));
+        inst: Inst<'k, I>,
+    ) -> Branches<'p, 'k, T, I> {
         Branches {
             branches,
             discriminator,
-            tag,
+            inst,
         }
     }
 
-    /// Whether the discriminator admits branch `i` (every branch without one).
-    #[inline]
-    fn admits(self, i: usize) -> bool {
-        self.discriminator
-            .is_none_or(|d| d.branches[i].admits(self.tag))
-    }
-
-    /// Whether the discriminator admits each branch, in order ([`Branches::admits`]).
-    fn admissions(self) -> impl Iterator<Item = bool> + Clone + use<'p, 't, T> {
-        (0..self.branches.len()).map(move |i| self.admits(i))
+    /// Whether the discriminator admits each branch, in order (every branch without
+    /// one). The instance's tag is looked up only when a branch that not every tag
+    /// admits is reached (as generated code does).
+    fn admissions(self) -> impl Iterator<Item = bool> + Clone + use<'p, 'k, 't, T, I> {
+        let mut tag = None;
+        (0..self.branches.len()).map(move |i| {
+            self.discriminator.is_none_or(|d| {
+                let admits = &d.branches[i];
+                admits.admits_all()
+                    || admits.admits(*tag.get_or_insert_with(|| tag_of(d, self.inst)))
+            })
+        })
     }
 
     /// The branches that may be valid (every other one is invalid for certain), in order,
     /// with their indices.
-    pub(super) fn indexed(self) -> impl Iterator<Item = (usize, &'p T)> + use<'p, 't, T> {
+    pub(super) fn indexed(self) -> impl Iterator<Item = (usize, &'p T)> + use<'p, 'k, 't, T, I> {
         self.branches
             .iter()
             .enumerate()
-            .filter_map(move |(i, branch)| self.admits(i).then_some((i, branch)))
+            .zip(self.admissions())
+            .filter_map(|(branch, admitted)| admitted.then_some(branch))
     }
 
     /// The branches that may be valid, in order ([`Branches::indexed`]).
-    pub(super) fn admitted(self) -> impl Iterator<Item = &'p T> + use<'p, 't, T> {
+    pub(super) fn admitted(self) -> impl Iterator<Item = &'p T> + use<'p, 'k, 't, T, I> {
         self.indexed().map(|(_, branch)| branch)
     }
 }
@@ -89,7 +91,7 @@ impl Interpreter {
         cx: &mut Ctx,
         node: &Node,
         keyword: &str,
-        branches: Branches<'_, '_, Edge>,
+        branches: Branches<'_, '_, Edge, I>,
         inst: Inst<'_, I>,
         mut ann: Option<&mut Annotations>,
     ) -> Res {
@@ -123,7 +125,7 @@ impl Interpreter {
         &self,
         cx: &mut Ctx,
         (node, keyword): (&Node, &str),
-        branches: Branches<'_, '_, Edge>,
+        branches: Branches<'_, '_, Edge, I>,
         inst: Inst<'_, I>,
         kind: impl FnOnce(Option<TypeMismatch>) -> ErrorKind,
     ) -> Result<(), Stop> {
@@ -158,9 +160,7 @@ impl Interpreter {
         result
     }
 
-    /// [`Op::AnyOf`]: the admitted branches in order, up to the first valid one; the
-    /// instance's tag is looked up only when a branch that not every tag admits is
-    /// reached (as generated code does).
+    /// [`Op::AnyOf`]: the admitted branches in order, up to the first valid one.
     #[inline(never)]
     pub(super) fn any_of_quietly<'a, I: Instance<'a>>(
         &self,
@@ -168,16 +168,8 @@ impl Interpreter {
         op: &BranchesOp,
         inst: Inst<'_, I>,
     ) -> Res {
-        let mut tag = None;
-        for (i, &target) in op.targets.iter().enumerate() {
-            if let Some(d) = &op.discriminator {
-                let admits = &d.branches[i];
-                if !admits.admits_all()
-                    && !admits.admits(*tag.get_or_insert_with(|| tag_of(d, inst)))
-                {
-                    continue;
-                }
-            }
+        let branches = Branches::new(&op.targets, op.discriminator.as_ref(), inst);
+        for &target in branches.admitted() {
             if self.node(cx, target, inst, None)? {
                 return Ok(true);
             }
@@ -191,7 +183,7 @@ impl Interpreter {
         cx: &mut Ctx,
         node: &Node,
         keyword: &str,
-        branches: Branches<'_, '_, Edge>,
+        branches: Branches<'_, '_, Edge, I>,
         inst: Inst<'_, I>,
         mut ann: Option<&mut Annotations>,
     ) -> Res {

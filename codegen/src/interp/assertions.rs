@@ -210,7 +210,11 @@ impl Interpreter {
             Some(n) if table.has_numbers() => cx.state.is_number_member(&members, &n),
             _ if table.has_composites() => match inst.as_array().or(inst.as_object()) {
                 Some(v) if table.has_composites_of(inst.kind()) => {
-                    let equal = |i: usize, v: I| values.get(i).is_some_and(|m| json::equal(m, v));
+                    let equal = |i: usize, v: I| {
+                        table
+                            .composite_member(values, i)
+                            .is_some_and(|m| json::equal(m, v))
+                    };
                     cx.state.is_composite_member(&table.composites(), v, equal)
                 }
                 Some(_) => Ok(false),

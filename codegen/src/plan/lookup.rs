@@ -26,9 +26,12 @@ pub struct EnumTable {
     pub(crate) ints: Vec<i64>,
     pub(crate) uints: Vec<u64>,
     pub(crate) floats: Vec<f64>,
-    /// The arrays and objects: `(hash, index among the members, values in the member)`,
-    /// sorted (`schemac_runtime::lookup::Composites`).
+    /// The arrays and objects: `(hash, member, values in the member)`, sorted
+    /// (`schemac_runtime::lookup::Composites`), each member numbered by its place among
+    /// the `enum`'s arrays and objects ([`EnumTable::composite_members`]).
     pub(crate) composites: Vec<(u64, u32, u32)>,
+    /// The place in the `enum` of each array and object, by that number.
+    composite_positions: Vec<u32>,
     /// The kinds among those members (arrays, objects).
     composite_kinds: Vec<Kind>,
 }
@@ -76,7 +79,7 @@ impl EnumTable {
             table.floats.sort_by(f64::total_cmp);
             table.floats.dedup();
         }
-        table.composites = composites(values);
+        (table.composites, table.composite_positions) = composites(values);
         if table.has_composites() {
             table.composite_kinds = [Kind::Array, Kind::Object]
                 .into_iter()
@@ -107,6 +110,18 @@ impl EnumTable {
     /// The sorted `(hash, member, size)` entries of the arrays and objects.
     pub fn composite_entries(&self) -> &[(u64, u32, u32)] {
         &self.composites
+    }
+
+    /// The arrays and objects among the `enum`'s members `values`, in the order their
+    /// entries number them.
+    pub fn composite_members(values: &[Value]) -> impl Iterator<Item = &Value> {
+        values.iter().filter(|v| is_composite(v))
+    }
+
+    /// The member of `values` (the `enum`'s) that entry number `member` stands for.
+    pub fn composite_member<'v>(&self, values: &'v [Value], member: usize) -> Option<&'v Value> {
+        let position = *self.composite_positions.get(member)?;
+        values.get(position as usize)
     }
 
     /// Whether strings are looked up in the table.
@@ -166,25 +181,29 @@ impl EnumTable {
     }
 }
 
-/// The entries of the arrays and objects among `values` (`(hash, index, values in it)`,
-/// sorted), when they hold more than [`INLINE_COMPOSITE_VALUES`] values in all; else none.
-fn composites(values: &[Value]) -> Vec<(u64, u32, u32)> {
-    let mut entries = Vec::new();
+fn is_composite(value: &Value) -> bool {
+    value.is_array() || value.is_object()
+}
+
+/// The entries of the arrays and objects among `values` (`(hash, number among them,
+/// values in it)`, sorted) and each one's place in `values`, when they hold more than
+/// [`INLINE_COMPOSITE_VALUES`] values in all; else none.
+fn composites(values: &[Value]) -> (Vec<(u64, u32, u32)>, Vec<u32>) {
+    let (mut entries, mut positions) = (Vec::new(), Vec::new());
     let mut total = 0u64;
-    for (i, v) in values.iter().enumerate() {
-        if v.is_array() || v.is_object() {
-            let mut size = 0;
-            let hash = schemac_runtime::json::hash_value(v, &mut size);
-            total += size;
-            let index = u32::try_from(i).unwrap_or(u32::MAX);
-            entries.push((hash, index, u32::try_from(size).unwrap_or(u32::MAX)));
-        }
+    for (position, v) in values.iter().enumerate().filter(|(_, v)| is_composite(v)) {
+        let mut size = 0;
+        let hash = schemac_runtime::json::hash_value(v, &mut size);
+        total += size;
+        let member = u32::try_from(entries.len()).unwrap_or(u32::MAX);
+        entries.push((hash, member, u32::try_from(size).unwrap_or(u32::MAX)));
+        positions.push(u32::try_from(position).unwrap_or(u32::MAX));
     }
     if total <= INLINE_COMPOSITE_VALUES as u64 {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     entries.sort_unstable();
-    entries
+    (entries, positions)
 }
 
 /// The names an object must have (a `required` list, or one `dependentRequired` entry's)

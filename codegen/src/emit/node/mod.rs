@@ -374,7 +374,7 @@ impl<'a> Gen<'a> {
                 "EC",
                 " The hashes of an `enum`'s arrays and objects, sorted: (hash, member, values).",
                 quote!(#rt::lookup::Composites<'static>),
-                super::tables::composites(table, values, rt),
+                super::tables::composites(table, rt),
             ),
             self.table(
                 "EM",
