@@ -1,11 +1,11 @@
 //! The interpreter and the generated code agree: for every case of every set compiled
-//! into generated code (tests/build.rs), both give the same `check` verdict, the same
-//! `validate` verdict, and the same set of errors (instance location, keyword location,
-//! absolute keyword location and kind).
+//! into generated code (tests/build.rs: the suite's sets and the project's fixtures),
+//! both give the same `check` verdict, the same `validate` verdict, and the same set of
+//! errors (instance location, keyword location, absolute keyword location and kind).
 
 use schemac_runtime::{Report, Validate, ValidationError};
 use schemac_tests::generated::{self, DRAFTS};
-use schemac_tests::suite::{case_id, Set, SETS};
+use schemac_tests::suite::{case_id, fixtures_dir, Set, FIXTURES, SETS};
 use schemac_tests::{paths, registry};
 
 /// Errors as a sorted list of comparable strings (a multiset).
@@ -25,13 +25,19 @@ fn error_set(report: &Report) -> Vec<String> {
 }
 
 #[test]
-fn generated_code_agrees_with_the_interpreter_on_every_suite_case() {
+fn generated_code_agrees_with_the_interpreter_on_every_suite_case_and_fixture() {
     let suite = paths::suite_dir().expect("the JSON Schema Test Suite");
     let mut compared = 0usize;
     let mut errors_compared = 0usize;
     let mut disagreements = Vec::new();
-    for spec in SETS.iter().filter(|s| DRAFTS.contains(&s.draft)) {
-        let set = Set::load(&suite, *spec).expect("suite set");
+    let suite_sets = SETS.iter().filter(|s| DRAFTS.contains(&s.draft));
+    for spec in suite_sets.chain([&FIXTURES]) {
+        let set = if *spec == FIXTURES {
+            Set::load_dir(&fixtures_dir(), FIXTURES)
+        } else {
+            Set::load(&suite, *spec)
+        }
+        .expect("suite set");
         let compiler = registry::compiler(spec.options()).expect("registry");
         for file in &set.files {
             for group in &file.groups {

@@ -5,7 +5,9 @@
 //! names of one length, some sharing bytes (`property_names_of_one_length.json`), and `if`
 //! conditions that compare one property with overlapping sets of strings
 //! (`if_conditions_on_one_property.json`), and classes that hold `[`, `&&` and `--` as
-//! u-mode reads them, among them cspell's `DictionaryId` pattern (`regex_classes.json`).
+//! u-mode reads them, among them cspell's `DictionaryId` pattern (`regex_classes.json`),
+//! and long pattern lists whose patterns share subschemas, which generated code writes
+//! once each (`shared_pattern_bodies.json`; the differential test compares their errors).
 
 use schemac_tests::backend::{Backend, Generated, Interpreted};
 use schemac_tests::registry;

@@ -75,6 +75,18 @@ pub const PEELED_ITEM_CHECKS: usize = 4;
 /// that the `match` stays small however many conditions a schema has (54b3878).
 pub const MAX_DECIDED_TOGETHER: usize = 16;
 
+/// Generated code: a prefiltered pattern list (`patternProperties`, or the patterns an
+/// `additionalProperties` skips, with a `schemac_runtime::regex::PrefixSet`) whose
+/// patterns run at least this many more bodies than there are distinct ones writes each
+/// body once, behind a `static` of the patterns' regexes and body numbers, and searches
+/// with the runtime's shared (not inlined) regex search; below it each pattern keeps its
+/// own `match` arm with its fast path inlined. Size, not speed: issue 38's 5,000 patterns
+/// of one subschema were `match` arms alike but for the regex, 2.9 MB of code that a
+/// fuzzing build did not finish compiling in 40 minutes; no schema of `realworld/` or the
+/// benchmark has a prefiltered list that repeats a body this often (ss-appsettings: 8
+/// patterns, 6 bodies), so none changes.
+pub const SHARED_PATTERN_BODIES: usize = 16;
+
 /// Both backends: an `enum`'s arrays and objects (a `const`'s array or object) holding at
 /// most this many values in all are compared with the instance one by one, uncharged;
 /// past it they are found by their hash ([`EnumTable`](super::lookup::EnumTable),

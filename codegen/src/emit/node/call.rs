@@ -8,7 +8,7 @@ use super::{dispatchable, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
 use crate::plan::messages::Refusal;
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, ToTokens};
 
 /// Where a child's instance is, relative to the current one.
 pub(super) enum Inst {
@@ -18,6 +18,10 @@ pub(super) enum Inst {
     KeyAsValue,
     /// The value of object entry `k` (bound as `x`).
     Key,
+    /// The value of object entry `k` (bound as `x`) that a pattern of a list matched,
+    /// where the list's patterns share their code: the pattern's keyword location is the
+    /// site bound as `site` from the list's table ([`Gen::matched_site`]).
+    Matched,
     /// The value of object entry `k` (bound as `x`) as `properties` entry `name`: the
     /// keyword location is derived from `k`, so that entries alike but for their names
     /// share their code.
@@ -367,6 +371,7 @@ impl Gen<'_> {
             Inst::Same => (quote!(v), Uses::V),
             Inst::KeyAsValue => (quote!(__rt::key_value(&mut name, k)), Uses::NAME | Uses::K),
             Inst::Key
+            | Inst::Matched
             | Inst::Property(_)
             | Inst::Named(_)
             | Inst::Index(_)
@@ -394,7 +399,7 @@ impl Gen<'_> {
                 let at = match inst {
                     Inst::Same => quote!(At::Here),
                     Inst::KeyAsValue => quote!(At::Name),
-                    Inst::Key => {
+                    Inst::Key | Inst::Matched => {
                         uses |= Uses::K;
                         quote!(At::Key(k))
                     }
@@ -425,16 +430,6 @@ impl Gen<'_> {
                         quote!(At::Index(i))
                     }
                 };
-                // A child that is not where its parent's location leads (a `$ref` target,
-                // a `$dynamicRef`'s) has its own absolute location set.
-                let base = if target == edge.target
-                    && crate::plan::extends_location(self.program, f.node, edge)
-                {
-                    quote!(None)
-                } else {
-                    let uri = self.base_uri(&self.program.node(target).uri);
-                    quote!(Some(#uri))
-                };
                 // The callee itself where it takes only the instance and the state, so
                 // that the call stays on one line.
                 let eval = if ev_arg.is_empty() {
@@ -442,7 +437,12 @@ impl Gen<'_> {
                 } else {
                     quote!(|x, cx| #name(x, cx #ev_arg))
                 };
-                let site = self.site(path, base, steps);
+                let site = match inst {
+                    Inst::Matched => quote!(site),
+                    _ => self
+                        .child_site(f, edge, target, path, steps)
+                        .into_token_stream(),
+                };
                 if !matches!(inst, Inst::Named(_) if entry) {
                     self.uses_at.set(true);
                 }
@@ -472,6 +472,35 @@ impl Gen<'_> {
             uses,
             state_call,
         }
+    }
+
+    /// The site (keyword location, absolute location, whether it steps into the
+    /// instance) of an error-collecting call of `target` through `edge`, at keyword path
+    /// `path` from the node. A child that is not where its parent's location leads (a
+    /// `$ref` target, a `$dynamicRef`'s) has its own absolute location set.
+    fn child_site(
+        &self,
+        f: &Fun<'_>,
+        edge: &Edge,
+        target: NodeId,
+        path: &str,
+        steps: bool,
+    ) -> Literal {
+        let base =
+            if target == edge.target && crate::plan::extends_location(self.program, f.node, edge) {
+                quote!(None)
+            } else {
+                let uri = self.base_uri(&self.program.node(target).uri);
+                quote!(Some(#uri))
+            };
+        self.site(path, base, steps)
+    }
+
+    /// The site of the error-collecting call of `edge`'s subschema on a key a pattern
+    /// matched ([`Inst::Matched`]): the one the call would have as [`Inst::Key`].
+    pub(super) fn matched_site(&self, f: &Fun<'_>, edge: &Edge) -> Literal {
+        let steps = self.steps_into(edge.target);
+        self.child_site(f, edge, edge.target, &edge.path, steps)
     }
 
     /// `call` (an expression from [`Gen::child`], the evaluation of a `false` subschema

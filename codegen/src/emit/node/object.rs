@@ -11,56 +11,181 @@ use crate::ir::{Check, CheckKind, Edge, NodeId, RegexId};
 use crate::plan::kind::Kind;
 use crate::plan::lookup::{self, NameList};
 use crate::plan::messages::{self, Refusal};
+use crate::plan::thresholds::SHARED_PATTERN_BODIES;
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::quote;
+use quote::{quote, ToTokens};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// A pattern of a prefiltered list with code to run on a key it matches.
+struct PatternArm {
+    /// Its place in the list: the prefilter's candidate number.
+    index: usize,
+    id: RegexId,
+    /// Whether it matches `k`.
+    test: super::code::Expr,
+    /// The number of its body among the list's distinct ones.
+    body: usize,
+}
+
 impl Gen<'_> {
-    /// Code that tries `patterns` on the key `k` in order, running each one's `body` when it
-    /// matches (an empty body skips the pattern): one `if` each, or, for a list with a
-    /// prefilter, a loop over the candidates the prefilter leaves.
-    fn try_patterns(&self, f: &Fun<'_>, patterns: &[(RegexId, Code)]) -> Code {
-        let st = state(f.mode);
+    /// Code that tries `patterns` on the key `k` in order, running each one's body when it
+    /// matches (`keyed`, by pattern; an empty body skips the pattern): one `if` each, or,
+    /// for a list with a prefilter, a loop over the candidates the prefilter leaves, where
+    /// patterns of one subschema may share `body` of it on an [`Inst::Matched`] key.
+    fn try_patterns(
+        &self,
+        f: &Fun<'_>,
+        patterns: &[(RegexId, &Edge)],
+        keyed: &[Code],
+        body: impl Fn(&Edge, &Inst) -> Code,
+    ) -> Code {
+        let compiled = |id: RegexId| self.program.regexes[id.0].compiled.is_some();
         let mut arms = Vec::new();
-        for (index, (id, body)) in patterns.iter().enumerate() {
-            if body.is_empty() || self.program.regexes[id.0].compiled.is_none() {
+        // A pattern's body depends on its subschema alone but for its keyword location
+        // (error-collecting code's site): numbered by subschema, in order of first use.
+        let mut targets: Vec<&Edge> = Vec::new();
+        for (index, (&(id, edge), keyed)) in patterns.iter().zip(keyed).enumerate() {
+            if keyed.is_empty() || !compiled(id) {
                 continue;
             }
-            let index = Literal::u32_unsuffixed(index as u32);
+            let body = match targets.iter().position(|e| e.target == edge.target) {
+                Some(n) => n,
+                None => {
+                    targets.push(edge);
+                    targets.len() - 1
+                }
+            };
             // (The test reads `k`.)
-            let mut test = self.regex_test(f.mode, *id, quote!(k));
+            let mut test = self.regex_test(f.mode, id, quote!(k));
             test.uses |= Uses::K;
-            arms.push((index, test, body));
+            arms.push(PatternArm {
+                index,
+                id,
+                test,
+                body,
+            });
         }
         let set = lookup::pattern_set(self.program, patterns.iter().map(|(id, _)| *id));
-        match set {
-            None => arms
+        let Some(set) = set else {
+            return arms
                 .into_iter()
-                .map(|(_, test, body)| Code::when(test.tokens, body.clone()).using(test.uses))
-                .collect(),
-            Some(_) if arms.is_empty() => Code::default(),
-            Some(set) => {
-                let name = self.pattern_set(&set);
-                let tokens = match arms.as_slice() {
-                    [(index, test, body)] => {
-                        let body = body.render();
-                        quote!(if p == #index && #test { #body })
-                    }
-                    _ => {
-                        let arms = arms.iter().map(|(index, test, body)| {
-                            let body = body.arm(f.mode);
-                            quote!(#index if #test => #body)
-                        });
-                        quote!(match p { #(#arms)* _ => {} })
-                    }
-                };
-                let tokens = quote!(for p in #st.candidates(&#name, k)? { #tokens });
-                let tests = arms
-                    .iter()
-                    .fold(Uses::K | Uses::CX, |uses, (_, test, _)| uses | test.uses);
-                Code::built_from(tokens, arms.iter().map(|(_, _, body)| *body)).using(tests)
-            }
+                .map(|arm| {
+                    Code::when(arm.test.tokens, keyed[arm.index].clone()).using(arm.test.uses)
+                })
+                .collect();
+        };
+        if arms.is_empty() {
+            return Code::default();
         }
+        let name = self.pattern_set(&set);
+        let (tokens, bodies) = if arms.len() - targets.len() >= SHARED_PATTERN_BODIES {
+            let bodies: Vec<Code> = targets
+                .iter()
+                .map(|edge| body(edge, &Inst::Matched))
+                .collect();
+            (self.shared_bodies(f, patterns, &arms, &bodies), bodies)
+        } else {
+            let tokens = match arms.as_slice() {
+                [arm] => {
+                    let (index, test) = (Literal::usize_unsuffixed(arm.index), &arm.test);
+                    let body = keyed[arm.index].render();
+                    quote!(if p == #index && #test { #body })
+                }
+                _ => {
+                    let arms = arms.iter().map(|arm| {
+                        let (index, test) = (Literal::usize_unsuffixed(arm.index), &arm.test);
+                        let body = keyed[arm.index].arm(f.mode);
+                        quote!(#index if #test => #body)
+                    });
+                    quote!(match p { #(#arms)* _ => {} })
+                }
+            };
+            let bodies = arms.iter().map(|arm| keyed[arm.index].clone()).collect();
+            (tokens, bodies)
+        };
+        let st = state(f.mode);
+        let tokens = quote!(for p in #st.candidates(&#name, k)? { #tokens });
+        let tests = arms
+            .iter()
+            .fold(Uses::K | Uses::CX, |uses, arm| uses | arm.test.uses);
+        Code::built_from(tokens, &bodies).using(tests)
+    }
+
+    /// The body of [`Gen::try_patterns`]' loop over the candidates `p` when patterns share
+    /// bodies ([`SHARED_PATTERN_BODIES`]; `bodies` by number, [`PatternArm::body`]): a
+    /// `static` holds each pattern's regex, the number of its body where there are
+    /// several (every one of `bodies` has a pattern) and its keyword location's site in error-collecting code (`None` for a
+    /// pattern without a body), and the loop runs the runtime's shared search on the
+    /// candidate's regex, so that each body is written once however many patterns run
+    /// it (issue 38: 5,000 patterns of one subschema were `match` arms alike but for the
+    /// regex and the site).
+    fn shared_bodies(
+        &self,
+        f: &Fun<'_>,
+        patterns: &[(RegexId, &Edge)],
+        arms: &[PatternArm],
+        bodies: &[Code],
+    ) -> TokenStream {
+        let (rt, st) = (self.rt, state(f.mode));
+        let numbered = bodies.len() > 1;
+        let sited = f.mode == Mode::Errors;
+        let mut entries = vec![quote!(None); patterns.len()];
+        for arm in arms {
+            let mut fields = vec![];
+            let re = super::regex_name(arm.id);
+            fields.push(quote!(&#re));
+            if numbered {
+                fields.push(Literal::usize_unsuffixed(arm.body).into_token_stream());
+            }
+            if sited {
+                let site = self.matched_site(f, patterns[arm.index].1);
+                fields.push(site.into_token_stream());
+            }
+            entries[arm.index] = match fields.as_slice() {
+                [re] => quote!(Some(#re)),
+                _ => quote!(Some((#(#fields),*))),
+            };
+        }
+        let regex = quote!(&'static #rt::regex::Regex<'static>);
+        let (mut types, mut binds) = (vec![regex], vec![quote!(re)]);
+        if numbered {
+            types.push(quote!(u32));
+            binds.push(quote!(body));
+        }
+        if sited {
+            types.push(quote!(usize));
+            binds.push(quote!(site));
+        }
+        let (ty, bound) = match (types.as_slice(), binds.as_slice()) {
+            ([ty], [bind]) => (ty.clone(), bind.clone()),
+            _ => (quote!((#(#types),*)), quote!((#(#binds),*))),
+        };
+        let n = Literal::usize_unsuffixed(patterns.len());
+        let table = self.table(
+            "PR",
+            " The regexes of a list of patterns, by index, with the code each one's match runs.",
+            quote!([Option<#ty>; #n]),
+            quote!([#(#entries),*]),
+        );
+        let run = match bodies {
+            [body] => body.render(),
+            _ => {
+                let last = bodies.len() - 1;
+                let runs = bodies.iter().enumerate().map(|(n, body)| {
+                    let body = body.arm(f.mode);
+                    if n == last {
+                        quote!(_ => #body)
+                    } else {
+                        let n = Literal::usize_unsuffixed(n);
+                        quote!(#n => #body)
+                    }
+                });
+                quote!(match body { #(#runs)* })
+            }
+        };
+        quote!(if let Some(#bound) = #table[p as usize] {
+            if #st.is_match(re, k)? { #run }
+        })
     }
 
     /// `properties`, `patternProperties`, `additionalProperties`, `propertyNames` and
@@ -297,19 +422,20 @@ impl Gen<'_> {
         additional: &Additional<'_>,
         mark: bool,
     ) -> (Code, Code) {
-        let pattern_bodies: Vec<(RegexId, Code)> = run
+        let pattern_body = |edge: &Edge, inst: &Inst| {
+            let charge = self.loop_charge(f, quote!(1), &[edge.target]);
+            let action = self.applied_to_key(f, mark, edge, inst);
+            // (A key that fails the node needs no mark of being covered.)
+            let covered = match &additional.after_patterns {
+                Some(_) if !self.fails(f, edge) => covered(),
+                _ => Code::default(),
+            };
+            covered.then(charge).then(action)
+        };
+        let keyed: Vec<Code> = run
             .patterns
             .iter()
-            .map(|(id, edge)| {
-                let charge = self.loop_charge(f, quote!(1), &[edge.target]);
-                let action = self.applied_to_key(f, mark, edge, &Inst::Key);
-                // (A key that fails the node needs no mark of being covered.)
-                let covered = match &additional.after_patterns {
-                    Some(_) if !self.fails(f, edge) => covered(),
-                    _ => Code::default(),
-                };
-                (*id, covered.then(charge).then(action))
-            })
+            .map(|(_, edge)| pattern_body(edge, &Inst::Key))
             .collect();
         let (covered_decl, after_patterns) = match &additional.after_patterns {
             Some(code) => (
@@ -323,7 +449,7 @@ impl Gen<'_> {
                 .unwrap_or_else(|| self.key_child(f, e, &Inst::KeyAsValue))
         });
         let rest = self
-            .try_patterns(f, &pattern_bodies)
+            .try_patterns(f, &run.patterns, &keyed, pattern_body)
             .then(after_patterns)
             .then(names.unwrap_or_default());
         (covered_decl, rest)
