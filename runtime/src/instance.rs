@@ -190,7 +190,7 @@ impl<'a> Instance<'a> for &'a Value {
 
     #[inline]
     fn get(self, key: &str) -> Option<Self> {
-        crate::__private::get(self.as_object()?, key)
+        crate::engine::get(self.as_object()?, key)
     }
 }
 

@@ -19,6 +19,7 @@ extern crate alloc;
 pub mod annotation;
 pub mod content;
 pub mod document;
+pub mod engine;
 pub mod error;
 pub mod format;
 pub mod instance;

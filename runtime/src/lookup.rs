@@ -393,7 +393,7 @@ mod tests {
 
 /// The names an object must have — a `required` list, or one `dependentRequired` entry's —
 /// when there are enough that error-collecting evaluation counts the missing ones at once
-/// past [`crate::Limits::max_errors`] ([`crate::__private::Trail::missing`]): in their
+/// past [`crate::Limits::max_errors`] ([`crate::engine::Trail::missing`]): in their
 /// order, and sorted by bytes (duplicates kept: each is an error of its own). `S` is how
 /// a name is held: `&str` in generated code, `String` in the interpreter.
 #[derive(Debug, Clone, Copy)]
@@ -440,7 +440,7 @@ impl<'a, S: AsRef<str>> NameList<'a, S> {
 }
 
 /// The keys of an object as the name checks ([`NameList::present`],
-/// `__private::Trail::missing`) read them: a `serde_json` map (generated code), or an
+/// [`crate::engine::Trail::missing`]) read them: a `serde_json` map (generated code), or an
 /// object [`Instance`] ([`ObjectKeys`], the interpreter, on a `&Value` or a document).
 pub trait Keys {
     /// How many keys (distinct).

@@ -8,7 +8,7 @@
 //! [`NameTable`], so that such a check records its names without a pass of its own.
 
 use super::index::NameTable;
-use schemac_runtime::__private::{Bits, Eval};
+use schemac_runtime::engine::{Bits, Eval};
 
 /// The evaluated locations one node evaluation produced at its instance location.
 #[derive(Debug, Default)]

@@ -8,7 +8,7 @@ use super::plan::BranchesOp;
 use super::Interpreter;
 use crate::ir::{Edge, Node, NodeId};
 use crate::plan::{explain, Discriminator};
-use schemac_runtime::__private::{closest_candidates, Res, Stop, Trail};
+use schemac_runtime::engine::{closest_candidates, Res, Stop, Trail};
 use schemac_runtime::error::{ErrorKind, Matched, TypeMismatch};
 use schemac_runtime::instance::Instance;
 use schemac_runtime::json::Tag;

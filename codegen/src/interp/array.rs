@@ -10,7 +10,7 @@ use super::context::{charge_elements, items_from, silently, Ctx, Inst};
 use super::plan::Fast;
 use super::Interpreter;
 use crate::ir::{Edge, Node, NodeId};
-use schemac_runtime::__private::Res;
+use schemac_runtime::engine::Res;
 use schemac_runtime::error::ErrorKind;
 use schemac_runtime::instance::Instance;
 use serde_json::Value;

@@ -11,7 +11,7 @@ use crate::ir::{Check, CheckKind, Node};
 use crate::plan::kind::Kind;
 use crate::plan::lookup::EnumTable;
 use crate::plan::{messages, Limit};
-use schemac_runtime::__private::{max_length, min_length, Res};
+use schemac_runtime::engine::{max_length, min_length, Res};
 use schemac_runtime::error::{ErrorKind, TypeSet};
 use schemac_runtime::instance::Instance;
 use schemac_runtime::{content, json};

@@ -14,7 +14,7 @@ use crate::ir::{Node, Program, RegexId};
 use crate::plan::kind::Kind;
 use crate::plan::lookup::NameList;
 use crate::regex::PatternSet;
-use schemac_runtime::__private::{push_token, Mark, Res, State, Stop, Trail};
+use schemac_runtime::engine::{push_token, Mark, Res, State, Stop, Trail};
 use schemac_runtime::error::{
     ErrorKind, ErrorList, IncompleteReason, Report, TypeMismatch, TypeSet,
 };

@@ -6,7 +6,7 @@
 
 use super::access::{count, has_key, text_of};
 use crate::plan::thresholds::{KEYS_PER_NAME, REQUIRED_IN_PASS, SCANNED_NAMES};
-use schemac_runtime::__private::Bits;
+use schemac_runtime::engine::Bits;
 use schemac_runtime::instance::Instance;
 
 /// A name's byte length with its first and last eight bytes (overlapping, or zero-padded

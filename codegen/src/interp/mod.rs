@@ -130,8 +130,8 @@ mod plan;
 mod tests;
 
 use crate::ir::Program;
-use schemac_runtime::__private::Stop;
 use schemac_runtime::document::{Document, SyntaxError};
+use schemac_runtime::engine::Stop;
 use schemac_runtime::instance::Instance;
 #[cfg(doc)]
 use schemac_runtime::Budget;

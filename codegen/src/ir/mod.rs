@@ -105,7 +105,7 @@ pub struct ResourceId(pub usize);
 
 impl ResourceId {
     /// The number the runtime's dynamic scope knows the resource by
-    /// ([`schemac_runtime::__private::State::push_scope`]).
+    /// ([`schemac_runtime::engine::State::push_scope`]).
     pub fn scope_key(self) -> u32 {
         self.0 as u32
     }

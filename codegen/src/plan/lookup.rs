@@ -208,7 +208,7 @@ fn composites(values: &[Value]) -> (Vec<(u64, u32, u32)>, Vec<u32>) {
 
 /// The names an object must have (a `required` list, or one `dependentRequired` entry's)
 /// when there are at least [`NameList::MIN_NAMES`]: error-collecting evaluation in both
-/// backends reports them through `schemac_runtime::__private::Trail::missing`, which
+/// backends reports them through `schemac_runtime::engine::Trail::missing`, which
 /// counts the missing names left at once past the error bound instead of one by one
 /// (with fewer names, each is looked up and counted on its own: a bounded cost). The
 /// names in order and sorted (`schemac_runtime::lookup::NameList`).

@@ -419,7 +419,7 @@ impl Limit {
     /// The instance number `n` compared with the limit.
     #[inline(always)]
     pub fn compare(self, n: &serde_json::Number) -> std::cmp::Ordering {
-        use schemac_runtime::__private::{cmp_f64, cmp_i64, cmp_u64};
+        use schemac_runtime::engine::{cmp_f64, cmp_i64, cmp_u64};
         match self {
             Limit::I64(y) => cmp_i64(n, y),
             Limit::U64(y) => cmp_u64(n, y),

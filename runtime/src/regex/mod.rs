@@ -125,7 +125,7 @@ impl<'a> Regex<'a> {
 
     /// [`Regex::is_match_budgeted`] with its fast path inlined where it is called (the
     /// search itself stays out of line): for a `static` regex (generated code's
-    /// [`crate::__private::State::is_match_fast`]) the fast path is specialized to the
+    /// [`crate::engine::State::is_match_fast`]) the fast path is specialized to the
     /// pattern there.
     #[inline(always)]
     pub fn is_match_inlined(

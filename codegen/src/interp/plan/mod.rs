@@ -21,7 +21,7 @@ use crate::regex::PatternSet;
 pub(super) use object::{
     object_pass_at, ClosedOp, FoldedRequired, NamedPatterns, ObjectOp, ObjectPass,
 };
-use schemac_runtime::__private::Bits;
+use schemac_runtime::engine::Bits;
 use schemac_runtime::error::TypeSet;
 use std::sync::Arc;
 use steps::{op_on_kind, push_ops, splice_node};
