@@ -76,6 +76,14 @@ impl Limits {
     /// Default stack guard: 8192 units (about 2,000 nested subschema evaluations of
     /// the size of a meta-schema's; see [`Limits::max_nesting`]).
     pub const DEFAULT_MAX_NESTING: u32 = 8192;
+
+    /// [`Budget::enter_region`] also measures the stack from 1/32 of
+    /// [`Limits::max_nesting`] on. Below it the stack used is at most 1/32 of the bound
+    /// times how much larger frames are than the units count — 2 to 20 times in an
+    /// unoptimized build (the depth tests at opt-level 0), so inside the bound — and the
+    /// common, shallow validation pays for no measure. A program that cannot nest past it
+    /// needs no depth counted at all (schemac's `Plan::depth_free`).
+    pub const MEASURED_FROM: u32 = 32;
     /// The stack one unit of [`Limits::max_nesting`] stands for, in bytes: the default
     /// bound is 1.6 MB of stack measured (see [`Budget::enter_region`]), which leaves
     /// room on a 2 MiB thread stack for the caller's frames.
@@ -159,17 +167,10 @@ struct DepthLimits {
     /// The stack a validation may use, in bytes: `nesting` units of
     /// [`Limits::NESTING_UNIT_BYTES`].
     stack_bytes: usize,
-    /// The nesting from which the stack is also measured: 1/[`MEASURED_FROM`] of
+    /// The nesting from which the stack is also measured: 1/[`Limits::MEASURED_FROM`] of
     /// `nesting`.
     measured_from: u32,
 }
-
-/// [`Budget::enter_region`] also measures the stack from 1/32 of
-/// [`Limits::max_nesting`] on. Below it the stack used is at most 1/32 of the bound times
-/// how much larger frames are than the units count — 2 to 8 times in an unoptimized build
-/// (the depth tests at opt-level 0), so well inside the bound — and the common, shallow
-/// validation pays for no measure.
-const MEASURED_FROM: u32 = 32;
 
 /// The address of the stack in the caller's frame: a local's address (the stack grows
 /// down on every platform Rust supports but a few; where it grows up, nothing measured
@@ -196,7 +197,7 @@ impl Budget {
                 nesting: limits.max_nesting,
                 stack_bytes: (limits.max_nesting as usize)
                     .saturating_mul(Limits::NESTING_UNIT_BYTES),
-                measured_from: limits.max_nesting / MEASURED_FROM,
+                measured_from: limits.max_nesting / Limits::MEASURED_FROM,
             },
             deepest: Usage {
                 units: 0,

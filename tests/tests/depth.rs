@@ -114,6 +114,7 @@ const ARRAYS: usize = 1;
 const LOOP: usize = 2;
 const WORST: usize = 3;
 const CHAIN: usize = 4;
+const ACYCLIC: usize = 5;
 
 #[test]
 fn deep_schemas_get_verdicts_against_the_meta_schema() {
@@ -176,4 +177,72 @@ fn the_stack_guard_holds_on_a_worst_case_schema() {
     // evaluations (the interpreter's frames) the guard allows.
     assert_eq!(verdicts(CHAIN, strings(3)), all(Verdict::Valid));
     assert_eq!(verdicts(CHAIN, strings(100_000)), all(depth));
+}
+
+#[test]
+fn the_stack_guard_holds_on_an_acyclic_chain_of_references() {
+    // 1,500 `$ref`s applied in place, one after another: no cycle and no step into the
+    // instance, but as deep in the stack as the guard's default units allow (5 per link:
+    // 7,500 of 8,192). A program that could nest past the part of the bound where the
+    // stack is not measured counts its depth (`Plan::depth_free`); at opt-level 0 the
+    // interpreter's frames for this chain are ~15 KiB per link, and it overflowed a
+    // 2 MiB stack when the plan counted nothing.
+    assert_deep(
+        verdicts(ACYCLIC, json!(1)),
+        Verdict::Valid,
+        "the chain's integer",
+    );
+    assert_deep(verdicts(ACYCLIC, json!("1")), Verdict::Invalid, "a string");
+}
+
+#[test]
+fn a_chain_of_references_near_the_subschema_bound_compiles_on_a_small_stack() {
+    // 9,000 `$ref`s applied in place (the default `max_subschemas` is 10,000), compiled
+    // by both backends and checked by the interpreter on a thread with a 2 MiB stack:
+    // planning walks the chain without recursion, and evaluation counts its depth.
+    const LINKS: usize = 9_000;
+    let mut defs = serde_json::Map::new();
+    for i in 0..LINKS {
+        defs.insert(
+            format!("d{i}"),
+            json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+        );
+    }
+    defs.insert(format!("d{LINKS}"), json!({"type": "integer"}));
+    let schema = json!({"$defs": defs, "$ref": "#/$defs/d0"});
+    let compile = move || {
+        let compiler = registry::compiler(FIXTURES.options()).unwrap_or_else(|e| panic!("{e}"));
+        let program = compiler
+            .compile_named("chain.json", &schema)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        let unit = schemac::emit::Unit {
+            module: "chain",
+            source: "chain.json",
+            file: "chain.json",
+            schema_text: None,
+            program: &program,
+            tool: None,
+        };
+        let generated =
+            schemac::emit::generate_tokens(&[unit], &schemac::emit::EmitOptions::default());
+        let interpreter = schemac::interp::Interpreter::new(program);
+        let verdicts = [interpreter.check(&json!(1)), interpreter.check(&json!("1"))];
+        (generated.map(|tokens| tokens.is_empty()), verdicts)
+    };
+    let (generated, verdicts) = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(compile)
+        .expect("spawn")
+        .join()
+        .expect("no stack overflow");
+    assert_eq!(generated.map_err(|e| e.to_string()), Ok(false));
+    let stopped = Verdict::Incomplete(IncompleteReason::DepthExceeded);
+    assert!(
+        matches!(verdicts[0], Verdict::Valid) || verdicts[0] == stopped,
+        "{verdicts:?}"
+    );
+    assert!(
+        matches!(verdicts[1], Verdict::Invalid) || verdicts[1] == stopped,
+        "{verdicts:?}"
+    );
 }

@@ -465,12 +465,31 @@ pub(super) fn only_reads(op: &Op, nodes: &[Node]) -> bool {
 /// instance's kind, which enters nothing and charges nothing, so the parent runs those
 /// steps itself instead of an [`Op::Apply`] (and fails where that lane fails).
 pub(super) fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize) {
-    if std::mem::replace(&mut spliced[id], true) {
-        return;
+    // Children first, without recursion: a chain of subschemas applied in place (`$ref`
+    // to `$ref` to …) is as deep as the schema is long, and a recursive walk overflowed a
+    // 2 MiB stack at 1,500 links in an unoptimized build. A node is marked when it is
+    // first expanded, as a recursive walk would mark it on entry (a node applied from
+    // below itself is spliced with its lanes as they stand).
+    let mut stack = vec![(id, false)];
+    while let Some((id, expanded)) = stack.pop() {
+        if expanded {
+            splice_lanes(fast, id);
+            continue;
+        }
+        if std::mem::replace(&mut spliced[id], true) {
+            continue;
+        }
+        crate::work::add(1);
+        stack.push((id, true));
+        let applied = applied_nodes(&fast[id]);
+        stack.extend(applied.into_iter().rev().map(|target| (target, false)));
     }
-    crate::work::add(1);
-    let applied: Vec<usize> = (fast[id].0.ops().into_iter())
-        .chain([&fast[id].1])
+}
+
+/// The nodes `id`'s lanes apply in place, in order.
+fn applied_nodes(node: &(Fast, ByKind<Op>)) -> Vec<usize> {
+    (node.0.ops().into_iter())
+        .chain([&node.1])
         .flat_map(|lanes| lanes.lanes.iter())
         .flat_map(|lane| lane.steps.iter())
         .flat_map(|op| match op {
@@ -487,10 +506,12 @@ pub(super) fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool],
             _ => Vec::new(),
         })
         .map(|target| target.0)
-        .collect();
-    for target in applied {
-        splice_node(fast, spliced, target);
-    }
+        .collect()
+}
+
+/// Splices into node `id`'s lanes those of the inline nodes it applies (already spliced
+/// themselves: [`splice_node`]).
+fn splice_lanes(fast: &mut [(Fast, ByKind<Op>)], id: usize) {
     let splice = |lanes: &ByKind<Op>| ByKind {
         lanes: Kind::ALL.map(|kind| {
             let lane = lanes.lane(kind);
