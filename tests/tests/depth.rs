@@ -195,21 +195,21 @@ fn the_stack_guard_holds_on_an_acyclic_chain_of_references() {
     assert_deep(verdicts(ACYCLIC, json!("1")), Verdict::Invalid, "a string");
 }
 
-#[test]
-fn a_chain_of_references_near_the_subschema_bound_compiles_on_a_small_stack() {
-    // 9,000 `$ref`s applied in place (the default `max_subschemas` is 10,000), compiled
-    // by both backends and checked by the interpreter on a thread with a 2 MiB stack:
-    // planning walks the chain without recursion, and evaluation counts its depth.
-    const LINKS: usize = 9_000;
+/// A chain of `links` subschemas `link` of them each, to `{"type": "integer"}`: `link`
+/// takes the reference to the next.
+fn chain(links: usize, link: impl Fn(String) -> Value) -> Value {
     let mut defs = serde_json::Map::new();
-    for i in 0..LINKS {
-        defs.insert(
-            format!("d{i}"),
-            json!({"$ref": format!("#/$defs/d{}", i + 1)}),
-        );
+    for i in 0..links {
+        defs.insert(format!("d{i}"), link(format!("#/$defs/d{}", i + 1)));
     }
-    defs.insert(format!("d{LINKS}"), json!({"type": "integer"}));
-    let schema = json!({"$defs": defs, "$ref": "#/$defs/d0"});
+    defs.insert(format!("d{links}"), json!({"type": "integer"}));
+    json!({"$defs": defs, "$ref": "#/$defs/d0"})
+}
+
+/// Compiles `schema` for both backends and checks `1` and `"1"` with the interpreter, on
+/// a thread with a 2 MiB stack: valid / invalid, or stopped by the depth bound.
+#[track_caller]
+fn compiles_and_checks_on_a_small_stack(schema: Value) {
     let compile = move || {
         let compiler = registry::compiler(FIXTURES.options()).unwrap_or_else(|e| panic!("{e}"));
         let program = compiler
@@ -245,4 +245,16 @@ fn a_chain_of_references_near_the_subschema_bound_compiles_on_a_small_stack() {
         matches!(verdicts[1], Verdict::Invalid) || verdicts[1] == stopped,
         "{verdicts:?}"
     );
+}
+
+#[test]
+fn chains_near_the_subschema_bound_compile_on_a_small_stack() {
+    // Planning walks such chains without recursion (the interpreter's splicing of inline
+    // lanes, and its names-evaluated analysis for `unevaluatedProperties`), and
+    // evaluation counts their depth. The default `max_subschemas` is 10,000.
+    compiles_and_checks_on_a_small_stack(chain(9_000, |next| json!({"$ref": next})));
+    compiles_and_checks_on_a_small_stack(chain(
+        3_000,
+        |next| json!({"allOf": [{"$ref": next}], "unevaluatedProperties": false}),
+    ));
 }

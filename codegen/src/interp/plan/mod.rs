@@ -417,37 +417,108 @@ fn evaluated_by_name(
     if let Some(found) = &memo[id.0] {
         return found.clone();
     }
-    memo[id.0] = Some(None);
-    let node = &program.nodes[id.0];
-    let mut names = Bits::new();
-    let mut by_name = node.collect.properties && !node.collect.items;
-    for check in &node.checks {
-        if !by_name {
-            break;
+    // Depth first, one target at a time as a recursive walk would go, but on a stack of
+    // its own: a chain of `allOf`s / `$ref`s is as deep as the schema is long, and the
+    // recursive walk overflowed a 2 MiB stack at 3,000 links in an unoptimized build.
+    let mut stack = vec![ByName::enter(program, id, memo)];
+    let mut returned = None;
+    while let Some(frame) = stack.last_mut() {
+        if let Some(theirs) = returned.take() {
+            frame.take(theirs);
         }
-        match &check.kind {
-            CheckKind::Properties(entries) => {
-                names.merge(&table.set(entries.iter().map(|(name, _)| name.as_str())));
+        match frame.next_target(program, table, memo) {
+            Some(target) => stack.push(ByName::enter(program, target, memo)),
+            None => {
+                let done = stack.pop().map(|frame| frame.finish(memo));
+                returned = done;
             }
-            CheckKind::Ref(_) | CheckKind::AllOf(_) => {
-                for edge in check.kind.edges() {
-                    match evaluated_by_name(program, table, edge.target, memo) {
-                        Some(theirs) => names.merge(&theirs),
-                        None => by_name = false,
-                    }
-                }
-            }
-            CheckKind::Not(_) => {}
-            CheckKind::PatternProperties(_)
-            | CheckKind::AdditionalProperties { .. }
-            | CheckKind::UnevaluatedProperties(_)
-            | CheckKind::UnevaluatedItems(_) => by_name = false,
-            kind => by_name = !kind.is_in_place(),
         }
     }
-    let found = by_name.then_some(names);
-    memo[id.0] = Some(found.clone());
-    found
+    returned.flatten()
+}
+
+/// A node under [`evaluated_by_name`]: where its checks stand and what they found.
+struct ByName {
+    id: NodeId,
+    /// The check under way, and the next of its edges (`$ref` / `allOf`).
+    check: usize,
+    edge: usize,
+    names: Bits,
+    by_name: bool,
+}
+
+impl ByName {
+    /// Starts on node `id`, marked as under way in `memo` (a cycle back to it finds no
+    /// such node).
+    fn enter(program: &Program, id: NodeId, memo: &mut [Option<Option<Bits>>]) -> ByName {
+        memo[id.0] = Some(None);
+        let node = &program.nodes[id.0];
+        ByName {
+            id,
+            check: 0,
+            edge: 0,
+            names: Bits::new(),
+            by_name: node.collect.properties && !node.collect.items,
+        }
+    }
+
+    /// Takes in the answer of the target of the edge under way.
+    fn take(&mut self, theirs: Option<Bits>) {
+        match theirs {
+            Some(theirs) => self.names.merge(&theirs),
+            None => self.by_name = false,
+        }
+        self.edge += 1;
+    }
+
+    /// Goes through the checks until a `$ref` / `allOf` target not yet found (returned),
+    /// or the end: an edge's target already found (or under way) is taken in at once;
+    /// the checks stop at the first after one that is not by name, but a check's edges
+    /// are all followed.
+    fn next_target(
+        &mut self,
+        program: &Program,
+        table: &NameTable,
+        memo: &[Option<Option<Bits>>],
+    ) -> Option<NodeId> {
+        let node = &program.nodes[self.id.0];
+        while let Some(check) = node.checks.get(self.check) {
+            if self.edge == 0 && !self.by_name {
+                return None;
+            }
+            match &check.kind {
+                CheckKind::Properties(entries) => {
+                    self.names
+                        .merge(&table.set(entries.iter().map(|(name, _)| name.as_str())));
+                }
+                CheckKind::Ref(_) | CheckKind::AllOf(_) => {
+                    if let Some(edge) = check.kind.edges().get(self.edge) {
+                        match &memo[edge.target.0] {
+                            Some(found) => self.take(found.clone()),
+                            None => return Some(edge.target),
+                        }
+                        continue;
+                    }
+                }
+                CheckKind::Not(_) => {}
+                CheckKind::PatternProperties(_)
+                | CheckKind::AdditionalProperties { .. }
+                | CheckKind::UnevaluatedProperties(_)
+                | CheckKind::UnevaluatedItems(_) => self.by_name = false,
+                kind => self.by_name = !kind.is_in_place(),
+            }
+            self.check += 1;
+            self.edge = 0;
+        }
+        None
+    }
+
+    /// The node's answer, kept in `memo`.
+    fn finish(self, memo: &mut [Option<Option<Bits>>]) -> Option<Bits> {
+        let found = self.by_name.then_some(self.names);
+        memo[self.id.0] = Some(found.clone());
+        found
+    }
 }
 
 /// Sets whether `plans` (of `shared`'s program) count depth: not when `free`, which the
