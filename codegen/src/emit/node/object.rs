@@ -44,17 +44,15 @@ impl Gen<'_> {
         // A pattern's body depends on its subschema alone but for its keyword location
         // (error-collecting code's site): numbered by subschema, in order of first use.
         let mut targets: Vec<&Edge> = Vec::new();
+        let mut numbers: BTreeMap<NodeId, usize> = BTreeMap::new();
         for (index, (&(id, edge), keyed)) in patterns.iter().zip(keyed).enumerate() {
             if keyed.is_empty() || !compiled(id) {
                 continue;
             }
-            let body = match targets.iter().position(|e| e.target == edge.target) {
-                Some(n) => n,
-                None => {
-                    targets.push(edge);
-                    targets.len() - 1
-                }
-            };
+            let body = *numbers.entry(edge.target).or_insert_with(|| {
+                targets.push(edge);
+                targets.len() - 1
+            });
             // (The test reads `k`.)
             let mut test = self.regex_test(f.mode, id, quote!(k));
             test.uses |= Uses::K;
@@ -112,13 +110,13 @@ impl Gen<'_> {
     }
 
     /// The body of [`Gen::try_patterns`]' loop over the candidates `p` when patterns share
-    /// bodies ([`SHARED_PATTERN_BODIES`]; `bodies` by number, [`PatternArm::body`]): a
-    /// `static` holds each pattern's regex, the number of its body where there are
-    /// several (every one of `bodies` has a pattern) and its keyword location's site in error-collecting code (`None` for a
-    /// pattern without a body), and the loop runs the runtime's shared search on the
-    /// candidate's regex, so that each body is written once however many patterns run
-    /// it (issue 38: 5,000 patterns of one subschema were `match` arms alike but for the
-    /// regex and the site).
+    /// bodies ([`SHARED_PATTERN_BODIES`]; `bodies` by number, [`PatternArm::body`], each
+    /// run by some pattern): a `static` holds each pattern's regex, the number of its
+    /// body where there are several and, in error-collecting code, its keyword
+    /// location's site (`None` for a pattern without a body), and the loop runs the
+    /// runtime's shared search on the candidate's regex, so that each body is written
+    /// once however many patterns run it (issue 38: 5,000 patterns of one subschema were
+    /// `match` arms alike but for the regex and the site).
     fn shared_bodies(
         &self,
         f: &Fun<'_>,
