@@ -302,6 +302,7 @@ impl Errors {
     }
 
     /// The report of a validation whose root returned `result`.
+    #[inline]
     pub fn finish(self, result: Done) -> Report {
         let stopped = self.stopped(result);
         let usage = self.state.usage();
