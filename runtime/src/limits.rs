@@ -84,6 +84,12 @@ impl Limits {
     /// common, shallow validation pays for no measure. A program that cannot nest past it
     /// needs no depth counted at all (schemac's `Plan::depth_free`).
     pub const MEASURED_FROM: u32 = 32;
+
+    /// The nesting up to which the stack guard counts without measuring:
+    /// [`Limits::max_nesting`] divided by [`Limits::MEASURED_FROM`].
+    pub const fn unmeasured_nesting(&self) -> u32 {
+        self.max_nesting / Limits::MEASURED_FROM
+    }
     /// The stack one unit of [`Limits::max_nesting`] stands for, in bytes: the default
     /// bound is 1.6 MB of stack measured (see [`Budget::enter_region`]), which leaves
     /// room on a 2 MiB thread stack for the caller's frames.
@@ -197,7 +203,7 @@ impl Budget {
                 nesting: limits.max_nesting,
                 stack_bytes: (limits.max_nesting as usize)
                     .saturating_mul(Limits::NESTING_UNIT_BYTES),
-                measured_from: limits.max_nesting / Limits::MEASURED_FROM,
+                measured_from: limits.unmeasured_nesting(),
             },
             deepest: Usage {
                 units: 0,

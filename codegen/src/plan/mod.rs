@@ -110,8 +110,7 @@ pub struct Plan {
     discriminators: BTreeMap<(NodeId, usize), Discriminator>,
     /// No evaluation can reach a depth bound under the program's limits: the schema has
     /// no cycle, and its deepest chain of out-of-line nodes nests at most
-    /// 1/[`schemac_runtime::Limits::MEASURED_FROM`] of
-    /// [`schemac_runtime::Limits::max_nesting`] (where the stack guard would measure
+    /// [`schemac_runtime::Limits::unmeasured_nesting`] (where the stack guard would measure
     /// nothing either: past it frames larger than the units count could overflow the
     /// stack uncounted) and steps into the instance at most
     /// [`schemac_runtime::Limits::max_depth`] times. Generated code then counts neither:
@@ -886,8 +885,8 @@ fn depth_free(program: &Program, graph: &Graph, nodes: &[NodePlan]) -> bool {
     }
     let (nesting, steps) = below[root].unwrap_or((u64::MAX, u64::MAX));
     let nesting = nesting.saturating_add(u64::from(nodes[root].height));
-    let unmeasured = program.limits.max_nesting / schemac_runtime::Limits::MEASURED_FROM;
-    nesting <= u64::from(unmeasured) && steps <= u64::from(program.limits.max_depth)
+    let limits = &program.limits;
+    nesting <= u64::from(limits.unmeasured_nesting()) && steps <= u64::from(limits.max_depth)
 }
 
 /// The height assumed for a node the plan could not measure (it cannot happen; see
