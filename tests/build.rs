@@ -94,6 +94,7 @@ fn run() -> Result<(), String> {
     );
     println!("cargo:rerun-if-changed=fixtures");
     println!("cargo:rerun-if-changed=cases/annotations.json");
+    println!("cargo:rerun-if-changed={DEFAULTS_CASES}");
 
     let mut compiled = Table::default();
     let mut sets = Vec::new();
@@ -169,6 +170,8 @@ fn run() -> Result<(), String> {
         })
         .collect();
     let hostile_count = hostile_entries.len();
+    let (defaults_modules, defaults_entries) = defaults_validators()?;
+    let defaults_count = defaults_entries.len();
     let tokens = quote! {
         #modules
 
@@ -193,6 +196,14 @@ fn run() -> Result<(), String> {
         /// The generated validators of the hostile schemas: `(name, validator)`.
         pub static HOSTILE: [(&str, &(dyn ::schemac_runtime::Validate + Sync)); #hostile_count] = [
             #(#hostile_entries),*
+        ];
+
+        #defaults_modules
+
+        /// The generated validators of `tests/cases/defaults.json`, built with
+        /// `apply_defaults`: `(group index, validator)`.
+        pub static DEFAULTS: [(usize, &(dyn ::schemac_runtime::Validate + Sync)); #defaults_count] = [
+            #(#defaults_entries),*
         ];
     };
     let file: syn::File =
@@ -259,6 +270,37 @@ fn corpus_validators() -> Result<(), String> {
         prettyplease::unparse(&file)
     );
     write_out("corpus_validators.rs", &code)
+}
+
+/// The defaults cases, relative to this crate: schemas, instances and the instances with
+/// their defaults applied (`tests/defaults.rs`).
+const DEFAULTS_CASES: &str = "cases/defaults.json";
+
+/// Every schema of [`DEFAULTS_CASES`] compiled with defaults planned, one module per group
+/// (`defaults_<index>`), and the table entries `(index, &module::Validator)`.
+fn defaults_validators() -> Result<(proc_macro2::TokenStream, Vec<proc_macro2::TokenStream>), String>
+{
+    let text = std::fs::read_to_string(DEFAULTS_CASES)
+        .map_err(|e| format!("cannot read {DEFAULTS_CASES}: {e}"))?;
+    let groups: Vec<serde_json::Value> =
+        serde_json::from_str(&text).map_err(|e| format!("{DEFAULTS_CASES}: {e}"))?;
+    let compiler = registry::compiler(schemac::Options {
+        defaults: true,
+        ..schemac::Options::default()
+    })?;
+    let mut units = Units::new();
+    let mut entries = Vec::new();
+    for (index, group) in groups.iter().enumerate() {
+        let module = format!("defaults_{index}");
+        units
+            .add(&compiler, Schema::new(&module, &module, &group["schema"]))
+            .map_err(|e| format!("{DEFAULTS_CASES} group {index}: {e}"))?;
+        let ident = quote::format_ident!("{}", module);
+        entries.push(quote!((#index, &#ident::Validator)));
+    }
+    let modules = emit::generate_tokens(&units.emit_units(), &EmitOptions::default())
+        .map_err(|e| format!("generating the defaults cases' validators: {e}"))?;
+    Ok((modules, entries))
 }
 
 /// What the annotation and output tests' modules give: `evaluate`.

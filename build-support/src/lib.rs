@@ -254,6 +254,18 @@ impl Builder {
         self
     }
 
+    /// Whether modules get `apply_defaults(&mut Value) -> bool` (default `false`), which
+    /// inserts the `default` of every missing property whose subschema applies for
+    /// certain (`properties`, through `$ref` and `allOf`; never under `anyOf`, `oneOf`,
+    /// `not`, `if` / `then` / `else` or `dependentSchemas`; the first default in schema
+    /// order wins), at every depth validation reaches; the module's `Validator` answers
+    /// `Validate::apply_defaults` with it. For arguments already validated: a server fills
+    /// in what the caller left out before its handler reads them.
+    pub fn defaults(&mut self, defaults: bool) -> &mut Self {
+        self.options.defaults = defaults;
+        self
+    }
+
     /// Whether every module gets a `SCHEMA` constant with the schema's text (default
     /// `false`). Modules of [`Builder::mcp_tools`] always have it (a server lists its
     /// tools with it).

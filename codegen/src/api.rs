@@ -131,6 +131,13 @@ impl ValidatorOptions {
         self
     }
 
+    /// Plans what [`Interpreter::apply_defaults`] inserts (default: off, and it inserts
+    /// nothing; see [`Options::defaults`]).
+    pub fn defaults(mut self, defaults: bool) -> Self {
+        self.options.defaults = defaults;
+        self
+    }
+
     /// Refuses unknown keywords.
     pub fn strict(mut self, strict: bool) -> Self {
         self.options.strict = strict;

@@ -59,6 +59,10 @@ pub struct Options {
     /// the program, for [`crate::interp::Interpreter`]'s `evaluate`. Default: off, and the
     /// program is then exactly what validation needs.
     pub annotations: bool,
+    /// Plan what `apply_defaults` inserts (the `default`s of [`crate::ir::defaults`]):
+    /// for [`crate::interp::Interpreter::apply_defaults`] and generated code's
+    /// `apply_defaults`. Default: off, and the program holds no defaults.
+    pub defaults: bool,
     /// Deepest nesting of subschemas in a document. Default: 64.
     pub max_schema_depth: usize,
     /// Most subschemas in one compiled program. Default: 10,000.
@@ -95,6 +99,7 @@ impl Default for Options {
             unsupported_regex: UnsupportedRegexPolicy::Error,
             strict: false,
             annotations: false,
+            defaults: false,
             max_schema_depth: 64,
             max_subschemas: 10_000,
             max_dynamic_targets: Options::DEFAULT_MAX_DYNAMIC_TARGETS,

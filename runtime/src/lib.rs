@@ -90,6 +90,19 @@ pub trait Validate {
     fn is_valid_json(&self, input: &[u8]) -> bool {
         self.check_json(input) == Ok(Verdict::Valid)
     }
+
+    /// Inserts into `instance` the `default` its schema gives each missing property
+    /// whose subschema applies for certain (`properties`, through `$ref` and `allOf`;
+    /// never under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`, `dependentSchemas`),
+    /// at every depth validation reaches ([`Limits::max_depth`]); `false` when it stopped
+    /// there. Generated code built with the builder's `defaults(true)` and an interpreter
+    /// compiled with schemac's `Options::defaults` insert; any other validator inserts
+    /// nothing (this default). Meant for an instance already validated: it does not
+    /// validate, and inserts each default as the schema gives it.
+    fn apply_defaults(&self, instance: &mut serde_json::Value) -> bool {
+        let _ = instance;
+        true
+    }
 }
 
 /// A validator that also collects annotations (2020-12 §7.7): the interpreter, and
@@ -132,6 +145,10 @@ impl<T: Validate + ?Sized> Validate for &T {
         input: &[u8],
     ) -> Result<(Verdict, Usage), document::SyntaxError> {
         (**self).check_json_with_usage(input)
+    }
+
+    fn apply_defaults(&self, instance: &mut serde_json::Value) -> bool {
+        (**self).apply_defaults(instance)
     }
 }
 

@@ -13,7 +13,7 @@ pub mod suite {
 use crate::suite::{File, Group, SetSpec};
 use schemac::interp::Interpreter;
 use schemac_runtime::{Evaluate, Validate};
-pub use suite::{DRAFTS, EVALUATORS, HOSTILE, VALIDATORS};
+pub use suite::{DEFAULTS, DRAFTS, EVALUATORS, HOSTILE, VALIDATORS};
 
 /// The generated validator of group `index` of `file` in the set labelled `label`
 /// (`draft2020-12 required`), if its schema compiled at build time.

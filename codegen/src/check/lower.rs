@@ -7,8 +7,8 @@ use crate::dialect::keywords;
 use crate::dialect::Dialect;
 use crate::error::{CompileError, CompileErrorKind, CompileWarning, Location};
 use crate::ir::{
-    analyse, Annotation, Check, CheckKind, Collect, Edge, Node, NodeId, Program, RegexEntry,
-    RegexId, Resource, ResourceId,
+    analyse, defaults, Annotation, Check, CheckKind, Collect, Edge, Node, NodeId, Program,
+    RegexEntry, RegexId, Resource, ResourceId,
 };
 use crate::load::{uri, Index, LocateError, Place, SchemaInfo};
 use crate::options::{Options, RefPolicy, UnsupportedRegexPolicy};
@@ -69,8 +69,13 @@ pub(crate) fn lower(
         limits: options.limits,
         uses_dynamic_scope: false,
         warnings: lower.warnings,
+        defaults: None,
     };
     analyse::analyse(&mut program);
+    if options.defaults {
+        program.defaults =
+            Some(defaults::plan(&program, options.max_subschemas).map_err(|e| vec![e])?);
+    }
     Ok(program)
 }
 
@@ -204,6 +209,7 @@ impl Lower<'_> {
             checks: Vec::new(),
             collect: Collect::default(),
             annotations: Vec::new(),
+            default: None,
         });
         self.memo.insert(place.clone(), id);
         if self.nodes.len() <= self.options.max_subschemas {
@@ -283,7 +289,18 @@ impl Lower<'_> {
             self.resources[resource.0].uri,
             uri::encode_fragment(relative)
         );
-        let (checks, annotations) = match self.index.value_at(&place) {
+        let value = self.index.value_at(&place);
+        // (draft-04/06/07: `$ref` overrides its siblings, `default` too.)
+        let default = match value {
+            Some(Value::Object(object))
+                if self.options.defaults
+                    && !(info.dialect.dialect.is_legacy() && object.contains_key("$ref")) =>
+            {
+                object.get("default").cloned()
+            }
+            _ => None,
+        };
+        let (checks, annotations) = match value {
             Some(Value::Bool(true)) => (Vec::new(), Vec::new()),
             Some(Value::Bool(false)) => (
                 vec![Check {
@@ -316,6 +333,7 @@ impl Lower<'_> {
         node.is_resource_root = place == info.resource;
         node.checks = checks;
         node.annotations = annotations;
+        node.default = default;
     }
 
     fn regex(&mut self, place: &Place, keyword: &str, source: &str) -> Option<RegexId> {

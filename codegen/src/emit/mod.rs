@@ -16,6 +16,7 @@
 //! The output is deterministic (it depends only on the programs, in the order given) and
 //! starts with a comment naming its sources and the schemac version.
 
+mod defaults;
 mod node;
 pub mod tables;
 mod tool_table;
@@ -207,6 +208,12 @@ fn module_tokens(
     let plan = crate::plan::Plan::new(unit.program);
     let program = &plan.program;
     let gen = node::Gen::new(&plan, runtime, formats, validate, evaluate);
+    // (Before the functions: the regexes the defaults test are emitted with theirs.)
+    let apply_defaults = unit
+        .program
+        .defaults
+        .as_ref()
+        .map(|planned| defaults::tokens(planned, &gen));
     let body = gen.functions();
     let imports = gen.imports();
     let tables = gen.tables_args();
@@ -276,6 +283,13 @@ fn module_tokens(
     } else {
         (quote!(), quote!())
     };
+    let defaults_impl = apply_defaults.is_some().then(|| {
+        quote! {
+            fn apply_defaults(&self, instance: &mut Value) -> bool {
+                apply_defaults(instance)
+            }
+        }
+    });
     let (trait_impl, validate_fn) = if validate {
         (
             quote! {
@@ -296,6 +310,7 @@ fn module_tokens(
                         let result = #root_check(instance, &mut cx #root_ev);
                         cx.verdict_and_usage(result)
                     }
+                    #defaults_impl
                 }
 
                 #evaluate_impl
@@ -387,6 +402,8 @@ fn module_tokens(
             #validate_fn
 
             #evaluate_fn
+
+            #apply_defaults
 
             #body
         }

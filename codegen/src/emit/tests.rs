@@ -32,6 +32,7 @@ impl Build {
             checks,
             collect: Collect::default(),
             annotations: Vec::new(),
+            default: None,
         });
         NodeId(self.nodes.len() - 1)
     }
@@ -48,6 +49,7 @@ impl Build {
             limits: Limits::default(),
             uses_dynamic_scope: false,
             warnings: Vec::new(),
+            defaults: None,
         };
         crate::ir::analyse::analyse(&mut program);
         program

@@ -78,3 +78,38 @@ pub(super) fn equals(x: TokenStream, value: &Value, depth: usize) -> TokenStream
         }
     }
 }
+
+/// An expression building `value` as an owned `Value` (a `default` that `apply_defaults`
+/// inserts).
+pub(super) fn built(value: &Value) -> TokenStream {
+    match value {
+        Value::Null => quote!(Value::Null),
+        Value::Bool(b) => quote!(Value::Bool(#b)),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), ..) => quote!(Value::from(#u)),
+            (None, Some(i), _) => quote!(Value::from(#i)),
+            (None, None, x) => {
+                let x = f64_tokens(x.unwrap_or_default());
+                quote!(Value::from(#x))
+            }
+        },
+        Value::String(s) => quote!(Value::from(#s)),
+        Value::Array(items) if items.is_empty() => quote!(Value::Array(Default::default())),
+        Value::Array(items) => {
+            let items = items.iter().map(built);
+            quote!(Value::from_iter([#(#items),*]))
+        }
+        Value::Object(map) if map.is_empty() => quote!(Value::Object(Default::default())),
+        Value::Object(map) => {
+            let entries = map.iter().map(|(k, v)| {
+                let v = built(v);
+                quote!(m.insert(#k.into(), #v);)
+            });
+            quote!({
+                let mut m = __rt::serde_json::Map::new();
+                #(#entries)*
+                Value::Object(m)
+            })
+        }
+    }
+}

@@ -123,6 +123,7 @@ mod apply;
 mod array;
 mod assertions;
 mod context;
+mod defaults;
 mod index;
 mod object;
 mod plan;
@@ -162,6 +163,7 @@ type FormatCheck = Box<dyn Fn(&str) -> bool + Send + Sync + 'static>;
 ///         }],
 ///         collect: Collect::default(),
 ///         annotations: vec![],
+///         default: None,
 ///     }],
 ///     regexes: vec![],
 ///     resources: vec![Resource { uri: "https://example.com/s.json".into(), dynamic_anchors: Default::default() }],
@@ -169,6 +171,7 @@ type FormatCheck = Box<dyn Fn(&str) -> bool + Send + Sync + 'static>;
 ///     limits: Limits::default(),
 ///     uses_dynamic_scope: false,
 ///     warnings: vec![],
+///     defaults: None,
 /// };
 /// let validator = Interpreter::new(program);
 /// assert!(validator.is_valid(&serde_json::json!("text")));
@@ -224,6 +227,35 @@ impl Interpreter {
     ) -> Interpreter {
         self.formats.insert(name.to_string(), Box::new(check));
         self
+    }
+
+    /// Inserts into `instance` the `default` of every missing property whose subschema
+    /// applies for certain (the rule: [`crate::ir::defaults`]), going as deep as
+    /// validation may ([`Limits::max_depth`]); `false` when it stopped there. The program
+    /// must be compiled with [`crate::Options::defaults`], else nothing is inserted. Meant
+    /// for an instance already validated: it does not validate, and a default is inserted
+    /// as the schema gives it.
+    ///
+    /// ```
+    /// let schema = serde_json::json!({
+    ///     "properties": {"units": {"enum": ["metric", "imperial"], "default": "metric"}}
+    /// });
+    /// let validator = schemac::options().defaults(true).build(&schema).unwrap();
+    /// let mut call = serde_json::json!({"city": "Oslo"});
+    /// assert!(validator.apply_defaults(&mut call));
+    /// assert_eq!(call, serde_json::json!({"city": "Oslo", "units": "metric"}));
+    /// ```
+    pub fn apply_defaults(&self, instance: &mut Value) -> bool {
+        let program = &self.shared.program;
+        match program.defaults.as_ref() {
+            Some(planned) => match planned.root() {
+                Some(root) => {
+                    defaults::apply(program, planned, root, instance, 0, self.limits.max_depth)
+                }
+                None => true,
+            },
+            None => true,
+        }
     }
 
     /// The program interpreted.
@@ -283,6 +315,10 @@ impl Validate for Interpreter {
         let document = Document::read(input)?;
         let limits = self.limits.for_input(input.len());
         Ok(self.check_with(&limits, document.root(), context::Ctx::usage))
+    }
+
+    fn apply_defaults(&self, instance: &mut Value) -> bool {
+        Interpreter::apply_defaults(self, instance)
     }
 }
 

@@ -82,6 +82,7 @@
 //!   declares that `$dynamicAnchor`, else its `fallback`.
 
 pub mod analyse;
+pub mod defaults;
 
 use crate::error::CompileWarning;
 use crate::regex::CompiledRegex;
@@ -129,6 +130,9 @@ pub struct Program {
     pub uses_dynamic_scope: bool,
     /// Warnings raised while compiling.
     pub warnings: Vec<CompileWarning>,
+    /// What `apply_defaults` inserts ([`defaults`]): planned only under
+    /// [`crate::Options::defaults`], else `None`.
+    pub defaults: Option<defaults::Defaults>,
 }
 
 impl Program {
@@ -199,6 +203,8 @@ pub struct Node {
     /// under [`crate::Options::annotations`] (else empty, and nothing about the program
     /// changes).
     pub annotations: Vec<Annotation>,
+    /// The subschema's `default`; lowered only under [`crate::Options::defaults`].
+    pub default: Option<Value>,
 }
 
 /// An annotating keyword of a node (2020-12 §7.7): meta-data, `format`, content and

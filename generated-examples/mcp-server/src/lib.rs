@@ -27,7 +27,7 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
-use schemac_rmcp::{ToolErrors, ToolValidators, ValidatedServer};
+use schemac_rmcp::{ToolErrors, ToolValidators, ValidatedServer, ValidatorOptions};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -42,9 +42,10 @@ pub fn tool_list() -> Result<Vec<Tool>, serde_json::Error> {
 }
 
 /// The validators generated at build time, by tool name (zero start-up cost): the
-/// generated `TOOLS` table, in one call.
+/// generated `TOOLS` table, in one call; valid arguments get their schema's defaults
+/// (generated with the builder's `defaults(true)`) before a tool runs.
 pub fn generated_validators() -> ToolValidators {
-    ToolValidators::from_table(validators::TOOLS)
+    ToolValidators::from_table(validators::TOOLS).with_defaults()
 }
 
 /// Where the server's validators come from.
@@ -62,7 +63,10 @@ pub fn server(source: Validators) -> Result<ValidatedServer<WeatherServer>, Tool
     let handler = WeatherServer::new();
     let validators = match source {
         Validators::Generated => generated_validators(),
-        Validators::Interpreted => ToolValidators::compile(&handler.tools)?,
+        Validators::Interpreted => ToolValidators::compile_with(
+            &handler.tools,
+            &ValidatorOptions::default().defaults(true),
+        )?,
     };
     Ok(ValidatedServer::new(handler, validators))
 }

@@ -125,3 +125,21 @@ fn generated_validators_check_arguments() {
         ]
     );
 }
+
+#[test]
+fn valid_arguments_reach_the_tool_with_their_defaults() {
+    let mut call = json!({"location": "Oslo"});
+    assert!(validators::get_weather_input::is_valid(&call));
+    assert!(validators::get_weather_input::apply_defaults(&mut call));
+    assert_eq!(
+        call,
+        json!({"location": "Oslo", "units": "metric", "days": 1})
+    );
+    // The table's validators, as the server layer holds them, insert the same.
+    let table = generated_validators();
+    let tool = table.get("get_weather").expect("listed");
+    let (arguments, outcome) =
+        tool.check_arguments(json!({"location": "Oslo"}).as_object().cloned());
+    assert!(outcome.is_ok());
+    assert_eq!(arguments.map(Value::Object), Some(call));
+}

@@ -44,6 +44,9 @@ pub mod get_weather_input {
             let result = c0(instance, &mut cx);
             cx.verdict_and_usage(result)
         }
+        fn apply_defaults(&self, instance: &mut Value) -> bool {
+            apply_defaults(instance)
+        }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     #[allow(dead_code)]
@@ -66,6 +69,26 @@ pub mod get_weather_input {
         cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
+    }
+    /// Inserts into `instance` the `default` of every missing property whose subschema
+    /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
+    /// or `dependentSchemas`), at every depth validation reaches (`LIMITS.max_depth`);
+    /// `false` when it stopped there. Meant for an instance already validated.
+    #[allow(dead_code)]
+    pub fn apply_defaults(instance: &mut Value) -> bool {
+        d0(instance, 0)
+    }
+    /// The defaults at `#`.
+    fn d0(v: &mut Value, _depth: u32) -> bool {
+        if let Value::Object(obj) = v {
+            if !obj.contains_key("days") {
+                obj.insert("days".into(), Value::from(1u64));
+            }
+            if !obj.contains_key("units") {
+                obj.insert("units".into(), Value::from("metric"));
+            }
+        }
+        true
     }
     /// `#`
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -333,6 +356,9 @@ pub mod get_weather_output {
             let result = c0(instance, &mut cx);
             cx.verdict_and_usage(result)
         }
+        fn apply_defaults(&self, instance: &mut Value) -> bool {
+            apply_defaults(instance)
+        }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     #[allow(dead_code)]
@@ -355,6 +381,14 @@ pub mod get_weather_output {
         cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
+    }
+    /// Inserts into `instance` the `default` of every missing property whose subschema
+    /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
+    /// or `dependentSchemas`), at every depth validation reaches (`LIMITS.max_depth`);
+    /// `false` when it stopped there. Meant for an instance already validated.
+    #[allow(dead_code)]
+    pub fn apply_defaults(_instance: &mut Value) -> bool {
+        true
     }
     /// `#`
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -945,6 +979,9 @@ pub mod search_docs_input {
             let result = c0(instance, &mut cx);
             cx.verdict_and_usage(result)
         }
+        fn apply_defaults(&self, instance: &mut Value) -> bool {
+            apply_defaults(instance)
+        }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     #[allow(dead_code)]
@@ -967,6 +1004,14 @@ pub mod search_docs_input {
         cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
+    }
+    /// Inserts into `instance` the `default` of every missing property whose subschema
+    /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
+    /// or `dependentSchemas`), at every depth validation reaches (`LIMITS.max_depth`);
+    /// `false` when it stopped there. Meant for an instance already validated.
+    #[allow(dead_code)]
+    pub fn apply_defaults(_instance: &mut Value) -> bool {
+        true
     }
     /// `#`
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -1538,6 +1583,9 @@ pub mod search_docs_output {
             let result = c0(instance, &mut cx);
             cx.verdict_and_usage(result)
         }
+        fn apply_defaults(&self, instance: &mut Value) -> bool {
+            apply_defaults(instance)
+        }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     #[allow(dead_code)]
@@ -1560,6 +1608,14 @@ pub mod search_docs_output {
         cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
+    }
+    /// Inserts into `instance` the `default` of every missing property whose subschema
+    /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
+    /// or `dependentSchemas`), at every depth validation reaches (`LIMITS.max_depth`);
+    /// `false` when it stopped there. Meant for an instance already validated.
+    #[allow(dead_code)]
+    pub fn apply_defaults(_instance: &mut Value) -> bool {
+        true
     }
     /// `#`
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -1917,6 +1973,9 @@ pub mod convert_currency_input {
             let result = c0(instance, &mut cx);
             cx.verdict_and_usage(result)
         }
+        fn apply_defaults(&self, instance: &mut Value) -> bool {
+            apply_defaults(instance)
+        }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     #[allow(dead_code)]
@@ -1939,6 +1998,14 @@ pub mod convert_currency_input {
         cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
+    }
+    /// Inserts into `instance` the `default` of every missing property whose subschema
+    /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
+    /// or `dependentSchemas`), at every depth validation reaches (`LIMITS.max_depth`);
+    /// `false` when it stopped there. Meant for an instance already validated.
+    #[allow(dead_code)]
+    pub fn apply_defaults(_instance: &mut Value) -> bool {
+        true
     }
     /// `#`
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -2207,6 +2274,9 @@ pub mod convert_currency_output {
             let result = c0(instance, &mut cx);
             cx.verdict_and_usage(result)
         }
+        fn apply_defaults(&self, instance: &mut Value) -> bool {
+            apply_defaults(instance)
+        }
     }
     /// `true` when `instance` is valid (an incomplete check is never valid).
     #[allow(dead_code)]
@@ -2229,6 +2299,14 @@ pub mod convert_currency_output {
         cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
+    }
+    /// Inserts into `instance` the `default` of every missing property whose subschema
+    /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
+    /// or `dependentSchemas`), at every depth validation reaches (`LIMITS.max_depth`);
+    /// `false` when it stopped there. Meant for an instance already validated.
+    #[allow(dead_code)]
+    pub fn apply_defaults(_instance: &mut Value) -> bool {
+        true
     }
     /// `#`
     #[cfg_attr(not(debug_assertions), inline(always))]

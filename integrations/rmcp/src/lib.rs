@@ -63,6 +63,13 @@
 //!
 //! Arguments are validated as rmcp holds them, a `serde_json::Map`: the map is moved into
 //! a `Value::Object` and back, never cloned ([`ToolValidator::check_arguments`]).
+//!
+//! Defaults: a server that wants the arguments its handlers read filled in asks for them
+//! — `ToolValidators::from_table(validators::TOOLS).with_defaults()` over code generated
+//! with the builder's `defaults(true)`, or `ToolValidators::compile_with(&tools,
+//! &ValidatorOptions::default().defaults(true))` — and every valid call's missing
+//! properties get their schema's `default` before the handler runs
+//! ([`ToolValidator::with_defaults`]).
 #![deny(missing_docs)]
 
 pub mod client;
@@ -74,5 +81,6 @@ pub use client::{
     ClientError, ClientOptions, ListBound, ListLimits, ListTooLarge, ToolCache, ToolList,
     ValidatedPeer, WatchToolList,
 };
+pub use schemac::ValidatorOptions;
 pub use server::ValidatedServer;
 pub use tools::{SharedValidator, ToolError, ToolErrors, ToolValidator, ToolValidators};

@@ -17,6 +17,9 @@ pub type SharedValidator = Arc<dyn Validate + Send + Sync>;
 pub struct ToolValidator {
     input: SharedValidator,
     output: Option<OutputValidator>,
+    /// Whether valid arguments get the input schema's defaults
+    /// ([`ToolValidator::with_defaults`]).
+    defaults: bool,
 }
 
 #[derive(Clone)]
@@ -31,6 +34,7 @@ impl fmt::Debug for ToolValidator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolValidator")
             .field("has_output_schema", &self.output.is_some())
+            .field("defaults", &self.defaults)
             .finish_non_exhaustive()
     }
 }
@@ -41,7 +45,19 @@ impl ToolValidator {
         ToolValidator {
             input: Arc::new(input),
             output: None,
+            defaults: false,
         }
+    }
+
+    /// The same tool, its valid arguments given the input schema's defaults before the
+    /// handler sees them ([`Validate::apply_defaults`]: each missing property whose
+    /// subschema applies for certain gets its `default`). The input validator must plan
+    /// them: generated with the builder's `defaults(true)`, or compiled with
+    /// [`ValidatorOptions::defaults`] ([`ToolValidator::compile`] turns this on then);
+    /// any other inserts nothing.
+    pub fn with_defaults(mut self) -> ToolValidator {
+        self.defaults = true;
+        self
     }
 
     /// The same tool with an output validator. `object_root` says whether the output
@@ -77,6 +93,7 @@ impl ToolValidator {
             .build(&input_schema)
             .map_err(|errors| ToolError::new(name, errors))?;
         let mut validator = ToolValidator::new(input);
+        validator.defaults = options.compiler_options().defaults;
         if let Some(schema) = &tool.output_schema {
             let output_schema = Value::Object(Map::clone(schema));
             let output = options
@@ -100,7 +117,9 @@ impl ToolValidator {
     }
 
     /// Checks a tool call's arguments, taken by value as rmcp holds them and handed back
-    /// unchanged: absent arguments validate as `{}`. The map is moved into a
+    /// unchanged — but for the defaults of valid arguments, under
+    /// [`ToolValidator::with_defaults`] (absent arguments that get one come back as an
+    /// object): absent arguments validate as `{}`. The map is moved into a
     /// `Value::Object` and out again, never cloned. `Ok` when valid; otherwise the report
     /// with every error (an incomplete check is never valid).
     pub fn check_arguments(
@@ -108,10 +127,14 @@ impl ToolValidator {
         arguments: Option<Map<String, Value>>,
     ) -> (Option<Map<String, Value>>, Result<(), Report>) {
         let was_absent = arguments.is_none();
-        let value = Value::Object(arguments.unwrap_or_default());
+        let mut value = Value::Object(arguments.unwrap_or_default());
         let outcome = full_check(self.input.as_ref(), &value);
+        if self.defaults && outcome.is_ok() {
+            // Validation bounded the depth the walk may go to: it reaches the bottom.
+            self.input.apply_defaults(&mut value);
+        }
         let arguments = match value {
-            Value::Object(map) if !was_absent => Some(map),
+            Value::Object(map) if !(was_absent && map.is_empty()) => Some(map),
             _ => None,
         };
         (arguments, outcome)
@@ -222,6 +245,15 @@ impl ToolValidators {
         router: &rmcp::handler::server::router::tool::ToolRouter<S>,
     ) -> Result<ToolValidators, ToolErrors> {
         ToolValidators::compile(&router.list_all())
+    }
+
+    /// The same validators, every tool's valid arguments given its input schema's
+    /// defaults before the handler sees them ([`ToolValidator::with_defaults`]).
+    pub fn with_defaults(mut self) -> ToolValidators {
+        for tool in self.tools.values_mut() {
+            tool.defaults = true;
+        }
+        self
     }
 
     /// The validators of `name`.
@@ -357,6 +389,34 @@ mod tests {
         assert!(tool.has_output() && !tool.output_object_root());
         assert!(tool.check_output(&json!([])).is_ok());
         assert!(tool.check_output(&json!({})).is_err());
+    }
+
+    #[test]
+    fn valid_arguments_get_their_defaults_when_asked() {
+        let tool: Tool = serde_json::from_value(json!({"name": "search",
+            "inputSchema": {"type": "object",
+                "properties": {"query": {"type": "string"},
+                    "limit": {"type": "integer", "default": 10}}}}))
+        .unwrap();
+        let plain = ToolValidator::compile(&tool, &ValidatorOptions::default()).unwrap();
+        let (back, outcome) = plain.check_arguments(None);
+        assert!(outcome.is_ok());
+        assert_eq!(back, None, "no defaults asked for: unchanged");
+
+        let options = schemac::options().defaults(true);
+        let filling = ToolValidator::compile(&tool, &options).unwrap();
+        let (back, outcome) = filling.check_arguments(None);
+        assert!(outcome.is_ok());
+        assert_eq!(back, json!({"limit": 10}).as_object().cloned());
+        let (back, _) = filling.check_arguments(json!({"limit": 3}).as_object().cloned());
+        assert_eq!(back, json!({"limit": 3}).as_object().cloned());
+        // Invalid arguments come back as they went in.
+        let (back, outcome) = filling.check_arguments(json!({"query": 1}).as_object().cloned());
+        assert!(outcome.is_err());
+        assert_eq!(back, json!({"query": 1}).as_object().cloned());
+        // A validator that plans no defaults inserts none, even when asked.
+        let asked = plain.with_defaults();
+        assert_eq!(asked.check_arguments(None).0, None);
     }
 
     #[test]

@@ -280,7 +280,7 @@ impl<'a> Gen<'a> {
 
     /// `uri` as a function's doc comment shows it: from its `#` on where it is in the root
     /// schema's document (the module's doc comment names that document), else whole.
-    fn relative_location<'u>(&self, uri: &'u str) -> &'u str {
+    pub(super) fn relative_location<'u>(&self, uri: &'u str) -> &'u str {
         uri.strip_prefix(root_document(self.program))
             .filter(|fragment| fragment.starts_with('#'))
             .unwrap_or(uri)
@@ -426,6 +426,19 @@ impl<'a> Gen<'a> {
             quote!(#st.is_match(&#re, #text)?)
         };
         Expr::new(tokens, Uses::CX)
+    }
+
+    /// The program generated.
+    pub(super) fn program(&self) -> &Program {
+        self.program
+    }
+
+    /// The `static` regex `id`, recorded as used (its tables are emitted with the
+    /// functions); `None` for a pattern the engine refused and the program ignores.
+    pub(super) fn regex_static(&self, id: RegexId) -> Option<proc_macro2::Ident> {
+        self.program.regexes[id.0].compiled.as_ref()?;
+        self.used_regexes.borrow_mut().insert(id);
+        Some(regex_name(id))
     }
 
     /// The name of the function a call to `target` in `mode` goes to, recorded as called.

@@ -43,6 +43,7 @@ impl Builder {
                 limits: Limits::default(),
                 uses_dynamic_scope: false,
                 warnings: Vec::new(),
+                defaults: None,
             },
         }
     }
@@ -70,6 +71,7 @@ impl Builder {
             checks: Vec::new(),
             collect: Collect::default(),
             annotations: Vec::new(),
+            default: None,
         });
         NodeId(self.program.nodes.len() - 1)
     }
