@@ -123,7 +123,14 @@ fn run() -> Result<(), String> {
         }
     }
     let evaluated = evaluation_programs(&suite_dir, &drafts)?;
-    let (modules, entries) = compiled.generate(&EmitOptions::default())?;
+    let (modules, entries) = compiled.generate(&EmitOptions {
+        custom_keywords: [(
+            suite::CUSTOM_KEYWORD.to_string(),
+            suite::CUSTOM_KEYWORD_FUNCTION.to_string(),
+        )]
+        .into(),
+        ..EmitOptions::default()
+    })?;
     let (evaluating_modules, evaluators) = evaluated.generate(&EmitOptions {
         validate: EVALUATING.validate(),
         evaluate: EVALUATING.evaluate(),

@@ -65,6 +65,7 @@ pub struct Builder {
     documents: Vec<(String, PathBuf)>,
     options: Options,
     formats: BTreeMap<String, String>,
+    keywords: BTreeMap<String, String>,
     runtime_path: String,
     out_dir: Option<PathBuf>,
     out_file: String,
@@ -89,6 +90,7 @@ impl Builder {
             documents: Vec::new(),
             options: Options::default(),
             formats: BTreeMap::new(),
+            keywords: BTreeMap::new(),
             runtime_path: "::schemac_runtime".to_string(),
             out_dir: None,
             out_file: "schemac.rs".to_string(),
@@ -180,6 +182,17 @@ impl Builder {
     /// [`Builder::assert_format`] is on.
     pub fn format(&mut self, name: &str, function: &str) -> &mut Self {
         self.formats.insert(name.to_string(), function.to_string());
+        self
+    }
+
+    /// Adds a custom keyword, in every dialect: `function` is the path of a
+    /// `fn(&Constant<'static>, &Value) -> Result<(), String>` that the generated code
+    /// calls with the keyword's value (`schemac_runtime::instance::Constant`, static data)
+    /// and the instance, once per evaluation of a subschema that has the keyword (a budget
+    /// unit each): `Ok`, or a message saying what to change (the error's message, shown
+    /// escaped). A name the schema's dialect knows is a compile error.
+    pub fn keyword(&mut self, name: &str, function: &str) -> &mut Self {
+        self.keywords.insert(name.to_string(), function.to_string());
         self
     }
 
@@ -283,6 +296,11 @@ impl Builder {
                 options.custom_formats.push(name.clone());
             }
         }
+        for name in self.keywords.keys() {
+            if !options.custom_keywords.contains(name) {
+                options.custom_keywords.push(name.clone());
+            }
+        }
         if !self.mcp_tools.is_empty() {
             // MCP's dialect rules, for every schema of this builder.
             options = schemac::mcp::options(options);
@@ -307,6 +325,7 @@ impl Builder {
         let emit_options = EmitOptions {
             runtime_path: self.runtime_path.clone(),
             custom_formats: self.formats.clone(),
+            custom_keywords: self.keywords.clone(),
             validate: entries.validate(),
             evaluate: entries.evaluate(),
         };

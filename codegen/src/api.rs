@@ -25,11 +25,15 @@
 use crate::check::Compiler;
 use crate::dialect::Dialect;
 use crate::error::CompileError;
-use crate::interp::Interpreter;
+use crate::interp::{Interpreter, KeywordCheck};
 use crate::options::{Options, RefPolicy};
 use schemac_runtime::{Limits, Validate};
 use serde_json::Value;
 use std::fmt;
+use std::sync::Arc;
+
+/// A custom keyword's factory ([`ValidatorOptions::keyword`]).
+type KeywordFactory = Arc<dyn Fn(&Value) -> Result<KeywordCheck, String> + Send + Sync>;
 
 /// Compiles `schema` under the default [`Options`] (2020-12 unless `$schema` says
 /// otherwise, no remote references, format as annotation) and returns its interpreter.
@@ -70,11 +74,27 @@ pub fn options() -> ValidatorOptions {
 
 /// The settings [`options`] starts from: compiler [`Options`], the offline documents
 /// references may reach, and the document name used in error locations.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ValidatorOptions {
     options: Options,
     documents: Vec<(String, Value)>,
     name: String,
+    /// The custom keywords' factories, by name, in the order given.
+    keywords: Vec<(String, KeywordFactory)>,
+}
+
+impl fmt::Debug for ValidatorOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ValidatorOptions")
+            .field("options", &self.options)
+            .field("documents", &self.documents)
+            .field("name", &self.name)
+            .field(
+                "keywords",
+                &self.keywords.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
 }
 
 impl Default for ValidatorOptions {
@@ -83,6 +103,7 @@ impl Default for ValidatorOptions {
             options: Options::default(),
             documents: Vec::new(),
             name: "schema".to_string(),
+            keywords: Vec::new(),
         }
     }
 }
@@ -138,6 +159,45 @@ impl ValidatorOptions {
         self
     }
 
+    /// Adds the custom keyword `name`, in every dialect: `factory` is given each
+    /// occurrence's value once, at [`ValidatorOptions::build`], and makes its check — a
+    /// closure that, given the instance, returns `Ok` or a message saying what to change
+    /// (the error's message; shown escaped). A factory's `Err` (a value the keyword does
+    /// not take) is an `InvalidKeyword` compile error at the keyword. A name the schema's
+    /// dialect knows is a compile error. Replaces an earlier factory of the same name.
+    ///
+    /// ```
+    /// use schemac::Validate;
+    /// use serde_json::json;
+    ///
+    /// let validator = schemac::options()
+    ///     .keyword("x-even-length", |value| {
+    ///         let wanted = value.as_bool().ok_or("takes true or false")?;
+    ///         Ok(Box::new(move |instance: &serde_json::Value| match instance.as_str() {
+    ///             Some(s) if wanted && s.len() % 2 == 1 => {
+    ///                 Err(format!("string must have an even length, not {}", s.len()))
+    ///             }
+    ///             _ => Ok(()),
+    ///         }))
+    ///     })
+    ///     .build(&json!({"x-even-length": true}))?;
+    /// assert!(validator.is_valid(&json!("ab")));
+    /// let report = validator.validate(&json!("abc"));
+    /// assert_eq!(report.errors[0].kind.to_string(), "string must have an even length, not 3");
+    /// assert_eq!(report.errors[0].keyword_location, "/x-even-length");
+    /// # Ok::<(), schemac::CompileErrors>(())
+    /// ```
+    pub fn keyword(
+        mut self,
+        name: impl Into<String>,
+        factory: impl Fn(&Value) -> Result<KeywordCheck, String> + Send + Sync + 'static,
+    ) -> Self {
+        let name = name.into();
+        self.keywords.retain(|(n, _)| *n != name);
+        self.keywords.push((name, Arc::new(factory)));
+        self
+    }
+
     /// Refuses unknown keywords.
     pub fn strict(mut self, strict: bool) -> Self {
         self.options.strict = strict;
@@ -170,7 +230,13 @@ impl ValidatorOptions {
 
     /// Compiles `schema` and returns its interpreter, or every compile error.
     pub fn build(&self, schema: &Value) -> Result<Interpreter, CompileErrors> {
-        let mut compiler = Compiler::new(self.options.clone());
+        let mut options = self.options.clone();
+        for (name, _) in &self.keywords {
+            if !options.custom_keywords.contains(name) {
+                options.custom_keywords.push(name.clone());
+            }
+        }
+        let mut compiler = Compiler::new(options);
         let mut errors = Vec::new();
         for (uri, document) in &self.documents {
             if let Err(error) = compiler.add_document(uri, document.clone()) {
@@ -183,7 +249,15 @@ impl ValidatorOptions {
         let program = compiler
             .compile_named(&self.name, schema)
             .map_err(CompileErrors)?;
-        Ok(Interpreter::new(program))
+        let mut interpreter = Interpreter::new(program);
+        for (name, factory) in &self.keywords {
+            errors.append(&mut interpreter.bind_keyword(name, factory.as_ref()));
+        }
+        if errors.is_empty() {
+            Ok(interpreter)
+        } else {
+            Err(CompileErrors(errors))
+        }
     }
 }
 

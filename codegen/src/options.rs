@@ -51,6 +51,11 @@ pub struct Options {
     /// Format names the caller supplies checks for (custom formats). With format
     /// assertion on, these are asserted beside the built-in ones.
     pub custom_formats: Vec<String>,
+    /// Keyword names the caller supplies checks for (custom keywords): in every dialect
+    /// each becomes a [`crate::ir::CheckKind::Custom`] check, run with the subschema's
+    /// costlier assertions (`pattern`, `format`), before its applicators; each call is a
+    /// budget unit. A name the dialect knows is a compile error there.
+    pub custom_keywords: Vec<String>,
     /// Patterns the engine refuses: error (default) or ignore.
     pub unsupported_regex: UnsupportedRegexPolicy,
     /// Refuse unknown keywords (for schemas the project authors itself).
@@ -96,6 +101,7 @@ impl Default for Options {
             assert_format: false,
             assert_content: false,
             custom_formats: Vec::new(),
+            custom_keywords: Vec::new(),
             unsupported_regex: UnsupportedRegexPolicy::Error,
             strict: false,
             annotations: false,

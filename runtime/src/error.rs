@@ -367,6 +367,14 @@ pub enum ErrorKind {
     },
     /// `not`: the subschema matched
     Not,
+    /// A custom keyword's check failed: its message, as the check gave it (schemac's
+    /// `Options::custom_keywords`; the keyword location names the keyword).
+    Custom {
+        /// The keyword's name.
+        keyword: Cow<'static, str>,
+        /// What the check said (what to change), shown escaped.
+        message: Cow<'static, str>,
+    },
 }
 
 impl fmt::Display for ErrorKind {
@@ -465,6 +473,7 @@ impl fmt::Display for ErrorKind {
                 write!(f, "value matches {matched} of `oneOf`, not exactly one")
             }
             ErrorKind::Not => f.write_str("value must not match the schema in `not`"),
+            ErrorKind::Custom { message, .. } => write!(f, "{}", Escaped(message)),
         }
     }
 }

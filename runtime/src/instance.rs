@@ -10,6 +10,7 @@
 //! written against `Value` does. Each method says what it costs for both.
 
 use crate::document::JsonStr;
+use alloc::borrow::Cow;
 use serde_json::{Map, Number, Value};
 
 /// The JSON kind of a value (`integer` is not a kind: it is a number with no fraction).
@@ -108,6 +109,11 @@ pub trait Instance<'a>: Copy {
     /// object's keys: several lookups on a large object cost more than one pass over
     /// [`Instance::entries`].
     fn get(self, key: &str) -> Option<Self>;
+
+    /// The value as a `serde_json::Value`: borrowed where it is one (`&Value`), else
+    /// built (a document's subtree, a constant: allocated, recursing as deep as the value
+    /// nests). For code that takes a `&Value`, such as a custom keyword's check.
+    fn to_value(self) -> Cow<'a, Value>;
 }
 
 impl<'a> Instance<'a> for &'a Value {
@@ -191,6 +197,11 @@ impl<'a> Instance<'a> for &'a Value {
     #[inline]
     fn get(self, key: &str) -> Option<Self> {
         crate::engine::get(self.as_object()?, key)
+    }
+
+    #[inline]
+    fn to_value(self) -> Cow<'a, Value> {
+        Cow::Borrowed(self)
     }
 }
 
@@ -324,6 +335,24 @@ impl<'a> Instance<'a> for &'a Constant<'a> {
         };
         let at = entries.binary_search_by(|(k, _)| (*k).cmp(key)).ok()?;
         entries.get(at).map(|(_, value)| value)
+    }
+
+    fn to_value(self) -> Cow<'a, Value> {
+        Cow::Owned(match *self {
+            Constant::Null => Value::Null,
+            Constant::Bool(b) => Value::Bool(b),
+            Constant::Int(i) => Value::from(i),
+            Constant::Uint(u) => Value::from(u),
+            Constant::Float(f) => Value::from(f),
+            Constant::String(s) => Value::from(s),
+            Constant::Array(items) => items.iter().map(|i| i.to_value().into_owned()).collect(),
+            Constant::Object(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| ((*k).into(), v.to_value().into_owned()))
+                    .collect(),
+            ),
+        })
     }
 }
 

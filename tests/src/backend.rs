@@ -67,7 +67,10 @@ impl Backend for Interpreted {
             .compiler
             .compile_named(&ctx.schema_name(), &ctx.group.schema)
         {
-            Ok(program) => Prepared::Ready(Box::new(Interpreter::new(program))),
+            Ok(program) => match crate::custom::interpreter(program) {
+                Ok(interpreter) => Prepared::Ready(Box::new(interpreter)),
+                Err(refused) => Prepared::Failed(refused),
+            },
             Err(errors) => Prepared::Failed(compile_error_text(&errors)),
         }
     }

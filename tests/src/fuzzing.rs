@@ -326,7 +326,8 @@ fn interpreters() -> &'static [Option<Interpreter>] {
                     compilers.push((label.to_string(), compiler));
                 }
                 let (_, compiler) = compilers.iter().find(|(l, _)| l == label)?;
-                compiler.compile(schema).ok().map(Interpreter::new)
+                let program = compiler.compile(schema).ok()?;
+                crate::custom::interpreter(program).ok()
             })
             .collect()
     })

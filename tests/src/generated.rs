@@ -37,7 +37,9 @@ pub fn both_backends(
     let name = format!("{}/{}/{}#{}", spec.draft, spec.name, file.name, group.index);
     let program = compiler.compile_named(&name, &group.schema);
     match (program, lookup(&spec.label(), &file.name, group.index)) {
-        (Ok(program), Some(generated)) => Ok(Some((Interpreter::new(program), generated))),
+        (Ok(program), Some(generated)) => {
+            Ok(Some((crate::custom::interpreter(program)?, generated)))
+        }
         (Err(_), None) => Ok(None),
         (Ok(_), None) => Err(format!("{name}: compiles but was not generated")),
         (Err(e), Some(_)) => Err(format!("{name}: generated but fails to compile: {e:?}")),

@@ -19,6 +19,7 @@
 pub mod annotations;
 pub mod backend;
 pub mod corpus;
+pub mod custom;
 pub mod evaluation_cases;
 pub mod fuzzing;
 pub mod generated;

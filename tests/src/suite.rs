@@ -35,6 +35,7 @@ impl SetSpec {
             default_dialect: self.default_dialect,
             assert_format: self.assert_format,
             assert_content: self.assert_content,
+            custom_keywords: vec![CUSTOM_KEYWORD.to_string()],
             ..Options::default()
         }
     }
@@ -44,6 +45,13 @@ impl SetSpec {
         format!("{} {}", self.draft, self.name)
     }
 }
+
+/// The custom keyword every set compiles (`crate::custom`: its rule and both backends'
+/// forms; `build.rs` gives generated code [`CUSTOM_KEYWORD_FUNCTION`]).
+pub const CUSTOM_KEYWORD: &str = "x-length-divisible-by";
+
+/// The function generated code calls for [`CUSTOM_KEYWORD`].
+pub const CUSTOM_KEYWORD_FUNCTION: &str = "crate::custom::length_divisible_by";
 
 /// Every set the harness runs: three per draft, newest draft first.
 pub const SETS: [SetSpec; 15] = {

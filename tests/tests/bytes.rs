@@ -13,7 +13,7 @@
 use schemac::interp::Interpreter;
 use schemac_runtime::{Report, Validate, Verdict};
 use schemac_tests::suite::{case_id, fixtures_dir, Set, SetSpec, FIXTURES, SETS};
-use schemac_tests::{corpus, paths, registry};
+use schemac_tests::{corpus, custom, paths, registry};
 use serde_json::Value;
 
 /// `value` as `serde_json` writes it, and the same text with `e` and every character
@@ -143,7 +143,7 @@ fn suite_set(tally: &mut Tally, spec: SetSpec, set: &Set) {
             let Ok(program) = compiler.compile_named(&name, &group.schema) else {
                 continue;
             };
-            let interpreter = Interpreter::new(program);
+            let interpreter = custom::interpreter(program).unwrap_or_else(|e| panic!("{e}"));
             for test in &group.tests {
                 let id = case_id(&spec, file, group, test);
                 tally.compare(&id, &interpreter, &test.data);

@@ -114,8 +114,7 @@ fn a_schema_that_applies_its_subschemas_at_every_place_is_refused_at_compile_tim
         );
     }
     let schema = json!({"$defs": defs, "$ref": "#/$defs/d0"});
-    let (built, work) =
-        schemac::work::counted(|| schemac::options().defaults(true).build(&schema));
+    let (built, work) = schemac::work::counted(|| schemac::options().defaults(true).build(&schema));
     let errors = built.expect_err("refused");
     assert!(errors.has_kind(&schemac::CompileErrorKind::TooManySubschemas));
     let message = errors.errors()[0].to_string();
@@ -123,5 +122,8 @@ fn a_schema_that_applies_its_subschemas_at_every_place_is_refused_at_compile_tim
     // Validation alone compiles it.
     let (plain, plain_work) = schemac::work::counted(|| schemac::validator_for(&schema));
     assert!(plain.is_ok());
-    assert!(work < 4 * plain_work, "defaults {work} vs validation {plain_work}");
+    assert!(
+        work < 4 * plain_work,
+        "defaults {work} vs validation {plain_work}"
+    );
 }

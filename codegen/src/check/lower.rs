@@ -7,8 +7,8 @@ use crate::dialect::keywords;
 use crate::dialect::Dialect;
 use crate::error::{CompileError, CompileErrorKind, CompileWarning, Location};
 use crate::ir::{
-    analyse, defaults, Annotation, Check, CheckKind, Collect, Edge, Node, NodeId, Program,
-    RegexEntry, RegexId, Resource, ResourceId,
+    analyse, defaults, Annotation, Check, CheckKind, Collect, CustomKeyword, Edge, Node, NodeId,
+    Program, RegexEntry, RegexId, Resource, ResourceId,
 };
 use crate::load::{uri, Index, LocateError, Place, SchemaInfo};
 use crate::options::{Options, RefPolicy, UnsupportedRegexPolicy};
@@ -49,6 +49,7 @@ pub(crate) fn lower(
         errors: Vec::new(),
         warnings: Vec::new(),
         misspelled: BTreeMap::new(),
+        customs: 0,
     };
     let root = lower.node_for(root);
     lower.drain();
@@ -98,6 +99,8 @@ struct Lower<'a> {
     resource_memo: HashMap<Place, ResourceId>,
     errors: Vec<CompileError>,
     warnings: Vec<CompileWarning>,
+    /// Custom keywords lowered so far (the next one's [`CustomKeyword::id`]).
+    customs: usize,
     /// Unknown keywords that look like typos of known ones: name → (suggestion, the least
     /// location, how many subschemas have it). One warning per name.
     misspelled: BTreeMap<String, (&'static str, Location, usize)>,
@@ -453,6 +456,7 @@ impl Keywords<'_, '_> {
         if dialect.vocab.applicator {
             self.applicators(object);
         }
+        self.custom_keywords(object);
         if dialect.vocab.unevaluated && !legacy {
             if let Some(value) = object.get("unevaluatedProperties") {
                 if let Some(edge) = self.schema("unevaluatedProperties", &[], value) {
@@ -469,7 +473,10 @@ impl Keywords<'_, '_> {
             }
         }
         let annotations = if self.lower.options.annotations {
-            annotations(dialect.dialect, object)
+            let mut found = annotations(dialect.dialect, object);
+            // A custom keyword is a check, not an unknown keyword's annotation.
+            found.retain(|a| !self.lower.options.custom_keywords.contains(&a.keyword));
+            found
         } else {
             Vec::new()
         };
@@ -516,10 +523,42 @@ impl Keywords<'_, '_> {
             .push(CompileWarning { location, message });
     }
 
+    /// The custom keywords of `object` ([`Options::custom_keywords`]), in the option's
+    /// order; one that the dialect knows is an error.
+    fn custom_keywords(&mut self, object: &Map<String, Value>) {
+        let options = self.lower.options;
+        let dialect = self.info.dialect.dialect;
+        for name in &options.custom_keywords {
+            let Some(value) = object.get(name) else {
+                continue;
+            };
+            if keywords::is_known(dialect, name) {
+                self.error(
+                    CompileErrorKind::InvalidKeyword,
+                    name,
+                    format!(
+                        "`{}` is a keyword of this schema's dialect: a custom keyword cannot \
+                         replace it",
+                        Escaped(name)
+                    ),
+                );
+                continue;
+            }
+            let custom = CustomKeyword {
+                id: self.lower.customs,
+                value: value.clone(),
+                location: self.keyword_location(&[name]),
+            };
+            self.lower.customs += 1;
+            self.push(name, CheckKind::Custom(custom));
+        }
+    }
+
     fn unknown_keywords(&mut self, object: &Map<String, Value>) {
         let dialect = self.info.dialect.dialect;
+        let custom = &self.lower.options.custom_keywords;
         for name in object.keys() {
-            if keywords::is_known(dialect, name) {
+            if keywords::is_known(dialect, name) || custom.contains(name) {
                 continue;
             }
             if self.lower.options.strict {

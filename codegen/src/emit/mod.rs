@@ -40,6 +40,11 @@ pub struct EmitOptions {
     /// Custom formats: format name → path of a `fn(&str) -> bool` the generated code calls
     /// (`crate::formats::currency`). Take precedence over the runtime's built-in formats.
     pub custom_formats: BTreeMap<String, String>,
+    /// Custom keywords: keyword name → path of a `fn(&Constant<'static>, &Value) ->
+    /// Result<(), String>` the generated code calls with the keyword's value (the
+    /// runtime's `instance::Constant`, static data) and the instance: `Ok`, or a message
+    /// saying what to change. Every custom keyword of a program needs one.
+    pub custom_keywords: BTreeMap<String, String>,
     /// Emit `validate` (the error-collecting functions) besides `check` / `is_valid`.
     /// Without it the module's `Validator` implements only the runtime's `Check`, and the
     /// generated code is about half the size. Default: `true`.
@@ -57,6 +62,7 @@ impl Default for EmitOptions {
         EmitOptions {
             runtime_path: "::schemac_runtime".to_string(),
             custom_formats: BTreeMap::new(),
+            custom_keywords: BTreeMap::new(),
             validate: true,
             evaluate: false,
         }
@@ -101,6 +107,9 @@ pub enum EmitError {
     /// The units' tool parts do not make a tool table ([`Unit::tool`]: a tool with two
     /// input schemas, an output schema without an input schema, a schema without text).
     InvalidToolTable(String),
+    /// A schema uses a custom keyword that [`EmitOptions::custom_keywords`] gives no
+    /// function for.
+    MissingKeywordFunction(String),
     /// The generated tokens did not parse as a Rust file (a bug in the backend).
     Internal(String),
 }
@@ -121,6 +130,11 @@ impl fmt::Display for EmitError {
             EmitError::InvalidToolTable(why) => {
                 write!(f, "the MCP tool table cannot be generated: {why}")
             }
+            EmitError::MissingKeywordFunction(name) => write!(
+                f,
+                "custom keyword `{}` has no function to call (give its path: Builder::keyword)",
+                schemac_runtime::error::Escaped(name)
+            ),
             EmitError::Internal(message) => {
                 write!(f, "internal error in the Rust backend: {message}")
             }
@@ -169,13 +183,15 @@ pub fn generate_tokens(
             what: "runtime path".to_string(),
             path: options.runtime_path.clone(),
         })?;
-    let mut formats = BTreeMap::new();
-    for (name, path) in &options.custom_formats {
-        let parsed: syn::Path = syn::parse_str(path).map_err(|_| EmitError::InvalidPath {
-            what: format!("custom format {name:?}"),
-            path: path.clone(),
-        })?;
-        formats.insert(name.clone(), parsed);
+    let formats = parsed_paths(&options.custom_formats, "custom format")?;
+    let keywords = parsed_paths(&options.custom_keywords, "custom keyword")?;
+    for unit in units {
+        let customs = unit.program.nodes.iter().flat_map(|n| &n.checks);
+        for check in customs.filter(|c| matches!(c.kind, crate::ir::CheckKind::Custom(_))) {
+            if !keywords.contains_key(&check.keyword) {
+                return Err(EmitError::MissingKeywordFunction(check.keyword.clone()));
+            }
+        }
     }
     let entries = Entries::new(options.validate, options.evaluate);
     let mut seen = BTreeSet::new();
@@ -187,7 +203,12 @@ pub fn generate_tokens(
         if !seen.insert(unit.module) {
             return Err(EmitError::DuplicateModule(unit.module.to_string()));
         }
-        modules.push(module_tokens(unit, &quote!(#runtime), &formats, entries));
+        modules.push(module_tokens(
+            unit,
+            &quote!(#runtime),
+            (&formats, &keywords),
+            entries,
+        ));
     }
     let tools = tool_table::tokens(units, &quote!(#runtime), entries.validate())?;
     Ok(quote! {
@@ -197,17 +218,34 @@ pub fn generate_tokens(
     })
 }
 
+/// The user's function paths `paths` (name → path) parsed; `what` names them in errors.
+fn parsed_paths(
+    paths: &BTreeMap<String, String>,
+    what: &str,
+) -> Result<BTreeMap<String, syn::Path>, EmitError> {
+    paths
+        .iter()
+        .map(|(name, path)| match syn::parse_str::<syn::Path>(path) {
+            Ok(parsed) => Ok((name.clone(), parsed)),
+            Err(_) => Err(EmitError::InvalidPath {
+                what: format!("{what} {name:?}"),
+                path: path.clone(),
+            }),
+        })
+        .collect()
+}
+
 /// One schema's module.
 fn module_tokens(
     unit: &Unit<'_>,
     runtime: &TokenStream,
-    formats: &BTreeMap<String, syn::Path>,
+    (formats, keywords): (&BTreeMap<String, syn::Path>, &BTreeMap<String, syn::Path>),
     entries: Entries,
 ) -> TokenStream {
     let (validate, evaluate) = (entries.validate(), entries.evaluate());
     let plan = crate::plan::Plan::new(unit.program);
     let program = &plan.program;
-    let gen = node::Gen::new(&plan, runtime, formats, validate, evaluate);
+    let gen = node::Gen::new(&plan, runtime, (formats, keywords), validate, evaluate);
     // (Before the functions: the regexes the defaults test are emitted with theirs.)
     let apply_defaults = unit
         .program

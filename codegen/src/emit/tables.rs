@@ -148,6 +148,16 @@ pub fn composite_members(values: &[Value], runtime: &TokenStream) -> (TokenStrea
     )
 }
 
+/// `value` as a constant expression of type `#runtime::instance::Constant<'static>` (a
+/// custom keyword's value).
+pub fn constant_value(value: &Value, runtime: &TokenStream) -> TokenStream {
+    let value = constant(value);
+    quote!({
+        use #runtime::instance::Constant as C;
+        #value
+    })
+}
+
 /// `value` as a constant expression of type `Constant<'static>`, the runtime's
 /// `instance::Constant` imported as `C`: numbers divided as
 /// `schemac_runtime::lookup::Key` divides them, object entries sorted by key.

@@ -7,7 +7,7 @@ use super::access::count;
 use super::context::{charge_elements, has_type, items_from, Ctx, Inst};
 use super::plan::{Bound, ByKind, Lane, NodePlan, Simple};
 use super::Interpreter;
-use crate::ir::{Check, CheckKind, Node};
+use crate::ir::{Check, CheckKind, CustomKeyword, Node};
 use crate::plan::kind::Kind;
 use crate::plan::lookup::EnumTable;
 use crate::plan::{messages, Limit};
@@ -110,6 +110,7 @@ impl Interpreter {
             CheckKind::MaxProperties(limit) => {
                 inst.as_object().is_none_or(|o| count(o) as u64 <= *limit)
             }
+            CheckKind::Custom(custom) => self.custom(custom, inst).is_ok(),
             _ => return None,
         };
         Some(Ok(ok))
@@ -172,10 +173,32 @@ impl Interpreter {
             CheckKind::UniqueItems => ErrorKind::UniqueItems,
             CheckKind::MinProperties(limit) => ErrorKind::MinProperties { limit: *limit },
             CheckKind::MaxProperties(limit) => ErrorKind::MaxProperties { limit: *limit },
+            CheckKind::Custom(custom) => ErrorKind::Custom {
+                keyword: Cow::Owned(check.keyword.clone()),
+                message: Cow::Owned(self.custom(custom, inst).err().unwrap_or_default()),
+            },
             // Checks `leaf` does not decide report their own errors.
             _ => return,
         };
         cx.error(node, &check.keyword, kind);
+    }
+
+    /// What the check of the custom keyword occurrence `custom` says of `inst` (a key is
+    /// given as a string `Value`, a document's node as the `Value` of its subtree).
+    fn custom<'a, I: Instance<'a>>(
+        &self,
+        custom: &CustomKeyword,
+        inst: Inst<'_, I>,
+    ) -> Result<(), String> {
+        let Some(check) = self.keywords.get(custom.id).and_then(Option::as_ref) else {
+            return Err("no check was given for this custom keyword \
+                        (schemac::ValidatorOptions::keyword)"
+                .to_string());
+        };
+        match inst {
+            Inst::Value(v) => check(&v.to_value()),
+            Inst::Key(k) => check(&Value::String(k.to_string())),
+        }
     }
 
     /// Whether `s` passes the asserted format `name`: a custom check first, then the

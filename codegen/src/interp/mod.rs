@@ -144,6 +144,11 @@ use std::fmt;
 /// A custom format check supplied with [`Interpreter::with_format`].
 type FormatCheck = Box<dyn Fn(&str) -> bool + Send + Sync + 'static>;
 
+/// A custom keyword's check for one occurrence, made by its factory from the keyword's
+/// value ([`Interpreter::with_keyword`]): given the instance, `Ok`, or a message saying
+/// what to change (it becomes the error's message).
+pub type KeywordCheck = Box<dyn Fn(&Value) -> Result<(), String> + Send + Sync + 'static>;
+
 /// A validator that interprets a compiled [`Program`].
 ///
 /// ```
@@ -184,6 +189,9 @@ pub struct Interpreter {
     plans: Vec<plan::NodePlan>,
     limits: Limits,
     formats: BTreeMap<String, FormatCheck>,
+    /// The check of each custom keyword occurrence, by [`crate::ir::CustomKeyword::id`]
+    /// (`None`: no factory was given for its keyword; the check fails, saying so).
+    keywords: Vec<Option<KeywordCheck>>,
 }
 
 impl Interpreter {
@@ -200,6 +208,7 @@ impl Interpreter {
             plans,
             limits,
             formats: BTreeMap::new(),
+            keywords: Vec::new(),
         }
     }
 
@@ -227,6 +236,60 @@ impl Interpreter {
     ) -> Interpreter {
         self.formats.insert(name.to_string(), Box::new(check));
         self
+    }
+
+    /// Gives the custom keyword `name` ([`crate::Options::custom_keywords`]) its checks:
+    /// `factory` makes one from each occurrence's value, once, here; its `Err` (the value
+    /// is not one the keyword takes) is an `InvalidKeyword` error at the keyword, every
+    /// such error returned together. A custom keyword given no factory fails every
+    /// instance, with a message saying so. Each check is called once per evaluation of
+    /// its subschema (charged to the budget: [`crate::plan`]), and again to word its error
+    /// when it fails in `validate`.
+    pub fn with_keyword(
+        mut self,
+        name: &str,
+        factory: impl Fn(&Value) -> Result<KeywordCheck, String>,
+    ) -> Result<Interpreter, Vec<crate::error::CompileError>> {
+        let errors = self.bind_keyword(name, factory);
+        if errors.is_empty() {
+            Ok(self)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// [`Interpreter::with_keyword`] in place: the errors of the occurrences `factory`
+    /// refused (the others are bound).
+    pub(crate) fn bind_keyword(
+        &mut self,
+        name: &str,
+        factory: impl Fn(&Value) -> Result<KeywordCheck, String>,
+    ) -> Vec<crate::error::CompileError> {
+        let mut errors = Vec::new();
+        for node in &self.shared.program.nodes {
+            for check in &node.checks {
+                let crate::ir::CheckKind::Custom(custom) = &check.kind else {
+                    continue;
+                };
+                if check.keyword != name {
+                    continue;
+                }
+                match factory(&custom.value) {
+                    Ok(made) => {
+                        if self.keywords.len() <= custom.id {
+                            self.keywords.resize_with(custom.id + 1, || None);
+                        }
+                        self.keywords[custom.id] = Some(made);
+                    }
+                    Err(why) => errors.push(crate::error::CompileError::new(
+                        crate::error::CompileErrorKind::InvalidKeyword,
+                        custom.location.clone(),
+                        format!("custom keyword `{name}`: {why}"),
+                    )),
+                }
+            }
+        }
+        errors
     }
 
     /// Inserts into `instance` the `default` of every missing property whose subschema
@@ -275,6 +338,7 @@ impl fmt::Debug for Interpreter {
             .field("nodes", &self.shared.program.nodes.len())
             .field("limits", &self.limits)
             .field("custom_formats", &self.formats.keys().collect::<Vec<_>>())
+            .field("custom_keywords", &self.keywords.len())
             .finish()
     }
 }

@@ -121,7 +121,7 @@ pub struct Additional {
 const PLACES_PER_SUBSCHEMA: usize = 16;
 
 /// Plans the defaults of `program` (see the module documentation). More listed
-/// applications than [`PLACES_PER_SUBSCHEMA`] per allowed subschema is
+/// applications than 16 per allowed subschema (`PLACES_PER_SUBSCHEMA`) is
 /// `TooManySubschemas`.
 pub fn plan(program: &Program, max_subschemas: usize) -> Result<Defaults, CompileError> {
     let mut planner = Planner {

@@ -394,6 +394,21 @@ pub enum CheckKind {
     UnevaluatedProperties(Edge),
     /// `unevaluatedItems`.
     UnevaluatedItems(Edge),
+    /// A custom keyword ([`crate::Options::custom_keywords`]; the check's keyword is its
+    /// name): the caller's function, given the keyword's value and the instance, decides.
+    Custom(CustomKeyword),
+}
+
+/// One occurrence of a custom keyword in a program.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CustomKeyword {
+    /// Its number among the program's custom keywords, in lowering order (from 0, each
+    /// once): what a backend finds the occurrence's check by.
+    pub id: usize,
+    /// The keyword's value.
+    pub value: Value,
+    /// Where it is, for errors about its value.
+    pub location: crate::error::Location,
 }
 
 /// The child edges of a [`CheckKind`], shared by [`CheckKind::edges`] and

@@ -38,7 +38,8 @@
 //!   scope, or nested too deeply in inline code. Every other node is inlined into its
 //!   user (or users).
 //! - **Budget, charged in bulk.** Entering an out-of-line node charges its
-//!   [`NodePlan::entry_cost`]: one unit for itself and for every inline node it applies
+//!   [`NodePlan::entry_cost`]: one unit for itself (and one per custom keyword it
+//!   calls) and for every inline node it applies
 //!   at most once per evaluation (in-place applicators, `properties`, `prefixItems`),
 //!   recursively — none for a constant node (`true`, `false`, `{}`: no evaluation, so a
 //!   loop applying only constants, such as `additionalProperties: false`, charges
@@ -376,7 +377,10 @@ fn order_checks(program: &mut Program, weights: &[u32]) {
             match kind {
                 CheckKind::UnevaluatedProperties(_) | CheckKind::UnevaluatedItems(_) => (4, 0),
                 CheckKind::Unresolved { .. } | CheckKind::False => (0, 0),
-                CheckKind::Pattern(_) | CheckKind::Format(_) | CheckKind::UniqueItems => (1, 0),
+                CheckKind::Pattern(_)
+                | CheckKind::Format(_)
+                | CheckKind::UniqueItems
+                | CheckKind::Custom(_) => (1, 0),
                 _ if kind.edges().is_empty() => (0, 0),
                 _ => (2, heaviest(kind)),
             }
@@ -672,11 +676,18 @@ fn decide(
                 continue;
             }
             // A constant node (`true`, `false`, `{}`) is no evaluation: it costs nothing.
+            // A custom keyword's call is a unit of its own (the caller's code).
+            let own = 1 + program
+                .node(id)
+                .checks
+                .iter()
+                .filter(|c| matches!(c.kind, CheckKind::Custom(_)))
+                .count() as u64;
             let total = match constant(program, id) {
                 Some(_) => 0,
                 None => once_children
                     .map(|t| cost[t.0].unwrap_or(1))
-                    .fold(1u64, u64::saturating_add),
+                    .fold(own, u64::saturating_add),
             };
             cost[id.0] = Some(total);
         }

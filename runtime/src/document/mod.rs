@@ -265,6 +265,11 @@ impl<'d> Instance<'d> for Node<'d> {
             .find(|(k, _)| k.eq_str(key))
             .map(|(_, value)| value)
     }
+
+    fn to_value(self) -> alloc::borrow::Cow<'d, serde_json::Value> {
+        // (The inherent `Node::to_value`: the subtree, built.)
+        alloc::borrow::Cow::Owned(Node::to_value(self))
+    }
 }
 
 /// The items of an array [`Node`], in order.

@@ -81,6 +81,39 @@ fn id_pattern(ids: &[u32]) -> TokenStream {
 }
 
 impl Gen<'_> {
+    /// A custom keyword's call: the user's function given the keyword's value (a `static`
+    /// constant) and the instance; its `Err` fails the node (check) or is the error's
+    /// message (errors).
+    fn custom(&self, f: &Fun<'_>, check: &Check, value: &serde_json::Value) -> Code {
+        let rt = self.rt;
+        let value = self.table(
+            "KW",
+            " A custom keyword's value.",
+            quote!(#rt::instance::Constant<'static>),
+            super::super::tables::constant_value(value, rt),
+        );
+        let keyword = &check.keyword;
+        // `generate_tokens` refused a program with a custom keyword it has no path for.
+        let Some(path) = self.keywords.get(keyword) else {
+            return Code::default();
+        };
+        let call = quote!(#path(&#value, v));
+        match f.mode {
+            Mode::Check => {
+                Code::if_then(quote!(#call.is_err()), Code::exit(f.exit.clone())).using(Uses::V)
+            }
+            Mode::Errors => Code::stmt(quote! {
+                if let Err(message) = #call {
+                    cx.error(#keyword, __rt::ErrorKind::Custom {
+                        keyword: __rt::Cow::Borrowed(#keyword),
+                        message: __rt::Cow::Owned(message),
+                    });
+                }
+            })
+            .using(Uses::CX | Uses::V),
+        }
+    }
+
     /// Code of check `index` of the node (not a dispatched one).
     pub(super) fn in_place(&self, f: &Fun<'_>, index: usize, check: &Check) -> Code {
         match &check.kind {
@@ -117,6 +150,7 @@ impl Gen<'_> {
                 then,
                 otherwise,
             } => self.if_then_else(f, condition, then.as_ref(), otherwise.as_ref()),
+            CheckKind::Custom(custom) => self.custom(f, check, &custom.value),
             other => unreachable_kind(other),
         }
     }

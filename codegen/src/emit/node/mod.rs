@@ -63,6 +63,8 @@ pub(super) struct Gen<'a> {
     program: &'a Program,
     rt: &'a TokenStream,
     formats: &'a BTreeMap<String, syn::Path>,
+    /// The user's custom keywords: name → the function generated code calls.
+    keywords: &'a BTreeMap<String, syn::Path>,
     /// Whether the error-collecting functions are generated.
     validate: bool,
     /// Whether they also collect annotations when the state asks (`evaluate`).
@@ -156,11 +158,15 @@ enum Step {
 }
 
 impl<'a> Gen<'a> {
-    /// A generator for `plan`, naming the runtime `rt`, with the user's custom formats.
+    /// A generator for `plan`, naming the runtime `rt`, with the user's custom formats
+    /// and keywords.
     pub(super) fn new(
         plan: &'a Plan,
         rt: &'a TokenStream,
-        formats: &'a BTreeMap<String, syn::Path>,
+        (formats, keywords): (
+            &'a BTreeMap<String, syn::Path>,
+            &'a BTreeMap<String, syn::Path>,
+        ),
         validate: bool,
         evaluate: bool,
     ) -> Gen<'a> {
@@ -171,6 +177,7 @@ impl<'a> Gen<'a> {
             program: &plan.program,
             rt,
             formats,
+            keywords,
             called: RefCell::new(Vec::new()),
             pointers: RefCell::default(),
             used_regexes: RefCell::new(BTreeSet::new()),
@@ -830,6 +837,7 @@ fn dispatchable(kind: &CheckKind) -> bool {
             | CheckKind::OneOf(_)
             | CheckKind::Not(_)
             | CheckKind::IfThenElse { .. }
+            | CheckKind::Custom(_)
     )
 }
 
