@@ -299,7 +299,7 @@ impl Lower<'_> {
                 if self.options.defaults
                     && !(info.dialect.dialect.is_legacy() && object.contains_key("$ref")) =>
             {
-                object.get("default").cloned()
+                object.get("default").cloned().map(Box::new)
             }
             _ => None,
         };
@@ -550,7 +550,7 @@ impl Keywords<'_, '_> {
                 location: self.keyword_location(&[name]),
             };
             self.lower.customs += 1;
-            self.push(name, CheckKind::Custom(custom));
+            self.push(name, CheckKind::Custom(Box::new(custom)));
         }
     }
 

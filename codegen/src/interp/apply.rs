@@ -44,7 +44,22 @@ impl Interpreter {
             return self.eval_root(cx, instance);
         }
         cx.state.spend_units(plan.entry_cost)?;
-        self.run_ops(cx, &plan.ops, Inst::Value(instance))
+        self.entered_ops(cx, plan, Inst::Value(instance))
+    }
+
+    /// The ops of the [`NodePlan::quick`] node planned `plan`, entered, on `inst`
+    /// ([`NodePlan::ops`]; none: valid).
+    #[inline(always)]
+    fn entered_ops<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        plan: &NodePlan,
+        inst: Inst<'_, I>,
+    ) -> Res {
+        match plan.ops.as_deref() {
+            Some(ops) => self.run_ops(cx, ops, inst),
+            None => Ok(true),
+        }
     }
 
     /// Evaluates node `id` against `inst`. When `out` is given and the node collects
@@ -126,7 +141,7 @@ impl Interpreter {
             }
         }
         let result = if plan.quick && !cx.locates() {
-            self.run_ops(cx, &plan.ops, inst)
+            self.entered_ops(cx, plan, inst)
         } else {
             let node = &self.shared.program.nodes[id.0];
             if plan.collects || self.shared.program.uses_dynamic_scope || cx.annotate {

@@ -313,7 +313,7 @@ impl Planner<'_> {
     fn default_of(&mut self, id: NodeId) -> Option<Value> {
         self.closure(id)
             .into_iter()
-            .find_map(|n| self.program.node(n).default.clone())
+            .find_map(|n| self.program.node(n).default.as_deref().cloned())
     }
 
     /// The step of the instance place where `id` applies.

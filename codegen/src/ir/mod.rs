@@ -204,7 +204,7 @@ pub struct Node {
     /// changes).
     pub annotations: Vec<Annotation>,
     /// The subschema's `default`; lowered only under [`crate::Options::defaults`].
-    pub default: Option<Value>,
+    pub default: Option<Box<Value>>,
 }
 
 /// An annotating keyword of a node (2020-12 §7.7): meta-data, `format`, content and
@@ -396,7 +396,7 @@ pub enum CheckKind {
     UnevaluatedItems(Edge),
     /// A custom keyword ([`crate::Options::custom_keywords`]; the check's keyword is its
     /// name): the caller's function, given the keyword's value and the instance, decides.
-    Custom(CustomKeyword),
+    Custom(Box<CustomKeyword>),
 }
 
 /// One occurrence of a custom keyword in a program.

@@ -75,12 +75,12 @@ pub(super) struct NodePlan {
     /// evaluates exactly the instance's properties among these names (by
     /// [`NameTable`] id), whatever the instance ([`evaluated_by_name`]): short-circuit
     /// evaluation runs it as a [`NodePlan::quick`] node and records the names.
-    pub(super) evaluates: Option<Bits>,
+    pub(super) evaluates: Option<Box<Bits>>,
     /// In a node that collects evaluated properties, the names (by id) of its
     /// `properties` check with the [`NodePlan::property_index`] when that check runs
     /// alone: short-circuit evaluation runs it as it runs `properties` alone and records
     /// these names.
-    pub(super) property_names: Option<Bits>,
+    pub(super) property_names: Option<Box<Bits>>,
     /// A [`NodePlan::evaluates`] node whose only step on any instance is a `properties`
     /// on an object, over schemas that charge nothing: its entries (name and schema),
     /// which short-circuit evaluation looks up in the object, whatever its size (the
@@ -97,9 +97,9 @@ pub(super) struct NodePlan {
     /// for short-circuit evaluation.
     pub(super) required: Vec<(usize, Required)>,
     /// `properties`, `patternProperties` and `additionalProperties` fused into one pass.
-    pub(super) object: Option<FusedApplicators>,
+    pub(super) object: Option<Box<FusedApplicators>>,
     /// The check index of the node's `properties` check and a lookup index over its names.
-    pub(super) property_index: Option<(usize, PropertyIndex)>,
+    pub(super) property_index: Option<Box<(usize, PropertyIndex)>>,
     /// Prefilters for the `patternProperties` / `additionalProperties` checks with at
     /// least [`PatternSet::MIN_PATTERNS`] patterns, by check index.
     pub(super) pattern_sets: Vec<(usize, PatternSet)>,
@@ -113,9 +113,9 @@ pub(super) struct NodePlan {
     /// How short-circuit evaluation without annotations evaluates the node.
     pub(super) fast: Fast,
     /// The [`Op`]s short-circuit evaluation runs once it has entered an out-of-line
-    /// [`NodePlan::quick`] node (empty for every other node: an inline one's are in
-    /// [`NodePlan::fast`]).
-    pub(super) ops: ByKind<Op>,
+    /// [`NodePlan::quick`] node (`None` when there are none, as for every other node: an
+    /// inline one's are in [`NodePlan::fast`]).
+    pub(super) ops: Option<Box<ByKind<Op>>>,
 }
 
 /// One step of a node's checks as short-circuit evaluation runs them once it has
@@ -143,7 +143,7 @@ impl NodePlan {
     /// The lookup index over the names of check `index` (a `properties`), if it has one.
     pub(super) fn properties_index(&self, index: usize) -> Option<&PropertyIndex> {
         self.property_index
-            .as_ref()
+            .as_deref()
             .filter(|(at, _)| *at == index)
             .map(|(_, names)| names)
     }
@@ -252,7 +252,7 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             if plan.out_of_line {
                 return (Fast::Enter, lanes);
             }
-            (Fast::Ops(lanes), ByKind::default())
+            (Fast::Ops(Box::new(lanes)), ByKind::default())
         })
         .collect();
     if !program.uses_dynamic_scope {
@@ -269,11 +269,13 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
     }
     for (plan, (fast, ops)) in plans.iter_mut().zip(fast) {
         let fast = match fast {
-            Fast::Ops(lanes) => Fast::Ops(lanes.with_required_folded(&program.nodes)),
+            Fast::Ops(lanes) => Fast::Ops(Box::new(lanes.with_required_folded(&program.nodes))),
             fast => fast,
         };
         plan.fast = fast.simplified();
-        plan.ops = ops.with_required_folded(&program.nodes);
+        let ops = ops.with_required_folded(&program.nodes);
+        // (Most nodes have none: eight bytes then, not six lanes.)
+        plan.ops = (!ops.is_idle()).then(|| Box::new(ops));
     }
     let lookups: Vec<_> = (plans.iter())
         .map(|plan| plan.evaluates.as_ref().and_then(|_| lookups(plan, &plans)))
@@ -386,16 +388,16 @@ fn plan_names(program: &Program, plans: &mut [NodePlan]) {
         if !plan.collect_properties {
             continue;
         }
-        if let Some((at, _)) = plan.property_index {
+        if let Some(&(at, _)) = plan.property_index.as_deref() {
             if let Some(CheckKind::Properties(entries)) = node.checks.get(at).map(|c| &c.kind) {
                 let names = entries.iter().map(|(name, _)| name.as_str());
-                plan.property_names = Some(table.set(names));
+                plan.property_names = Some(Box::new(table.set(names)));
             }
         }
         if plan.has_unevaluated {
             plan.name_table = Some(Arc::clone(&table));
         } else if !plan.collect_items {
-            plan.evaluates = evaluates.flatten();
+            plan.evaluates = evaluates.flatten().map(Box::new);
             plan.quick = plan.evaluates.is_some();
         }
     }
@@ -590,7 +592,7 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
             _ => {}
         }
     }
-    out.property_index = properties;
-    out.object = fused_applicators(node);
+    out.property_index = properties.map(Box::new);
+    out.object = fused_applicators(node).map(Box::new);
     out
 }

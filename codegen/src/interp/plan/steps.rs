@@ -25,9 +25,9 @@ pub(in crate::interp) enum Fast {
     Type(TypeSet),
     /// A quick inline node whose checks are all [`Simple`]: these, in order, in a loop
     /// of their own.
-    Simple(ByKind<Simple>),
+    Simple(Box<ByKind<Simple>>),
     /// Any other quick inline node: its [`Op`]s.
-    Ops(ByKind<Op>),
+    Ops(Box<ByKind<Op>>),
     /// Entered as in every other mode.
     #[default]
     Enter,
@@ -181,6 +181,12 @@ impl<T> ByKind<T> {
     #[inline(always)]
     pub(in crate::interp) fn lane(&self, kind: Kind) -> &Lane<T> {
         &self.lanes[kind as usize]
+    }
+
+    /// Whether every lane is empty and passes: the steps of a node valid whatever the
+    /// instance.
+    pub(in crate::interp) fn is_idle(&self) -> bool {
+        self.lanes.iter().all(|l| l.steps.is_empty() && !l.fails)
     }
 }
 
@@ -553,7 +559,7 @@ fn splice_lanes(fast: &mut [(Fast, ByKind<Op>)], id: usize) {
     let fast_lanes = fast[id].0.ops().map(splice);
     let ops = splice(&fast[id].1);
     if let Some(lanes) = fast_lanes {
-        fast[id].0 = Fast::Ops(lanes);
+        fast[id].0 = Fast::Ops(Box::new(lanes));
     }
     fast[id].1 = ops;
 }
@@ -685,7 +691,7 @@ impl Fast {
             steps: lane.steps.iter().filter_map(simple).collect(),
             fails: lane.fails,
         });
-        Fast::Simple(ByKind { lanes }.fold_item_counts())
+        Fast::Simple(Box::new(ByKind { lanes }.fold_item_counts()))
     }
 }
 

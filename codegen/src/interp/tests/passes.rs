@@ -290,7 +290,7 @@ fn spliced_single_properties_are_found_in_one_pass_and_applied_in_order() {
     // Its ops, run on its fast path or, out of line, once entered.
     let lanes = match &root.fast {
         Fast::Ops(lanes) => lanes,
-        _ => &root.ops,
+        _ => root.ops.as_deref().expect("entered ops"),
     };
     let lookups: Vec<usize> = (lanes.lane(Kind::Object).steps.iter())
         .filter_map(|op| match op {
