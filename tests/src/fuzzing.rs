@@ -17,7 +17,7 @@ use schemac::interp::Interpreter;
 use schemac::regex::{compile, RegexOptions};
 use schemac::{Compiler, Dialect, Options, RefPolicy};
 use schemac_runtime::document::Document;
-use schemac_runtime::{Limits, Report, Validate, Verdict};
+use schemac_runtime::{IncompleteReason, Limits, Report, Validate, Verdict};
 use serde_json::Value;
 use std::sync::OnceLock;
 
@@ -333,6 +333,17 @@ fn interpreters() -> &'static [Option<Interpreter>] {
     })
 }
 
+/// Whether two verdicts differ only in that one backend stopped at the depth bound: the
+/// stack guard measures the stack as well as counting nesting, and the measure differs
+/// by backend and build (`schemac_runtime::limits`' documentation) — under the fuzzer's
+/// instrumentation the interpreter's error-collecting frames are several times larger,
+/// and it stops the 1,500-link chain of `depth.json` where generated code finishes. The
+/// counted units, the same in both, are compared on every fixture by `tests/budget.rs`.
+fn measured_apart(ours: &Verdict, theirs: &Verdict) -> bool {
+    let stopped = |v: &Verdict| *v == Verdict::Incomplete(IncompleteReason::DepthExceeded);
+    ours != theirs && (stopped(ours) || stopped(theirs))
+}
+
 /// Target `generated_vs_interpreted`: bytes 0–1 choose a suite group compiled into
 /// generated code, the rest is an instance. Generated code and the interpreter must give
 /// the same verdicts and the same error locations.
@@ -350,11 +361,11 @@ pub fn generated_vs_interpreted(data: &[u8]) {
         return;
     };
     let what = format!("{label} {file} #{index}");
-    assert_eq!(
-        generated.check(&instance),
-        interp.check(&instance),
-        "{what}: check"
-    );
+    let (ours, theirs) = (generated.check(&instance), interp.check(&instance));
+    if measured_apart(&ours, &theirs) {
+        return;
+    }
+    assert_eq!(ours, theirs, "{what}: check");
     // The same errors, as a set: their order may differ (the interpreter looks
     // `properties` names up, generated code iterates the object).
     let locations = |r: &Report| -> Vec<(String, String)> {
@@ -367,6 +378,9 @@ pub fn generated_vs_interpreted(data: &[u8]) {
         all
     };
     let (ours, theirs) = (generated.validate(&instance), interp.validate(&instance));
+    if measured_apart(&ours.verdict, &theirs.verdict) {
+        return;
+    }
     assert_eq!(ours.verdict, theirs.verdict, "{what}: validate");
     let total = |r: &Report| r.errors.len() as u64 + r.errors_omitted;
     assert_eq!(total(&ours), total(&theirs), "{what}: error count");
