@@ -111,21 +111,7 @@ fn object_arm(step: &DefaultsStep, gen: &Gen<'_>) -> TokenStream {
     for (name, id) in &step.properties {
         by_name.entry(name).or_default().push(*id);
     }
-    let named = match by_name.len() {
-        0 => quote!(),
-        1 => {
-            let (name, ids) = by_name.iter().next().expect("one name");
-            let calls = ids.iter().map(|id| call(*id, quote!(x)));
-            quote!(if k == #name { #(#calls)* })
-        }
-        _ => {
-            let arms = by_name.iter().map(|(name, ids)| {
-                let calls = ids.iter().map(|id| call(*id, quote!(x)));
-                quote!(#name => { #(#calls)* })
-            });
-            quote!(match k.as_str() { #(#arms)* _ => {} })
-        }
-    };
+    let named = keyed_calls(&by_name, quote!(k), quote!(k.as_str()));
     let matched = |re| match gen.regex_static(re) {
         Some(regex) => quote!(#regex.is_match(k)),
         None => quote!(false),
@@ -152,9 +138,7 @@ fn object_arm(step: &DefaultsStep, gen: &Gen<'_>) -> TokenStream {
             quote!(if #(#left)&&* { #call })
         }
     });
-    let descends =
-        !(step.properties.is_empty() && step.patterns.is_empty() && step.additional.is_empty());
-    let walk = descends.then(|| {
+    let walk = step.enters_values().then(|| {
         quote! {
             for (k, x) in obj.iter_mut() {
                 #named
@@ -169,27 +153,41 @@ fn object_arm(step: &DefaultsStep, gen: &Gen<'_>) -> TokenStream {
     }
 }
 
+/// The calls of the steps of each key (a property name, an item index) on `x` where
+/// `subject` is that key: an `if` for one key, a `match` on `scrutinee` for several.
+fn keyed_calls<K: quote::ToTokens>(
+    groups: &BTreeMap<K, Vec<StepId>>,
+    subject: TokenStream,
+    scrutinee: TokenStream,
+) -> TokenStream {
+    let calls = |ids: &[StepId]| {
+        let calls = ids.iter().map(|id| call(*id, quote!(x)));
+        quote!(#(#calls)*)
+    };
+    match groups.len() {
+        0 => quote!(),
+        1 => {
+            let (key, ids) = groups.iter().next().expect("one key");
+            let calls = calls(ids);
+            quote!(if #subject == #key { #calls })
+        }
+        _ => {
+            let arms = groups.iter().map(|(key, ids)| {
+                let calls = calls(ids);
+                quote!(#key => { #calls })
+            });
+            quote!(match #scrutinee { #(#arms)* _ => {} })
+        }
+    }
+}
+
 /// What a step does at an array `items`.
 fn array_arm(step: &DefaultsStep) -> TokenStream {
     let mut by_index: BTreeMap<usize, Vec<StepId>> = BTreeMap::new();
     for (index, id) in &step.prefix_items {
         by_index.entry(*index).or_default().push(*id);
     }
-    let prefix = match by_index.len() {
-        0 => quote!(),
-        1 => {
-            let (index, ids) = by_index.iter().next().expect("one index");
-            let calls = ids.iter().map(|id| call(*id, quote!(x)));
-            quote!(if i == #index { #(#calls)* })
-        }
-        _ => {
-            let arms = by_index.iter().map(|(index, ids)| {
-                let calls = ids.iter().map(|id| call(*id, quote!(x)));
-                quote!(#index => { #(#calls)* })
-            });
-            quote!(match i { #(#arms)* _ => {} })
-        }
-    };
+    let prefix = keyed_calls(&by_index, quote!(i), quote!(i));
     let rest = step.items.iter().map(|(skip, id)| {
         let call = call(*id, quote!(x));
         if *skip == 0 {

@@ -94,12 +94,14 @@ impl DefaultsStep {
         !(self.prefix_items.is_empty() && self.items.is_empty())
     }
 
+    /// Whether the step goes on into the values of an object.
+    pub fn enters_values(&self) -> bool {
+        !(self.properties.is_empty() && self.patterns.is_empty() && self.additional.is_empty())
+    }
+
     /// Whether the step goes on into the values of an object or the items of an array.
     pub fn descends(&self) -> bool {
-        self.reads_arrays()
-            || !(self.properties.is_empty()
-                && self.patterns.is_empty()
-                && self.additional.is_empty())
+        self.reads_arrays() || self.enters_values()
     }
 }
 
