@@ -4,7 +4,8 @@
 //!
 //! - `realworld.rs`: `REALWORLD`, each real-world schema's module and path (the workloads of
 //!   the `realworld` group, `src/workloads.rs`);
-//! - `dispatch.rs`: `GENERATED`, each module's name with its generated `is_valid`, and
+//! - `dispatch.rs`: `GENERATED`, each module's name with its generated `is_valid`
+//!   (`GENERATED_JSON`: with its `is_valid_json`), and
 //!   `NOT_GENERATED`, each schema that schemac refused with the error (so that one bad
 //!   schema is reported and the others are still measured);
 //! - `jsonschema_macros.rs`: one `#[jsonschema::validator]` struct per schema (the peer
@@ -124,6 +125,17 @@ fn run() -> Result<(), String> {
         writeln!(
             dispatch,
             "    ({module:?}, validators::{module}::is_valid),"
+        )
+        .unwrap();
+    }
+    dispatch.push_str(
+        "];\n\n/// Each generated validator: `(module, is_valid_json)`, in catalog order.\n\
+         pub static GENERATED_JSON: &[(&str, IsValidJsonFn)] = &[\n",
+    );
+    for module in &generated {
+        writeln!(
+            dispatch,
+            "    ({module:?}, validators::{module}::is_valid_json),"
         )
         .unwrap();
     }

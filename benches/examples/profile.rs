@@ -10,17 +10,19 @@
 //! Only `passes` (the validation loop) is counted with that toggle; loading the workload,
 //! building the validators and one warm-up pass (lazy initialization: jsonschema-macros
 //! compiles its regexes on first use) are not. It prints the number of valid verdicts.
+//!
+//! The validator `generated-bytes` is generated code's `is_valid_json` on each instance's
+//! JSON text (as serde_json writes it): validation straight from the bytes.
 
 #[path = "../peers/mod.rs"]
 mod peers;
 
-use schemac_benches::workloads;
-use serde_json::Value;
+use schemac_benches::{generated, workloads};
 use std::hint::black_box;
 
 /// `iterations` passes of `is_valid` over `instances`; the number of valid verdicts.
 #[inline(never)]
-fn passes(is_valid: &dyn Fn(&Value) -> bool, instances: &[Value], iterations: usize) -> usize {
+fn passes<T>(is_valid: &dyn Fn(&T) -> bool, instances: &[T], iterations: usize) -> usize {
     let mut valid = 0;
     for _ in 0..iterations {
         for instance in instances {
@@ -43,6 +45,18 @@ fn main() {
         eprintln!("no workload {workload}; one of {}", names.join(" "));
         std::process::exit(2);
     };
+    if validator == "generated-bytes" {
+        let Some(is_valid_json) = generated::is_valid_json_fn(workload.module) else {
+            eprintln!("no generated code for {}", workload.name);
+            std::process::exit(2);
+        };
+        let texts: Vec<Vec<u8>> = (workload.instances.iter())
+            .map(|v| serde_json::to_vec(v).expect("a Value serializes"))
+            .collect();
+        let valid = passes(&|t: &Vec<u8>| is_valid_json(t), &texts, iterations);
+        println!("{valid} valid of {}", texts.len() * iterations);
+        return;
+    }
     let validators = peers::validators(&shared, workload);
     let Some(v) = validators.get(validator) else {
         let why = validators

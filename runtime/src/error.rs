@@ -123,17 +123,20 @@ impl TypeSet {
 
     /// Whether `value` has one of the types in the set.
     #[inline]
-    pub fn matches(self, value: &serde_json::Value) -> bool {
-        use serde_json::Value;
-        match value {
-            Value::Null => self.contains(TypeSet::NULL),
-            Value::Bool(_) => self.contains(TypeSet::BOOLEAN),
-            Value::Object(_) => self.contains(TypeSet::OBJECT),
-            Value::Array(_) => self.contains(TypeSet::ARRAY),
-            Value::String(_) => self.contains(TypeSet::STRING),
-            Value::Number(n) => {
+    pub fn matches<'a, I: crate::instance::Instance<'a>>(self, value: I) -> bool {
+        use crate::instance::Kind;
+        match value.kind() {
+            Kind::Null => self.contains(TypeSet::NULL),
+            Kind::Bool => self.contains(TypeSet::BOOLEAN),
+            Kind::Object => self.contains(TypeSet::OBJECT),
+            Kind::Array => self.contains(TypeSet::ARRAY),
+            Kind::String => self.contains(TypeSet::STRING),
+            Kind::Number => {
                 self.contains(TypeSet::NUMBER)
-                    || (self.contains(TypeSet::INTEGER) && crate::json::is_integer(n))
+                    || (self.contains(TypeSet::INTEGER)
+                        && value
+                            .as_number()
+                            .is_some_and(|n| crate::json::is_integer(&n)))
             }
         }
     }
@@ -506,7 +509,10 @@ pub struct TypeMismatch {
 impl TypeMismatch {
     /// The mismatch of `value` with the types `expected` (the union of what the subschemas
     /// allow), or `None` when one of them is `value`'s.
-    pub fn of(expected: TypeSet, value: &serde_json::Value) -> Option<TypeMismatch> {
+    pub fn of<'a, I: crate::instance::Instance<'a>>(
+        expected: TypeSet,
+        value: I,
+    ) -> Option<TypeMismatch> {
         (!expected.matches(value)).then(|| TypeMismatch {
             expected,
             found: TypeSet::of(value),

@@ -8,10 +8,154 @@
 //! Code written against [`Instance`] is generic and monomorphized: each implementation
 //! gets its own copy, with no dynamic dispatch, and the `&Value` copy does what code
 //! written against `Value` does. Each method says what it costs for both.
+//!
+//! Generated code reads an instance through [`Instance::shape`]: one `match` on the
+//! value's [`Shape`], whose arms hold what the checks of that kind read — the number, the
+//! string (unescaped), an [`ArrayView`] or an [`ObjectView`] — as a `match` on a `Value`'s
+//! variants binds them.
 
 use crate::document::JsonStr;
 use alloc::borrow::Cow;
+use alloc::string::String;
 use serde_json::{Map, Number, Value};
+
+/// A value's kind together with what validation reads of it ([`Instance::shape`]).
+#[derive(Debug, Clone)]
+pub enum Shape<'a, I: Instance<'a>> {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number, as [`Instance::as_number`] gives it.
+    Number(Number),
+    /// A string, unescaped (borrowed unless it holds an escape).
+    String(Cow<'a, str>),
+    /// An array.
+    Array(I::Array),
+    /// An object.
+    Object(I::Object),
+}
+
+/// The items of an array [`Instance`]: a cheap `Copy` view (a slice of a `Value`'s, a
+/// range of a document's tape).
+pub trait ArrayView<'a, I: Instance<'a>>: Copy {
+    /// The items, in order.
+    type Iter: ExactSizeIterator<Item = I> + Clone;
+
+    /// How many items. Cost: a length read.
+    fn len(self) -> usize;
+
+    /// Whether there are none.
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The items, in order.
+    fn iter(self) -> Self::Iter;
+
+    /// The first item.
+    #[inline]
+    fn first(self) -> Option<I> {
+        self.iter().next()
+    }
+
+    /// The item at `index`. Cost: `&Value` an index; a document steps over the items
+    /// before it.
+    #[inline]
+    fn get(self, index: usize) -> Option<I> {
+        self.iter().nth(index)
+    }
+
+    /// The first `mid` items and the rest (`mid` at most [`ArrayView::len`]).
+    fn split_at(self, mid: usize) -> (Self, Self);
+}
+
+/// The entries of an object [`Instance`]: a cheap `Copy` view whose entries come with
+/// their keys unescaped ([`ObjectView::iter`]), in the order [`Instance::entries`] gives.
+pub trait ObjectView<'a, I: Instance<'a>>: Copy {
+    /// The entries, keys as read.
+    type Entries: Iterator<Item = (JsonStr<'a>, I)> + Clone;
+    /// A key, unescaped, as [`ObjectView::iter`] and [`ObjectView::keys`] give it: a
+    /// `Value` map's `&String`, a document's `Cow` (borrowed unless it holds an escape).
+    type Key: AsRef<str>;
+    /// The entries, keys unescaped (the map's own iterator for a `Value`).
+    type Iter: Iterator<Item = (Self::Key, I)>;
+    /// The keys, unescaped.
+    type Keys: Iterator<Item = Self::Key>;
+    /// The values.
+    type Values: Iterator<Item = I>;
+
+    /// How many entries (distinct keys). Cost: a length read.
+    fn len(self) -> usize;
+
+    /// Whether there are none.
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The entries, keys as read ([`JsonStr`]).
+    fn entries(self) -> Self::Entries;
+
+    /// The value of `key` (as [`Instance::get`]).
+    fn get(self, key: &str) -> Option<I>;
+
+    /// Whether the object has the entry `key`.
+    #[inline]
+    fn contains_key(self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// The entries, keys unescaped (a `Value`'s: its map's own iterator, no adapter).
+    fn iter(self) -> Self::Iter;
+
+    /// The keys, unescaped.
+    fn keys(self) -> Self::Keys;
+
+    /// The values.
+    fn values(self) -> Self::Values;
+}
+
+/// Entries with their keys unescaped: an [`ObjectView::iter`].
+#[derive(Debug, Clone)]
+pub struct Unescaped<E>(pub E);
+
+impl<'a, I, E: Iterator<Item = (JsonStr<'a>, I)>> Iterator for Unescaped<E> {
+    type Item = (Cow<'a, str>, I);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let (key, value) = self.0.next()?;
+        Some((key.unescaped(), value))
+    }
+}
+
+/// The keys of entries, unescaped: an [`ObjectView::keys`].
+#[derive(Debug, Clone)]
+pub struct Keys<E>(pub E);
+
+impl<'a, I, E: Iterator<Item = (JsonStr<'a>, I)>> Iterator for Keys<E> {
+    type Item = Cow<'a, str>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(self.0.next()?.0.unescaped())
+    }
+}
+
+/// The values of entries: an [`ObjectView::values`].
+#[derive(Debug, Clone)]
+pub struct Values<E>(pub E);
+
+impl<'a, I, E: Iterator<Item = (JsonStr<'a>, I)>> Iterator for Values<E> {
+    type Item = I;
+
+    #[inline]
+    fn next(&mut self) -> Option<I> {
+        Some(self.0.next()?.1)
+    }
+}
 
 /// The JSON kind of a value (`integer` is not a kind: it is a number with no fraction).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,9 +183,19 @@ pub trait Instance<'a>: Copy {
     /// under serde_json's `preserve_order`), a document's in document order; a key that a
     /// later one repeats is left out (the last one wins).
     type Entries: Iterator<Item = (JsonStr<'a>, Self)> + Clone;
+    /// What [`Instance::shape`] gives of an array.
+    type Array: ArrayView<'a, Self>;
+    /// What [`Instance::shape`] gives of an object.
+    type Object: ObjectView<'a, Self>;
 
     /// The value's kind. Cost: a tag read, both.
     fn kind(self) -> Kind;
+
+    /// The value's kind and what validation reads of it, for one `match`. Cost: a tag
+    /// read; a document's number is parsed (as [`Instance::as_number`]) and its string
+    /// unescaped if it holds an escape; use [`Instance::kind`] where only the kind
+    /// matters.
+    fn shape(self) -> Shape<'a, Self>;
 
     /// The boolean, if this is one. Cost: a tag read, both.
     fn as_bool(self) -> Option<bool>;
@@ -119,6 +273,20 @@ pub trait Instance<'a>: Copy {
 impl<'a> Instance<'a> for &'a Value {
     type Items = core::slice::Iter<'a, Value>;
     type Entries = ValueEntries<'a>;
+    type Array = &'a [Value];
+    type Object = &'a Map<String, Value>;
+
+    #[inline]
+    fn shape(self) -> Shape<'a, Self> {
+        match self {
+            Value::Null => Shape::Null,
+            Value::Bool(b) => Shape::Bool(*b),
+            Value::Number(n) => Shape::Number(n.clone()),
+            Value::String(s) => Shape::String(Cow::Borrowed(s)),
+            Value::Array(items) => Shape::Array(items.as_slice()),
+            Value::Object(map) => Shape::Object(map),
+        }
+    }
 
     #[inline]
     fn kind(self) -> Kind {
@@ -205,6 +373,97 @@ impl<'a> Instance<'a> for &'a Value {
     }
 }
 
+impl<'a> ArrayView<'a, &'a Value> for &'a [Value] {
+    type Iter = core::slice::Iter<'a, Value>;
+
+    #[inline]
+    fn len(self) -> usize {
+        <[Value]>::len(self)
+    }
+
+    #[inline]
+    fn iter(self) -> Self::Iter {
+        <[Value]>::iter(self)
+    }
+
+    #[inline]
+    fn first(self) -> Option<&'a Value> {
+        <[Value]>::first(self)
+    }
+
+    #[inline]
+    fn get(self, index: usize) -> Option<&'a Value> {
+        <[Value]>::get(self, index)
+    }
+
+    #[inline]
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        <[Value]>::split_at(self, mid)
+    }
+}
+
+impl<'a> ObjectView<'a, &'a Value> for &'a Map<String, Value> {
+    type Entries = MapEntries<'a>;
+    type Key = &'a String;
+    type Iter = serde_json::map::Iter<'a>;
+    type Keys = serde_json::map::Keys<'a>;
+    type Values = serde_json::map::Values<'a>;
+
+    #[inline]
+    fn iter(self) -> serde_json::map::Iter<'a> {
+        Map::iter(self)
+    }
+
+    #[inline]
+    fn keys(self) -> serde_json::map::Keys<'a> {
+        Map::keys(self)
+    }
+
+    #[inline]
+    fn values(self) -> serde_json::map::Values<'a> {
+        Map::values(self)
+    }
+
+    #[inline]
+    fn len(self) -> usize {
+        Map::len(self)
+    }
+
+    #[inline]
+    fn entries(self) -> MapEntries<'a> {
+        MapEntries(Map::iter(self))
+    }
+
+    #[inline]
+    fn get(self, key: &str) -> Option<&'a Value> {
+        crate::engine::get(self, key)
+    }
+
+    #[inline]
+    fn contains_key(self, key: &str) -> bool {
+        Map::contains_key(self, key)
+    }
+}
+
+/// The entries of a `&Value` object as an [`ObjectView`] gives them.
+#[derive(Debug, Clone)]
+pub struct MapEntries<'a>(serde_json::map::Iter<'a>);
+
+impl<'a> Iterator for MapEntries<'a> {
+    type Item = (JsonStr<'a>, &'a Value);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let (key, value) = self.0.next()?;
+        Some((JsonStr::plain(key), value))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
 /// The entries of a `&Value` object (see [`Instance::entries`]).
 #[derive(Debug, Clone)]
 pub struct ValueEntries<'a>(Option<serde_json::map::Iter<'a>>);
@@ -216,6 +475,117 @@ impl<'a> Iterator for ValueEntries<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         let (key, value) = self.0.as_mut()?.next()?;
         Some((JsonStr::plain(key), value))
+    }
+}
+
+/// An object key as a string instance: what `propertyNames` applies its subschema to
+/// (the key has no instance location of its own), without copying it into a `Value`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyStr<'k>(pub &'k str);
+
+/// The items and entries of an instance that has none ([`KeyStr`]'s).
+#[derive(Debug, Clone, Copy)]
+pub struct Nothing;
+
+impl<'k> ArrayView<'k, KeyStr<'k>> for Nothing {
+    type Iter = core::iter::Empty<KeyStr<'k>>;
+
+    fn len(self) -> usize {
+        0
+    }
+
+    fn iter(self) -> Self::Iter {
+        core::iter::empty()
+    }
+
+    fn split_at(self, _mid: usize) -> (Nothing, Nothing) {
+        (Nothing, Nothing)
+    }
+}
+
+impl<'k> ObjectView<'k, KeyStr<'k>> for Nothing {
+    type Entries = core::iter::Empty<(JsonStr<'k>, KeyStr<'k>)>;
+    type Key = &'k str;
+    type Iter = core::iter::Empty<(&'k str, KeyStr<'k>)>;
+    type Keys = core::iter::Empty<&'k str>;
+    type Values = core::iter::Empty<KeyStr<'k>>;
+
+    fn iter(self) -> Self::Iter {
+        core::iter::empty()
+    }
+
+    fn keys(self) -> Self::Keys {
+        core::iter::empty()
+    }
+
+    fn values(self) -> Self::Values {
+        core::iter::empty()
+    }
+
+    fn len(self) -> usize {
+        0
+    }
+
+    fn entries(self) -> Self::Entries {
+        core::iter::empty()
+    }
+
+    fn get(self, _key: &str) -> Option<KeyStr<'k>> {
+        None
+    }
+}
+
+impl<'k> Instance<'k> for KeyStr<'k> {
+    type Items = core::iter::Empty<KeyStr<'k>>;
+    type Entries = core::iter::Empty<(JsonStr<'k>, KeyStr<'k>)>;
+    type Array = Nothing;
+    type Object = Nothing;
+
+    #[inline]
+    fn kind(self) -> Kind {
+        Kind::String
+    }
+
+    #[inline]
+    fn shape(self) -> Shape<'k, Self> {
+        Shape::String(Cow::Borrowed(self.0))
+    }
+
+    fn as_bool(self) -> Option<bool> {
+        None
+    }
+
+    fn as_number(self) -> Option<Number> {
+        None
+    }
+
+    fn number_text(self) -> Option<&'k str> {
+        None
+    }
+
+    #[inline]
+    fn as_str(self) -> Option<JsonStr<'k>> {
+        Some(JsonStr::plain(self.0))
+    }
+
+    fn len(self) -> Option<usize> {
+        None
+    }
+
+    fn items(self) -> Self::Items {
+        core::iter::empty()
+    }
+
+    fn entries(self) -> Self::Entries {
+        core::iter::empty()
+    }
+
+    fn get(self, _key: &str) -> Option<Self> {
+        None
+    }
+
+    fn to_value(self) -> Cow<'k, Value> {
+        Cow::Owned(Value::String(self.0.into()))
     }
 }
 
@@ -251,6 +621,19 @@ pub enum Constant<'a> {
 impl<'a> Instance<'a> for &'a Constant<'a> {
     type Items = core::slice::Iter<'a, Constant<'a>>;
     type Entries = ConstantEntries<'a>;
+    type Array = &'a [Constant<'a>];
+    type Object = &'a [(&'a str, Constant<'a>)];
+
+    fn shape(self) -> Shape<'a, Self> {
+        match self {
+            Constant::Null => Shape::Null,
+            Constant::Bool(b) => Shape::Bool(*b),
+            Constant::String(s) => Shape::String(Cow::Borrowed(s)),
+            Constant::Array(items) => Shape::Array(*items),
+            Constant::Object(entries) => Shape::Object(*entries),
+            number => Shape::Number(number.as_number().unwrap_or_else(|| Number::from(0))),
+        }
+    }
 
     #[inline]
     fn kind(self) -> Kind {
@@ -330,11 +713,10 @@ impl<'a> Instance<'a> for &'a Constant<'a> {
 
     #[inline]
     fn get(self, key: &str) -> Option<Self> {
-        let Constant::Object(entries) = self else {
-            return None;
-        };
-        let at = entries.binary_search_by(|(k, _)| (*k).cmp(key)).ok()?;
-        entries.get(at).map(|(_, value)| value)
+        match self {
+            Constant::Object(entries) => ObjectView::get(*entries, key),
+            _ => None,
+        }
     }
 
     fn to_value(self) -> Cow<'a, Value> {
@@ -353,6 +735,55 @@ impl<'a> Instance<'a> for &'a Constant<'a> {
                     .collect(),
             ),
         })
+    }
+}
+
+impl<'a> ArrayView<'a, &'a Constant<'a>> for &'a [Constant<'a>] {
+    type Iter = core::slice::Iter<'a, Constant<'a>>;
+
+    fn len(self) -> usize {
+        <[Constant<'a>]>::len(self)
+    }
+
+    fn iter(self) -> Self::Iter {
+        <[Constant<'a>]>::iter(self)
+    }
+
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        <[Constant<'a>]>::split_at(self, mid)
+    }
+}
+
+impl<'a> ObjectView<'a, &'a Constant<'a>> for &'a [(&'a str, Constant<'a>)] {
+    type Entries = ConstantEntries<'a>;
+    type Key = Cow<'a, str>;
+    type Iter = Unescaped<ConstantEntries<'a>>;
+    type Keys = Keys<ConstantEntries<'a>>;
+    type Values = Values<ConstantEntries<'a>>;
+
+    fn iter(self) -> Self::Iter {
+        Unescaped(self.entries())
+    }
+
+    fn keys(self) -> Self::Keys {
+        Keys(self.entries())
+    }
+
+    fn values(self) -> Self::Values {
+        Values(self.entries())
+    }
+
+    fn len(self) -> usize {
+        <[(&'a str, Constant<'a>)]>::len(self)
+    }
+
+    fn entries(self) -> ConstantEntries<'a> {
+        ConstantEntries(<[(&'a str, Constant<'a>)]>::iter(self))
+    }
+
+    fn get(self, key: &str) -> Option<&'a Constant<'a>> {
+        let at = self.binary_search_by(|(k, _)| (*k).cmp(key)).ok()?;
+        <[(&'a str, Constant<'a>)]>::get(self, at).map(|(_, value)| value)
     }
 }
 

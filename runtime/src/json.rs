@@ -1338,4 +1338,20 @@ impl<'a> Tag<'a> {
             },
         }
     }
+
+    /// This tag with an escaped string ([`Tag::Escaped`]) decoded into `buffer`, as a
+    /// [`Tag::Str`]: what generated code matches the strings its branches admit against.
+    #[inline]
+    pub fn unescaped<'s>(self, buffer: &'s mut alloc::string::String) -> Tag<'s>
+    where
+        'a: 's,
+    {
+        match self {
+            Tag::Escaped(s) => {
+                buffer.extend(s.chars());
+                Tag::Str(buffer)
+            }
+            other => other,
+        }
+    }
 }

@@ -62,10 +62,10 @@ pub trait Validate {
     /// duplicate keys: the last one wins, as in `serde_json`). Text that is not JSON is
     /// `Err` with the byte offset where reading stopped, never an invalid verdict.
     ///
-    /// The interpreter validates the document in place (no `Value` is built) under a
-    /// budget grown with the input ([`Limits::for_input`]). Generated code reads into a
-    /// `Value` today (this default: the document's `Value`, then [`Validate::check`], under
-    /// its fixed limits).
+    /// The interpreter and generated code validate the document in place (no `Value` is
+    /// built) under a budget grown with the input ([`Limits::for_input`]). This default,
+    /// for other implementations, reads the document into a `Value` and calls
+    /// [`Validate::check`] under its fixed limits.
     fn check_json(&self, input: &[u8]) -> Result<Verdict, document::SyntaxError> {
         Ok(self.check(&document::Document::read(input)?.to_value()))
     }
@@ -113,7 +113,7 @@ pub trait Evaluate: Validate {
     fn evaluate(&self, instance: &serde_json::Value) -> Evaluation;
 
     /// [`Evaluate::evaluate`] on the JSON text `input` (read as [`Validate::check_json`]
-    /// reads it; generated code reads into a `Value` today, this default).
+    /// reads it, in place; this default reads it into a `Value`).
     fn evaluate_json(&self, input: &[u8]) -> Result<Evaluation, document::SyntaxError> {
         Ok(self.evaluate(&document::Document::read(input)?.to_value()))
     }

@@ -7,20 +7,21 @@
 //! the evaluation core ([`crate::engine`]) and the items only generated code needs, the
 //! function pointer types of its node functions and the version check.
 
-use serde_json::Value;
-
 pub use crate::engine::*;
 
 pub use crate::annotation::prefix_items_value;
 pub use crate::content;
+pub use crate::document::{Document, SyntaxError};
 pub use crate::error::{
     ErrorKind, ErrorList, IncompleteReason, Matched, Muted, Report, TypeMismatch, TypeSet,
     ValidationError, Verdict,
 };
+pub use crate::instance::{ArrayView, Instance, KeyStr, Kind, ObjectView, Shape};
 pub use crate::json;
 pub use crate::json::Tag;
 pub use crate::limits::{Limits, Usage};
 pub use crate::lookup::NameList;
+pub use crate::lookup::ObjectKeys;
 pub use crate::tools::{Tool, ToolSchema};
 pub use crate::{Annotation, Check, Evaluate, Evaluation, Unit, Validate};
 pub use alloc::borrow::Cow;
@@ -34,16 +35,32 @@ pub use serde_json;
 /// instantiate the helper again inside the previous link's instantiation, one level of
 /// rustc's recursion limit (128) each, and a chain of ~130 links would not build.
 /// Optimized builds call the function directly all the same.
-pub type CheckFn = fn(&Value, &mut State) -> Res;
+///
+/// Generated node functions are generic over the [`Instance`] `V` they read (a
+/// `&serde_json::Value`, a [`Document`]'s node), and so are these.
+pub type CheckFn<V> = fn(V, &mut State) -> Res;
 
 /// [`CheckFn`] of a function that records evaluated locations.
-pub type CheckEvFn = fn(&Value, &mut State, &mut Eval) -> Res;
+pub type CheckEvFn<V> = fn(V, &mut State, &mut Eval) -> Res;
 
 /// [`CheckFn`] of an error-collecting function (`eN`).
-pub type ErrorsFn = fn(&Value, &mut Errors) -> Done;
+pub type ErrorsFn<V> = fn(V, &mut Errors) -> Done;
 
 /// [`CheckFn`] of an error-collecting function that records evaluated locations.
-pub type ErrorsEvFn = fn(&Value, &mut Errors, &mut Eval) -> Done;
+pub type ErrorsEvFn<V> = fn(V, &mut Errors, &mut Eval) -> Done;
+
+/// Reads the JSON text `input` ([`Document::read`]) and runs `run` on its root under
+/// `limits` grown with the input ([`Limits::for_input`]): generated code's `*_json` entry
+/// points.
+#[inline]
+pub fn from_json<T>(
+    input: &[u8],
+    limits: &Limits,
+    run: impl FnOnce(crate::document::Node<'_>, &Limits) -> T,
+) -> Result<T, SyntaxError> {
+    let document = Document::read(input)?;
+    Ok(run(document.root(), &limits.for_input(input.len())))
+}
 
 /// The version of this runtime (`major.minor.patch`), which generated code is checked against.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -346,12 +346,12 @@ fn measured_apart(ours: &Verdict, theirs: &Verdict) -> bool {
 
 /// Target `generated_vs_interpreted`: bytes 0–1 choose a suite group compiled into
 /// generated code, the rest is an instance. Generated code and the interpreter must give
-/// the same verdicts and the same error locations.
+/// the same verdicts and the same error locations; and the rest read as JSON text, as
+/// it is, must get from generated code's `check_json` what its `Value` gets from `check`
+/// (a syntax error where serde_json refuses it), and the verdict of the interpreter's
+/// `check_json`.
 pub fn generated_vs_interpreted(data: &[u8]) {
     let [hi, lo, rest @ ..] = data else {
-        return;
-    };
-    let Some(instance) = values(rest, 1).pop() else {
         return;
     };
     let validators = &generated::VALIDATORS;
@@ -361,6 +361,10 @@ pub fn generated_vs_interpreted(data: &[u8]) {
         return;
     };
     let what = format!("{label} {file} #{index}");
+    from_bytes(&what, generated, interp, rest);
+    let Some(instance) = values(rest, 1).pop() else {
+        return;
+    };
     let (ours, theirs) = (generated.check(&instance), interp.check(&instance));
     if measured_apart(&ours, &theirs) {
         return;
@@ -391,6 +395,36 @@ pub fn generated_vs_interpreted(data: &[u8]) {
             locations(&theirs),
             "{what}: error locations"
         );
+    }
+}
+
+/// [`generated_vs_interpreted`] on `text` read as JSON: generated code's `check_json`
+/// accepts what serde_json accepts (under the reader's nesting bound, deeper than
+/// serde_json's), gives the verdict that `check` gives the `Value` where that one is not
+/// incomplete (from bytes the budget is larger: `Limits::for_input`), and the
+/// interpreter's `check_json` verdict.
+fn from_bytes(what: &str, generated: &dyn Validate, interp: &Interpreter, text: &[u8]) {
+    let ours = generated.check_json(text);
+    let value = serde_json::from_slice::<Value>(text);
+    match (&ours, &value) {
+        (Ok(verdict), Ok(value)) => {
+            let from_value = generated.check(value);
+            if !matches!(from_value, Verdict::Incomplete(_)) {
+                assert_eq!(*verdict, from_value, "{what}: check_json and check");
+            }
+        }
+        (Err(_), Err(_)) => {}
+        // serde_json refuses nesting past 128 levels, the reader only past 2,048.
+        (Ok(_), Err(e)) => assert!(
+            e.to_string().contains("recursion limit"),
+            "{what}: check_json accepted text serde_json refuses: {e}"
+        ),
+        (Err(e), Ok(_)) => panic!("{what}: check_json refused JSON: {e}"),
+    }
+    let theirs = interp.check_json(text);
+    match (&ours, &theirs) {
+        (Ok(a), Ok(b)) if measured_apart(a, b) => {}
+        _ => assert_eq!(ours, theirs, "{what}: check_json in both backends"),
     }
 }
 

@@ -297,12 +297,43 @@ fn module_tokens(
     let max_in_place = program.limits.max_in_place;
     let max_nesting = program.limits.max_nesting;
     let max_errors = program.limits.max_errors;
+    // The bodies that run the root function on `instance` under `limits`: a
+    // short-circuit check's result, an error-collecting run's `cx` and result.
+    let checking = |instance: TokenStream, limits: TokenStream| {
+        quote! {
+            let mut cx = __rt::State::new(#limits);
+            let result = #root_check(#instance, &mut cx #root_ev);
+        }
+    };
+    let collecting = |start: TokenStream, instance: TokenStream, limits: TokenStream| {
+        quote! {
+            let mut cx = Errors::#start(#limits, #tables);
+            cx.rebase(#root_uri);
+            let result = #root_errors(#instance, &mut cx #root_ev);
+        }
+    };
+    // A function of the JSON text `input`: `body` run on its document's root (`root`)
+    // under the limits grown with the input (`limits`).
+    let from_json =
+        |body: TokenStream| quote!(__rt::from_json(input, &LIMITS, |root, limits| { #body }));
+    let check_value = checking(quote!(instance), quote!(&LIMITS));
+    let check_json = checking(quote!(root), quote!(limits));
+    let is_valid_json = from_json(quote!(#check_json matches!(result, Ok(true))));
+    let check_json_fn = from_json(quote!(#check_json cx.verdict(result)));
     let (evaluate_impl, evaluate_fn) = if evaluate {
+        let value = collecting(quote!(evaluating), quote!(instance), quote!(&LIMITS));
+        let json = from_json({
+            let run = collecting(quote!(evaluating), quote!(root), quote!(limits));
+            quote!(#run cx.finish_evaluation(result))
+        });
         (
             quote! {
                 impl __rt::Evaluate for Validator {
                     fn evaluate(&self, instance: &Value) -> __rt::Evaluation {
                         evaluate(instance)
+                    }
+                    fn evaluate_json(&self, input: &[u8]) -> Result<__rt::Evaluation, __rt::SyntaxError> {
+                        evaluate_json(input)
                     }
                 }
             },
@@ -311,10 +342,14 @@ fn module_tokens(
                 /// annotation of the subschemas that passed.
                 #[allow(dead_code)]
                 pub fn evaluate(instance: &Value) -> __rt::Evaluation {
-                    let mut cx = Errors::evaluating(&LIMITS, #tables);
-                    cx.rebase(#root_uri);
-                    let result = #root_errors(instance, &mut cx #root_ev);
+                    #value
                     cx.finish_evaluation(result)
+                }
+
+                /// [`evaluate`] on the JSON text `input`, read in place ([`check_json`]).
+                #[allow(dead_code)]
+                pub fn evaluate_json(input: &[u8]) -> Result<__rt::Evaluation, __rt::SyntaxError> {
+                    #json
                 }
             },
         )
@@ -329,6 +364,12 @@ fn module_tokens(
         }
     });
     let (trait_impl, validate_fn) = if validate {
+        let value = collecting(quote!(new), quote!(instance), quote!(&LIMITS));
+        let json = from_json({
+            let run = collecting(quote!(new), quote!(root), quote!(limits));
+            quote!(#run cx.finish(result))
+        });
+        let usage_json = from_json(quote!(#check_json cx.verdict_and_usage(result)));
         (
             quote! {
                 /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
@@ -344,9 +385,20 @@ fn module_tokens(
                         validate(instance)
                     }
                     fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
-                        let mut cx = __rt::State::new(&LIMITS);
-                        let result = #root_check(instance, &mut cx #root_ev);
+                        #check_value
                         cx.verdict_and_usage(result)
+                    }
+                    fn check_json(&self, input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+                        check_json(input)
+                    }
+                    fn validate_json(&self, input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
+                        validate_json(input)
+                    }
+                    fn check_json_with_usage(
+                        &self,
+                        input: &[u8],
+                    ) -> Result<(__rt::Verdict, __rt::Usage), __rt::SyntaxError> {
+                        #usage_json
                     }
                     #defaults_impl
                 }
@@ -357,10 +409,15 @@ fn module_tokens(
                 /// Checks `instance` and collects every error.
                 #[allow(dead_code)]
                 pub fn validate(instance: &Value) -> __rt::Report {
-                    let mut cx = Errors::new(&LIMITS, #tables);
-                    cx.rebase(#root_uri);
-                    let result = #root_errors(instance, &mut cx #root_ev);
+                    #value
                     cx.finish(result)
+                }
+
+                /// [`validate`] on the JSON text `input`, read in place ([`check_json`]):
+                /// errors located and worded as from a `Value`.
+                #[allow(dead_code)]
+                pub fn validate_json(input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
+                    #json
                 }
             },
         )
@@ -404,6 +461,8 @@ fn module_tokens(
         )]
         pub mod #module {
             use #runtime::__private as __rt;
+            #[allow(unused_imports)]
+            use __rt::{ArrayView as _, ObjectView as _};
             use __rt::serde_json::Value;
             #imports
 
@@ -424,17 +483,30 @@ fn module_tokens(
             /// `true` when `instance` is valid (an incomplete check is never valid).
             #[allow(dead_code)]
             pub fn is_valid(instance: &Value) -> bool {
-                let mut cx = __rt::State::new(&LIMITS);
-                let result = #root_check(instance, &mut cx #root_ev);
+                #check_value
                 matches!(result, Ok(true))
             }
 
             /// Checks `instance`, stopping at the first failure.
             #[allow(dead_code)]
             pub fn check(instance: &Value) -> __rt::Verdict {
-                let mut cx = __rt::State::new(&LIMITS);
-                let result = #root_check(instance, &mut cx #root_ev);
+                #check_value
                 cx.verdict(result)
+            }
+
+            /// [`is_valid`] on the JSON text `input`: `false` also where it is not JSON.
+            #[allow(dead_code)]
+            pub fn is_valid_json(input: &[u8]) -> bool {
+                #is_valid_json.unwrap_or(false)
+            }
+
+            /// [`check`] on the JSON text `input`, read in place: no `Value` is built, the
+            /// budget grows with the input (`Limits::for_input`); text that is not JSON
+            /// (as `serde_json` reads it; duplicate keys: the last one wins) is `Err`
+            /// with the byte offset where reading stopped.
+            #[allow(dead_code)]
+            pub fn check_json(input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+                #check_json_fn
             }
 
             #validate_fn

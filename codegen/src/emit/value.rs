@@ -36,45 +36,35 @@ pub(super) fn f64_tokens(x: f64) -> TokenStream {
     }
 }
 
-/// A `bool` expression: whether the `&Value` expression `x` equals `value`.
+/// A `bool` expression: whether the instance expression `x` (an `Instance`) equals
+/// `value`.
 pub(super) fn equals(x: TokenStream, value: &Value, depth: usize) -> TokenStream {
     match value {
-        Value::Null => quote!(#x.is_null()),
+        Value::Null => quote!(#x.kind() == __rt::Kind::Null),
         Value::Bool(b) => quote!(#x.as_bool() == Some(#b)),
-        Value::String(s) => quote!(#x.as_str() == Some(#s)),
+        Value::String(s) => quote!(#x.as_str().is_some_and(|s| s.eq_str(#s))),
         Value::Number(n) => {
             let binding = format_ident!("n{}", depth);
-            let cmp = number_cmp(quote!(#binding), n);
+            let cmp = number_cmp(quote!(&#binding), n);
             quote!(#x.as_number().is_some_and(|#binding| #cmp.is_eq()))
         }
         Value::Array(items) => {
-            let binding = format_ident!("a{}", depth);
+            let inner = format_ident!("y{}", depth);
             let len = items.len();
-            let tests: Vec<_> = items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| equals(quote!(#binding[#i]), item, depth + 1))
-                .collect();
-            if items.is_empty() {
-                return quote!(#x.as_array().is_some_and(|#binding| #binding.is_empty()));
-            }
-            quote!(#x.as_array().is_some_and(|#binding| #binding.len() == #len #(&& #tests)*))
+            let tests = items.iter().enumerate().map(|(i, item)| {
+                let test = equals(quote!(#inner), item, depth + 1);
+                quote!(#x.item(#i).is_some_and(|#inner| #test))
+            });
+            quote!(#x.kind() == __rt::Kind::Array && #x.len() == Some(#len) #(&& #tests)*)
         }
         Value::Object(map) => {
-            let binding = format_ident!("m{}", depth);
             let inner = format_ident!("y{}", depth);
             let len = map.len();
-            let tests: Vec<_> = map
-                .iter()
-                .map(|(k, item)| {
-                    let test = equals(quote!(#inner), item, depth + 1);
-                    quote!(#binding.get(#k).is_some_and(|#inner| #test))
-                })
-                .collect();
-            if map.is_empty() {
-                return quote!(#x.as_object().is_some_and(|#binding| #binding.is_empty()));
-            }
-            quote!(#x.as_object().is_some_and(|#binding| #binding.len() == #len #(&& #tests)*))
+            let tests = map.iter().map(|(k, item)| {
+                let test = equals(quote!(#inner), item, depth + 1);
+                quote!(#x.get(#k).is_some_and(|#inner| #test))
+            });
+            quote!(#x.kind() == __rt::Kind::Object && #x.len() == Some(#len) #(&& #tests)*)
         }
     }
 }

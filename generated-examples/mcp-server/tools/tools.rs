@@ -14,6 +14,8 @@ const _: () = ::schemac_runtime::__private::assert_compatible("0.1.0");
 )]
 pub mod get_weather_input {
     use ::schemac_runtime::__private as __rt;
+    #[allow(unused_imports)]
+    use __rt::{ArrayView as _, ObjectView as _};
     use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
@@ -44,6 +46,29 @@ pub mod get_weather_input {
             let result = c0(instance, &mut cx);
             cx.verdict_and_usage(result)
         }
+        fn check_json(&self, input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+            check_json(input)
+        }
+        fn validate_json(
+            &self,
+            input: &[u8],
+        ) -> Result<__rt::Report, __rt::SyntaxError> {
+            validate_json(input)
+        }
+        fn check_json_with_usage(
+            &self,
+            input: &[u8],
+        ) -> Result<(__rt::Verdict, __rt::Usage), __rt::SyntaxError> {
+            __rt::from_json(
+                input,
+                &LIMITS,
+                |root, limits| {
+                    let mut cx = __rt::State::new(limits);
+                    let result = c0(root, &mut cx);
+                    cx.verdict_and_usage(result)
+                },
+            )
+        }
         fn apply_defaults(&self, instance: &mut Value) -> bool {
             apply_defaults(instance)
         }
@@ -62,6 +87,36 @@ pub mod get_weather_input {
         let result = c0(instance, &mut cx);
         cx.verdict(result)
     }
+    /// [`is_valid`] on the JSON text `input`: `false` also where it is not JSON.
+    #[allow(dead_code)]
+    pub fn is_valid_json(input: &[u8]) -> bool {
+        __rt::from_json(
+                input,
+                &LIMITS,
+                |root, limits| {
+                    let mut cx = __rt::State::new(limits);
+                    let result = c0(root, &mut cx);
+                    matches!(result, Ok(true))
+                },
+            )
+            .unwrap_or(false)
+    }
+    /// [`check`] on the JSON text `input`, read in place: no `Value` is built, the
+    /// budget grows with the input (`Limits::for_input`); text that is not JSON
+    /// (as `serde_json` reads it; duplicate keys: the last one wins) is `Err`
+    /// with the byte offset where reading stopped.
+    #[allow(dead_code)]
+    pub fn check_json(input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+        __rt::from_json(
+            input,
+            &LIMITS,
+            |root, limits| {
+                let mut cx = __rt::State::new(limits);
+                let result = c0(root, &mut cx);
+                cx.verdict(result)
+            },
+        )
+    }
     /// Checks `instance` and collects every error.
     #[allow(dead_code)]
     pub fn validate(instance: &Value) -> __rt::Report {
@@ -69,6 +124,21 @@ pub mod get_weather_input {
         cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
+    }
+    /// [`validate`] on the JSON text `input`, read in place ([`check_json`]):
+    /// errors located and worded as from a `Value`.
+    #[allow(dead_code)]
+    pub fn validate_json(input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
+        __rt::from_json(
+            input,
+            &LIMITS,
+            |root, limits| {
+                let mut cx = Errors::new(limits, &SITES, &FAULTS);
+                cx.rebase("https://schemac.invalid/root.json#");
+                let result = e0(root, &mut cx);
+                cx.finish(result)
+            },
+        )
     }
     /// Inserts into `instance` the `default` of every missing property whose subschema
     /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
@@ -92,13 +162,14 @@ pub mod get_weather_input {
     }
     /// `#`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
+    fn c0<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
         cx.spend_units(4u64)?;
-        match v {
-            Value::Object(obj) => {
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut found: usize = 0;
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "days" => {
                             if !c1(x, cx)? {
                                 return Ok(false);
@@ -132,9 +203,9 @@ pub mod get_weather_input {
     }
     /// `#/properties/days`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Number(num) => {
+    fn c1<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Number(num) => {
                 if !__rt::json::is_integer(num) {
                     return Ok(false);
                 }
@@ -153,9 +224,9 @@ pub mod get_weather_input {
     }
     /// `#/properties/location`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::String(text) => {
+    fn c2<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !__rt::min_length(text, 1u64) {
                     return Ok(false);
                 }
@@ -171,10 +242,10 @@ pub mod get_weather_input {
     }
     /// `#/properties/units`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::String(text) => {
-                if !matches!(text.as_str(), "imperial" | "metric") {
+    fn c3<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
+                if !matches!(text.as_ref(), "imperial" | "metric") {
                     return Ok(false);
                 }
             }
@@ -184,17 +255,18 @@ pub mod get_weather_input {
         }
         Ok(true)
     }
-    fn e0(v: &Value, cx: &mut Errors) -> Done {
+    fn e0<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
         cx.state.spend_units(4u64)?;
-        let e1: __rt::ErrorsFn = e1;
-        let e2: __rt::ErrorsFn = e2;
-        let e3: __rt::ErrorsFn = e3;
-        let e4: __rt::ErrorsFn = e4;
-        match v {
-            Value::Object(obj) => {
+        let e1: __rt::ErrorsFn<V> = e1;
+        let e2: __rt::ErrorsFn<V> = e2;
+        let e3: __rt::ErrorsFn<V> = e3;
+        let e4: __rt::ErrorsFn<V> = e4;
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut seen = [false; 1];
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "days" => cx.child(1, At::Property(k), x, e1)?,
                         "location" => {
                             seen[0] = true;
@@ -218,9 +290,9 @@ pub mod get_weather_input {
         }
         Ok(())
     }
-    fn e1(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::Number(num) => {
+    fn e1<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::Number(num) => {
                 if !__rt::json::is_integer(num) {
                     cx.fail_type(64u8, v);
                 }
@@ -235,9 +307,9 @@ pub mod get_weather_input {
         }
         Ok(())
     }
-    fn e2(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::String(text) => {
+    fn e2<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !__rt::min_length(text, 1u64) {
                     cx.fail(1);
                 }
@@ -249,10 +321,10 @@ pub mod get_weather_input {
         }
         Ok(())
     }
-    fn e3(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::String(text) => {
-                if !matches!(text.as_str(), "imperial" | "metric") {
+    fn e3<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
+                if !matches!(text.as_ref(), "imperial" | "metric") {
                     cx.fail(5);
                 }
             }
@@ -261,7 +333,7 @@ pub mod get_weather_input {
         Ok(())
     }
     /// `#/additionalProperties`
-    fn e4(_v: &Value, cx: &mut Errors) -> Done {
+    fn e4<'a, V: __rt::Instance<'a>>(_v: V, cx: &mut Errors) -> Done {
         cx.error_here();
         Ok(())
     }
@@ -326,6 +398,8 @@ pub mod get_weather_input {
 )]
 pub mod get_weather_output {
     use ::schemac_runtime::__private as __rt;
+    #[allow(unused_imports)]
+    use __rt::{ArrayView as _, ObjectView as _};
     use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
@@ -356,6 +430,29 @@ pub mod get_weather_output {
             let result = c0(instance, &mut cx);
             cx.verdict_and_usage(result)
         }
+        fn check_json(&self, input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+            check_json(input)
+        }
+        fn validate_json(
+            &self,
+            input: &[u8],
+        ) -> Result<__rt::Report, __rt::SyntaxError> {
+            validate_json(input)
+        }
+        fn check_json_with_usage(
+            &self,
+            input: &[u8],
+        ) -> Result<(__rt::Verdict, __rt::Usage), __rt::SyntaxError> {
+            __rt::from_json(
+                input,
+                &LIMITS,
+                |root, limits| {
+                    let mut cx = __rt::State::new(limits);
+                    let result = c0(root, &mut cx);
+                    cx.verdict_and_usage(result)
+                },
+            )
+        }
         fn apply_defaults(&self, instance: &mut Value) -> bool {
             apply_defaults(instance)
         }
@@ -374,6 +471,36 @@ pub mod get_weather_output {
         let result = c0(instance, &mut cx);
         cx.verdict(result)
     }
+    /// [`is_valid`] on the JSON text `input`: `false` also where it is not JSON.
+    #[allow(dead_code)]
+    pub fn is_valid_json(input: &[u8]) -> bool {
+        __rt::from_json(
+                input,
+                &LIMITS,
+                |root, limits| {
+                    let mut cx = __rt::State::new(limits);
+                    let result = c0(root, &mut cx);
+                    matches!(result, Ok(true))
+                },
+            )
+            .unwrap_or(false)
+    }
+    /// [`check`] on the JSON text `input`, read in place: no `Value` is built, the
+    /// budget grows with the input (`Limits::for_input`); text that is not JSON
+    /// (as `serde_json` reads it; duplicate keys: the last one wins) is `Err`
+    /// with the byte offset where reading stopped.
+    #[allow(dead_code)]
+    pub fn check_json(input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+        __rt::from_json(
+            input,
+            &LIMITS,
+            |root, limits| {
+                let mut cx = __rt::State::new(limits);
+                let result = c0(root, &mut cx);
+                cx.verdict(result)
+            },
+        )
+    }
     /// Checks `instance` and collects every error.
     #[allow(dead_code)]
     pub fn validate(instance: &Value) -> __rt::Report {
@@ -381,6 +508,21 @@ pub mod get_weather_output {
         cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
+    }
+    /// [`validate`] on the JSON text `input`, read in place ([`check_json`]):
+    /// errors located and worded as from a `Value`.
+    #[allow(dead_code)]
+    pub fn validate_json(input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
+        __rt::from_json(
+            input,
+            &LIMITS,
+            |root, limits| {
+                let mut cx = Errors::new(limits, &SITES, &FAULTS);
+                cx.rebase("https://schemac.invalid/root.json#");
+                let result = e0(root, &mut cx);
+                cx.finish(result)
+            },
+        )
     }
     /// Inserts into `instance` the `default` of every missing property whose subschema
     /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
@@ -392,13 +534,14 @@ pub mod get_weather_output {
     }
     /// `#`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
+    fn c0<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
         cx.spend_units(4u64)?;
-        match v {
-            Value::Object(obj) => {
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut found: usize = 0;
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "forecast" => {
                             found += 1;
                             if !c1(x, cx)? {
@@ -434,9 +577,9 @@ pub mod get_weather_output {
     }
     /// `#/properties/forecast`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Array(arr) => {
+    fn c1<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Array(arr) => {
                 if (arr.len() as u64) < 1u64 {
                     return Ok(false);
                 }
@@ -455,18 +598,18 @@ pub mod get_weather_output {
     }
     /// `#/properties/location`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c2(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        if !matches!(v, Value::String(_)) {
+    fn c2<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        if !matches!(v.kind(), __rt::Kind::String) {
             return Ok(false);
         }
         Ok(true)
     }
     /// `#/properties/units`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::String(text) => {
-                if !matches!(text.as_str(), "imperial" | "metric") {
+    fn c3<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
+                if !matches!(text.as_ref(), "imperial" | "metric") {
                     return Ok(false);
                 }
             }
@@ -478,12 +621,13 @@ pub mod get_weather_output {
     }
     /// `#/$defs/day`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c6(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Object(obj) => {
+    fn c6<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut found: usize = 0;
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "conditions" => {
                             found += 1;
                             if !c7(x, cx)? {
@@ -525,11 +669,11 @@ pub mod get_weather_output {
     }
     /// `#/$defs/day/properties/conditions`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c7(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::String(text) => {
+    fn c7<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !matches!(
-                    text.as_str(), "cloudy" | "rain" | "snow" | "storm" | "sunny"
+                    text.as_ref(), "cloudy" | "rain" | "snow" | "storm" | "sunny"
                 ) {
                     return Ok(false);
                 }
@@ -542,9 +686,9 @@ pub mod get_weather_output {
     }
     /// `#/$defs/day/properties/date`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::String(text) => {
+    fn c8<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !cx.is_match_fast(&RE0, text)? {
                     return Ok(false);
                 }
@@ -557,17 +701,17 @@ pub mod get_weather_output {
     }
     /// `#/$defs/day/properties/high`
     #[inline]
-    fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        if !matches!(v, Value::Number(_)) {
+    fn c9<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        if !matches!(v.kind(), __rt::Kind::Number) {
             return Ok(false);
         }
         Ok(true)
     }
     /// `#/$defs/day/properties/humidity`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c10(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Number(num) => {
+    fn c10<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Number(num) => {
                 if !__rt::json::is_integer(num) {
                     return Ok(false);
                 }
@@ -584,17 +728,18 @@ pub mod get_weather_output {
         }
         Ok(true)
     }
-    fn e0(v: &Value, cx: &mut Errors) -> Done {
+    fn e0<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
         cx.state.spend_units(4u64)?;
-        let e1: __rt::ErrorsFn = e1;
-        let e2: __rt::ErrorsFn = e2;
-        let e3: __rt::ErrorsFn = e3;
-        let e4: __rt::ErrorsFn = e4;
-        match v {
-            Value::Object(obj) => {
+        let e1: __rt::ErrorsFn<V> = e1;
+        let e2: __rt::ErrorsFn<V> = e2;
+        let e3: __rt::ErrorsFn<V> = e3;
+        let e4: __rt::ErrorsFn<V> = e4;
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut seen = [false; 3];
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "forecast" => {
                             seen[2] = true;
                             cx.child(1, At::Property(k), x, e1)?;
@@ -630,10 +775,10 @@ pub mod get_weather_output {
         }
         Ok(())
     }
-    fn e1(v: &Value, cx: &mut Errors) -> Done {
-        let e6: __rt::ErrorsFn = e6;
-        match v {
-            Value::Array(arr) => {
+    fn e1<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        let e6: __rt::ErrorsFn<V> = e6;
+        match &v.shape() {
+            __rt::Shape::Array(arr) => {
                 if (arr.len() as u64) < 1u64 {
                     cx.fail(3);
                 }
@@ -646,16 +791,16 @@ pub mod get_weather_output {
         }
         Ok(())
     }
-    fn e2(v: &Value, cx: &mut Errors) -> Done {
-        if !matches!(v, Value::String(_)) {
+    fn e2<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        if !matches!(v.kind(), __rt::Kind::String) {
             cx.fail_type(32u8, v);
         }
         Ok(())
     }
-    fn e3(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::String(text) => {
-                if !matches!(text.as_str(), "imperial" | "metric") {
+    fn e3<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
+                if !matches!(text.as_ref(), "imperial" | "metric") {
                     cx.fail(13);
                 }
             }
@@ -664,21 +809,22 @@ pub mod get_weather_output {
         Ok(())
     }
     /// `#/additionalProperties`
-    fn e4(_v: &Value, cx: &mut Errors) -> Done {
+    fn e4<'a, V: __rt::Instance<'a>>(_v: V, cx: &mut Errors) -> Done {
         cx.error_here();
         Ok(())
     }
-    fn e6(v: &Value, cx: &mut Errors) -> Done {
-        let e4: __rt::ErrorsFn = e4;
-        let e7: __rt::ErrorsFn = e7;
-        let e8: __rt::ErrorsFn = e8;
-        let e9: __rt::ErrorsFn = e9;
-        let e10: __rt::ErrorsFn = e10;
-        match v {
-            Value::Object(obj) => {
+    fn e6<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        let e4: __rt::ErrorsFn<V> = e4;
+        let e7: __rt::ErrorsFn<V> = e7;
+        let e8: __rt::ErrorsFn<V> = e8;
+        let e9: __rt::ErrorsFn<V> = e9;
+        let e10: __rt::ErrorsFn<V> = e10;
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut seen = [false; 5];
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "conditions" => {
                             seen[3] = true;
                             cx.child(1, At::Property(k), x, e7)?;
@@ -728,11 +874,11 @@ pub mod get_weather_output {
         }
         Ok(())
     }
-    fn e7(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::String(text) => {
+    fn e7<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !matches!(
-                    text.as_str(), "cloudy" | "rain" | "snow" | "storm" | "sunny"
+                    text.as_ref(), "cloudy" | "rain" | "snow" | "storm" | "sunny"
                 ) {
                     cx.fail(12);
                 }
@@ -741,9 +887,9 @@ pub mod get_weather_output {
         }
         Ok(())
     }
-    fn e8(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::String(text) => {
+    fn e8<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !cx.state.is_match_fast(&RE0, text)? {
                     cx.fail(11);
                 }
@@ -752,15 +898,15 @@ pub mod get_weather_output {
         }
         Ok(())
     }
-    fn e9(v: &Value, cx: &mut Errors) -> Done {
-        if !matches!(v, Value::Number(_)) {
+    fn e9<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        if !matches!(v.kind(), __rt::Kind::Number) {
             cx.fail_type(16u8, v);
         }
         Ok(())
     }
-    fn e10(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::Number(num) => {
+    fn e10<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::Number(num) => {
                 if !__rt::json::is_integer(num) {
                     cx.fail_type(64u8, v);
                 }
@@ -949,6 +1095,8 @@ pub mod get_weather_output {
 )]
 pub mod search_docs_input {
     use ::schemac_runtime::__private as __rt;
+    #[allow(unused_imports)]
+    use __rt::{ArrayView as _, ObjectView as _};
     use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
@@ -979,6 +1127,29 @@ pub mod search_docs_input {
             let result = c0(instance, &mut cx);
             cx.verdict_and_usage(result)
         }
+        fn check_json(&self, input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+            check_json(input)
+        }
+        fn validate_json(
+            &self,
+            input: &[u8],
+        ) -> Result<__rt::Report, __rt::SyntaxError> {
+            validate_json(input)
+        }
+        fn check_json_with_usage(
+            &self,
+            input: &[u8],
+        ) -> Result<(__rt::Verdict, __rt::Usage), __rt::SyntaxError> {
+            __rt::from_json(
+                input,
+                &LIMITS,
+                |root, limits| {
+                    let mut cx = __rt::State::new(limits);
+                    let result = c0(root, &mut cx);
+                    cx.verdict_and_usage(result)
+                },
+            )
+        }
         fn apply_defaults(&self, instance: &mut Value) -> bool {
             apply_defaults(instance)
         }
@@ -997,6 +1168,36 @@ pub mod search_docs_input {
         let result = c0(instance, &mut cx);
         cx.verdict(result)
     }
+    /// [`is_valid`] on the JSON text `input`: `false` also where it is not JSON.
+    #[allow(dead_code)]
+    pub fn is_valid_json(input: &[u8]) -> bool {
+        __rt::from_json(
+                input,
+                &LIMITS,
+                |root, limits| {
+                    let mut cx = __rt::State::new(limits);
+                    let result = c0(root, &mut cx);
+                    matches!(result, Ok(true))
+                },
+            )
+            .unwrap_or(false)
+    }
+    /// [`check`] on the JSON text `input`, read in place: no `Value` is built, the
+    /// budget grows with the input (`Limits::for_input`); text that is not JSON
+    /// (as `serde_json` reads it; duplicate keys: the last one wins) is `Err`
+    /// with the byte offset where reading stopped.
+    #[allow(dead_code)]
+    pub fn check_json(input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+        __rt::from_json(
+            input,
+            &LIMITS,
+            |root, limits| {
+                let mut cx = __rt::State::new(limits);
+                let result = c0(root, &mut cx);
+                cx.verdict(result)
+            },
+        )
+    }
     /// Checks `instance` and collects every error.
     #[allow(dead_code)]
     pub fn validate(instance: &Value) -> __rt::Report {
@@ -1004,6 +1205,21 @@ pub mod search_docs_input {
         cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
+    }
+    /// [`validate`] on the JSON text `input`, read in place ([`check_json`]):
+    /// errors located and worded as from a `Value`.
+    #[allow(dead_code)]
+    pub fn validate_json(input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
+        __rt::from_json(
+            input,
+            &LIMITS,
+            |root, limits| {
+                let mut cx = Errors::new(limits, &SITES, &FAULTS);
+                cx.rebase("https://schemac.invalid/root.json#");
+                let result = e0(root, &mut cx);
+                cx.finish(result)
+            },
+        )
     }
     /// Inserts into `instance` the `default` of every missing property whose subschema
     /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
@@ -1015,14 +1231,15 @@ pub mod search_docs_input {
     }
     /// `#`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
+    fn c0<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
         cx.spend_units(8u64)?;
-        match v {
-            Value::Object(obj) => {
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 cx.charge(obj.len())?;
                 let mut found: usize = 0;
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "cursor" => {
                             if !c11(x, cx)? {
                                 return Ok(false);
@@ -1061,9 +1278,9 @@ pub mod search_docs_input {
     }
     /// `#/properties/query`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::String(text) => {
+    fn c3<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !__rt::min_length(text, 1u64) {
                     return Ok(false);
                 }
@@ -1079,11 +1296,12 @@ pub mod search_docs_input {
     }
     /// `#/$defs/filters`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Object(obj) => {
-                for (k, x) in obj {
-                    match k.as_str() {
+    fn c5<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "section" => {
                             if !c6(x, cx)? {
                                 return Ok(false);
@@ -1108,10 +1326,10 @@ pub mod search_docs_input {
     }
     /// `#/$defs/filters/properties/section`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c6(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::String(text) => {
-                if !matches!(text.as_str(), "changelog" | "guide" | "reference") {
+    fn c6<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
+                if !matches!(text.as_ref(), "changelog" | "guide" | "reference") {
                     return Ok(false);
                 }
             }
@@ -1123,13 +1341,13 @@ pub mod search_docs_input {
     }
     /// `#/$defs/filters/properties/tags`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Array(arr) => {
+    fn c7<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Array(arr) => {
                 if arr.len() as u64 > 10u64 {
                     return Ok(false);
                 }
-                if !cx.all_unique(arr)? {
+                if !cx.all_unique(arr.iter())? {
                     return Ok(false);
                 }
                 cx.spend(arr.len(), 1u64)?;
@@ -1147,9 +1365,9 @@ pub mod search_docs_input {
     }
     /// `#/$defs/filters/properties/tags/items`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c9(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::String(text) => {
+    fn c9<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !cx.is_match_fast(&RE0, text)? {
                     return Ok(false);
                 }
@@ -1162,9 +1380,9 @@ pub mod search_docs_input {
     }
     /// `#/$defs/pagination/properties/cursor`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c11(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::String(text) => {
+    fn c11<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !cx.is_match_fast(&RE1, text)? {
                     return Ok(false);
                 }
@@ -1177,9 +1395,9 @@ pub mod search_docs_input {
     }
     /// `#/$defs/pagination/properties/limit`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c12(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Number(num) => {
+    fn c12<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Number(num) => {
                 if !__rt::json::is_integer(num) {
                     return Ok(false);
                 }
@@ -1196,15 +1414,15 @@ pub mod search_docs_input {
         }
         Ok(true)
     }
-    fn e0(v: &Value, cx: &mut Errors) -> Done {
+    fn e0<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
         cx.state.spend_units(8u64)?;
-        let e3: __rt::ErrorsFn = e3;
-        let e4: __rt::ErrorsFn = e4;
-        let e5: __rt::ErrorsFn = e5;
-        let e10: __rt::ErrorsEvFn = e10;
+        let e3: __rt::ErrorsFn<V> = e3;
+        let e4: __rt::ErrorsFn<V> = e4;
+        let e5: __rt::ErrorsFn<V> = e5;
+        let e10: __rt::ErrorsEvFn<V> = e10;
         let ev = &mut __rt::Eval::new();
-        match v {
-            Value::Object(obj) => {
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 if !obj.contains_key("query") {
                     cx.fail(0);
                 }
@@ -1219,9 +1437,10 @@ pub mod search_docs_input {
                 ev.merge(&sub);
             }
         }
-        if let Value::Object(obj) = v {
+        if let __rt::Shape::Object(obj) = &v.shape() {
             for (i, (k, x)) in obj.iter().enumerate() {
-                match k.as_str() {
+                let k = k.as_ref();
+                match k {
                     "filters" => {
                         cx.child(2, At::Property(k), x, e5)?;
                         ev.props.set(i);
@@ -1235,10 +1454,11 @@ pub mod search_docs_input {
             }
             cx.state.charge(obj.len())?;
             for (i, (k, x)) in obj.iter().enumerate() {
+                let k = k.as_ref();
                 if !ev.props.get(i) {
                     cx.refusing(
                         "\"query\", \"filters\", \"cursor\", \"limit\"",
-                        matches!(k.as_str(), "query" | "filters" | "cursor" | "limit"),
+                        matches!(k, "query" | "filters" | "cursor" | "limit"),
                         |cx| cx.child(3, At::Key(k), x, e4),
                     )?;
                 }
@@ -1246,9 +1466,9 @@ pub mod search_docs_input {
         }
         Ok(())
     }
-    fn e3(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::String(text) => {
+    fn e3<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !__rt::min_length(text, 1u64) {
                     cx.fail(5);
                 }
@@ -1261,18 +1481,19 @@ pub mod search_docs_input {
         Ok(())
     }
     /// `#/unevaluatedProperties`
-    fn e4(_v: &Value, cx: &mut Errors) -> Done {
+    fn e4<'a, V: __rt::Instance<'a>>(_v: V, cx: &mut Errors) -> Done {
         cx.error_here();
         Ok(())
     }
-    fn e5(v: &Value, cx: &mut Errors) -> Done {
-        let e4: __rt::ErrorsFn = e4;
-        let e6: __rt::ErrorsFn = e6;
-        let e7: __rt::ErrorsFn = e7;
-        match v {
-            Value::Object(obj) => {
-                for (k, x) in obj {
-                    match k.as_str() {
+    fn e5<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        let e4: __rt::ErrorsFn<V> = e4;
+        let e6: __rt::ErrorsFn<V> = e6;
+        let e7: __rt::ErrorsFn<V> = e7;
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "section" => cx.child(1, At::Property(k), x, e6)?,
                         "tags" => cx.child(1, At::Property(k), x, e7)?,
                         _ => {
@@ -1289,10 +1510,10 @@ pub mod search_docs_input {
         }
         Ok(())
     }
-    fn e6(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::String(text) => {
-                if !matches!(text.as_str(), "changelog" | "guide" | "reference") {
+    fn e6<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
+                if !matches!(text.as_ref(), "changelog" | "guide" | "reference") {
                     cx.fail(4);
                 }
             }
@@ -1300,14 +1521,14 @@ pub mod search_docs_input {
         }
         Ok(())
     }
-    fn e7(v: &Value, cx: &mut Errors) -> Done {
-        let e9: __rt::ErrorsFn = e9;
-        match v {
-            Value::Array(arr) => {
+    fn e7<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        let e9: __rt::ErrorsFn<V> = e9;
+        match &v.shape() {
+            __rt::Shape::Array(arr) => {
                 if arr.len() as u64 > 10u64 {
                     cx.fail(1);
                 }
-                if !cx.state.all_unique(arr)? {
+                if !cx.state.all_unique(arr.iter())? {
                     cx.fail(2);
                 }
                 cx.state.spend(arr.len(), 1u64)?;
@@ -1319,9 +1540,9 @@ pub mod search_docs_input {
         }
         Ok(())
     }
-    fn e9(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::String(text) => {
+    fn e9<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !cx.state.is_match_fast(&RE0, text)? {
                     cx.fail(3);
                 }
@@ -1331,12 +1552,17 @@ pub mod search_docs_input {
         Ok(())
     }
     /// `#/$defs/pagination`
-    fn e10(v: &Value, cx: &mut Errors, ev: &mut __rt::Eval) -> Done {
-        let e11: __rt::ErrorsFn = e11;
-        let e12: __rt::ErrorsFn = e12;
-        if let Value::Object(obj) = v {
+    fn e10<'a, V: __rt::Instance<'a>>(
+        v: V,
+        cx: &mut Errors,
+        ev: &mut __rt::Eval,
+    ) -> Done {
+        let e11: __rt::ErrorsFn<V> = e11;
+        let e12: __rt::ErrorsFn<V> = e12;
+        if let __rt::Shape::Object(obj) = &v.shape() {
             for (i, (k, x)) in obj.iter().enumerate() {
-                match k.as_str() {
+                let k = k.as_ref();
+                match k {
                     "cursor" => {
                         cx.child(1, At::Property(k), x, e11)?;
                         ev.props.set(i);
@@ -1351,9 +1577,9 @@ pub mod search_docs_input {
         }
         Ok(())
     }
-    fn e11(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::String(text) => {
+    fn e11<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !cx.state.is_match_fast(&RE1, text)? {
                     cx.fail(9);
                 }
@@ -1362,9 +1588,9 @@ pub mod search_docs_input {
         }
         Ok(())
     }
-    fn e12(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::Number(num) => {
+    fn e12<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::Number(num) => {
                 if !__rt::json::is_integer(num) {
                     cx.fail_type(64u8, v);
                 }
@@ -1553,6 +1779,8 @@ pub mod search_docs_input {
 )]
 pub mod search_docs_output {
     use ::schemac_runtime::__private as __rt;
+    #[allow(unused_imports)]
+    use __rt::{ArrayView as _, ObjectView as _};
     use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
@@ -1583,6 +1811,29 @@ pub mod search_docs_output {
             let result = c0(instance, &mut cx);
             cx.verdict_and_usage(result)
         }
+        fn check_json(&self, input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+            check_json(input)
+        }
+        fn validate_json(
+            &self,
+            input: &[u8],
+        ) -> Result<__rt::Report, __rt::SyntaxError> {
+            validate_json(input)
+        }
+        fn check_json_with_usage(
+            &self,
+            input: &[u8],
+        ) -> Result<(__rt::Verdict, __rt::Usage), __rt::SyntaxError> {
+            __rt::from_json(
+                input,
+                &LIMITS,
+                |root, limits| {
+                    let mut cx = __rt::State::new(limits);
+                    let result = c0(root, &mut cx);
+                    cx.verdict_and_usage(result)
+                },
+            )
+        }
         fn apply_defaults(&self, instance: &mut Value) -> bool {
             apply_defaults(instance)
         }
@@ -1601,6 +1852,36 @@ pub mod search_docs_output {
         let result = c0(instance, &mut cx);
         cx.verdict(result)
     }
+    /// [`is_valid`] on the JSON text `input`: `false` also where it is not JSON.
+    #[allow(dead_code)]
+    pub fn is_valid_json(input: &[u8]) -> bool {
+        __rt::from_json(
+                input,
+                &LIMITS,
+                |root, limits| {
+                    let mut cx = __rt::State::new(limits);
+                    let result = c0(root, &mut cx);
+                    matches!(result, Ok(true))
+                },
+            )
+            .unwrap_or(false)
+    }
+    /// [`check`] on the JSON text `input`, read in place: no `Value` is built, the
+    /// budget grows with the input (`Limits::for_input`); text that is not JSON
+    /// (as `serde_json` reads it; duplicate keys: the last one wins) is `Err`
+    /// with the byte offset where reading stopped.
+    #[allow(dead_code)]
+    pub fn check_json(input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+        __rt::from_json(
+            input,
+            &LIMITS,
+            |root, limits| {
+                let mut cx = __rt::State::new(limits);
+                let result = c0(root, &mut cx);
+                cx.verdict(result)
+            },
+        )
+    }
     /// Checks `instance` and collects every error.
     #[allow(dead_code)]
     pub fn validate(instance: &Value) -> __rt::Report {
@@ -1608,6 +1889,21 @@ pub mod search_docs_output {
         cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
+    }
+    /// [`validate`] on the JSON text `input`, read in place ([`check_json`]):
+    /// errors located and worded as from a `Value`.
+    #[allow(dead_code)]
+    pub fn validate_json(input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
+        __rt::from_json(
+            input,
+            &LIMITS,
+            |root, limits| {
+                let mut cx = Errors::new(limits, &SITES, &FAULTS);
+                cx.rebase("https://schemac.invalid/root.json#");
+                let result = e0(root, &mut cx);
+                cx.finish(result)
+            },
+        )
     }
     /// Inserts into `instance` the `default` of every missing property whose subschema
     /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
@@ -1619,10 +1915,10 @@ pub mod search_docs_output {
     }
     /// `#`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
+    fn c0<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
         cx.spend_units(1u64)?;
-        match v {
-            Value::Array(arr) => {
+        match &v.shape() {
+            __rt::Shape::Array(arr) => {
                 cx.spend(arr.len(), 5u64)?;
                 for x in arr.iter() {
                     if !c1(x, cx)? {
@@ -1638,12 +1934,13 @@ pub mod search_docs_output {
     }
     /// `#/items`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c1(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Object(obj) => {
+    fn c1<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut found: usize = 0;
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "path" => {
                             found += 1;
                             if !c2(x, cx)? {
@@ -1683,9 +1980,9 @@ pub mod search_docs_output {
     }
     /// `#/items/properties/path`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c2(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::String(text) => {
+    fn c2<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !cx.is_match_fast(&RE0, text)? {
                     return Ok(false);
                 }
@@ -1698,9 +1995,9 @@ pub mod search_docs_output {
     }
     /// `#/items/properties/score`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c3(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Number(num) => {
+    fn c3<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Number(num) => {
                 if __rt::cmp_i64(num, 0i64).is_lt() {
                     return Ok(false);
                 }
@@ -1716,10 +2013,10 @@ pub mod search_docs_output {
     }
     /// `#/items/properties/section`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c4(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::String(text) => {
-                if !matches!(text.as_str(), "changelog" | "guide" | "reference") {
+    fn c4<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
+                if !matches!(text.as_ref(), "changelog" | "guide" | "reference") {
                     return Ok(false);
                 }
             }
@@ -1731,17 +2028,17 @@ pub mod search_docs_output {
     }
     /// `#/items/properties/title`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c5(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        if !matches!(v, Value::String(_)) {
+    fn c5<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        if !matches!(v.kind(), __rt::Kind::String) {
             return Ok(false);
         }
         Ok(true)
     }
-    fn e0(v: &Value, cx: &mut Errors) -> Done {
+    fn e0<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
         cx.state.spend_units(1u64)?;
-        let e1: __rt::ErrorsFn = e1;
-        match v {
-            Value::Array(arr) => {
+        let e1: __rt::ErrorsFn<V> = e1;
+        match &v.shape() {
+            __rt::Shape::Array(arr) => {
                 cx.state.spend(arr.len(), 5u64)?;
                 for (i, x) in arr.iter().enumerate() {
                     cx.child(0, At::Index(i), x, e1)?;
@@ -1751,16 +2048,17 @@ pub mod search_docs_output {
         }
         Ok(())
     }
-    fn e1(v: &Value, cx: &mut Errors) -> Done {
-        let e2: __rt::ErrorsFn = e2;
-        let e3: __rt::ErrorsFn = e3;
-        let e4: __rt::ErrorsFn = e4;
-        let e5: __rt::ErrorsFn = e5;
-        match v {
-            Value::Object(obj) => {
+    fn e1<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        let e2: __rt::ErrorsFn<V> = e2;
+        let e3: __rt::ErrorsFn<V> = e3;
+        let e4: __rt::ErrorsFn<V> = e4;
+        let e5: __rt::ErrorsFn<V> = e5;
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut seen = [false; 4];
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "path" => {
                             seen[1] = true;
                             cx.child(1, At::Property(k), x, e2)?;
@@ -1797,9 +2095,9 @@ pub mod search_docs_output {
         }
         Ok(())
     }
-    fn e2(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::String(text) => {
+    fn e2<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !cx.state.is_match_fast(&RE0, text)? {
                     cx.fail(6);
                 }
@@ -1808,9 +2106,9 @@ pub mod search_docs_output {
         }
         Ok(())
     }
-    fn e3(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::Number(num) => {
+    fn e3<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::Number(num) => {
                 if __rt::cmp_i64(num, 0i64).is_lt() {
                     cx.fail(4);
                 }
@@ -1822,10 +2120,10 @@ pub mod search_docs_output {
         }
         Ok(())
     }
-    fn e4(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::String(text) => {
-                if !matches!(text.as_str(), "changelog" | "guide" | "reference") {
+    fn e4<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
+                if !matches!(text.as_ref(), "changelog" | "guide" | "reference") {
                     cx.fail(7);
                 }
             }
@@ -1833,8 +2131,8 @@ pub mod search_docs_output {
         }
         Ok(())
     }
-    fn e5(v: &Value, cx: &mut Errors) -> Done {
-        if !matches!(v, Value::String(_)) {
+    fn e5<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        if !matches!(v.kind(), __rt::Kind::String) {
             cx.fail_type(32u8, v);
         }
         Ok(())
@@ -1943,6 +2241,8 @@ pub mod search_docs_output {
 )]
 pub mod convert_currency_input {
     use ::schemac_runtime::__private as __rt;
+    #[allow(unused_imports)]
+    use __rt::{ArrayView as _, ObjectView as _};
     use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
@@ -1973,6 +2273,29 @@ pub mod convert_currency_input {
             let result = c0(instance, &mut cx);
             cx.verdict_and_usage(result)
         }
+        fn check_json(&self, input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+            check_json(input)
+        }
+        fn validate_json(
+            &self,
+            input: &[u8],
+        ) -> Result<__rt::Report, __rt::SyntaxError> {
+            validate_json(input)
+        }
+        fn check_json_with_usage(
+            &self,
+            input: &[u8],
+        ) -> Result<(__rt::Verdict, __rt::Usage), __rt::SyntaxError> {
+            __rt::from_json(
+                input,
+                &LIMITS,
+                |root, limits| {
+                    let mut cx = __rt::State::new(limits);
+                    let result = c0(root, &mut cx);
+                    cx.verdict_and_usage(result)
+                },
+            )
+        }
         fn apply_defaults(&self, instance: &mut Value) -> bool {
             apply_defaults(instance)
         }
@@ -1991,6 +2314,36 @@ pub mod convert_currency_input {
         let result = c0(instance, &mut cx);
         cx.verdict(result)
     }
+    /// [`is_valid`] on the JSON text `input`: `false` also where it is not JSON.
+    #[allow(dead_code)]
+    pub fn is_valid_json(input: &[u8]) -> bool {
+        __rt::from_json(
+                input,
+                &LIMITS,
+                |root, limits| {
+                    let mut cx = __rt::State::new(limits);
+                    let result = c0(root, &mut cx);
+                    matches!(result, Ok(true))
+                },
+            )
+            .unwrap_or(false)
+    }
+    /// [`check`] on the JSON text `input`, read in place: no `Value` is built, the
+    /// budget grows with the input (`Limits::for_input`); text that is not JSON
+    /// (as `serde_json` reads it; duplicate keys: the last one wins) is `Err`
+    /// with the byte offset where reading stopped.
+    #[allow(dead_code)]
+    pub fn check_json(input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+        __rt::from_json(
+            input,
+            &LIMITS,
+            |root, limits| {
+                let mut cx = __rt::State::new(limits);
+                let result = c0(root, &mut cx);
+                cx.verdict(result)
+            },
+        )
+    }
     /// Checks `instance` and collects every error.
     #[allow(dead_code)]
     pub fn validate(instance: &Value) -> __rt::Report {
@@ -1998,6 +2351,21 @@ pub mod convert_currency_input {
         cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
+    }
+    /// [`validate`] on the JSON text `input`, read in place ([`check_json`]):
+    /// errors located and worded as from a `Value`.
+    #[allow(dead_code)]
+    pub fn validate_json(input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
+        __rt::from_json(
+            input,
+            &LIMITS,
+            |root, limits| {
+                let mut cx = Errors::new(limits, &SITES, &FAULTS);
+                cx.rebase("https://schemac.invalid/root.json#");
+                let result = e0(root, &mut cx);
+                cx.finish(result)
+            },
+        )
     }
     /// Inserts into `instance` the `default` of every missing property whose subschema
     /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
@@ -2009,13 +2377,14 @@ pub mod convert_currency_input {
     }
     /// `#`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
+    fn c0<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
         cx.spend_units(4u64)?;
-        match v {
-            Value::Object(obj) => {
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut found: usize = 0;
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "amount" => {
                             found += 1;
                             if !c1(x, cx)? {
@@ -2045,9 +2414,9 @@ pub mod convert_currency_input {
     }
     /// `#/properties/amount`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c1(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Number(num) => {
+    fn c1<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Number(num) => {
                 if __rt::cmp_i64(num, 0i64).is_le() {
                     return Ok(false);
                 }
@@ -2060,9 +2429,9 @@ pub mod convert_currency_input {
     }
     /// `#/definitions/currency`
     #[inline]
-    fn c5(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::String(text) => {
+    fn c5<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !cx.is_match_fast(&RE0, text)? {
                     return Ok(false);
                 }
@@ -2073,16 +2442,17 @@ pub mod convert_currency_input {
         }
         Ok(true)
     }
-    fn e0(v: &Value, cx: &mut Errors) -> Done {
+    fn e0<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
         cx.state.spend_units(4u64)?;
-        let e1: __rt::ErrorsFn = e1;
-        let e4: __rt::ErrorsFn = e4;
-        let e5: __rt::ErrorsFn = e5;
-        match v {
-            Value::Object(obj) => {
+        let e1: __rt::ErrorsFn<V> = e1;
+        let e4: __rt::ErrorsFn<V> = e4;
+        let e5: __rt::ErrorsFn<V> = e5;
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut seen = [false; 3];
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "amount" => {
                             seen[0] = true;
                             cx.child(1, At::Property(k), x, e1)?;
@@ -2118,9 +2488,9 @@ pub mod convert_currency_input {
         }
         Ok(())
     }
-    fn e1(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::Number(num) => {
+    fn e1<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::Number(num) => {
                 if __rt::cmp_i64(num, 0i64).is_le() {
                     cx.fail(4);
                 }
@@ -2130,13 +2500,13 @@ pub mod convert_currency_input {
         Ok(())
     }
     /// `#/additionalProperties`
-    fn e4(_v: &Value, cx: &mut Errors) -> Done {
+    fn e4<'a, V: __rt::Instance<'a>>(_v: V, cx: &mut Errors) -> Done {
         cx.error_here();
         Ok(())
     }
-    fn e5(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::String(text) => {
+    fn e5<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !cx.state.is_match_fast(&RE0, text)? {
                     cx.fail(3);
                 }
@@ -2244,6 +2614,8 @@ pub mod convert_currency_input {
 )]
 pub mod convert_currency_output {
     use ::schemac_runtime::__private as __rt;
+    #[allow(unused_imports)]
+    use __rt::{ArrayView as _, ObjectView as _};
     use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
@@ -2274,6 +2646,29 @@ pub mod convert_currency_output {
             let result = c0(instance, &mut cx);
             cx.verdict_and_usage(result)
         }
+        fn check_json(&self, input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+            check_json(input)
+        }
+        fn validate_json(
+            &self,
+            input: &[u8],
+        ) -> Result<__rt::Report, __rt::SyntaxError> {
+            validate_json(input)
+        }
+        fn check_json_with_usage(
+            &self,
+            input: &[u8],
+        ) -> Result<(__rt::Verdict, __rt::Usage), __rt::SyntaxError> {
+            __rt::from_json(
+                input,
+                &LIMITS,
+                |root, limits| {
+                    let mut cx = __rt::State::new(limits);
+                    let result = c0(root, &mut cx);
+                    cx.verdict_and_usage(result)
+                },
+            )
+        }
         fn apply_defaults(&self, instance: &mut Value) -> bool {
             apply_defaults(instance)
         }
@@ -2292,6 +2687,36 @@ pub mod convert_currency_output {
         let result = c0(instance, &mut cx);
         cx.verdict(result)
     }
+    /// [`is_valid`] on the JSON text `input`: `false` also where it is not JSON.
+    #[allow(dead_code)]
+    pub fn is_valid_json(input: &[u8]) -> bool {
+        __rt::from_json(
+                input,
+                &LIMITS,
+                |root, limits| {
+                    let mut cx = __rt::State::new(limits);
+                    let result = c0(root, &mut cx);
+                    matches!(result, Ok(true))
+                },
+            )
+            .unwrap_or(false)
+    }
+    /// [`check`] on the JSON text `input`, read in place: no `Value` is built, the
+    /// budget grows with the input (`Limits::for_input`); text that is not JSON
+    /// (as `serde_json` reads it; duplicate keys: the last one wins) is `Err`
+    /// with the byte offset where reading stopped.
+    #[allow(dead_code)]
+    pub fn check_json(input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
+        __rt::from_json(
+            input,
+            &LIMITS,
+            |root, limits| {
+                let mut cx = __rt::State::new(limits);
+                let result = c0(root, &mut cx);
+                cx.verdict(result)
+            },
+        )
+    }
     /// Checks `instance` and collects every error.
     #[allow(dead_code)]
     pub fn validate(instance: &Value) -> __rt::Report {
@@ -2299,6 +2724,21 @@ pub mod convert_currency_output {
         cx.rebase("https://schemac.invalid/root.json#");
         let result = e0(instance, &mut cx);
         cx.finish(result)
+    }
+    /// [`validate`] on the JSON text `input`, read in place ([`check_json`]):
+    /// errors located and worded as from a `Value`.
+    #[allow(dead_code)]
+    pub fn validate_json(input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
+        __rt::from_json(
+            input,
+            &LIMITS,
+            |root, limits| {
+                let mut cx = Errors::new(limits, &SITES, &FAULTS);
+                cx.rebase("https://schemac.invalid/root.json#");
+                let result = e0(root, &mut cx);
+                cx.finish(result)
+            },
+        )
     }
     /// Inserts into `instance` the `default` of every missing property whose subschema
     /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
@@ -2310,14 +2750,14 @@ pub mod convert_currency_output {
     }
     /// `#`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c0(v: &Value, cx: &mut __rt::State) -> __rt::Res {
+    fn c0<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
         cx.spend_units(8u64)?;
         {
             let mut matched: u64 = 0;
-            if matches!(v, Value::Object(_)) && c8(v, cx)? {
+            if matches!(v.kind(), __rt::Kind::Object) && c8(v, cx)? {
                 matched += 1;
             }
-            if matches!(v, Value::Object(_)) && c3(v, cx)? {
+            if matches!(v.kind(), __rt::Kind::Object) && c3(v, cx)? {
                 matched += 1;
                 if matched > 1 {
                     return Ok(false);
@@ -2331,12 +2771,13 @@ pub mod convert_currency_output {
     }
     /// `#/definitions/unsupported`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c3(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Object(obj) => {
+    fn c3<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut found: usize = 0;
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "unsupported" => {
                             found += 1;
                             if !c4(x, cx)? {
@@ -2360,9 +2801,9 @@ pub mod convert_currency_output {
     }
     /// `#/definitions/unsupported/properties/unsupported`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c4(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Array(arr) => {
+    fn c4<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Array(arr) => {
                 if (arr.len() as u64) < 1u64 {
                     return Ok(false);
                 }
@@ -2381,9 +2822,9 @@ pub mod convert_currency_output {
     }
     /// `#/definitions/currency`
     #[inline]
-    fn c7(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::String(text) => {
+    fn c7<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !cx.is_match_fast(&RE0, text)? {
                     return Ok(false);
                 }
@@ -2396,12 +2837,13 @@ pub mod convert_currency_output {
     }
     /// `#/definitions/quote`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c8(v: &Value, cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Object(obj) => {
+    fn c8<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut found: usize = 0;
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "amount" => {
                             found += 1;
                             if !c9(x, cx)? {
@@ -2437,17 +2879,17 @@ pub mod convert_currency_output {
     }
     /// `#/definitions/quote/properties/amount`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c9(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        if !matches!(v, Value::Number(_)) {
+    fn c9<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        if !matches!(v.kind(), __rt::Kind::Number) {
             return Ok(false);
         }
         Ok(true)
     }
     /// `#/definitions/quote/properties/rate`
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn c11(v: &Value, _cx: &mut __rt::State) -> __rt::Res {
-        match v {
-            Value::Number(num) => {
+    fn c11<'a, V: __rt::Instance<'a>>(v: V, _cx: &mut __rt::State) -> __rt::Res {
+        match &v.shape() {
+            __rt::Shape::Number(num) => {
                 if __rt::cmp_i64(num, 0i64).is_le() {
                     return Ok(false);
                 }
@@ -2458,16 +2900,16 @@ pub mod convert_currency_output {
         }
         Ok(true)
     }
-    fn e0(v: &Value, cx: &mut Errors) -> Done {
+    fn e0<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
         cx.state.spend_units(8u64)?;
-        let e3: __rt::ErrorsFn = e3;
-        let e8: __rt::ErrorsFn = e8;
+        let e3: __rt::ErrorsFn<V> = e3;
+        let e8: __rt::ErrorsFn<V> = e8;
         {
             let mut matched = __rt::Matched::default();
-            if matches!(v, Value::Object(_)) && c8(v, &mut cx.state)? {
+            if matches!(v.kind(), __rt::Kind::Object) && c8(v, &mut cx.state)? {
                 matched.add(0);
             }
-            if matches!(v, Value::Object(_)) && c3(v, &mut cx.state)? {
+            if matches!(v.kind(), __rt::Kind::Object) && c3(v, &mut cx.state)? {
                 matched.add(1);
             }
             if matched.count() != 1 {
@@ -2501,14 +2943,15 @@ pub mod convert_currency_output {
         }
         Ok(())
     }
-    fn e3(v: &Value, cx: &mut Errors) -> Done {
-        let e4: __rt::ErrorsFn = e4;
-        let e5: __rt::ErrorsFn = e5;
-        match v {
-            Value::Object(obj) => {
+    fn e3<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        let e4: __rt::ErrorsFn<V> = e4;
+        let e5: __rt::ErrorsFn<V> = e5;
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut seen = [false; 1];
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "unsupported" => {
                             seen[0] = true;
                             cx.child(3, At::Property(k), x, e4)?;
@@ -2530,10 +2973,10 @@ pub mod convert_currency_output {
         }
         Ok(())
     }
-    fn e4(v: &Value, cx: &mut Errors) -> Done {
-        let e7: __rt::ErrorsFn = e7;
-        match v {
-            Value::Array(arr) => {
+    fn e4<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        let e7: __rt::ErrorsFn<V> = e7;
+        match &v.shape() {
+            __rt::Shape::Array(arr) => {
                 if (arr.len() as u64) < 1u64 {
                     cx.fail(1);
                 }
@@ -2547,13 +2990,13 @@ pub mod convert_currency_output {
         Ok(())
     }
     /// `#/definitions/unsupported/additionalProperties`
-    fn e5(_v: &Value, cx: &mut Errors) -> Done {
+    fn e5<'a, V: __rt::Instance<'a>>(_v: V, cx: &mut Errors) -> Done {
         cx.error_here();
         Ok(())
     }
-    fn e7(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::String(text) => {
+    fn e7<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::String(text) => {
                 if !cx.state.is_match_fast(&RE0, text)? {
                     cx.fail(2);
                 }
@@ -2562,16 +3005,17 @@ pub mod convert_currency_output {
         }
         Ok(())
     }
-    fn e8(v: &Value, cx: &mut Errors) -> Done {
-        let e5: __rt::ErrorsFn = e5;
-        let e7: __rt::ErrorsFn = e7;
-        let e9: __rt::ErrorsFn = e9;
-        let e11: __rt::ErrorsFn = e11;
-        match v {
-            Value::Object(obj) => {
+    fn e8<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        let e5: __rt::ErrorsFn<V> = e5;
+        let e7: __rt::ErrorsFn<V> = e7;
+        let e9: __rt::ErrorsFn<V> = e9;
+        let e11: __rt::ErrorsFn<V> = e11;
+        match &v.shape() {
+            __rt::Shape::Object(obj) => {
                 let mut seen = [false; 4];
-                for (k, x) in obj {
-                    match k.as_str() {
+                for (k, x) in obj.iter() {
+                    let k = k.as_ref();
+                    match k {
                         "amount" => {
                             seen[0] = true;
                             cx.child(3, At::Property(k), x, e9)?;
@@ -2614,15 +3058,15 @@ pub mod convert_currency_output {
         }
         Ok(())
     }
-    fn e9(v: &Value, cx: &mut Errors) -> Done {
-        if !matches!(v, Value::Number(_)) {
+    fn e9<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        if !matches!(v.kind(), __rt::Kind::Number) {
             cx.fail_type(16u8, v);
         }
         Ok(())
     }
-    fn e11(v: &Value, cx: &mut Errors) -> Done {
-        match v {
-            Value::Number(num) => {
+    fn e11<'a, V: __rt::Instance<'a>>(v: V, cx: &mut Errors) -> Done {
+        match &v.shape() {
+            __rt::Shape::Number(num) => {
                 if __rt::cmp_i64(num, 0i64).is_le() {
                     cx.fail(7);
                 }

@@ -31,7 +31,7 @@ mod string;
 pub use read::{SyntaxError, SyntaxErrorKind};
 pub use string::JsonStr;
 
-use crate::instance::{Instance, Kind};
+use crate::instance::{ArrayView, Instance, Keys, Kind, ObjectView, Shape, Unescaped, Values};
 use alloc::vec::Vec;
 
 /// One JSON text read from bytes: the input and its tape (see the [module
@@ -196,6 +196,22 @@ impl<'d> Node<'d> {
 impl<'d> Instance<'d> for Node<'d> {
     type Items = Items<'d>;
     type Entries = Entries<'d>;
+    type Array = Items<'d>;
+    type Object = Entries<'d>;
+
+    #[inline]
+    fn shape(self) -> Shape<'d, Node<'d>> {
+        let e = self.entry();
+        match e.tag {
+            Tag::Null => Shape::Null,
+            Tag::False => Shape::Bool(false),
+            Tag::True => Shape::Bool(true),
+            Tag::Number => Shape::Number(read::number_value(self.span(), e.flags & INTEGRAL != 0)),
+            Tag::String | Tag::Key => Shape::String(self.text().unescaped()),
+            Tag::Array => Shape::Array(self.items()),
+            Tag::Object => Shape::Object(self.entries()),
+        }
+    }
 
     #[inline]
     fn kind(self) -> Kind {
@@ -257,13 +273,12 @@ impl<'d> Instance<'d> for Node<'d> {
             doc: self.doc,
             at,
             end,
+            len: if at < end { self.entry().b } else { 0 },
         }
     }
 
     fn get(self, key: &str) -> Option<Node<'d>> {
-        self.entries()
-            .find(|(k, _)| k.eq_str(key))
-            .map(|(_, value)| value)
+        ObjectView::get(self.entries(), key)
     }
 
     fn to_value(self) -> alloc::borrow::Cow<'d, serde_json::Value> {
@@ -272,8 +287,9 @@ impl<'d> Instance<'d> for Node<'d> {
     }
 }
 
-/// The items of an array [`Node`], in order.
-#[derive(Debug, Clone)]
+/// The items of an array [`Node`], in order; as the [`ArrayView`] of its
+/// [`Shape`], the rest of them.
+#[derive(Debug, Clone, Copy)]
 pub struct Items<'d> {
     doc: &'d Document<'d>,
     at: u32,
@@ -305,13 +321,81 @@ impl<'d> Iterator for Items<'d> {
 
 impl ExactSizeIterator for Items<'_> {}
 
+impl<'d> ArrayView<'d, Node<'d>> for Items<'d> {
+    type Iter = Items<'d>;
+
+    #[inline]
+    fn len(self) -> usize {
+        self.left as usize
+    }
+
+    #[inline]
+    fn iter(self) -> Items<'d> {
+        self
+    }
+
+    fn split_at(self, mid: usize) -> (Items<'d>, Items<'d>) {
+        let mut rest = self;
+        for _ in 0..mid {
+            if rest.next().is_none() {
+                break;
+            }
+        }
+        let head = Items {
+            end: rest.at,
+            left: self.left - rest.left,
+            ..self
+        };
+        (head, rest)
+    }
+}
+
 /// The entries of an object [`Node`], in document order, without the keys that a later
-/// key repeats.
-#[derive(Debug, Clone)]
+/// key repeats; as the [`ObjectView`] of its [`Shape`], all of them.
+#[derive(Debug, Clone, Copy)]
 pub struct Entries<'d> {
     doc: &'d Document<'d>,
     at: u32,
     end: u32,
+    /// How many (distinct keys): the object's length until the first step.
+    len: u32,
+}
+
+impl<'d> ObjectView<'d, Node<'d>> for Entries<'d> {
+    type Entries = Entries<'d>;
+    type Key = alloc::borrow::Cow<'d, str>;
+    type Iter = Unescaped<Entries<'d>>;
+    type Keys = Keys<Entries<'d>>;
+    type Values = Values<Entries<'d>>;
+
+    #[inline]
+    fn iter(self) -> Self::Iter {
+        Unescaped(self)
+    }
+
+    #[inline]
+    fn keys(self) -> Self::Keys {
+        Keys(self)
+    }
+
+    #[inline]
+    fn values(self) -> Self::Values {
+        Values(self)
+    }
+
+    #[inline]
+    fn len(self) -> usize {
+        self.len as usize
+    }
+
+    #[inline]
+    fn entries(self) -> Entries<'d> {
+        self
+    }
+
+    fn get(mut self, key: &str) -> Option<Node<'d>> {
+        self.find(|(k, _)| k.eq_str(key)).map(|(_, value)| value)
+    }
 }
 
 impl<'d> Iterator for Entries<'d> {

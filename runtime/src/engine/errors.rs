@@ -3,13 +3,11 @@
 
 use super::{closest_candidates, Done, Mark, OwnAnnotation, Res, State, Stop, Trail};
 use crate::error::{ErrorKind, IncompleteReason, Report, TypeSet};
-use crate::instance::Instance;
+use crate::instance::{Instance, ObjectView};
 use crate::limits::Limits;
-use crate::lookup::NameList;
+use crate::lookup::{Keys, NameList};
 use crate::Evaluation;
 use alloc::borrow::Cow;
-use alloc::string::String;
-use serde_json::{Map, Value};
 
 /// Where a child subschema is evaluated, relative to its parent ([`Errors::child`]).
 #[derive(Debug, Clone, Copy)]
@@ -146,12 +144,12 @@ impl Errors {
     // these locals, and error functions with many children frames the stack guard does
     // not count. Optimized builds inline it all the same.
     #[inline]
-    pub fn child<'v>(
+    pub fn child<'v, I: Instance<'v>>(
         &mut self,
         site: usize,
         at: At<'_>,
-        instance: &'v Value,
-        eval: impl FnOnce(&'v Value, &mut Errors) -> Done,
+        instance: I,
+        eval: impl FnOnce(I, &mut Errors) -> Done,
     ) -> Done {
         let Site(path, base, steps) = self.sites[site];
         let step = if steps {
@@ -185,12 +183,12 @@ impl Errors {
     /// `obj`'s property `name`, when it has one, as [`Errors::child`] at [`At::Property`]
     /// does (a property looked up by name rather than met in a pass over the object).
     #[inline]
-    pub fn property<'v>(
+    pub fn property<'v, I: Instance<'v>>(
         &mut self,
-        obj: &'v Map<String, Value>,
+        obj: impl ObjectView<'v, I>,
         name: &str,
         site: usize,
-        eval: impl FnOnce(&'v Value, &mut Errors) -> Done,
+        eval: impl FnOnce(I, &mut Errors) -> Done,
     ) -> Done {
         match obj.get(name) {
             Some(x) => self.child(site, At::Property(name), x, eval),
@@ -209,7 +207,7 @@ impl Errors {
     #[inline(never)]
     pub fn missing(
         &mut self,
-        object: &Map<String, Value>,
+        object: &impl Keys,
         names: NameList<'static>,
         record: impl FnMut(&mut Trail, &'static &'static str),
     ) -> Done {
@@ -232,9 +230,9 @@ impl Errors {
     /// one level deeper ([`Trail::begin_explanation`]).
     #[cold]
     #[inline(never)]
-    pub fn explain(
+    pub fn explain<'a, I: Instance<'a>>(
         &mut self,
-        v: &Value,
+        v: I,
         branches: &[(bool, TypeSet)],
         mut run: impl FnMut(usize, &mut Errors) -> Done,
     ) -> Done {
@@ -285,11 +283,11 @@ impl Errors {
     }
 
     /// [`Trail::annotate`].
-    pub fn annotate(
+    pub fn annotate<'a, I: Instance<'a>>(
         &mut self,
         valid: bool,
         mark: Mark,
-        v: &serde_json::Value,
+        v: I,
         own: &[OwnAnnotation],
     ) {
         self.trail.annotate(valid, mark, v, own);

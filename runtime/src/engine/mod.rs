@@ -21,9 +21,7 @@ mod trail;
 pub use errors::{At, Errors, Fault, Site};
 pub use evaluated::{Bits, Eval};
 pub use numbers::{cmp_f64, cmp_i64, cmp_u64};
-pub use reading::{
-    applied_names, find_entry, get, in_range, key_value, max_length, min_length, Indices,
-};
+pub use reading::{applied_names, find_entry, get, in_range, max_length, min_length, Indices};
 pub use state::{Done, Res, State, Stop};
 pub use trail::{
     closest_candidates, push_token, Explanation, Location, Mark, OwnAnnotation, Refusal, Trail,

@@ -2,6 +2,7 @@
 //! counts within bounds, an applicator's annotation of names.
 
 use super::{Res, Stop};
+use crate::instance::{Instance, ObjectView};
 use crate::json;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -13,14 +14,15 @@ pub type Indices = Vec<usize>;
 /// The annotation of an object applicator (`properties`, `patternProperties`,
 /// `additionalProperties`, `unevaluatedProperties`): the names of `obj`'s properties
 /// (in its order) for which `applies(position, name)` holds.
-pub fn applied_names(
-    obj: &serde_json::Map<String, serde_json::Value>,
+pub fn applied_names<'a, I: Instance<'a>>(
+    obj: impl ObjectView<'a, I>,
     mut applies: impl FnMut(usize, &str) -> Res,
 ) -> Result<serde_json::Value, Stop> {
     let mut names = Vec::new();
     for (position, name) in obj.keys().enumerate() {
+        let name = name.as_ref();
         if applies(position, name)? {
-            names.push(serde_json::Value::String(name.clone()));
+            names.push(serde_json::Value::String(name.into()));
         }
     }
     Ok(serde_json::Value::Array(names))
@@ -52,26 +54,14 @@ pub fn get<'a>(object: &'a Map<String, Value>, name: &str) -> Option<&'a Value> 
 /// ends where it finds it (for a pass whose only work is that entry, and which must know
 /// its position for `unevaluatedProperties`).
 #[inline]
-pub fn find_entry<'a>(object: &'a Map<String, Value>, name: &str) -> Option<(usize, &'a Value)> {
+pub fn find_entry<'a, I: Instance<'a>>(
+    object: impl ObjectView<'a, I>,
+    name: &str,
+) -> Option<(usize, I)> {
     object
-        .iter()
+        .entries()
         .enumerate()
-        .find_map(|(i, (k, v))| (k == name).then_some((i, v)))
-}
-
-/// The key `k` as a string value, for `propertyNames`: written into `scratch` (a string
-/// value that one loop over an object's keys reuses), so that no key needs a value of its
-/// own.
-#[inline]
-pub fn key_value<'a>(scratch: &'a mut Value, k: &str) -> &'a Value {
-    match &mut *scratch {
-        Value::String(text) => {
-            text.clear();
-            text.push_str(k);
-        }
-        other => *other = Value::String(String::from(k)),
-    }
-    scratch
+        .find_map(|(i, (k, v))| k.eq_str(name).then_some((i, v)))
 }
 
 /// `minLength`: whether `s` has at least `n` code points.

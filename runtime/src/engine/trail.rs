@@ -300,18 +300,18 @@ impl Trail {
     /// Ends the evaluation of the current node on `v` (when annotating): lists it as a unit
     /// ([`Trail::end_unit_of`]); if it is `valid`, adds its `own` annotations at the
     /// current locations (those marked strings-only only on a string).
-    pub fn annotate(
+    pub fn annotate<'a, I: crate::instance::Instance<'a>>(
         &mut self,
         valid: bool,
         mark: Mark,
-        v: &serde_json::Value,
+        v: I,
         own: &[OwnAnnotation],
     ) {
         if !self.end_unit(None, valid, mark) {
             return;
         }
         for &(token, json, strings_only) in own {
-            if strings_only && !v.is_string() {
+            if strings_only && v.kind() != crate::instance::Kind::String {
                 continue;
             }
             let value = serde_json::from_str(json).unwrap_or(serde_json::Value::Null);

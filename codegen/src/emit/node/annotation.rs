@@ -89,7 +89,7 @@ impl Gen<'_> {
                         let re = id.map(regex_name);
                         let give = self.give(check, quote!(value));
                         let give = quote! {
-                            let value = __rt::applied_names(obj, |_, k| #st.is_match(&#re, k))?;
+                            let value = __rt::applied_names(*obj, |_, k| #st.is_match(&#re, k))?;
                             #give
                         };
                         return Code::if_then(valid, Code::stmt(give))
@@ -132,7 +132,7 @@ impl Gen<'_> {
         let give = self.give(check, quote!(value));
         let k = if reads_key { quote!(k) } else { quote!(_) };
         let give = quote! {
-            let value = __rt::applied_names(obj, |_, #k| Ok(#test))?;
+            let value = __rt::applied_names(*obj, |_, #k| Ok(#test))?;
             #give
         };
         Code::if_then(valid, Code::stmt(give)).using(Uses::CX | Uses::BINDING)

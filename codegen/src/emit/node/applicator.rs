@@ -4,7 +4,7 @@
 
 use super::call::{holds_name, EvArg, Inst};
 use super::code::{Code, Expr, Uses};
-use super::dispatch::{pattern, ARMS};
+use super::dispatch::{kind_pattern, kind_test, ARMS};
 use super::{dispatchable, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
 use crate::plan::kind::{Kind, TypeTest};
@@ -97,7 +97,7 @@ impl Gen<'_> {
         let Some(path) = self.keywords.get(keyword) else {
             return Code::default();
         };
-        let call = quote!(#path(&#value, v));
+        let call = quote!(#path(&#value, &v.to_value()));
         match f.mode {
             Mode::Check => {
                 Code::if_then(quote!(#call.is_err()), Code::exit(f.exit.clone())).using(Uses::V)
@@ -258,7 +258,11 @@ impl Gen<'_> {
             };
         };
         let property = &d.property;
-        let tag = quote!(let tag = __rt::Tag::of(v, #property););
+        // (A string with an escape, from bytes, is decoded into `tag_text`.)
+        let tag = quote! {
+            let mut tag_text = Default::default();
+            let tag = __rt::Tag::of(v, #property).unescaped(&mut tag_text);
+        };
         let admits: Vec<TokenStream> = d
             .branches
             .iter()
@@ -306,8 +310,8 @@ impl Gen<'_> {
         let Some(admitted) = self.admitted(f, target) else {
             return quote!();
         };
-        let patterns = admitted.iter().map(|&v| pattern(v, false));
-        quote!(matches!(v, #(#patterns)|*) &&)
+        let test = kind_test(&admitted);
+        quote!(#test &&)
     }
 
     /// The variants a branch can pass on where a type guard tests them ([`Gen::type_guard`]):
@@ -344,11 +348,14 @@ impl Gen<'_> {
             .map(|(e, variants)| {
                 let call = self.silent_call(f, e, &Inst::Same, &EvArg::Throwaway);
                 uses |= call.uses;
-                let patterns = variants.iter().map(|&v| pattern(v, false));
+                let patterns = variants.iter().map(|&v| kind_pattern(v));
                 quote!(#(#patterns)|* => #call?,)
             })
             .collect();
-        Some(Expr::new(quote!(match v { #(#arms)* _ => false }), uses))
+        Some(Expr::new(
+            quote!(match v.kind() { #(#arms)* _ => false }),
+            uses,
+        ))
     }
 
     /// `anyOf`: a valid branch passes (every branch runs where annotations or evaluated
@@ -814,10 +821,7 @@ fn property_lookup(name: &str, lookups: &mut Vec<String>) -> (proc_macro2::Ident
     lookups.push(name.to_string());
     let prop = format_ident!("prop{}", lookups.len() - 1);
     let lookup = quote! {
-        let #prop = match v {
-            Value::Object(obj) => __rt::get(obj, #name),
-            _ => None,
-        };
+        let #prop = v.get(#name);
     };
     (prop, Code::stmt(lookup).using(Uses::V))
 }
@@ -844,13 +848,13 @@ fn string_conditions(group: &[usize], sets: &[&[&str]], prop: &proc_macro2::Iden
     let all = verdicts(&|_| true);
     let none = verdicts(&|_| false);
     quote! {
-        let (#(#names),*) = match #prop {
+        let (#(#names),*) = match #prop.map(|p| p.as_str()) {
             None => #all,
-            Some(Value::String(text)) => match text.as_str() {
+            Some(Some(text)) => match &*text.unescaped() {
                 #(#arms)*
                 _ => #none,
             },
-            Some(_) => #none,
+            Some(None) => #none,
         };
     }
 }

@@ -236,8 +236,8 @@ impl Gen<'_> {
                     Code::around([body.clone(), body], |[first, rest]| {
                         quote! {
                             let (head, rest) = arr.split_at(arr.len().min(#head));
-                            for x in head { #first }
-                            for x in rest { #rest }
+                            for x in head.iter() { #first }
+                            for x in rest.iter() { #rest }
                         }
                     })
                 }

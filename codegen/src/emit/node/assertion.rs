@@ -53,7 +53,7 @@ impl Gen<'_> {
                 let members = table.strings();
                 return Code::stmt(quote!(#st.spend_units(#units)?;))
                     .then(Code::if_then(
-                        quote!(!matches!(text.as_str(), #(#members)|*)),
+                        quote!(!matches!(text.as_ref(), #(#members)|*)),
                         fail,
                     ))
                     .using(Uses::CX | Uses::BINDING);
@@ -99,7 +99,7 @@ impl Gen<'_> {
                     let mut sorted = strs.clone();
                     sorted.sort_unstable();
                     sorted.dedup();
-                    quote!(!matches!(text.as_str(), #(#sorted)|*))
+                    quote!(!matches!(text.as_ref(), #(#sorted)|*))
                 };
                 Code::if_then(cond, fail).binding()
             }

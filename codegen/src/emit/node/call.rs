@@ -4,7 +4,7 @@
 //! bulk before a loop.
 
 use super::code::{Code, Expr, Uses};
-use super::{dispatchable, state, Fun, Gen, Mode};
+use super::{dispatchable, pointer_type, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
 use crate::plan::messages::Refusal;
 use proc_macro2::{Literal, TokenStream};
@@ -15,7 +15,7 @@ pub(super) enum Inst {
     /// The same instance (in-place applicators).
     Same,
     /// `propertyNames`: the key as a string instance, located at the object.
-    KeyAsValue,
+    KeyAsInstance,
     /// The value of object entry `k` (bound as `x`).
     Key,
     /// The value of object entry `k` (bound as `x`) that a pattern of a list matched,
@@ -360,16 +360,20 @@ impl Gen<'_> {
     ) -> Expr {
         // Calls made inside a runtime helper's closure: every error-collecting one, and
         // a short-circuit one that steps into the instance.
-        let name = match f.mode {
-            Mode::Errors => self.pointer_callee(target, f.mode),
-            Mode::Check if !matches!(inst, Inst::Same) && self.steps_into(target) => {
-                self.pointer_callee(target, f.mode)
-            }
-            Mode::Check => self.call_name(target, f.mode),
+        let through_pointer = match f.mode {
+            Mode::Errors => true,
+            Mode::Check => !matches!(inst, Inst::Same) && self.steps_into(target),
+        };
+        // A key is an instance of its own type (`KeyStr`) that lives for one pass of the
+        // loop: its pointer is bound at the call, not at the top of the function.
+        let name = if through_pointer && !matches!(inst, Inst::KeyAsInstance) {
+            self.pointer_callee(target, f.mode)
+        } else {
+            self.call_name(target, f.mode)
         };
         let (value, mut uses) = match inst {
             Inst::Same => (quote!(v), Uses::V),
-            Inst::KeyAsValue => (quote!(__rt::key_value(&mut name, k)), Uses::NAME | Uses::K),
+            Inst::KeyAsInstance => (quote!(__rt::KeyStr(k)), Uses::K),
             Inst::Key
             | Inst::Matched
             | Inst::Property(_)
@@ -398,7 +402,7 @@ impl Gen<'_> {
                 let mut entry = false;
                 let at = match inst {
                     Inst::Same => quote!(At::Here),
-                    Inst::KeyAsValue => quote!(At::Name),
+                    Inst::KeyAsInstance => quote!(At::Name),
                     Inst::Key | Inst::Matched => {
                         uses |= Uses::K;
                         quote!(At::Key(k))
@@ -451,7 +455,7 @@ impl Gen<'_> {
                     Inst::Named(name) if entry => {
                         uses = ev_uses | Uses::CX;
                         state_call = true;
-                        quote!(cx.property(obj, #name, #site, #eval))
+                        quote!(cx.property(*obj, #name, #site, #eval))
                     }
                     Inst::Named(name) => {
                         uses = ev_uses | Uses::CX;
@@ -466,6 +470,15 @@ impl Gen<'_> {
                     }
                 }
             }
+        };
+        let tokens = if through_pointer && matches!(inst, Inst::KeyAsInstance) {
+            let ty = pointer_type(f.mode, self.collects(target));
+            quote!({
+                let #name: #ty<__rt::KeyStr<'_>> = #name;
+                #tokens
+            })
+        } else {
+            tokens
         };
         Expr {
             tokens,
@@ -513,10 +526,7 @@ impl Gen<'_> {
                 let allowed = &refusal.allowed;
                 let (declared, uses) = match refusal.declared.as_slice() {
                     [] => (quote!(false), Uses::CX),
-                    names => (
-                        quote!(matches!(k.as_str(), #(#names)|*)),
-                        Uses::CX | Uses::K,
-                    ),
+                    names => (quote!(matches!(k, #(#names)|*)), Uses::CX | Uses::K),
                 };
                 Expr {
                     tokens: quote!(cx.refusing(#allowed, #declared, |cx| #tokens)),

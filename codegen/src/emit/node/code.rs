@@ -22,8 +22,6 @@ impl Uses {
     pub(super) const I: Uses = Uses(1 << 2);
     /// `k`: the entry's key.
     pub(super) const K: Uses = Uses(1 << 3);
-    /// `name`: the key as a string value (`propertyNames`).
-    pub(super) const NAME: Uses = Uses(1 << 4);
     /// `v`: the function's instance.
     pub(super) const V: Uses = Uses(1 << 5);
     /// `ev`: the function's evaluated-location set.
@@ -451,7 +449,7 @@ mod tests {
         let exit = || Code::exit(quote!(break 'n false;));
         let in_loop = Code::around(
             [Code::if_then(quote!(!ok(x)), exit())],
-            |[body]| quote!(for x in arr { #body }),
+            |[body]| quote!(for x in arr.iter() { #body }),
         );
         assert!(in_loop.exits() && !in_loop.ends());
         let mut code = in_loop.then(exit());
@@ -484,6 +482,6 @@ mod tests {
         assert_eq!(key_loop.uses(), Uses::default());
         assert!(key_loop.exits());
         // An empty piece reads nothing, whatever it is told.
-        assert_eq!(Code::default().using(Uses::NAME).uses(), Uses::default());
+        assert_eq!(Code::default().using(Uses::K).uses(), Uses::default());
     }
 }

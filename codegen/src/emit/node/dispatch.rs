@@ -33,21 +33,41 @@ pub(super) const ARMS: [Kind; 6] = [
     Kind::Null,
 ];
 
-/// The pattern matching the `serde_json::Value`s of `kind`, binding their contents (`b`,
-/// `num`, `text`, `arr`, `obj`) when `binds`.
-pub(super) fn pattern(kind: Kind, binds: bool) -> TokenStream {
+/// The pattern matching the kind `kind` in a `match` on the instance's kind
+/// (`v.kind()`: an [`Instance`](schemac_runtime::instance::Instance) method).
+pub(super) fn kind_pattern(kind: Kind) -> TokenStream {
+    match kind {
+        Kind::Null => quote!(__rt::Kind::Null),
+        Kind::Boolean => quote!(__rt::Kind::Bool),
+        Kind::Number => quote!(__rt::Kind::Number),
+        Kind::String => quote!(__rt::Kind::String),
+        Kind::Array => quote!(__rt::Kind::Array),
+        Kind::Object => quote!(__rt::Kind::Object),
+    }
+}
+
+/// A test that the instance is of one of `kinds`.
+pub(super) fn kind_test(kinds: &[Kind]) -> TokenStream {
+    let patterns = kinds.iter().map(|&k| kind_pattern(k));
+    quote!(matches!(v.kind(), #(#patterns)|*))
+}
+
+/// The pattern matching the kind `kind` in a `match` on the instance's shape
+/// (`&v.shape()`), binding what its checks read (`b`, `num`, `text`, `arr`, `obj`) when
+/// `binds`.
+pub(super) fn shape_pattern(kind: Kind, binds: bool) -> TokenStream {
     match (kind, binds) {
-        (Kind::Null, _) => quote!(Value::Null),
-        (Kind::Boolean, true) => quote!(Value::Bool(b)),
-        (Kind::Boolean, false) => quote!(Value::Bool(_)),
-        (Kind::Number, true) => quote!(Value::Number(num)),
-        (Kind::Number, false) => quote!(Value::Number(_)),
-        (Kind::String, true) => quote!(Value::String(text)),
-        (Kind::String, false) => quote!(Value::String(_)),
-        (Kind::Array, true) => quote!(Value::Array(arr)),
-        (Kind::Array, false) => quote!(Value::Array(_)),
-        (Kind::Object, true) => quote!(Value::Object(obj)),
-        (Kind::Object, false) => quote!(Value::Object(_)),
+        (Kind::Null, _) => quote!(__rt::Shape::Null),
+        (Kind::Boolean, true) => quote!(__rt::Shape::Bool(b)),
+        (Kind::Boolean, false) => quote!(__rt::Shape::Bool(_)),
+        (Kind::Number, true) => quote!(__rt::Shape::Number(num)),
+        (Kind::Number, false) => quote!(__rt::Shape::Number(_)),
+        (Kind::String, true) => quote!(__rt::Shape::String(text)),
+        (Kind::String, false) => quote!(__rt::Shape::String(_)),
+        (Kind::Array, true) => quote!(__rt::Shape::Array(arr)),
+        (Kind::Array, false) => quote!(__rt::Shape::Array(_)),
+        (Kind::Object, true) => quote!(__rt::Shape::Object(obj)),
+        (Kind::Object, false) => quote!(__rt::Shape::Object(_)),
     }
 }
 
@@ -87,30 +107,40 @@ impl Gen<'_> {
             // The same code for every variant: no dispatch needed.
             return groups.remove(0).1;
         }
-        let pattern = |vs: &[Kind], binds: bool| -> TokenStream {
-            let ps: Vec<_> = vs.iter().map(|&v| pattern(v, binds)).collect();
-            quote!(#(#ps)|*)
-        };
         if groups.len() == 1 && !groups[0].1.binds() {
             // One outcome besides passing: a test of whichever side names fewer variants.
             let (vs, code, _) = groups.remove(0);
             let cond = if vs.len() > passing.len() {
-                let p = pattern(&passing, false);
-                quote!(!matches!(v, #p))
+                let test = kind_test(&passing);
+                quote!(!#test)
             } else {
-                let p = pattern(&vs, false);
-                quote!(matches!(v, #p))
+                kind_test(&vs)
             };
             return Code::if_then(cond, code).using(Uses::V);
         }
         if groups.len() == 1 {
             let (vs, code, _) = groups.remove(0);
-            let p = pattern(&vs, true);
+            let ps = vs.iter().map(|&v| shape_pattern(v, true));
             let tokens = code.render();
-            return Code::built_from(quote!(if let #p = v { #tokens }), [&code])
+            return Code::built_from(quote!(if let #(#ps)|* = &v.shape() { #tokens }), [&code])
                 .declaring(Uses::BINDING)
                 .using(Uses::V);
         }
+        // A match on the shape where an arm reads what it binds, else on the kind.
+        let shaped = groups.iter().any(|(_, code, _)| code.binds());
+        let pattern = |vs: &[Kind], binds: bool| -> TokenStream {
+            let ps: Vec<_> = if shaped {
+                vs.iter().map(|&v| shape_pattern(v, binds)).collect()
+            } else {
+                vs.iter().map(|&v| kind_pattern(v)).collect()
+            };
+            quote!(#(#ps)|*)
+        };
+        let scrutinee = if shaped {
+            quote!(&v.shape())
+        } else {
+            quote!(v.kind())
+        };
         // The outcome shared by the most variants is the last arm, `_`: passing, or the
         // largest group of several variants that binds nothing (usually the wrong types'
         // failure). Fewer explicit cases let the compiler test the variant with a
@@ -155,7 +185,7 @@ impl Gen<'_> {
         };
         let code = Code::built_from(
             quote! {
-                match v {
+                match #scrutinee {
                     #(#arms)*
                     #rest
                 }
@@ -369,7 +399,7 @@ impl Gen<'_> {
             (CheckKind::UniqueItems, Kind::Array) => {
                 let st = state(f.mode);
                 Code::if_then(
-                    quote!(!#st.all_unique(arr)?),
+                    quote!(!#st.all_unique(arr.iter())?),
                     fail(quote!(__rt::ErrorKind::UniqueItems)),
                 )
                 .using(Uses::CX | Uses::BINDING)

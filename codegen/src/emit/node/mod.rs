@@ -44,6 +44,17 @@ pub(super) enum Mode {
     Errors,
 }
 
+/// The function pointer type (generic over the instance) of a node function in `mode`,
+/// `ev` when it records evaluated locations (see `schemac_runtime::__private::CheckFn`).
+pub(super) fn pointer_type(mode: Mode, ev: bool) -> TokenStream {
+    match (mode, ev) {
+        (Mode::Check, false) => quote!(__rt::CheckFn),
+        (Mode::Check, true) => quote!(__rt::CheckEvFn),
+        (Mode::Errors, false) => quote!(__rt::ErrorsFn),
+        (Mode::Errors, true) => quote!(__rt::ErrorsEvFn),
+    }
+}
+
 /// The name of node `id`'s function in `mode`.
 pub(super) fn fn_name(id: NodeId, mode: Mode) -> proc_macro2::Ident {
     match mode {
@@ -474,13 +485,8 @@ impl<'a> Gen<'a> {
         let pointers = std::mem::take(&mut *self.pointers.borrow_mut());
         let lets = pointers.into_iter().map(|(mode, callee, ev)| {
             let name = fn_name(callee, mode);
-            let ty = match (mode, ev) {
-                (Mode::Check, false) => quote!(__rt::CheckFn),
-                (Mode::Check, true) => quote!(__rt::CheckEvFn),
-                (Mode::Errors, false) => quote!(__rt::ErrorsFn),
-                (Mode::Errors, true) => quote!(__rt::ErrorsEvFn),
-            };
-            quote!(let #name: #ty = #name;)
+            let ty = pointer_type(mode, ev);
+            quote!(let #name: #ty<V> = #name;)
         });
         quote!(#(#lets)*)
     }
@@ -694,7 +700,7 @@ impl<'a> Gen<'a> {
             doc,
             inline: !plan.out_of_line && mode == Mode::Check,
             item: quote! {
-                fn #name(#v: &Value, #cx: &mut #state_ty #ev_param) -> #result_ty {
+                fn #name<'a, V: __rt::Instance<'a>>(#v: V, #cx: &mut #state_ty #ev_param) -> #result_ty {
                     #inner
                 }
             },

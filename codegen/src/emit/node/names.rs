@@ -110,7 +110,7 @@ pub(super) fn match_names(
                 let byte = Literal::byte_character(byte);
                 let is_name = match names.as_slice() {
                     [name] => quote!(#text == #name),
-                    _ => quote!(matches!(#text.as_str(), #(#names)|*)),
+                    _ => quote!(matches!(#text, #(#names)|*)),
                 };
                 let guard = match &arm.guard {
                     Some(g) => Cond::from(is_name).and(g),
@@ -132,7 +132,7 @@ pub(super) fn match_names(
         });
     }
     quote! {
-        match #text.as_str() {
+        match #text {
             #(#rendered)*
             _ => #default
         }

@@ -323,13 +323,6 @@ impl Gen<'_> {
         let key_loop = key_loop(sought, body);
         let (seen_decl, required_check) = self.required_check(f, &required);
         let (later_decl, deferred_code) = self.deferred(f, &deferred, captured);
-        // `propertyNames` applies its subschema to each key as a string value, made in one
-        // buffer for all keys.
-        let name_decl = if key_loop.uses().contains(Uses::NAME) {
-            quote!(let mut name = Value::String(String::new());)
-        } else {
-            quote!()
-        };
         // Every property is evaluated once `unevaluatedProperties` passed (for a caller
         // that reads the node's set).
         let evaluated_all = if run.unevaluated.is_some() && self.collects(f.id) {
@@ -338,7 +331,7 @@ impl Gen<'_> {
             Code::default()
         };
         charge
-            .then(Code::stmt(quote!(#seen_decl #later_decl #name_decl)))
+            .then(Code::stmt(quote!(#seen_decl #later_decl)))
             .then(key_loop)
             .then(required_check)
             .then(deferred_code)
@@ -444,7 +437,7 @@ impl Gen<'_> {
         };
         let names = run.names.map(|e| {
             self.names_on_key(f, e)
-                .unwrap_or_else(|| self.key_child(f, e, &Inst::KeyAsValue))
+                .unwrap_or_else(|| self.key_child(f, e, &Inst::KeyAsInstance))
         });
         let rest = self
             .try_patterns(f, &run.patterns, &keyed, pattern_body)
@@ -470,7 +463,7 @@ impl Gen<'_> {
                     let j = Literal::usize_unsuffixed(j);
                     quote!(later[#j])
                 } else {
-                    quote!(__rt::get(obj, #name))
+                    quote!(obj.get(#name))
                 };
                 when.guard(match f.mode {
                     Mode::Check => {
@@ -484,7 +477,7 @@ impl Gen<'_> {
             .collect();
         let decl = if captured {
             let n = Literal::usize_unsuffixed(deferred.len());
-            quote!(let mut later: [Option<&Value>; #n] = [None; #n];)
+            quote!(let mut later: [Option<V>; #n] = [None; #n];)
         } else {
             quote!()
         };
@@ -545,10 +538,10 @@ impl Gen<'_> {
 
     /// The `propertyNames` subschema `edge` applied to the key `k` itself, in short-circuit
     /// code, where all it checks is read off a string (`minLength`, `pattern`, `format`,
-    /// …): its dispatch's string arm, with `text` bound to the key, so that no key is
-    /// copied into a `Value` for its function. `None` where the subschema does more (a
-    /// child, an entry charge, a dynamic scope to enter) or its string arm reads the value
-    /// as a whole: the key is then passed as a value ([`Inst::KeyAsValue`]).
+    /// …): its dispatch's string arm inline, with `text` bound to the key. `None` where
+    /// the subschema does more (a child, an entry charge, a dynamic scope to enter) or its
+    /// string arm reads the value as a whole: the key is then passed to its function as a
+    /// string instance of its own (`KeyStr`, [`Inst::KeyAsInstance`]).
     fn names_on_key(&self, f: &Fun<'_>, edge: &Edge) -> Option<Code> {
         let plan = self.plan.node(edge.target);
         let node = self.program.node(edge.target);
@@ -580,7 +573,7 @@ impl Gen<'_> {
             &checks,
         );
         let uses = code.uses();
-        if uses.contains(Uses::V) || uses.contains(Uses::X) || uses.contains(Uses::NAME) {
+        if uses.contains(Uses::V) || uses.contains(Uses::X) {
             return None;
         }
         if !code.binds() {
@@ -588,9 +581,13 @@ impl Gen<'_> {
         }
         let tokens = code.render();
         Some(
-            Code::built_from(quote!({ let text = k; #tokens }), [&code])
-                .declaring(Uses::BINDING)
-                .using(Uses::K),
+            // (Bound as a string arm binds it.)
+            Code::built_from(
+                quote!({ let text = &__rt::Cow::Borrowed(k); #tokens }),
+                [&code],
+            )
+            .declaring(Uses::BINDING)
+            .using(Uses::K),
         )
     }
 
@@ -759,7 +756,7 @@ impl Gen<'_> {
             ([], _) => default,
             // (One arm gains nothing from telling its names apart by a byte.)
             ([(names, code, _)], true) => {
-                Code::when(quote!(matches!(k.as_str(), #(#names)|*)), code.clone()).using(Uses::K)
+                Code::when(quote!(matches!(k, #(#names)|*)), code.clone()).using(Uses::K)
             }
             _ => Code::built_from(
                 match_names(&quote!(k), &name_arms, default.arm(f.mode)),
@@ -900,9 +897,8 @@ impl Gen<'_> {
     /// The errors of the names of `list` an object lacks (`Errors::missing`), each
     /// recorded by `Trail::error` with the arguments `error` (which read `name`).
     fn missing(&self, list: Ident, error: TokenStream) -> Code {
-        Code::stmt(quote!(cx.missing(obj, #list, |t, name| t.error(#error))?;))
-            .using(Uses::CX)
-            .binding()
+        Code::stmt(quote!(cx.missing(&__rt::ObjectKeys(v), #list, |t, name| t.error(#error))?;))
+            .using(Uses::CX | Uses::V)
     }
 
     /// `dependentSchemas`: for each present property, its subschema on the object.
@@ -937,7 +933,7 @@ impl Gen<'_> {
             ),
             Mode::Errors => (
                 quote!(for (i, (k, x)) in obj.iter().enumerate()),
-                Code::stmt(quote!(if !ev.props.get(i) { #call?; })),
+                Code::stmt(quote!(let k = k.as_ref(); if !ev.props.get(i) { #call?; })),
             ),
         };
         let body = body.using(call.uses);
@@ -952,7 +948,7 @@ impl Gen<'_> {
             (
                 quote! {
                     let applies = if cx.annotating() {
-                        Some(__rt::applied_names(obj, |i, _| Ok(!ev.props.get(i)))?)
+                        Some(__rt::applied_names(*obj, |i, _| Ok(!ev.props.get(i)))?)
                     } else {
                         None
                     };
@@ -1216,16 +1212,19 @@ fn key_loop(sought: Option<&str>, body: Code) -> Code {
         (Some(name), ..) => {
             let i = if uses_i { quote!(i) } else { quote!(_) };
             let x = if uses_x { quote!(x) } else { quote!(_) };
-            quote!(if let Some((#i, #x)) = __rt::find_entry(obj, #name))
+            quote!(if let Some((#i, #x)) = __rt::find_entry(*obj, #name))
         }
         (None, true, true, true) => quote!(for (i, (k, x)) in obj.iter().enumerate()),
         (None, true, true, false) => quote!(for (i, k) in obj.keys().enumerate()),
         (None, true, false, true) => quote!(for (i, x) in obj.values().enumerate()),
         (None, true, false, false) => quote!(for i in 0..obj.len()),
-        (None, false, true, true) => quote!(for (k, x) in obj),
+        (None, false, true, true) => quote!(for (k, x) in obj.iter()),
         (None, false, true, false) => quote!(for k in obj.keys()),
         (None, false, false, true) => quote!(for x in obj.values()),
     };
+    // A key as a `&str` (a map's `&String`, a document's unescaped `Cow`).
+    let key = (uses_k && sought.is_none()).then(|| quote!(let k = k.as_ref();));
     let tokens = body.render();
-    Code::built_from(quote!(#header { #tokens }), [&body]).declaring(Uses::X | Uses::I | Uses::K)
+    Code::built_from(quote!(#header { #key #tokens }), [&body])
+        .declaring(Uses::X | Uses::I | Uses::K)
 }
