@@ -364,8 +364,12 @@ fn check_only_and_schema_text_options_shape_the_modules() {
         .generate()
         .expect("generates")
         .code;
-    assert!(full.contains("pub fn validate("), "validate by default");
-    assert!(full.contains("impl __rt::Validate for Validator"));
+    // The entry points are the runtime's (`entry_points!`), on the module's roots.
+    assert!(
+        full.contains("__rt::entry_points!(Validator, validate);"),
+        "validate by default"
+    );
+    assert!(full.contains("impl __rt::ErrorsRoot for Validator"));
     assert!(
         !full.contains("pub const SCHEMA"),
         "no schema text unless asked"
@@ -378,14 +382,11 @@ fn check_only_and_schema_text_options_shape_the_modules() {
         .expect("generates")
         .code;
     assert!(
-        !lean.contains("pub fn validate("),
+        lean.contains("__rt::entry_points!(Validator, check);"),
         "no validate when turned off"
     );
-    assert!(
-        !lean.contains("__rt::Errors"),
-        "no error-collecting functions"
-    );
-    assert!(lean.contains("impl __rt::Check for Validator"));
+    assert!(!lean.contains("Errors"), "no error-collecting functions");
+    assert!(lean.contains("impl __rt::Root for Validator"));
     assert!(lean.contains("pub const SCHEMA"), "schema text when asked");
     assert!(lean.len() < full.len());
 }

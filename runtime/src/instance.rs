@@ -229,6 +229,15 @@ pub trait Instance<'a>: Copy {
     /// [`Number`]). Cost: a tag read, both.
     fn number_text(self) -> Option<&'a str>;
 
+    /// Whether this is a number written with neither a fraction nor an exponent (`-0`,
+    /// `7`): draft-04's integer, which only a document can tell from `-0.0` (a `Value`
+    /// holds `-0` as `-0.0`, and this is `false` there). Cost: a scan of the number's text.
+    #[inline]
+    fn written_integral(self) -> bool {
+        self.number_text()
+            .is_some_and(|t| !t.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')))
+    }
+
     /// The string, if this is one; unescaped on demand ([`JsonStr`]). Cost: a tag read,
     /// both.
     fn as_str(self) -> Option<JsonStr<'a>>;

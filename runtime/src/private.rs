@@ -9,6 +9,10 @@
 
 pub use crate::engine::*;
 
+pub mod entry;
+pub use crate::__entry_points as entry_points;
+pub use entry::{ErrorsRoot, Root};
+
 pub use crate::annotation::prefix_items_value;
 pub use crate::content;
 pub use crate::document::{Document, SyntaxError};
@@ -26,6 +30,7 @@ pub use crate::tools::{Tool, ToolSchema};
 pub use crate::{Annotation, Check, Evaluate, Evaluation, Unit, Validate};
 pub use alloc::borrow::Cow;
 pub use serde_json;
+pub use serde_json::Value;
 
 /// A short-circuit function of generated code (`cN`) as a function pointer. A function
 /// that another calls through a runtime helper taking a closure ([`State::stepping`],
@@ -48,19 +53,6 @@ pub type ErrorsFn<V> = fn(V, &mut Errors) -> Done;
 
 /// [`CheckFn`] of an error-collecting function that records evaluated locations.
 pub type ErrorsEvFn<V> = fn(V, &mut Errors, &mut Eval) -> Done;
-
-/// Reads the JSON text `input` ([`Document::read`]) and runs `run` on its root under
-/// `limits` grown with the input ([`Limits::for_input`]): generated code's `*_json` entry
-/// points.
-#[inline]
-pub fn from_json<T>(
-    input: &[u8],
-    limits: &Limits,
-    run: impl FnOnce(crate::document::Node<'_>, &Limits) -> T,
-) -> Result<T, SyntaxError> {
-    let document = Document::read(input)?;
-    Ok(run(document.root(), &limits.for_input(input.len())))
-}
 
 /// The version of this runtime (`major.minor.patch`), which generated code is checked against.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

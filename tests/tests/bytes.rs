@@ -207,22 +207,47 @@ fn bytes_and_values_agree_on_every_corpus_instance() {
 
 /// The draft-04 `-0`: written without a fraction it is an integer from bytes (the number
 /// text tells), `-0.0` is not; a `Value` holds both as `-0.0`, so from a `Value` neither
-/// is (the limitation the README states).
+/// is (the limitation the README states). Both backends, on the suite's draft-04
+/// `{"type": "integer"}` group.
 #[test]
-fn draft4_minus_zero_is_an_integer_from_bytes() {
-    let compiler = registry::compiler(schemac::Options {
-        default_dialect: schemac::Dialect::Draft4,
-        ..schemac::Options::default()
-    })
-    .expect("registry");
-    let schema = serde_json::json!({"type": "integer"});
-    let interpreter = Interpreter::new(compiler.compile(&schema).expect("compiles"));
-    assert_eq!(interpreter.check_json(b"-0"), Ok(Verdict::Valid));
-    assert_eq!(interpreter.check_json(b"0"), Ok(Verdict::Valid));
-    assert_eq!(interpreter.check_json(b"-0.0"), Ok(Verdict::Invalid));
-    assert_eq!(interpreter.check_json(b"1.0"), Ok(Verdict::Invalid));
+fn draft4_minus_zero_is_an_integer_from_bytes_in_both_backends() {
+    let suite = paths::suite_dir().expect("the JSON Schema Test Suite");
+    let spec = *SETS
+        .iter()
+        .find(|s| s.draft == "draft4" && s.name == "required")
+        .expect("draft4's required set");
+    let set = Set::load(&suite, spec).expect("suite set");
+    let file = set
+        .files
+        .iter()
+        .find(|f| f.name == "type.json")
+        .expect("type.json");
+    let group = (file.groups.iter())
+        .find(|g| g.schema == serde_json::json!({"type": "integer"}))
+        .expect("an integer type group");
+    let compiler = registry::compiler(spec.options()).expect("registry");
+    let (interpreter, generated) = generated::both_backends(&compiler, &spec, file, group)
+        .expect("both backends")
+        .expect("compiled");
     let from_value: Value = serde_json::from_slice(b"-0").expect("JSON");
-    assert_eq!(interpreter.check(&from_value), Verdict::Invalid);
+    for (name, validator) in [
+        ("interpreter", &interpreter as &dyn Validate),
+        ("generated", generated),
+    ] {
+        for (text, verdict) in [
+            (&b"-0"[..], Verdict::Valid),
+            (b"0", Verdict::Valid),
+            (b"-0.0", Verdict::Invalid),
+            (b"1.0", Verdict::Invalid),
+            (b"1e0", Verdict::Invalid),
+        ] {
+            let shown = String::from_utf8_lossy(text);
+            let report = validator.validate_json(text).expect("JSON");
+            assert_eq!(report.verdict, verdict, "{name} (validate): {shown}");
+            assert_eq!(validator.check_json(text), Ok(verdict), "{name}: {shown}");
+        }
+        assert_eq!(validator.check(&from_value), Verdict::Invalid, "{name}");
+    }
 }
 
 /// Text that is not JSON is a syntax error with its offset, in every entry point, never a

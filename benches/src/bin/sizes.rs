@@ -123,11 +123,11 @@ fn measure(code: &str) -> Size {
         bytes: code.len(),
         ..Size::default()
     };
-    // A node function is `    fn c<N>(` or `    fn e<N>(` (with its `///` and attribute
-    // lines before it) up to its closing `    }`, at the module's indentation.
+    // A node function is `    fn c<N><'a, V: …>(` or `    fn e<N>…(` (with its `///` and
+    // attribute lines before it) up to its closing `    }`, at the module's indentation.
     let node = |line: &str, prefix: &str| {
         line.strip_prefix(prefix).is_some_and(|rest| {
-            rest.split('(')
+            rest.split(['(', '<'])
                 .next()
                 .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
         })

@@ -28,6 +28,8 @@ pub(super) fn tokens(defaults: &Defaults, gen: &Gen<'_>) -> TokenStream {
         .enumerate()
         .map(|(i, step)| step_fn(StepId(i), step, gen));
     quote! {
+        use __rt::serde_json::Value;
+
         /// Inserts into `instance` the `default` of every missing property whose subschema
         /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
         /// or `dependentSchemas`), at every depth validation reaches (`LIMITS.max_depth`);

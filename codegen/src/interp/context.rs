@@ -405,9 +405,7 @@ impl<'a, I: Instance<'a>> Inst<'_, I> {
     /// number's text ([`Instance::number_text`]).
     pub(super) fn written_integral(self) -> bool {
         match self {
-            Inst::Value(v) => v
-                .number_text()
-                .is_some_and(|t| !t.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))),
+            Inst::Value(v) => v.written_integral(),
             Inst::Key(_) => false,
         }
     }

@@ -16,7 +16,6 @@ pub mod get_weather_input {
     use ::schemac_runtime::__private as __rt;
     #[allow(unused_imports)]
     use __rt::{ArrayView as _, ObjectView as _};
-    use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
     #[allow(dead_code)]
@@ -30,116 +29,22 @@ pub mod get_weather_input {
         max_nesting: 8192u32,
         max_errors: 100usize,
     };
-    /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
-    #[allow(dead_code)]
-    #[derive(Debug, Clone, Copy, Default)]
-    pub struct Validator;
-    impl __rt::Validate for Validator {
-        fn check(&self, instance: &Value) -> __rt::Verdict {
-            check(instance)
-        }
-        fn validate(&self, instance: &Value) -> __rt::Report {
-            validate(instance)
-        }
-        fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
-            let mut cx = __rt::State::new(&LIMITS);
-            let result = c0(instance, &mut cx);
-            cx.verdict_and_usage(result)
-        }
-        fn check_json(&self, input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
-            check_json(input)
-        }
-        fn validate_json(
-            &self,
-            input: &[u8],
-        ) -> Result<__rt::Report, __rt::SyntaxError> {
-            validate_json(input)
-        }
-        fn check_json_with_usage(
-            &self,
-            input: &[u8],
-        ) -> Result<(__rt::Verdict, __rt::Usage), __rt::SyntaxError> {
-            __rt::from_json(
-                input,
-                &LIMITS,
-                |root, limits| {
-                    let mut cx = __rt::State::new(limits);
-                    let result = c0(root, &mut cx);
-                    cx.verdict_and_usage(result)
-                },
-            )
-        }
-        fn apply_defaults(&self, instance: &mut Value) -> bool {
-            apply_defaults(instance)
+    __rt::entry_points!(Validator, validate, defaults);
+    impl __rt::Root for Validator {
+        const LIMITS: __rt::Limits = LIMITS;
+        fn check<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+            c0(v, cx)
         }
     }
-    /// `true` when `instance` is valid (an incomplete check is never valid).
-    #[allow(dead_code)]
-    pub fn is_valid(instance: &Value) -> bool {
-        let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx);
-        matches!(result, Ok(true))
+    impl __rt::ErrorsRoot for Validator {
+        const SITES: &'static [__rt::Site] = &SITES;
+        const FAULTS: &'static [__rt::Fault] = &FAULTS;
+        const BASE: &'static str = "https://schemac.invalid/root.json#";
+        fn errors<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::Errors) -> __rt::Done {
+            e0(v, cx)
+        }
     }
-    /// Checks `instance`, stopping at the first failure.
-    #[allow(dead_code)]
-    pub fn check(instance: &Value) -> __rt::Verdict {
-        let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx);
-        cx.verdict(result)
-    }
-    /// [`is_valid`] on the JSON text `input`: `false` also where it is not JSON.
-    #[allow(dead_code)]
-    pub fn is_valid_json(input: &[u8]) -> bool {
-        __rt::from_json(
-                input,
-                &LIMITS,
-                |root, limits| {
-                    let mut cx = __rt::State::new(limits);
-                    let result = c0(root, &mut cx);
-                    matches!(result, Ok(true))
-                },
-            )
-            .unwrap_or(false)
-    }
-    /// [`check`] on the JSON text `input`, read in place: no `Value` is built, the
-    /// budget grows with the input (`Limits::for_input`); text that is not JSON
-    /// (as `serde_json` reads it; duplicate keys: the last one wins) is `Err`
-    /// with the byte offset where reading stopped.
-    #[allow(dead_code)]
-    pub fn check_json(input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
-        __rt::from_json(
-            input,
-            &LIMITS,
-            |root, limits| {
-                let mut cx = __rt::State::new(limits);
-                let result = c0(root, &mut cx);
-                cx.verdict(result)
-            },
-        )
-    }
-    /// Checks `instance` and collects every error.
-    #[allow(dead_code)]
-    pub fn validate(instance: &Value) -> __rt::Report {
-        let mut cx = Errors::new(&LIMITS, &SITES, &FAULTS);
-        cx.rebase("https://schemac.invalid/root.json#");
-        let result = e0(instance, &mut cx);
-        cx.finish(result)
-    }
-    /// [`validate`] on the JSON text `input`, read in place ([`check_json`]):
-    /// errors located and worded as from a `Value`.
-    #[allow(dead_code)]
-    pub fn validate_json(input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
-        __rt::from_json(
-            input,
-            &LIMITS,
-            |root, limits| {
-                let mut cx = Errors::new(limits, &SITES, &FAULTS);
-                cx.rebase("https://schemac.invalid/root.json#");
-                let result = e0(root, &mut cx);
-                cx.finish(result)
-            },
-        )
-    }
+    use __rt::serde_json::Value;
     /// Inserts into `instance` the `default` of every missing property whose subschema
     /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
     /// or `dependentSchemas`), at every depth validation reaches (`LIMITS.max_depth`);
@@ -400,7 +305,6 @@ pub mod get_weather_output {
     use ::schemac_runtime::__private as __rt;
     #[allow(unused_imports)]
     use __rt::{ArrayView as _, ObjectView as _};
-    use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
     #[allow(dead_code)]
@@ -414,116 +318,22 @@ pub mod get_weather_output {
         max_nesting: 8192u32,
         max_errors: 100usize,
     };
-    /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
-    #[allow(dead_code)]
-    #[derive(Debug, Clone, Copy, Default)]
-    pub struct Validator;
-    impl __rt::Validate for Validator {
-        fn check(&self, instance: &Value) -> __rt::Verdict {
-            check(instance)
-        }
-        fn validate(&self, instance: &Value) -> __rt::Report {
-            validate(instance)
-        }
-        fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
-            let mut cx = __rt::State::new(&LIMITS);
-            let result = c0(instance, &mut cx);
-            cx.verdict_and_usage(result)
-        }
-        fn check_json(&self, input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
-            check_json(input)
-        }
-        fn validate_json(
-            &self,
-            input: &[u8],
-        ) -> Result<__rt::Report, __rt::SyntaxError> {
-            validate_json(input)
-        }
-        fn check_json_with_usage(
-            &self,
-            input: &[u8],
-        ) -> Result<(__rt::Verdict, __rt::Usage), __rt::SyntaxError> {
-            __rt::from_json(
-                input,
-                &LIMITS,
-                |root, limits| {
-                    let mut cx = __rt::State::new(limits);
-                    let result = c0(root, &mut cx);
-                    cx.verdict_and_usage(result)
-                },
-            )
-        }
-        fn apply_defaults(&self, instance: &mut Value) -> bool {
-            apply_defaults(instance)
+    __rt::entry_points!(Validator, validate, defaults);
+    impl __rt::Root for Validator {
+        const LIMITS: __rt::Limits = LIMITS;
+        fn check<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+            c0(v, cx)
         }
     }
-    /// `true` when `instance` is valid (an incomplete check is never valid).
-    #[allow(dead_code)]
-    pub fn is_valid(instance: &Value) -> bool {
-        let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx);
-        matches!(result, Ok(true))
+    impl __rt::ErrorsRoot for Validator {
+        const SITES: &'static [__rt::Site] = &SITES;
+        const FAULTS: &'static [__rt::Fault] = &FAULTS;
+        const BASE: &'static str = "https://schemac.invalid/root.json#";
+        fn errors<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::Errors) -> __rt::Done {
+            e0(v, cx)
+        }
     }
-    /// Checks `instance`, stopping at the first failure.
-    #[allow(dead_code)]
-    pub fn check(instance: &Value) -> __rt::Verdict {
-        let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx);
-        cx.verdict(result)
-    }
-    /// [`is_valid`] on the JSON text `input`: `false` also where it is not JSON.
-    #[allow(dead_code)]
-    pub fn is_valid_json(input: &[u8]) -> bool {
-        __rt::from_json(
-                input,
-                &LIMITS,
-                |root, limits| {
-                    let mut cx = __rt::State::new(limits);
-                    let result = c0(root, &mut cx);
-                    matches!(result, Ok(true))
-                },
-            )
-            .unwrap_or(false)
-    }
-    /// [`check`] on the JSON text `input`, read in place: no `Value` is built, the
-    /// budget grows with the input (`Limits::for_input`); text that is not JSON
-    /// (as `serde_json` reads it; duplicate keys: the last one wins) is `Err`
-    /// with the byte offset where reading stopped.
-    #[allow(dead_code)]
-    pub fn check_json(input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
-        __rt::from_json(
-            input,
-            &LIMITS,
-            |root, limits| {
-                let mut cx = __rt::State::new(limits);
-                let result = c0(root, &mut cx);
-                cx.verdict(result)
-            },
-        )
-    }
-    /// Checks `instance` and collects every error.
-    #[allow(dead_code)]
-    pub fn validate(instance: &Value) -> __rt::Report {
-        let mut cx = Errors::new(&LIMITS, &SITES, &FAULTS);
-        cx.rebase("https://schemac.invalid/root.json#");
-        let result = e0(instance, &mut cx);
-        cx.finish(result)
-    }
-    /// [`validate`] on the JSON text `input`, read in place ([`check_json`]):
-    /// errors located and worded as from a `Value`.
-    #[allow(dead_code)]
-    pub fn validate_json(input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
-        __rt::from_json(
-            input,
-            &LIMITS,
-            |root, limits| {
-                let mut cx = Errors::new(limits, &SITES, &FAULTS);
-                cx.rebase("https://schemac.invalid/root.json#");
-                let result = e0(root, &mut cx);
-                cx.finish(result)
-            },
-        )
-    }
+    use __rt::serde_json::Value;
     /// Inserts into `instance` the `default` of every missing property whose subschema
     /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
     /// or `dependentSchemas`), at every depth validation reaches (`LIMITS.max_depth`);
@@ -1097,7 +907,6 @@ pub mod search_docs_input {
     use ::schemac_runtime::__private as __rt;
     #[allow(unused_imports)]
     use __rt::{ArrayView as _, ObjectView as _};
-    use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
     #[allow(dead_code)]
@@ -1111,116 +920,22 @@ pub mod search_docs_input {
         max_nesting: 8192u32,
         max_errors: 100usize,
     };
-    /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
-    #[allow(dead_code)]
-    #[derive(Debug, Clone, Copy, Default)]
-    pub struct Validator;
-    impl __rt::Validate for Validator {
-        fn check(&self, instance: &Value) -> __rt::Verdict {
-            check(instance)
-        }
-        fn validate(&self, instance: &Value) -> __rt::Report {
-            validate(instance)
-        }
-        fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
-            let mut cx = __rt::State::new(&LIMITS);
-            let result = c0(instance, &mut cx);
-            cx.verdict_and_usage(result)
-        }
-        fn check_json(&self, input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
-            check_json(input)
-        }
-        fn validate_json(
-            &self,
-            input: &[u8],
-        ) -> Result<__rt::Report, __rt::SyntaxError> {
-            validate_json(input)
-        }
-        fn check_json_with_usage(
-            &self,
-            input: &[u8],
-        ) -> Result<(__rt::Verdict, __rt::Usage), __rt::SyntaxError> {
-            __rt::from_json(
-                input,
-                &LIMITS,
-                |root, limits| {
-                    let mut cx = __rt::State::new(limits);
-                    let result = c0(root, &mut cx);
-                    cx.verdict_and_usage(result)
-                },
-            )
-        }
-        fn apply_defaults(&self, instance: &mut Value) -> bool {
-            apply_defaults(instance)
+    __rt::entry_points!(Validator, validate, defaults);
+    impl __rt::Root for Validator {
+        const LIMITS: __rt::Limits = LIMITS;
+        fn check<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+            c0(v, cx)
         }
     }
-    /// `true` when `instance` is valid (an incomplete check is never valid).
-    #[allow(dead_code)]
-    pub fn is_valid(instance: &Value) -> bool {
-        let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx);
-        matches!(result, Ok(true))
+    impl __rt::ErrorsRoot for Validator {
+        const SITES: &'static [__rt::Site] = &SITES;
+        const FAULTS: &'static [__rt::Fault] = &FAULTS;
+        const BASE: &'static str = "https://schemac.invalid/root.json#";
+        fn errors<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::Errors) -> __rt::Done {
+            e0(v, cx)
+        }
     }
-    /// Checks `instance`, stopping at the first failure.
-    #[allow(dead_code)]
-    pub fn check(instance: &Value) -> __rt::Verdict {
-        let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx);
-        cx.verdict(result)
-    }
-    /// [`is_valid`] on the JSON text `input`: `false` also where it is not JSON.
-    #[allow(dead_code)]
-    pub fn is_valid_json(input: &[u8]) -> bool {
-        __rt::from_json(
-                input,
-                &LIMITS,
-                |root, limits| {
-                    let mut cx = __rt::State::new(limits);
-                    let result = c0(root, &mut cx);
-                    matches!(result, Ok(true))
-                },
-            )
-            .unwrap_or(false)
-    }
-    /// [`check`] on the JSON text `input`, read in place: no `Value` is built, the
-    /// budget grows with the input (`Limits::for_input`); text that is not JSON
-    /// (as `serde_json` reads it; duplicate keys: the last one wins) is `Err`
-    /// with the byte offset where reading stopped.
-    #[allow(dead_code)]
-    pub fn check_json(input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
-        __rt::from_json(
-            input,
-            &LIMITS,
-            |root, limits| {
-                let mut cx = __rt::State::new(limits);
-                let result = c0(root, &mut cx);
-                cx.verdict(result)
-            },
-        )
-    }
-    /// Checks `instance` and collects every error.
-    #[allow(dead_code)]
-    pub fn validate(instance: &Value) -> __rt::Report {
-        let mut cx = Errors::new(&LIMITS, &SITES, &FAULTS);
-        cx.rebase("https://schemac.invalid/root.json#");
-        let result = e0(instance, &mut cx);
-        cx.finish(result)
-    }
-    /// [`validate`] on the JSON text `input`, read in place ([`check_json`]):
-    /// errors located and worded as from a `Value`.
-    #[allow(dead_code)]
-    pub fn validate_json(input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
-        __rt::from_json(
-            input,
-            &LIMITS,
-            |root, limits| {
-                let mut cx = Errors::new(limits, &SITES, &FAULTS);
-                cx.rebase("https://schemac.invalid/root.json#");
-                let result = e0(root, &mut cx);
-                cx.finish(result)
-            },
-        )
-    }
+    use __rt::serde_json::Value;
     /// Inserts into `instance` the `default` of every missing property whose subschema
     /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
     /// or `dependentSchemas`), at every depth validation reaches (`LIMITS.max_depth`);
@@ -1781,7 +1496,6 @@ pub mod search_docs_output {
     use ::schemac_runtime::__private as __rt;
     #[allow(unused_imports)]
     use __rt::{ArrayView as _, ObjectView as _};
-    use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
     #[allow(dead_code)]
@@ -1795,116 +1509,22 @@ pub mod search_docs_output {
         max_nesting: 8192u32,
         max_errors: 100usize,
     };
-    /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
-    #[allow(dead_code)]
-    #[derive(Debug, Clone, Copy, Default)]
-    pub struct Validator;
-    impl __rt::Validate for Validator {
-        fn check(&self, instance: &Value) -> __rt::Verdict {
-            check(instance)
-        }
-        fn validate(&self, instance: &Value) -> __rt::Report {
-            validate(instance)
-        }
-        fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
-            let mut cx = __rt::State::new(&LIMITS);
-            let result = c0(instance, &mut cx);
-            cx.verdict_and_usage(result)
-        }
-        fn check_json(&self, input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
-            check_json(input)
-        }
-        fn validate_json(
-            &self,
-            input: &[u8],
-        ) -> Result<__rt::Report, __rt::SyntaxError> {
-            validate_json(input)
-        }
-        fn check_json_with_usage(
-            &self,
-            input: &[u8],
-        ) -> Result<(__rt::Verdict, __rt::Usage), __rt::SyntaxError> {
-            __rt::from_json(
-                input,
-                &LIMITS,
-                |root, limits| {
-                    let mut cx = __rt::State::new(limits);
-                    let result = c0(root, &mut cx);
-                    cx.verdict_and_usage(result)
-                },
-            )
-        }
-        fn apply_defaults(&self, instance: &mut Value) -> bool {
-            apply_defaults(instance)
+    __rt::entry_points!(Validator, validate, defaults);
+    impl __rt::Root for Validator {
+        const LIMITS: __rt::Limits = LIMITS;
+        fn check<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+            c0(v, cx)
         }
     }
-    /// `true` when `instance` is valid (an incomplete check is never valid).
-    #[allow(dead_code)]
-    pub fn is_valid(instance: &Value) -> bool {
-        let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx);
-        matches!(result, Ok(true))
+    impl __rt::ErrorsRoot for Validator {
+        const SITES: &'static [__rt::Site] = &SITES;
+        const FAULTS: &'static [__rt::Fault] = &FAULTS;
+        const BASE: &'static str = "https://schemac.invalid/root.json#";
+        fn errors<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::Errors) -> __rt::Done {
+            e0(v, cx)
+        }
     }
-    /// Checks `instance`, stopping at the first failure.
-    #[allow(dead_code)]
-    pub fn check(instance: &Value) -> __rt::Verdict {
-        let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx);
-        cx.verdict(result)
-    }
-    /// [`is_valid`] on the JSON text `input`: `false` also where it is not JSON.
-    #[allow(dead_code)]
-    pub fn is_valid_json(input: &[u8]) -> bool {
-        __rt::from_json(
-                input,
-                &LIMITS,
-                |root, limits| {
-                    let mut cx = __rt::State::new(limits);
-                    let result = c0(root, &mut cx);
-                    matches!(result, Ok(true))
-                },
-            )
-            .unwrap_or(false)
-    }
-    /// [`check`] on the JSON text `input`, read in place: no `Value` is built, the
-    /// budget grows with the input (`Limits::for_input`); text that is not JSON
-    /// (as `serde_json` reads it; duplicate keys: the last one wins) is `Err`
-    /// with the byte offset where reading stopped.
-    #[allow(dead_code)]
-    pub fn check_json(input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
-        __rt::from_json(
-            input,
-            &LIMITS,
-            |root, limits| {
-                let mut cx = __rt::State::new(limits);
-                let result = c0(root, &mut cx);
-                cx.verdict(result)
-            },
-        )
-    }
-    /// Checks `instance` and collects every error.
-    #[allow(dead_code)]
-    pub fn validate(instance: &Value) -> __rt::Report {
-        let mut cx = Errors::new(&LIMITS, &SITES, &FAULTS);
-        cx.rebase("https://schemac.invalid/root.json#");
-        let result = e0(instance, &mut cx);
-        cx.finish(result)
-    }
-    /// [`validate`] on the JSON text `input`, read in place ([`check_json`]):
-    /// errors located and worded as from a `Value`.
-    #[allow(dead_code)]
-    pub fn validate_json(input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
-        __rt::from_json(
-            input,
-            &LIMITS,
-            |root, limits| {
-                let mut cx = Errors::new(limits, &SITES, &FAULTS);
-                cx.rebase("https://schemac.invalid/root.json#");
-                let result = e0(root, &mut cx);
-                cx.finish(result)
-            },
-        )
-    }
+    use __rt::serde_json::Value;
     /// Inserts into `instance` the `default` of every missing property whose subschema
     /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
     /// or `dependentSchemas`), at every depth validation reaches (`LIMITS.max_depth`);
@@ -2243,7 +1863,6 @@ pub mod convert_currency_input {
     use ::schemac_runtime::__private as __rt;
     #[allow(unused_imports)]
     use __rt::{ArrayView as _, ObjectView as _};
-    use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
     #[allow(dead_code)]
@@ -2257,116 +1876,22 @@ pub mod convert_currency_input {
         max_nesting: 8192u32,
         max_errors: 100usize,
     };
-    /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
-    #[allow(dead_code)]
-    #[derive(Debug, Clone, Copy, Default)]
-    pub struct Validator;
-    impl __rt::Validate for Validator {
-        fn check(&self, instance: &Value) -> __rt::Verdict {
-            check(instance)
-        }
-        fn validate(&self, instance: &Value) -> __rt::Report {
-            validate(instance)
-        }
-        fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
-            let mut cx = __rt::State::new(&LIMITS);
-            let result = c0(instance, &mut cx);
-            cx.verdict_and_usage(result)
-        }
-        fn check_json(&self, input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
-            check_json(input)
-        }
-        fn validate_json(
-            &self,
-            input: &[u8],
-        ) -> Result<__rt::Report, __rt::SyntaxError> {
-            validate_json(input)
-        }
-        fn check_json_with_usage(
-            &self,
-            input: &[u8],
-        ) -> Result<(__rt::Verdict, __rt::Usage), __rt::SyntaxError> {
-            __rt::from_json(
-                input,
-                &LIMITS,
-                |root, limits| {
-                    let mut cx = __rt::State::new(limits);
-                    let result = c0(root, &mut cx);
-                    cx.verdict_and_usage(result)
-                },
-            )
-        }
-        fn apply_defaults(&self, instance: &mut Value) -> bool {
-            apply_defaults(instance)
+    __rt::entry_points!(Validator, validate, defaults);
+    impl __rt::Root for Validator {
+        const LIMITS: __rt::Limits = LIMITS;
+        fn check<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+            c0(v, cx)
         }
     }
-    /// `true` when `instance` is valid (an incomplete check is never valid).
-    #[allow(dead_code)]
-    pub fn is_valid(instance: &Value) -> bool {
-        let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx);
-        matches!(result, Ok(true))
+    impl __rt::ErrorsRoot for Validator {
+        const SITES: &'static [__rt::Site] = &SITES;
+        const FAULTS: &'static [__rt::Fault] = &FAULTS;
+        const BASE: &'static str = "https://schemac.invalid/root.json#";
+        fn errors<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::Errors) -> __rt::Done {
+            e0(v, cx)
+        }
     }
-    /// Checks `instance`, stopping at the first failure.
-    #[allow(dead_code)]
-    pub fn check(instance: &Value) -> __rt::Verdict {
-        let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx);
-        cx.verdict(result)
-    }
-    /// [`is_valid`] on the JSON text `input`: `false` also where it is not JSON.
-    #[allow(dead_code)]
-    pub fn is_valid_json(input: &[u8]) -> bool {
-        __rt::from_json(
-                input,
-                &LIMITS,
-                |root, limits| {
-                    let mut cx = __rt::State::new(limits);
-                    let result = c0(root, &mut cx);
-                    matches!(result, Ok(true))
-                },
-            )
-            .unwrap_or(false)
-    }
-    /// [`check`] on the JSON text `input`, read in place: no `Value` is built, the
-    /// budget grows with the input (`Limits::for_input`); text that is not JSON
-    /// (as `serde_json` reads it; duplicate keys: the last one wins) is `Err`
-    /// with the byte offset where reading stopped.
-    #[allow(dead_code)]
-    pub fn check_json(input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
-        __rt::from_json(
-            input,
-            &LIMITS,
-            |root, limits| {
-                let mut cx = __rt::State::new(limits);
-                let result = c0(root, &mut cx);
-                cx.verdict(result)
-            },
-        )
-    }
-    /// Checks `instance` and collects every error.
-    #[allow(dead_code)]
-    pub fn validate(instance: &Value) -> __rt::Report {
-        let mut cx = Errors::new(&LIMITS, &SITES, &FAULTS);
-        cx.rebase("https://schemac.invalid/root.json#");
-        let result = e0(instance, &mut cx);
-        cx.finish(result)
-    }
-    /// [`validate`] on the JSON text `input`, read in place ([`check_json`]):
-    /// errors located and worded as from a `Value`.
-    #[allow(dead_code)]
-    pub fn validate_json(input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
-        __rt::from_json(
-            input,
-            &LIMITS,
-            |root, limits| {
-                let mut cx = Errors::new(limits, &SITES, &FAULTS);
-                cx.rebase("https://schemac.invalid/root.json#");
-                let result = e0(root, &mut cx);
-                cx.finish(result)
-            },
-        )
-    }
+    use __rt::serde_json::Value;
     /// Inserts into `instance` the `default` of every missing property whose subschema
     /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
     /// or `dependentSchemas`), at every depth validation reaches (`LIMITS.max_depth`);
@@ -2616,7 +2141,6 @@ pub mod convert_currency_output {
     use ::schemac_runtime::__private as __rt;
     #[allow(unused_imports)]
     use __rt::{ArrayView as _, ObjectView as _};
-    use __rt::serde_json::Value;
     use __rt::{At, Done, Errors, Fault, Site};
     /// The schema's text, as compiled.
     #[allow(dead_code)]
@@ -2630,116 +2154,22 @@ pub mod convert_currency_output {
         max_nesting: 8192u32,
         max_errors: 100usize,
     };
-    /// The validator as a value, for code generic over [`Validate`](__rt::Validate).
-    #[allow(dead_code)]
-    #[derive(Debug, Clone, Copy, Default)]
-    pub struct Validator;
-    impl __rt::Validate for Validator {
-        fn check(&self, instance: &Value) -> __rt::Verdict {
-            check(instance)
-        }
-        fn validate(&self, instance: &Value) -> __rt::Report {
-            validate(instance)
-        }
-        fn check_with_usage(&self, instance: &Value) -> (__rt::Verdict, __rt::Usage) {
-            let mut cx = __rt::State::new(&LIMITS);
-            let result = c0(instance, &mut cx);
-            cx.verdict_and_usage(result)
-        }
-        fn check_json(&self, input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
-            check_json(input)
-        }
-        fn validate_json(
-            &self,
-            input: &[u8],
-        ) -> Result<__rt::Report, __rt::SyntaxError> {
-            validate_json(input)
-        }
-        fn check_json_with_usage(
-            &self,
-            input: &[u8],
-        ) -> Result<(__rt::Verdict, __rt::Usage), __rt::SyntaxError> {
-            __rt::from_json(
-                input,
-                &LIMITS,
-                |root, limits| {
-                    let mut cx = __rt::State::new(limits);
-                    let result = c0(root, &mut cx);
-                    cx.verdict_and_usage(result)
-                },
-            )
-        }
-        fn apply_defaults(&self, instance: &mut Value) -> bool {
-            apply_defaults(instance)
+    __rt::entry_points!(Validator, validate, defaults);
+    impl __rt::Root for Validator {
+        const LIMITS: __rt::Limits = LIMITS;
+        fn check<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
+            c0(v, cx)
         }
     }
-    /// `true` when `instance` is valid (an incomplete check is never valid).
-    #[allow(dead_code)]
-    pub fn is_valid(instance: &Value) -> bool {
-        let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx);
-        matches!(result, Ok(true))
+    impl __rt::ErrorsRoot for Validator {
+        const SITES: &'static [__rt::Site] = &SITES;
+        const FAULTS: &'static [__rt::Fault] = &FAULTS;
+        const BASE: &'static str = "https://schemac.invalid/root.json#";
+        fn errors<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::Errors) -> __rt::Done {
+            e0(v, cx)
+        }
     }
-    /// Checks `instance`, stopping at the first failure.
-    #[allow(dead_code)]
-    pub fn check(instance: &Value) -> __rt::Verdict {
-        let mut cx = __rt::State::new(&LIMITS);
-        let result = c0(instance, &mut cx);
-        cx.verdict(result)
-    }
-    /// [`is_valid`] on the JSON text `input`: `false` also where it is not JSON.
-    #[allow(dead_code)]
-    pub fn is_valid_json(input: &[u8]) -> bool {
-        __rt::from_json(
-                input,
-                &LIMITS,
-                |root, limits| {
-                    let mut cx = __rt::State::new(limits);
-                    let result = c0(root, &mut cx);
-                    matches!(result, Ok(true))
-                },
-            )
-            .unwrap_or(false)
-    }
-    /// [`check`] on the JSON text `input`, read in place: no `Value` is built, the
-    /// budget grows with the input (`Limits::for_input`); text that is not JSON
-    /// (as `serde_json` reads it; duplicate keys: the last one wins) is `Err`
-    /// with the byte offset where reading stopped.
-    #[allow(dead_code)]
-    pub fn check_json(input: &[u8]) -> Result<__rt::Verdict, __rt::SyntaxError> {
-        __rt::from_json(
-            input,
-            &LIMITS,
-            |root, limits| {
-                let mut cx = __rt::State::new(limits);
-                let result = c0(root, &mut cx);
-                cx.verdict(result)
-            },
-        )
-    }
-    /// Checks `instance` and collects every error.
-    #[allow(dead_code)]
-    pub fn validate(instance: &Value) -> __rt::Report {
-        let mut cx = Errors::new(&LIMITS, &SITES, &FAULTS);
-        cx.rebase("https://schemac.invalid/root.json#");
-        let result = e0(instance, &mut cx);
-        cx.finish(result)
-    }
-    /// [`validate`] on the JSON text `input`, read in place ([`check_json`]):
-    /// errors located and worded as from a `Value`.
-    #[allow(dead_code)]
-    pub fn validate_json(input: &[u8]) -> Result<__rt::Report, __rt::SyntaxError> {
-        __rt::from_json(
-            input,
-            &LIMITS,
-            |root, limits| {
-                let mut cx = Errors::new(limits, &SITES, &FAULTS);
-                cx.rebase("https://schemac.invalid/root.json#");
-                let result = e0(root, &mut cx);
-                cx.finish(result)
-            },
-        )
-    }
+    use __rt::serde_json::Value;
     /// Inserts into `instance` the `default` of every missing property whose subschema
     /// applies for certain (not under `anyOf`, `oneOf`, `not`, `if` / `then` / `else`
     /// or `dependentSchemas`), at every depth validation reaches (`LIMITS.max_depth`);

@@ -34,11 +34,11 @@ pub fn errors(arguments: &Value) -> Vec<(alloc::string::String, alloc::string::S
 }
 
 /// Whether the JSON text `bytes` holds valid `set_led` arguments; `None` when it is not
-/// JSON. The runtime's byte reader (`document`) builds under `#![no_std]` + `alloc` too;
-/// until the validators read its tape directly, the document is turned into a `Value`.
+/// JSON. The generated validators read the text in place (no `Value` is built), under
+/// `#![no_std]` + `alloc` too; the check-only module has the byte entry points as well.
 pub fn accept_json(bytes: &[u8]) -> Option<bool> {
-    let document = schemac_runtime::document::Document::read(bytes).ok()?;
-    Some(accept(&document.to_value()))
+    let verdict = validators::set_led::check_json(bytes).ok()?;
+    Some(verdict == schemac_runtime::Verdict::Valid)
 }
 
 #[cfg(test)]
@@ -76,6 +76,16 @@ mod tests {
             Some(false)
         );
         assert_eq!(accept_json(br#"{"led": "led7", "color": "red",}"#), None);
+        for text in [
+            &br#"{"led": "led7", "color": "red", "brightness": 0.25}"#[..],
+            br#"{"led": "LED7", "color": "red"}"#,
+            br#"{"led": "led7", "color": "red",}"#,
+        ] {
+            assert_eq!(
+                check_only::set_led::is_valid_json(text),
+                accept_json(text) == Some(true)
+            );
+        }
     }
 
     #[test]

@@ -123,7 +123,7 @@ impl Gen<'_> {
                         quote!(arr.len() > #n)
                     }
                 };
-                let give = self.give(check, quote!(Value::Bool(true)));
+                let give = self.give(check, quote!(__rt::Value::Bool(true)));
                 return Code::if_then(quote!(#applies && #valid), Code::stmt(give))
                     .using(Uses::CX | Uses::BINDING);
             }

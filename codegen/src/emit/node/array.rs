@@ -70,7 +70,7 @@ impl Gen<'_> {
             (call.uses | if mark { Uses::EV } else { Uses::default() }).without(Uses::X | Uses::I);
         // Its annotation (2020-12): the indices that match.
         let (matched, record, applied) = if self.annotates(f, check) {
-            let give = self.give(check, quote!(Value::from(matched)));
+            let give = self.give(check, quote!(__rt::Value::from(matched)));
             (
                 quote!(let mut matched = __rt::Indices::new();),
                 quote!(if cx.annotating() {
@@ -312,7 +312,7 @@ impl Gen<'_> {
             .then(|| quote!(ev.items.set_range(0, arr.len());));
         // Its annotation: whether it applies to an item.
         let (applies, applied) = if self.annotates(f, check) {
-            let give = self.give(check, quote!(Value::Bool(true)));
+            let give = self.give(check, quote!(__rt::Value::Bool(true)));
             (
                 quote!(let applies = cx.annotating() && (0..arr.len()).any(|i| !ev.items.get(i));),
                 quote!(if applies && cx.mark() == start { #give }),

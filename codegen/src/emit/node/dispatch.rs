@@ -268,11 +268,13 @@ impl Gen<'_> {
                         .binding()
                 }
             },
+            // (`-0` read from bytes is an integer: its text has no fraction.)
             (CheckKind::IntegerLiteral(ts), Kind::Number) => Code::if_then(
-                quote!(__rt::json::is_integral_float(num)),
+                quote!(__rt::json::is_integral_float(num) && !v.written_integral()),
                 self.fail_type(f, *ts),
             )
-            .binding(),
+            .binding()
+            .using(Uses::V),
             (CheckKind::ContentBase64, Kind::String) => fail_if(
                 quote!(!__rt::content::is_base64(text)),
                 quote!(__rt::ErrorKind::ContentEncoding {

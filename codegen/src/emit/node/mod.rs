@@ -326,10 +326,10 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// The arguments naming the module's tables that `Errors::new` takes: `SITES` and
-    /// `FAULTS`, or empty slices for those it has not.
-    pub(super) fn tables_args(&self) -> TokenStream {
-        let arg = |listed: &RefCell<Listed>, name: &str| {
+    /// The module's tables that `Errors::new` takes, as its `ErrorsRoot` names them:
+    /// `&SITES` and `&FAULTS`, or empty slices for those it has not.
+    pub(super) fn tables(&self) -> (TokenStream, TokenStream) {
+        let table = |listed: &RefCell<Listed>, name: &str| {
             let name = format_ident!("{}", name);
             if listed.borrow().entries.is_empty() {
                 quote!(&[])
@@ -337,8 +337,7 @@ impl<'a> Gen<'a> {
                 quote!(&#name)
             }
         };
-        let (sites, faults) = (arg(&self.sites, "SITES"), arg(&self.faults, "FAULTS"));
-        quote!(#sites, #faults)
+        (table(&self.sites, "SITES"), table(&self.faults, "FAULTS"))
     }
 
     /// The index of the site `Site(path, base, steps)` in the `SITES` table.
