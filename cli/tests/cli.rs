@@ -908,7 +908,7 @@ fn generate_writes_one_module_per_schema() {
     assert!(code.contains("pub mod search_docs {"), "{code}");
     assert!(code.contains("pub mod ping {"), "{code}");
     assert!(
-        code.contains("pub fn is_valid(instance: &Value) -> bool"),
+        code.contains("__rt::entry_points!(Validator, validate);"),
         "{code}"
     );
     // Deterministic: the same input gives the same bytes.
