@@ -32,6 +32,7 @@ pub mod get_weather_input {
     __rt::entry_points!(Validator, validate, defaults);
     impl __rt::Root for Validator {
         const LIMITS: __rt::Limits = LIMITS;
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn check<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
             c0(v, cx)
         }
@@ -40,6 +41,7 @@ pub mod get_weather_input {
         const SITES: &'static [__rt::Site] = &SITES;
         const FAULTS: &'static [__rt::Fault] = &FAULTS;
         const BASE: &'static str = "https://schemac.invalid/root.json#";
+        #[inline]
         fn errors<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::Errors) -> __rt::Done {
             e0(v, cx)
         }
@@ -321,6 +323,7 @@ pub mod get_weather_output {
     __rt::entry_points!(Validator, validate, defaults);
     impl __rt::Root for Validator {
         const LIMITS: __rt::Limits = LIMITS;
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn check<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
             c0(v, cx)
         }
@@ -329,6 +332,7 @@ pub mod get_weather_output {
         const SITES: &'static [__rt::Site] = &SITES;
         const FAULTS: &'static [__rt::Fault] = &FAULTS;
         const BASE: &'static str = "https://schemac.invalid/root.json#";
+        #[inline]
         fn errors<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::Errors) -> __rt::Done {
             e0(v, cx)
         }
@@ -923,6 +927,7 @@ pub mod search_docs_input {
     __rt::entry_points!(Validator, validate, defaults);
     impl __rt::Root for Validator {
         const LIMITS: __rt::Limits = LIMITS;
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn check<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
             c0(v, cx)
         }
@@ -931,6 +936,7 @@ pub mod search_docs_input {
         const SITES: &'static [__rt::Site] = &SITES;
         const FAULTS: &'static [__rt::Fault] = &FAULTS;
         const BASE: &'static str = "https://schemac.invalid/root.json#";
+        #[inline]
         fn errors<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::Errors) -> __rt::Done {
             e0(v, cx)
         }
@@ -1512,6 +1518,7 @@ pub mod search_docs_output {
     __rt::entry_points!(Validator, validate, defaults);
     impl __rt::Root for Validator {
         const LIMITS: __rt::Limits = LIMITS;
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn check<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
             c0(v, cx)
         }
@@ -1520,6 +1527,7 @@ pub mod search_docs_output {
         const SITES: &'static [__rt::Site] = &SITES;
         const FAULTS: &'static [__rt::Fault] = &FAULTS;
         const BASE: &'static str = "https://schemac.invalid/root.json#";
+        #[inline]
         fn errors<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::Errors) -> __rt::Done {
             e0(v, cx)
         }
@@ -1879,6 +1887,7 @@ pub mod convert_currency_input {
     __rt::entry_points!(Validator, validate, defaults);
     impl __rt::Root for Validator {
         const LIMITS: __rt::Limits = LIMITS;
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn check<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
             c0(v, cx)
         }
@@ -1887,6 +1896,7 @@ pub mod convert_currency_input {
         const SITES: &'static [__rt::Site] = &SITES;
         const FAULTS: &'static [__rt::Fault] = &FAULTS;
         const BASE: &'static str = "https://schemac.invalid/root.json#";
+        #[inline]
         fn errors<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::Errors) -> __rt::Done {
             e0(v, cx)
         }
@@ -2157,6 +2167,7 @@ pub mod convert_currency_output {
     __rt::entry_points!(Validator, validate, defaults);
     impl __rt::Root for Validator {
         const LIMITS: __rt::Limits = LIMITS;
+        #[cfg_attr(not(debug_assertions), inline(always))]
         fn check<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::State) -> __rt::Res {
             c0(v, cx)
         }
@@ -2165,6 +2176,7 @@ pub mod convert_currency_output {
         const SITES: &'static [__rt::Site] = &SITES;
         const FAULTS: &'static [__rt::Fault] = &FAULTS;
         const BASE: &'static str = "https://schemac.invalid/root.json#";
+        #[inline]
         fn errors<'a, V: __rt::Instance<'a>>(v: V, cx: &mut __rt::Errors) -> __rt::Done {
             e0(v, cx)
         }

@@ -21,9 +21,10 @@
 //! that a later one repeats is marked shadowed, and the object's length and
 //! [`Node::entries`] leave it out.
 //!
-//! Memory: 12 bytes of tape per value and per key (a `Vec` that grows by doubling), plus
-//! the input; reading allocates nothing per value. The nesting stack and the key hashes
-//! of the open objects are the only other buffers.
+//! Memory: 12 bytes of tape per value and per key (a `Vec` first given room for one entry
+//! per four input bytes, at most 2^20, that grows by doubling), plus the input; reading
+//! allocates nothing per value. The nesting stack and the keys of the open objects are
+//! the only other buffers.
 
 mod read;
 mod string;

@@ -1,11 +1,12 @@
 //! The reader: one pass over the bytes, no recursion, no allocation per value.
 //!
 //! It keeps a stack of the open arrays and objects (bounded by the nesting limit) and,
-//! for the open objects, a hash of each key, with which an object's duplicate keys are
-//! found when it closes (pairwise for up to eight keys, else by sorting; equal hashes are
-//! confirmed by comparing the keys). The hash has no secret seed, so keys can be crafted
-//! to collide: a run of more than eight equal hashes is sorted by the keys themselves,
-//! so that the work stays O(n log n) comparisons whatever the keys.
+//! for the open objects, the tape entry of each key, with which an object's duplicate
+//! keys are found when it closes: pairwise for up to eight keys (lengths first), else by
+//! sorting the keys' hashes, computed then (equal hashes are confirmed by comparing the
+//! keys). The hash has no secret seed, so keys can be crafted to collide: a run of more
+//! than eight equal hashes is sorted by the keys themselves, so that the work stays
+//! O(n log n) comparisons whatever the keys.
 
 use super::string::{hex4, JsonStr};
 use super::{Document, Entry, Tag, ESCAPED, INTEGRAL, SHADOWED};
@@ -117,10 +118,9 @@ pub(super) fn read(input: &[u8], max_nesting: usize) -> Result<Document<'_>, Syn
         text,
         bytes: text.as_bytes(),
         at: 0,
-        tape: Vec::new(),
-        open: Vec::new(),
-        keys: Vec::new(),
-        scratch: String::new(),
+        tape: Vec::with_capacity(tape_estimate(input.len())),
+        open: Vec::with_capacity(OPEN_CAPACITY),
+        keys: Vec::with_capacity(OPEN_CAPACITY * 4),
         bad_utf8,
         max_nesting,
     };
@@ -130,6 +130,19 @@ pub(super) fn read(input: &[u8], max_nesting: usize) -> Result<Document<'_>, Syn
         tape: reader.tape,
     })
 }
+
+/// The tape entries a text of `len` bytes is first given room for: one per four bytes
+/// (a small object's `"k":1,` is three entries in six bytes, prose strings one in tens),
+/// so that a small document is read with one allocation and a large one grows by doubling
+/// from a fair start. At most 2^20 entries (12 MiB) up front: an allocator hands large
+/// blocks out as untouched pages, so room not used costs address space, not memory.
+fn tape_estimate(len: usize) -> usize {
+    (len / 4 + 4).min(1 << 20)
+}
+
+/// The open arrays and objects a reader has room for before its first allocation grows
+/// (and four keys' hashes per open object).
+const OPEN_CAPACITY: usize = 8;
 
 /// An array or object being read.
 struct Open {
@@ -142,7 +155,8 @@ struct Open {
     is_object: bool,
 }
 
-/// A key of an open object: its hash and its tape entry.
+/// A key of an open object: its hash (0 until its object closes with more than eight
+/// keys) and its tape entry.
 type KeyHash = (u64, u32);
 
 struct Reader<'a> {
@@ -154,8 +168,6 @@ struct Reader<'a> {
     tape: Vec<Entry>,
     open: Vec<Open>,
     keys: Vec<KeyHash>,
-    /// Where an escaped key is decoded to be hashed.
-    scratch: String,
     /// The offset of the first byte that is not UTF-8.
     bad_utf8: Option<usize>,
     max_nesting: usize,
@@ -326,15 +338,7 @@ impl Reader<'_> {
             });
         }
         let (start, end, flags) = self.string()?;
-        let hash = if flags & ESCAPED == 0 {
-            hash_bytes(&self.bytes[start..end])
-        } else {
-            self.scratch.clear();
-            self.scratch
-                .extend(JsonStr::new(&self.text[start..end], true).chars());
-            hash_bytes(self.scratch.as_bytes())
-        };
-        self.keys.push((hash, self.tape.len() as u32));
+        self.keys.push((0, self.tape.len() as u32));
         self.push(Tag::Key, flags, start, end);
         self.skip_whitespace();
         match self.peek() {
@@ -586,6 +590,18 @@ fn shadow_duplicates(keys: &mut [KeyHash], tape: &mut [Entry], text: &str) -> u3
     if keys.len() <= 8 {
         return shadow_pairwise(keys, tape, text);
     }
+    let mut scratch = String::new();
+    for (hash, at) in keys.iter_mut() {
+        let key = key_text(tape, text, *at);
+        *hash = match key.as_plain() {
+            Some(plain) => hash_bytes(plain.as_bytes()),
+            None => {
+                scratch.clear();
+                scratch.extend(key.chars());
+                hash_bytes(scratch.as_bytes())
+            }
+        };
+    }
     // Equal hashes next to each other, in document order among themselves.
     keys.sort_unstable();
     keys.chunk_by_mut(|a, b| a.0 == b.0)
@@ -610,15 +626,21 @@ fn shadow_duplicates(keys: &mut [KeyHash], tape: &mut [Entry], text: &str) -> u3
         .sum()
 }
 
-/// [`shadow_duplicates`] for a few keys: each compared with the later ones (hashes first).
+/// [`shadow_duplicates`] for a few keys (or a run of equal hashes): each compared with
+/// the later ones, by the lengths of their texts first where neither holds an escape.
 fn shadow_pairwise(keys: &[KeyHash], tape: &mut [Entry], text: &str) -> u32 {
+    // Two keys' texts may be equal: either holds an escape, or they have one length.
+    let may_equal =
+        |a: Entry, b: Entry| (a.flags | b.flags) & ESCAPED != 0 || a.b - a.a == b.b - b.a;
     let mut shadowed = 0;
     for (i, &(hash, at)) in keys.iter().enumerate() {
-        let key = key_text(tape, text, at);
-        if keys[i + 1..]
-            .iter()
-            .any(|&(h, b)| h == hash && key_text(tape, text, b) == key)
-        {
+        let entry = tape[at as usize];
+        let repeated = keys[i + 1..].iter().any(|&(h, b)| {
+            h == hash
+                && may_equal(entry, tape[b as usize])
+                && key_text(tape, text, b) == key_text(tape, text, at)
+        });
+        if repeated {
             tape[at as usize].flags |= SHADOWED;
             shadowed += 1;
         }
