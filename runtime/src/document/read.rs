@@ -627,11 +627,15 @@ fn shadow_duplicates(keys: &mut [KeyHash], tape: &mut [Entry], text: &str) -> u3
 }
 
 /// [`shadow_duplicates`] for a few keys (or a run of equal hashes): each compared with
-/// the later ones, by the lengths of their texts first where neither holds an escape.
+/// the later ones, by the lengths and first bytes of their texts first where neither
+/// holds an escape.
 fn shadow_pairwise(keys: &[KeyHash], tape: &mut [Entry], text: &str) -> u32 {
-    // Two keys' texts may be equal: either holds an escape, or they have one length.
-    let may_equal =
-        |a: Entry, b: Entry| (a.flags | b.flags) & ESCAPED != 0 || a.b - a.a == b.b - b.a;
+    // Two keys' texts may be equal: either holds an escape, or they have one length and
+    // one first byte.
+    let first = |e: Entry| text.as_bytes().get(e.a as usize).copied();
+    let may_equal = |a: Entry, b: Entry| {
+        (a.flags | b.flags) & ESCAPED != 0 || a.b - a.a == b.b - b.a && first(a) == first(b)
+    };
     let mut shadowed = 0;
     for (i, &(hash, at)) in keys.iter().enumerate() {
         let entry = tape[at as usize];
