@@ -248,7 +248,7 @@ impl Lower<'_> {
                     continue;
                 }
                 let info = self.index.info(&anchor.place);
-                if let Some(rid) = self.resource_memo.get(&info.resource) {
+                if let Some(rid) = self.resource_memo.get(&*info.resource) {
                     if !self.resources[rid.0].dynamic_anchors.contains_key(name) {
                         wanted.push((*rid, name.clone(), anchor.place.clone()));
                     }
@@ -270,7 +270,7 @@ impl Lower<'_> {
             return *id;
         }
         let id = ResourceId(self.resources.len());
-        let uri = self.index.info(root).base;
+        let uri = self.index.info(root).base.to_string();
         self.resources.push(Resource {
             uri,
             dynamic_anchors: BTreeMap::new(),
@@ -333,7 +333,7 @@ impl Lower<'_> {
         let node = &mut self.nodes[id.0];
         node.uri = uri;
         node.resource = resource;
-        node.is_resource_root = place == info.resource;
+        node.is_resource_root = place == *info.resource;
         node.checks = checks;
         node.annotations = annotations;
         node.default = default;
@@ -616,11 +616,10 @@ impl Keywords<'_, '_> {
             ));
             return None;
         }
-        let target = self.lower.node_for(self.place.child(&path));
-        let path = path
-            .iter()
-            .map(|t| format!("/{}", uri::escape_token(t)))
-            .collect();
+        let child = self.place.child(&path);
+        // The keyword-location suffix: the child's pointer past its parent's.
+        let path = child.pointer[self.place.pointer.len()..].to_string();
+        let target = self.lower.node_for(child);
         Some(Edge { target, path })
     }
 

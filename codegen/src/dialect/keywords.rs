@@ -190,7 +190,8 @@ pub(crate) fn suggestion(dialect: Dialect, name: &str) -> Option<&'static str> {
     }
     let most = if length >= 9 { 2 } else { 1 };
     all_keywords()
-        .filter(|k| is_known(dialect, k))
+        // (The lengths alone bound the distance from below: keywords are ASCII.)
+        .filter(|k| length.abs_diff(k.len()) <= most && is_known(dialect, k))
         .map(|k| (edit_distance(name, k), k))
         .filter(|(d, _)| *d <= most)
         .min()

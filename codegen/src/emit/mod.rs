@@ -249,7 +249,7 @@ fn module_tokens(
     entries: Entries,
 ) -> TokenStream {
     let (validate, evaluate) = (entries.validate(), entries.evaluate());
-    let plan = crate::plan::Plan::new(unit.program);
+    let plan = crate::plan::Plan::new(unit.program.clone());
     let program = &plan.program;
     let gen = node::Gen::new(&plan, runtime, (formats, keywords), validate, evaluate);
     // (Before the functions: the regexes the defaults test are emitted with theirs.)

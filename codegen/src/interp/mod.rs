@@ -200,7 +200,7 @@ impl Interpreter {
     /// The program must have been analysed ([`crate::ir::analyse::analyse`], which the
     /// compiler runs): the `collect` flags decide where evaluated locations are tracked.
     pub fn new(program: Program) -> Interpreter {
-        let shared = crate::plan::Plan::new(&program);
+        let shared = crate::plan::Plan::new(program);
         let plans = plan::plan(&shared);
         let limits = shared.program.limits;
         Interpreter {

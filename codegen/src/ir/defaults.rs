@@ -277,6 +277,11 @@ impl Planner<'_> {
     /// `id` and every node it applies to its own instance unconditionally, in schema
     /// order (pre-order, each once).
     fn closure(&mut self, id: NodeId) -> Vec<NodeId> {
+        // Past the budget the plan is refused: the step being listed is dropped, so the
+        // closures it would still ask for need not be walked.
+        if self.exceeded {
+            return Vec::new();
+        }
         if let Some(found) = self.closures.get(&id) {
             return found.clone();
         }

@@ -15,6 +15,7 @@ use crate::options::Options;
 use schemac_runtime::error::Escaped;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 /// The base URI of a root document that declares no `$id`.
 pub const DEFAULT_BASE_URI: &str = "https://schemac.invalid/root.json";
@@ -69,10 +70,12 @@ pub(crate) struct Place {
 impl Place {
     /// The place of `self`'s child reached through the (unescaped) tokens.
     pub fn child(&self, tokens: &[&str]) -> Place {
-        let mut pointer = self.pointer.clone();
+        let length = tokens.iter().map(|t| t.len() + 1).sum::<usize>();
+        let mut pointer = String::with_capacity(self.pointer.len() + length);
+        pointer.push_str(&self.pointer);
         for t in tokens {
             pointer.push('/');
-            pointer.push_str(&uri::escape_token(t));
+            uri::push_token(&mut pointer, t);
         }
         Place {
             doc: self.doc,
@@ -85,9 +88,9 @@ impl Place {
 #[derive(Debug, Clone)]
 pub(crate) struct SchemaInfo {
     /// The base URI `$ref`s in this subschema resolve against.
-    pub base: String,
+    pub base: Rc<str>,
     /// The root of the resource the subschema belongs to.
-    pub resource: Place,
+    pub resource: Rc<Place>,
     /// The dialect in force.
     pub dialect: DialectInfo,
 }
@@ -126,7 +129,9 @@ pub(crate) struct Index<'a> {
     pub resources: BTreeMap<String, Place>,
     /// (resource URI, anchor name) → anchor.
     pub anchors: BTreeMap<(String, String), Anchor>,
-    infos: HashMap<Place, SchemaInfo>,
+    /// Every walked subschema: its facts and its value (so that lowering finds it
+    /// without resolving its pointer again).
+    infos: HashMap<Place, (SchemaInfo, &'a Value)>,
     /// Errors found while walking documents.
     pub errors: Vec<CompileError>,
     /// Where `$schema` appears in a subschema that is not a resource root, naming the
@@ -164,13 +169,17 @@ impl<'a> Index<'a> {
         self.resources.insert(base.clone(), place.clone());
         let dialect = DialectInfo::standard(self.options.default_dialect);
         let mut walker = Walk { index: self, doc };
-        walker.schema(value, place.clone(), &base, &place, dialect, 0, true);
+        let (base, resource) = (Rc::from(base), Rc::new(place.clone()));
+        walker.schema(value, place.clone(), &base, &resource, dialect, 0, true);
         place
     }
 
     /// The document a place is in.
     pub fn value_at(&self, place: &Place) -> Option<&'a Value> {
-        self.docs.get(place.doc)?.value.pointer(&place.pointer)
+        match self.infos.get(place) {
+            Some(&(_, value)) => Some(value),
+            None => self.docs.get(place.doc)?.value.pointer(&place.pointer),
+        }
     }
 
     /// A location for errors.
@@ -185,24 +194,27 @@ impl<'a> Index<'a> {
     /// The facts of the subschema at `place`: its own when the walk saw it, else those
     /// of its nearest walked ancestor (a reference may point anywhere in a document).
     pub fn info(&self, place: &Place) -> SchemaInfo {
+        if let Some((info, _)) = self.infos.get(place) {
+            return info.clone();
+        }
         let mut pointer = place.pointer.as_str();
         loop {
             let key = Place {
                 doc: place.doc,
                 pointer: pointer.to_string(),
             };
-            if let Some(info) = self.infos.get(&key) {
+            if let Some((info, _)) = self.infos.get(&key) {
                 return info.clone();
             }
             match pointer.rfind('/') {
                 Some(i) => pointer = &pointer[..i],
                 None => {
                     return SchemaInfo {
-                        base: DEFAULT_BASE_URI.to_string(),
-                        resource: Place {
+                        base: Rc::from(DEFAULT_BASE_URI),
+                        resource: Rc::new(Place {
                             doc: place.doc,
                             pointer: String::new(),
-                        },
+                        }),
                         dialect: DialectInfo::standard(self.options.default_dialect),
                     }
                 }
@@ -316,8 +328,8 @@ impl<'a> Walk<'_, 'a> {
         &mut self,
         value: &'a Value,
         place: Place,
-        base: &str,
-        resource: &Place,
+        base: &Rc<str>,
+        resource: &Rc<Place>,
         dialect: DialectInfo,
         depth: usize,
         document_root: bool,
@@ -336,7 +348,7 @@ impl<'a> Walk<'_, 'a> {
             return;
         }
         let Value::Object(object) = value else {
-            self.record(&place, base, resource, dialect);
+            self.record(&place, value, base, resource, dialect);
             return;
         };
 
@@ -401,8 +413,8 @@ impl<'a> Walk<'_, 'a> {
         let id_keyword = dialect.dialect.id_keyword();
         // draft-04/06/07: `$ref` overrides its siblings, `$id` included, for the subschema
         // itself; descendants still see the `$id`.
-        let own_base = base.to_string();
-        let mut base = base.to_string();
+        let own_base = base.clone();
+        let mut base = base.clone();
         let mut resource = resource.clone();
         if let Some(id) = object.get(id_keyword) {
             match id.as_str() {
@@ -423,9 +435,9 @@ impl<'a> Walk<'_, 'a> {
                             ),
                         );
                     }
-                    base = uri_part.to_string();
-                    resource = place.clone();
-                    match self.index.resources.get(&base) {
+                    base = Rc::from(uri_part);
+                    resource = Rc::new(place.clone());
+                    match self.index.resources.get(&*base) {
                         // Two subschemas of one document with one identifier: a `$ref`
                         // to it would pick one silently.
                         Some(first) if first.doc == place.doc && *first != place => {
@@ -444,7 +456,7 @@ impl<'a> Walk<'_, 'a> {
                         }
                         Some(_) => {}
                         None => {
-                            self.index.resources.insert(base.clone(), place.clone());
+                            self.index.resources.insert(base.to_string(), place.clone());
                         }
                     }
                     if legacy && !fragment.is_empty() {
@@ -460,7 +472,7 @@ impl<'a> Walk<'_, 'a> {
             }
         }
         if document_root {
-            resource = place.clone();
+            resource = Rc::new(place.clone());
         }
         if !legacy {
             for (keyword, dynamic) in [("$anchor", false), ("$dynamicAnchor", true)] {
@@ -495,7 +507,7 @@ impl<'a> Walk<'_, 'a> {
         } else {
             base.clone()
         };
-        self.record(&place, &ref_base, &resource, dialect);
+        self.record(&place, value, &ref_base, &resource, dialect);
         self.children(object, &place, &base, &resource, dialect, depth);
     }
 
@@ -503,8 +515,8 @@ impl<'a> Walk<'_, 'a> {
         &mut self,
         object: &'a Map<String, Value>,
         place: &Place,
-        base: &str,
-        resource: &Place,
+        base: &Rc<str>,
+        resource: &Rc<Place>,
         dialect: DialectInfo,
         depth: usize,
     ) {
@@ -562,16 +574,21 @@ impl<'a> Walk<'_, 'a> {
         }
     }
 
-    fn record(&mut self, place: &Place, base: &str, resource: &Place, dialect: DialectInfo) {
+    fn record(
+        &mut self,
+        place: &Place,
+        value: &'a Value,
+        base: &Rc<str>,
+        resource: &Rc<Place>,
+        dialect: DialectInfo,
+    ) {
         debug_assert_eq!(place.doc, self.doc);
-        self.index.infos.insert(
-            place.clone(),
-            SchemaInfo {
-                base: base.to_string(),
-                resource: resource.clone(),
-                dialect,
-            },
-        );
+        let info = SchemaInfo {
+            base: base.clone(),
+            resource: resource.clone(),
+            dialect,
+        };
+        self.index.infos.insert(place.clone(), (info, value));
     }
 
     fn anchor(&mut self, place: &Place, base: &str, name: &str, dynamic: bool, keyword: &str) {

@@ -209,20 +209,41 @@ pub fn pointer_tokens(pointer: &str) -> Option<Vec<String>> {
 
 /// Escapes one JSON-pointer token (`~` → `~0`, `/` → `~1`).
 pub fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(token.len());
+    push_token(&mut out, token);
+    out
+}
+
+/// Appends `token` to `out` as a JSON pointer reference token ([`escape_token`]).
+pub fn push_token(out: &mut String, token: &str) {
+    if !token.contains(['~', '/']) {
+        out.push_str(token);
+        return;
+    }
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
 }
 
 /// Percent-encodes the characters a JSON pointer may hold that a URI fragment may not.
 pub fn encode_fragment(pointer: &str) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let allowed = |b: u8| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&b);
     let mut out = String::with_capacity(pointer.len());
-    for c in pointer.chars() {
-        if c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/?".contains(c) {
-            out.push(c);
+    for b in pointer.bytes() {
+        if allowed(b) {
+            out.push(char::from(b));
         } else {
-            let mut buf = [0u8; 4];
-            for b in c.encode_utf8(&mut buf).bytes() {
-                out.push_str(&format!("%{b:02X}"));
-            }
+            // Every byte of a non-ASCII character is encoded, as UTF-8 is.
+            out.extend([
+                '%',
+                char::from(HEX[usize::from(b >> 4)]),
+                char::from(HEX[usize::from(b & 15)]),
+            ]);
         }
     }
     out

@@ -238,7 +238,7 @@ mod tests {
         let program = crate::check::Compiler::new(crate::options::Options::default())
             .compile(&schema)
             .expect("compiles");
-        let plan = Plan::new(&program);
+        let plan = Plan::new(program);
         let root = plan.program.root;
         (0..plan.program.node(root).checks.len())
             .filter_map(|i| plan.discriminator(root, i).cloned())

@@ -111,7 +111,7 @@ mod tests {
         let program = crate::check::Compiler::new(crate::options::Options::default())
             .compile(&schema)
             .expect("compiles");
-        let plan = Plan::new(&program);
+        let plan = Plan::new(program);
         let root = plan.program.node(plan.program.root);
         let edges = root
             .checks

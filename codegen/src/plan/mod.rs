@@ -66,6 +66,7 @@ mod discriminate;
 pub mod explain;
 mod graph;
 mod partition;
+mod shape;
 
 pub use discriminate::{Admits, Discriminator};
 use graph::Graph;
@@ -76,7 +77,7 @@ pub mod object_pass;
 pub mod thresholds;
 
 use crate::ir::{CheckKind, Edge, NodeId, Program};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Estimated weight from which a node counts as heavy; also the weight of a recursive node.
 pub const HEAVY: u32 = 10_000;
@@ -105,8 +106,9 @@ pub struct Plan {
     pub program: Program,
     /// Per node, by [`NodeId`].
     pub nodes: Vec<NodePlan>,
-    /// Per node, its [`Plan::error_representative`].
-    error_functions: Vec<NodeId>,
+    /// Per node, its [`Plan::error_representative`]: computed on first use (only the
+    /// error-collecting functions of generated code need it, never the interpreter).
+    error_functions: std::sync::OnceLock<Vec<NodeId>>,
     /// The `anyOf` / `oneOf` checks that have a [`Discriminator`], by (node, check index).
     discriminators: BTreeMap<(NodeId, usize), Discriminator>,
     /// No evaluation can reach a depth bound under the program's limits: the schema has
@@ -154,8 +156,7 @@ pub struct NodePlan {
 
 impl Plan {
     /// Plans `program` (lowered and analysed).
-    pub fn new(program: &Program) -> Plan {
-        let mut program = program.clone();
+    pub fn new(mut program: Program) -> Plan {
         resolve_static_dynamic_refs(&mut program);
         collapse_reference_wrappers(&mut program);
         // Reordering checks keeps every edge, so the cycles found here stay true.
@@ -163,7 +164,6 @@ impl Plan {
         let weights = weights(&program, &recursive);
         order_checks(&mut program, &weights);
         let canonical = share(&program, Sharing::Verdicts);
-        let error_functions = share(&program, Sharing::Errors);
         let graph = Graph::new(&program, &|id| canonical[id.0]);
         let nodes = decide(&program, &canonical, &graph, &weights);
         let discriminators = discriminate::discriminators(&program);
@@ -171,7 +171,7 @@ impl Plan {
         Plan {
             program,
             nodes,
-            error_functions,
+            error_functions: std::sync::OnceLock::new(),
             discriminators,
             depth_free,
         }
@@ -181,7 +181,8 @@ impl Plan {
     /// identical nodes whose error locations differ only by where they are share it (see
     /// `Sharing::Errors`).
     pub fn error_representative(&self, id: NodeId) -> NodeId {
-        self.error_functions[id.0]
+        self.error_functions
+            .get_or_init(|| share(&self.program, Sharing::Errors))[id.0]
     }
 
     /// The discriminator of check `index` of node `id` (an `anyOf` / `oneOf`), if it has
@@ -448,56 +449,20 @@ pub fn extends_location(program: &Program, node: &crate::ir::Node, edge: &Edge) 
 /// left out (see [`Sharing`]) — and targets of one class, edge by edge
 /// ([`partition::coarsest_partition`]).
 fn share(program: &Program, sharing: Sharing) -> Vec<NodeId> {
-    use std::fmt::Write as _;
-    let mut shapes: BTreeMap<String, usize> = BTreeMap::new();
+    let mut shapes: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut labels = Vec::with_capacity(program.nodes.len());
     let mut targets = Vec::with_capacity(program.nodes.len());
-    // One buffer for every node's shape, written in place (`write!` into a `String`
-    // cannot fail); copied only when the shape is new.
-    let mut shape = String::new();
+    // One buffer for every node's shape, copied only when the shape is new.
+    let mut buffer = Vec::new();
     for node in &program.nodes {
-        shape.clear();
-        // An annotated node is never constant (see `constant`): a class of its own.
-        let _ = write!(shape, "{:?}|{}|", node.collect, node.annotations.is_empty());
-        if program.uses_dynamic_scope {
-            let _ = write!(shape, "{}:{}|", node.resource.0, node.is_resource_root);
-        }
-        if sharing == Sharing::Errors {
-            let _ = write!(shape, "{:?}|", node.annotations);
-        }
-        let mut edges_to = Vec::new();
-        for check in &node.checks {
-            if sharing == Sharing::Errors {
-                let _ = write!(shape, "{}|", check.annotates);
-            }
-            let edges = check.kind.edges();
-            if edges.is_empty() {
-                // A leaf: its shape is itself, no copy needed.
-                let _ = write!(shape, "{:?};", check.kind);
-                continue;
-            }
-            for edge in edges {
-                if sharing == Sharing::Errors && !extends_location(program, node, edge) {
-                    shape.push_str(&program.node(edge.target).uri);
-                    shape.push('|');
-                }
-                edges_to.push(edge.target.0);
-            }
-            let mut kind = check.kind.clone();
-            for edge in kind.edges_mut() {
-                if sharing == Sharing::Verdicts {
-                    edge.path.clear();
-                }
-                edge.target = NodeId(0);
-            }
-            let _ = write!(shape, "{kind:?};");
-        }
-        crate::work::add(shape.len());
-        let label = match shapes.get(&shape) {
+        let shape = shape::Shape::of(program, node, sharing, &mut buffer);
+        let edges_to = shape.targets;
+        crate::work::add(shape.out.len());
+        let label = match shapes.get(&shape.out[..]) {
             Some(&label) => label,
             None => {
                 let fresh = shapes.len();
-                shapes.insert(shape.clone(), fresh);
+                shapes.insert(shape.out.clone(), fresh);
                 fresh
             }
         };
@@ -926,7 +891,7 @@ mod tests {
         let program = crate::check::Compiler::new(crate::options::Options::default())
             .compile(&schema)
             .expect("compiles");
-        Plan::new(&program)
+        Plan::new(program)
     }
 
     /// The plans of the nodes whose location ends with `suffix`.
