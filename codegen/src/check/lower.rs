@@ -16,6 +16,7 @@ use crate::regex::{self, RegexError};
 use schemac_runtime::error::{Escaped, TypeSet};
 use schemac_runtime::json::Divisor;
 use serde_json::{Map, Number, Value};
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Lowers the schema at `root` and everything it reaches.
@@ -190,9 +191,13 @@ impl Lower<'_> {
 
     /// The node for the subschema at `place`, allocated (and queued) on first use.
     fn node_for(&mut self, place: Place) -> NodeId {
-        if let Some(id) = self.memo.get(&place) {
-            return *id;
-        }
+        let slot = match self.memo.entry(place) {
+            Entry::Occupied(known) => return *known.get(),
+            Entry::Vacant(slot) => slot,
+        };
+        let place = slot.key().clone();
+        let id = NodeId(self.nodes.len());
+        slot.insert(id);
         if self.nodes.len() == self.options.max_subschemas {
             let location = self.index.location(&place, None);
             self.errors.push(CompileError::new(
@@ -204,7 +209,6 @@ impl Lower<'_> {
                 ),
             ));
         }
-        let id = NodeId(self.nodes.len());
         self.nodes.push(Node {
             uri: String::new(),
             resource: ResourceId(0),
@@ -214,7 +218,6 @@ impl Lower<'_> {
             annotations: Vec::new(),
             default: None,
         });
-        self.memo.insert(place.clone(), id);
         if self.nodes.len() <= self.options.max_subschemas {
             self.queue.push((place, id));
         }

@@ -106,7 +106,7 @@ fn in_place_targets(
                     }
                 }
             }
-            kind if kind.is_in_place() => out.extend(kind.edges().iter().map(|e| e.target)),
+            kind if kind.is_in_place() => out.extend(kind.edges().map(|e| e.target)),
             _ => {}
         }
     }

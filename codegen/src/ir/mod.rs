@@ -420,40 +420,110 @@ macro_rules! child_edges {
             | CheckKind::Not(e)
             | CheckKind::PropertyNames(e)
             | CheckKind::UnevaluatedProperties(e)
-            | CheckKind::UnevaluatedItems(e) => vec![e],
-            CheckKind::DynamicRef { fallback, .. } => vec![fallback],
+            | CheckKind::UnevaluatedItems(e) => Edges::Few([Some(e), None, None]),
+            CheckKind::DynamicRef { fallback, .. } => Edges::Few([Some(fallback), None, None]),
             CheckKind::AllOf(es)
             | CheckKind::AnyOf(es)
             | CheckKind::OneOf(es)
-            | CheckKind::PrefixItems(es) => es.$iter().collect(),
+            | CheckKind::PrefixItems(es) => Edges::List(es.$iter()),
             CheckKind::IfThenElse {
                 condition,
                 then,
                 otherwise,
-            } => std::iter::once(condition)
-                .chain(then.$opt())
-                .chain(otherwise.$opt())
-                .collect(),
-            CheckKind::DependentSchemas(es) | CheckKind::Properties(es) => {
-                es.$iter().map(|(_, e)| e).collect()
-            }
-            CheckKind::PatternProperties(es) => es.$iter().map(|(_, e)| e).collect(),
+            } => Edges::Few([Some(condition), then.$opt(), otherwise.$opt()]),
+            CheckKind::DependentSchemas(es) | CheckKind::Properties(es) => Edges::Named(es.$iter()),
+            CheckKind::PatternProperties(es) => Edges::Patterns(es.$iter()),
             CheckKind::AdditionalProperties { schema, .. }
             | CheckKind::Items { schema, .. }
-            | CheckKind::Contains { schema, .. } => vec![schema],
-            _ => Vec::new(),
+            | CheckKind::Contains { schema, .. } => Edges::Few([Some(schema), None, None]),
+            _ => Edges::Few([None, None, None]),
         }
     };
 }
 
+/// The child edges of a check, in order, without allocating: [`CheckKind::edges`]
+/// (`R` = `&Edge`) and [`CheckKind::edges_mut`] (`R` = `&mut Edge`), over the check's
+/// own edges (`Few`, in order, `None`s skipped) or its lists.
+#[derive(Debug)]
+enum Edges<R, L, N, P> {
+    /// Up to three edges held by the check itself.
+    Few([Option<R>; 3]),
+    /// A list of subschemas (`allOf`, `prefixItems`, …).
+    List(L),
+    /// Named subschemas (`properties`, `dependentSchemas`).
+    Named(N),
+    /// Subschemas by pattern (`patternProperties`).
+    Patterns(P),
+}
+
+/// The edge of a list entry, reached through `R` (`&Edge` or `&mut Edge`).
+trait EntryEdge<R> {
+    /// The entry's edge.
+    fn edge(self) -> R;
+}
+
+impl<'a, K> EntryEdge<&'a Edge> for &'a (K, Edge) {
+    fn edge(self) -> &'a Edge {
+        &self.1
+    }
+}
+
+impl<'a, K> EntryEdge<&'a mut Edge> for &'a mut (K, Edge) {
+    fn edge(self) -> &'a mut Edge {
+        &mut self.1
+    }
+}
+
+impl<R, L, N, P> Iterator for Edges<R, L, N, P>
+where
+    L: Iterator<Item = R>,
+    N: Iterator,
+    N::Item: EntryEdge<R>,
+    P: Iterator,
+    P::Item: EntryEdge<R>,
+{
+    type Item = R;
+
+    fn next(&mut self) -> Option<R> {
+        match self {
+            Edges::Few(few) => few.iter_mut().find_map(Option::take),
+            Edges::List(list) => list.next(),
+            Edges::Named(entries) => entries.next().map(EntryEdge::edge),
+            Edges::Patterns(entries) => entries.next().map(EntryEdge::edge),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Edges::Few(few) => {
+                let n = few.iter().filter(|e| e.is_some()).count();
+                (n, Some(n))
+            }
+            Edges::List(list) => list.size_hint(),
+            Edges::Named(entries) => entries.size_hint(),
+            Edges::Patterns(entries) => entries.size_hint(),
+        }
+    }
+}
+
+impl<R, L, N, P> ExactSizeIterator for Edges<R, L, N, P>
+where
+    L: ExactSizeIterator<Item = R>,
+    N: ExactSizeIterator,
+    N::Item: EntryEdge<R>,
+    P: ExactSizeIterator,
+    P::Item: EntryEdge<R>,
+{
+}
+
 impl CheckKind {
     /// The child edges of this check, in order.
-    pub fn edges(&self) -> Vec<&Edge> {
+    pub fn edges(&self) -> impl ExactSizeIterator<Item = &Edge> {
         child_edges!(self, iter, as_ref)
     }
 
     /// The child edges of this check, in order, for rewriting.
-    pub fn edges_mut(&mut self) -> Vec<&mut Edge> {
+    pub fn edges_mut(&mut self) -> impl ExactSizeIterator<Item = &mut Edge> {
         child_edges!(self, iter_mut, as_mut)
     }
 

@@ -231,19 +231,36 @@ pub fn push_token(out: &mut String, token: &str) {
 
 /// Percent-encodes the characters a JSON pointer may hold that a URI fragment may not.
 pub fn encode_fragment(pointer: &str) -> String {
+    /// The bytes a fragment holds as they are: unreserved characters, sub-delimiters,
+    /// `:`, `@`, `/` and `?`.
+    const KEPT: [bool; 128] = {
+        let mut kept = [false; 128];
+        let mut b = 0;
+        while b < 128 {
+            kept[b] = (b as u8).is_ascii_alphanumeric();
+            b += 1;
+        }
+        let others = b"-._~!$&'()*+,;=:@/?";
+        let mut i = 0;
+        while i < others.len() {
+            kept[others[i] as usize] = true;
+            i += 1;
+        }
+        kept
+    };
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let allowed = |b: u8| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&b);
-    let mut out = String::with_capacity(pointer.len());
+    let kept = |b: u8| b < 128 && KEPT[usize::from(b)];
+    if pointer.bytes().all(kept) {
+        return pointer.to_string();
+    }
+    let mut out = String::with_capacity(pointer.len() + 8);
     for b in pointer.bytes() {
-        if allowed(b) {
+        if kept(b) {
             out.push(char::from(b));
         } else {
             // Every byte of a non-ASCII character is encoded, as UTF-8 is.
-            out.extend([
-                '%',
-                char::from(HEX[usize::from(b >> 4)]),
-                char::from(HEX[usize::from(b & 15)]),
-            ]);
+            let (high, low) = (HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]);
+            out.extend(['%', char::from(high), char::from(low)]);
         }
     }
     out
@@ -252,6 +269,16 @@ pub fn encode_fragment(pointer: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fragments_percent_encode_what_a_uri_may_not_hold() {
+        assert_eq!(encode_fragment("/properties/a~1b/0"), "/properties/a~1b/0");
+        assert_eq!(
+            encode_fragment("/properties/a b/é%\"{"),
+            "/properties/a%20b/%C3%A9%25%22%7B"
+        );
+        assert_eq!(escape_token("a/b~c"), "a~1b~0c");
+    }
 
     #[test]
     fn resolves_rfc3986_examples() {

@@ -33,7 +33,7 @@ impl Graph {
                     return out;
                 }
                 for check in &program.nodes[i].checks {
-                    out.extend(check.kind.edges().iter().map(|e| canon(e.target).0));
+                    out.extend(check.kind.edges().map(|e| canon(e.target).0));
                     if let CheckKind::DynamicRef {
                         anchor: Some(name), ..
                     } = &check.kind
@@ -84,11 +84,13 @@ impl Graph {
         let mut stack: Vec<usize> = Vec::new();
         let mut out = vec![false; n];
         let mut next = 0;
+        // (The walk's and each component's lists, reused.)
+        let (mut call, mut members): (Vec<(usize, usize)>, Vec<usize>) = (Vec::new(), Vec::new());
         for root in 0..n {
             if index[root] != usize::MAX {
                 continue;
             }
-            let mut call: Vec<(usize, usize)> = vec![(root, 0)];
+            call.push((root, 0));
             index[root] = next;
             low[root] = next;
             next += 1;
@@ -116,7 +118,7 @@ impl Graph {
                     low[parent] = low[parent].min(low[v]);
                 }
                 if low[v] == index[v] {
-                    let mut members = Vec::new();
+                    members.clear();
                     while let Some(w) = stack.pop() {
                         on_stack[w] = false;
                         members.push(w);
@@ -125,7 +127,7 @@ impl Graph {
                         }
                     }
                     let cyclic = members.len() > 1 || succ[v].contains(&v);
-                    for w in members {
+                    for &w in &members {
                         out[w] = cyclic;
                     }
                 }

@@ -363,7 +363,6 @@ fn weights(program: &Program, recursive: &[bool]) -> Vec<u32> {
 fn order_checks(program: &mut Program, weights: &[u32]) {
     let heaviest = |kind: &CheckKind| -> u32 {
         kind.edges()
-            .iter()
             .map(|e| weights[e.target.0])
             .fold(0u32, u32::saturating_add)
     };
@@ -382,7 +381,7 @@ fn order_checks(program: &mut Program, weights: &[u32]) {
                 | CheckKind::Format(_)
                 | CheckKind::UniqueItems
                 | CheckKind::Custom(_) => (1, 0),
-                _ if kind.edges().is_empty() => (0, 0),
+                _ if kind.edges().len() == 0 => (0, 0),
                 _ => (2, heaviest(kind)),
             }
         });

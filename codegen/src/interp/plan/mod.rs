@@ -494,7 +494,7 @@ impl ByName {
                         .merge(&table.set(entries.iter().map(|(name, _)| name.as_str())));
                 }
                 CheckKind::Ref(_) | CheckKind::AllOf(_) => {
-                    if let Some(edge) = check.kind.edges().get(self.edge) {
+                    if let Some(edge) = check.kind.edges().nth(self.edge) {
                         match &memo[edge.target.0] {
                             Some(found) => self.take(found.clone()),
                             None => return Some(edge.target),
