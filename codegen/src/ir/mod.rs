@@ -506,24 +506,14 @@ where
     }
 }
 
-impl<R, L, N, P> ExactSizeIterator for Edges<R, L, N, P>
-where
-    L: ExactSizeIterator<Item = R>,
-    N: ExactSizeIterator,
-    N::Item: EntryEdge<R>,
-    P: ExactSizeIterator,
-    P::Item: EntryEdge<R>,
-{
-}
-
 impl CheckKind {
     /// The child edges of this check, in order.
-    pub fn edges(&self) -> impl ExactSizeIterator<Item = &Edge> {
+    pub fn edges(&self) -> impl Iterator<Item = &Edge> {
         child_edges!(self, iter, as_ref)
     }
 
     /// The child edges of this check, in order, for rewriting.
-    pub fn edges_mut(&mut self) -> impl ExactSizeIterator<Item = &mut Edge> {
+    pub fn edges_mut(&mut self) -> impl Iterator<Item = &mut Edge> {
         child_edges!(self, iter_mut, as_mut)
     }
 

@@ -381,7 +381,7 @@ fn order_checks(program: &mut Program, weights: &[u32]) {
                 | CheckKind::Format(_)
                 | CheckKind::UniqueItems
                 | CheckKind::Custom(_) => (1, 0),
-                _ if kind.edges().len() == 0 => (0, 0),
+                _ if kind.edges().next().is_none() => (0, 0),
                 _ => (2, heaviest(kind)),
             }
         });
@@ -877,7 +877,7 @@ fn frame_units(program: &Program, id: usize) -> u32 {
     let Some(node) = program.nodes.get(id) else {
         return 0;
     };
-    let edges: usize = node.checks.iter().map(|c| c.kind.edges().len()).sum();
+    let edges: usize = node.checks.iter().map(|c| c.kind.edges().count()).sum();
     u32::try_from(edges).map_or(u32::MAX, |e| e.saturating_add(4))
 }
 

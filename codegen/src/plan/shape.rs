@@ -135,7 +135,7 @@ impl<'a> Shape<'a> {
                 self.number(max.unwrap_or_default());
             }
             leaf => {
-                debug_assert_eq!(leaf.edges().len(), 0);
+                debug_assert!(leaf.edges().next().is_none());
                 self.out.push(0);
                 self.debug(leaf);
             }
