@@ -77,14 +77,13 @@ fn collected<'a, R: ErrorsRoot, V: Instance<'a>, T>(
 }
 
 /// Reads the JSON text `input` and runs `run` on its root under `R`'s limits grown with
-/// the input.
+/// the input ([`Document::read_then`]).
 #[inline(always)]
 fn read<R: Root, T>(
     input: &[u8],
     run: impl FnOnce(Node<'_>, &Limits) -> T,
 ) -> Result<T, SyntaxError> {
-    let document = Document::read(input)?;
-    Ok(run(document.root(), &R::LIMITS.for_input(input.len())))
+    Document::read_then(input, &R::LIMITS, run)
 }
 
 /// `true` when `instance` is valid (an incomplete check is never valid).

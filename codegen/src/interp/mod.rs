@@ -360,25 +360,23 @@ impl Validate for Interpreter {
     /// Reads `input` into a [`Document`] and checks its root in place, under the budget
     /// grown with the input ([`Limits::for_input`]).
     fn check_json(&self, input: &[u8]) -> Result<Verdict, SyntaxError> {
-        let document = Document::read(input)?;
-        let limits = self.limits.for_input(input.len());
-        Ok(self.check_with(&limits, document.root(), |_| ()).0)
+        Document::read_then(input, &self.limits, |root, limits| {
+            self.check_with(limits, root, |_| ()).0
+        })
     }
 
     /// Reads `input` into a [`Document`] and validates its root in place, under the budget
     /// grown with the input ([`Limits::for_input`]).
     fn validate_json(&self, input: &[u8]) -> Result<Report, SyntaxError> {
-        let document = Document::read(input)?;
-        let limits = self.limits.for_input(input.len());
-        Ok(self
-            .report(context::Ctx::reporting(&limits), document.root())
-            .report)
+        Document::read_then(input, &self.limits, |root, limits| {
+            self.report(context::Ctx::reporting(limits), root).report
+        })
     }
 
     fn check_json_with_usage(&self, input: &[u8]) -> Result<(Verdict, Usage), SyntaxError> {
-        let document = Document::read(input)?;
-        let limits = self.limits.for_input(input.len());
-        Ok(self.check_with(&limits, document.root(), context::Ctx::usage))
+        Document::read_then(input, &self.limits, |root, limits| {
+            self.check_with(limits, root, context::Ctx::usage)
+        })
     }
 
     fn apply_defaults(&self, instance: &mut Value) -> bool {
@@ -396,9 +394,9 @@ impl Evaluate for Interpreter {
     /// [`Evaluate::evaluate`] on a [`Document`] read from `input`, in place, under the
     /// budget grown with the input ([`Limits::for_input`]).
     fn evaluate_json(&self, input: &[u8]) -> Result<Evaluation, SyntaxError> {
-        let document = Document::read(input)?;
-        let limits = self.limits.for_input(input.len());
-        Ok(self.report(context::Ctx::annotating(&limits), document.root()))
+        Document::read_then(input, &self.limits, |root, limits| {
+            self.report(context::Ctx::annotating(limits), root)
+        })
     }
 }
 

@@ -33,6 +33,7 @@ pub use read::{SyntaxError, SyntaxErrorKind};
 pub use string::JsonStr;
 
 use crate::instance::{ArrayView, Instance, Keys, Kind, ObjectView, Shape, Unescaped, Values};
+use crate::limits::Limits;
 use alloc::vec::Vec;
 
 /// One JSON text read from bytes: the input and its tape (see the [module
@@ -99,6 +100,19 @@ impl<'i> Document<'i> {
     /// (serde_json's default recursion limit accepts 127 levels).
     pub fn read_nested(input: &'i [u8], max_nesting: usize) -> Result<Document<'i>, SyntaxError> {
         read::read(input, max_nesting)
+    }
+
+    /// Reads the JSON text `input` and runs `run` on its root under `limits` grown with
+    /// the input ([`Limits::for_input`]): what every validator's `*_json` entry point does
+    /// (generated code's and the interpreter's alike).
+    #[inline(always)]
+    pub fn read_then<T>(
+        input: &[u8],
+        limits: &Limits,
+        run: impl FnOnce(Node<'_>, &Limits) -> T,
+    ) -> Result<T, SyntaxError> {
+        let document = Document::read(input)?;
+        Ok(run(document.root(), &limits.for_input(input.len())))
     }
 
     /// The root value.
