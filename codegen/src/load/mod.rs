@@ -198,27 +198,23 @@ impl<'a> Index<'a> {
             return info.clone();
         }
         let mut pointer = place.pointer.as_str();
-        loop {
-            let key = Place {
+        while let Some(i) = pointer.rfind('/') {
+            pointer = &pointer[..i];
+            let ancestor = Place {
                 doc: place.doc,
                 pointer: pointer.to_string(),
             };
-            if let Some((info, _)) = self.infos.get(&key) {
+            if let Some((info, _)) = self.infos.get(&ancestor) {
                 return info.clone();
             }
-            match pointer.rfind('/') {
-                Some(i) => pointer = &pointer[..i],
-                None => {
-                    return SchemaInfo {
-                        base: Rc::from(DEFAULT_BASE_URI),
-                        resource: Rc::new(Place {
-                            doc: place.doc,
-                            pointer: String::new(),
-                        }),
-                        dialect: DialectInfo::standard(self.options.default_dialect),
-                    }
-                }
-            }
+        }
+        SchemaInfo {
+            base: Rc::from(DEFAULT_BASE_URI),
+            resource: Rc::new(Place {
+                doc: place.doc,
+                pointer: String::new(),
+            }),
+            dialect: DialectInfo::standard(self.options.default_dialect),
         }
     }
 

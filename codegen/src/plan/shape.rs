@@ -1,6 +1,7 @@
 //! A node's shape, the key [`super::share`] groups nodes by: its checks written as bytes
-//! with their targets left out (and, when sharing verdicts, their keyword paths), each
-//! field length-prefixed so that two shapes are equal exactly when the checks are.
+//! with their targets left out (and, when sharing verdicts, their keyword paths), every
+//! text and list preceded by its length, so that no shape is a prefix of another's
+//! reading and two shapes are equal exactly when the checks are.
 
 use super::{extends_location, Sharing};
 use crate::ir::{CheckKind, Edge, Node, Program};
@@ -97,6 +98,7 @@ impl<'a> Shape<'a> {
                     13
                 };
                 self.out.push(tag);
+                self.number(entries.len() as u64);
                 for (name, _) in entries {
                     self.text(name);
                 }
@@ -104,6 +106,7 @@ impl<'a> Shape<'a> {
             }
             CheckKind::PatternProperties(entries) => {
                 self.out.push(14);
+                self.number(entries.len() as u64);
                 for (id, _) in entries {
                     self.number(id.0 as u64);
                 }
@@ -152,7 +155,7 @@ impl<'a> Shape<'a> {
     /// sharing verdicts; for errors its keyword path, and the child's location when it
     /// does not extend the node's.
     fn edges<'e>(&mut self, edges: impl IntoIterator<Item = &'e Edge>) {
-        let start = self.targets.len();
+        let (at, start) = (self.reserve(), self.targets.len());
         for edge in edges {
             self.targets.push(edge.target.0);
             if self.sharing == Sharing::Errors {
@@ -164,7 +167,7 @@ impl<'a> Shape<'a> {
                 }
             }
         }
-        self.number((self.targets.len() - start) as u64);
+        self.fill(at, (self.targets.len() - start) as u64);
     }
 
     fn number(&mut self, n: u64) {
@@ -178,11 +181,20 @@ impl<'a> Shape<'a> {
 
     /// `value`'s `Debug` text, length-prefixed.
     fn debug(&mut self, value: &impl std::fmt::Debug) {
-        let start = self.out.len();
-        self.number(0);
+        let at = self.reserve();
         // (Writing into a `Vec` cannot fail.)
         let _ = write!(self.out, "{value:?}");
-        let length = (self.out.len() - start - 8) as u64;
-        self.out[start..start + 8].copy_from_slice(&length.to_le_bytes());
+        self.fill(at, (self.out.len() - at - 8) as u64);
+    }
+
+    /// Room for a number known only after what follows it is written ([`Shape::fill`]).
+    fn reserve(&mut self) -> usize {
+        self.number(0);
+        self.out.len() - 8
+    }
+
+    /// Writes `n` into the room [`Shape::reserve`] left at `at`.
+    fn fill(&mut self, at: usize, n: u64) {
+        self.out[at..at + 8].copy_from_slice(&n.to_le_bytes());
     }
 }
