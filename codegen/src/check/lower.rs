@@ -290,11 +290,11 @@ impl Lower<'_> {
             .pointer
             .strip_prefix(info.resource.pointer.as_str())
             .unwrap_or(&place.pointer);
-        let uri = format!(
-            "{}#{}",
-            self.resources[resource.0].uri,
-            uri::encode_fragment(relative)
-        );
+        let base = &self.resources[resource.0].uri;
+        let mut uri = String::with_capacity(base.len() + 1 + relative.len());
+        uri.push_str(base);
+        uri.push('#');
+        uri::push_fragment(&mut uri, relative);
         let value = self.index.value_at(&place);
         // (draft-04/06/07: `$ref` overrides its siblings, `default` too.)
         let default = match value {

@@ -231,6 +231,13 @@ pub fn push_token(out: &mut String, token: &str) {
 
 /// Percent-encodes the characters a JSON pointer may hold that a URI fragment may not.
 pub fn encode_fragment(pointer: &str) -> String {
+    let mut out = String::with_capacity(pointer.len());
+    push_fragment(&mut out, pointer);
+    out
+}
+
+/// Appends `pointer` to `out` as a URI fragment ([`encode_fragment`]).
+pub fn push_fragment(out: &mut String, pointer: &str) {
     /// The bytes a fragment holds as they are: unreserved characters, sub-delimiters,
     /// `:`, `@`, `/` and `?`.
     const KEPT: [bool; 128] = {
@@ -251,9 +258,9 @@ pub fn encode_fragment(pointer: &str) -> String {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let kept = |b: u8| b < 128 && KEPT[usize::from(b)];
     if pointer.bytes().all(kept) {
-        return pointer.to_string();
+        out.push_str(pointer);
+        return;
     }
-    let mut out = String::with_capacity(pointer.len() + 8);
     for b in pointer.bytes() {
         if kept(b) {
             out.push(char::from(b));
@@ -263,7 +270,6 @@ pub fn encode_fragment(pointer: &str) -> String {
             out.extend(['%', char::from(high), char::from(low)]);
         }
     }
-    out
 }
 
 #[cfg(test)]

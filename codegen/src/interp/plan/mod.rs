@@ -248,7 +248,7 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             for index in 0..node.checks.len() {
                 push_ops(&mut ops, (program, &plans), (NodeId(i), node, plan), index);
             }
-            let lanes = ByKind::split(&ops, |op, kind| op_on_kind(node, op, kind));
+            let lanes = ByKind::split(ops, |op, kind| op_on_kind(node, op, kind));
             if plan.out_of_line {
                 return (Fast::Enter, lanes);
             }

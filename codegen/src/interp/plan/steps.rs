@@ -194,33 +194,66 @@ impl<T> ByKind<T> {
 pub(super) enum OnKind<T> {
     /// Passes them all without charging anything: left out of the lane.
     Passes,
-    /// Runs as this step (the step itself, or one narrowed to the kind).
+    /// Runs as it is.
+    Same,
+    /// Runs as this step, narrowed to the kind.
     Runs(T),
     /// Fails them all: the lane ends, failing.
     Fails,
 }
 
-impl<T> ByKind<T> {
-    /// Splits `steps` by kind, each step's effect on a kind given by `on`.
-    pub(super) fn split(steps: &[T], on: impl Fn(&T, Kind) -> OnKind<T>) -> ByKind<T> {
+impl<T: Clone> ByKind<T> {
+    /// Splits `steps` by kind, each step's effect on a kind given by `on`. A step that
+    /// runs as it is in several lanes is copied into all but the last, which takes it;
+    /// each lane is allocated once, at its size.
+    pub(super) fn split(steps: Vec<T>, on: impl Fn(&T, Kind) -> OnKind<T>) -> ByKind<T> {
+        let n = steps.len();
+        let mut fails = [false; Kind::ALL.len()];
+        // Each step's effect on each kind, kind after kind; none after a step that fails
+        // the kind.
+        let mut effects = Vec::with_capacity(n * Kind::ALL.len());
+        for kind in Kind::ALL {
+            for step in &steps {
+                let ended = &mut fails[kind as usize];
+                let effect = if *ended {
+                    OnKind::Passes
+                } else {
+                    on(step, kind)
+                };
+                *ended |= matches!(effect, OnKind::Fails);
+                effects.push(effect);
+            }
+        }
+        for (i, step) in steps.into_iter().enumerate() {
+            let at = |kind: usize| kind * n + i;
+            let same = |effect: &OnKind<T>| matches!(effect, OnKind::Same);
+            let Some(last) = (0..Kind::ALL.len())
+                .rev()
+                .find(|&kind| same(&effects[at(kind)]))
+            else {
+                continue;
+            };
+            for kind in 0..last {
+                if same(&effects[at(kind)]) {
+                    effects[at(kind)] = OnKind::Runs(step.clone());
+                }
+            }
+            effects[at(last)] = OnKind::Runs(step);
+        }
+        let mut effects = effects.into_iter();
         ByKind {
             lanes: Kind::ALL.map(|kind| {
-                let mut lane = Vec::new();
-                for step in steps {
-                    match on(step, kind) {
-                        OnKind::Passes => {}
-                        OnKind::Runs(step) => lane.push(step),
-                        OnKind::Fails => {
-                            return Lane {
-                                steps: lane.into_boxed_slice(),
-                                fails: true,
-                            }
-                        }
-                    }
-                }
+                let runs = (effects.as_slice()[..n].iter())
+                    .filter(|effect| matches!(effect, OnKind::Runs(_)))
+                    .count();
+                let mut steps = Vec::with_capacity(runs);
+                steps.extend(effects.by_ref().take(n).filter_map(|effect| match effect {
+                    OnKind::Runs(step) => Some(step),
+                    _ => None,
+                }));
                 Lane {
-                    steps: lane.into_boxed_slice(),
-                    fails: false,
+                    steps: steps.into_boxed_slice(),
+                    fails: fails[kind as usize],
                 }
             }),
         }
@@ -259,7 +292,7 @@ impl ByKind<Simple> {
 pub(super) fn simple_on_kind(simple: &Simple, kind: Kind) -> OnKind<Simple> {
     let only = |of: Kind| {
         if kind == of {
-            OnKind::Runs(simple.clone())
+            OnKind::Same
         } else {
             OnKind::Passes
         }
@@ -278,7 +311,7 @@ pub(super) fn simple_on_kind(simple: &Simple, kind: Kind) -> OnKind<Simple> {
         Simple::MinLength(_) | Simple::MaxLength(_) => only(Kind::String),
         Simple::Bound(..) => only(Kind::Number),
         Simple::Const(value) if Kind::of(&**value) != kind => OnKind::Fails,
-        Simple::Const(_) => OnKind::Runs(simple.clone()),
+        Simple::Const(_) => OnKind::Same,
         Simple::Enum(values) => {
             let members: Box<[Value]> = (values.iter())
                 .filter(|v| Kind::of(*v) == kind)
@@ -293,7 +326,7 @@ pub(super) fn simple_on_kind(simple: &Simple, kind: Kind) -> OnKind<Simple> {
                 OnKind::Runs(Simple::Enum(members))
             }
         }
-        Simple::Strings(_) => OnKind::Runs(simple.clone()),
+        Simple::Strings(_) => OnKind::Same,
     }
 }
 
@@ -303,7 +336,7 @@ pub(super) fn simple_on_kind(simple: &Simple, kind: Kind) -> OnKind<Simple> {
 pub(super) fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
     let only = |of: Kind| {
         if kind == of {
-            OnKind::Runs(op.clone())
+            OnKind::Same
         } else {
             OnKind::Passes
         }
@@ -311,12 +344,11 @@ pub(super) fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
     match op {
         Op::Simple(simple) => match simple_on_kind(simple, kind) {
             OnKind::Passes => OnKind::Passes,
+            OnKind::Same => OnKind::Same,
             OnKind::Runs(simple) => OnKind::Runs(Op::Simple(simple)),
             OnKind::Fails => OnKind::Fails,
         },
-        Op::Apply(_) | Op::AnyOf(_) | Op::OneOf(_) | Op::Not(_) | Op::If { .. } => {
-            OnKind::Runs(op.clone())
-        }
+        Op::Apply(_) | Op::AnyOf(_) | Op::OneOf(_) | Op::Not(_) | Op::If { .. } => OnKind::Same,
         Op::Items { .. } | Op::PrefixItems(_) => only(Kind::Array),
         Op::Properties(_) | Op::Property(_) | Op::Lookups(_) | Op::Closed(_) | Op::Object(_) => {
             only(Kind::Object)
@@ -325,7 +357,7 @@ pub(super) fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
             Some(CheckKind::False) => OnKind::Fails,
             Some(check) => match Kind::only_read_by(check) {
                 Some(of) => only(of),
-                None => OnKind::Runs(op.clone()),
+                None => OnKind::Same,
             },
             None => OnKind::Passes,
         },
@@ -494,74 +526,109 @@ pub(super) fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool],
 
 /// The nodes `id`'s lanes apply in place, in order.
 fn applied_nodes(node: &(Fast, ByKind<Op>)) -> Vec<usize> {
-    (node.0.ops().into_iter())
+    let mut applied = Vec::new();
+    let ops = (node.0.ops().into_iter())
         .chain([&node.1])
         .flat_map(|lanes| lanes.lanes.iter())
-        .flat_map(|lane| lane.steps.iter())
-        .flat_map(|op| match op {
-            Op::Apply(target) | Op::Not(target) => vec![*target],
-            Op::AnyOf(branches) | Op::OneOf(branches) => branches.targets.to_vec(),
+        .flat_map(|lane| lane.steps.iter());
+    for op in ops {
+        match op {
+            Op::Apply(target) | Op::Not(target) => applied.push(target.0),
+            Op::AnyOf(branches) | Op::OneOf(branches) => {
+                applied.extend(branches.targets.iter().map(|target| target.0))
+            }
             Op::If {
                 condition,
                 then,
                 otherwise,
-            } => [Some(*condition), *then, *otherwise]
-                .into_iter()
-                .flatten()
-                .collect(),
-            _ => Vec::new(),
-        })
-        .map(|target| target.0)
-        .collect()
+            } => applied.extend(
+                [Some(*condition), *then, *otherwise]
+                    .into_iter()
+                    .flatten()
+                    .map(|target| target.0),
+            ),
+            _ => {}
+        }
+    }
+    applied
 }
 
 /// Splices into node `id`'s lanes those of the inline nodes it applies (already spliced
 /// themselves: [`splice_node`]).
 fn splice_lanes(fast: &mut [(Fast, ByKind<Op>)], id: usize) {
-    let splice = |lanes: &ByKind<Op>| ByKind {
-        lanes: Kind::ALL.map(|kind| {
-            let lane = lanes.lane(kind);
-            let mut steps = Vec::new();
-            for op in lane.steps.iter() {
-                let op = match narrow(op, kind, fast) {
-                    OnKind::Passes => continue,
-                    OnKind::Runs(op) => op,
-                    OnKind::Fails => {
-                        return Lane {
-                            steps: steps.into_boxed_slice(),
-                            fails: true,
-                        }
-                    }
-                };
-                let inner = match &op {
-                    Op::Apply(target) => fast[target.0].0.inline_lane(kind),
-                    _ => None,
-                };
-                match inner {
-                    Some(inner) if steps.len() + inner.steps.len() <= MAX_SPLICED => {
-                        steps.extend(inner.steps.into_vec());
-                        if inner.fails {
-                            return Lane {
-                                steps: steps.into_boxed_slice(),
-                                fails: true,
-                            };
-                        }
-                    }
-                    _ => steps.push(op),
-                }
-            }
-            Lane {
-                steps: steps.into_boxed_slice(),
-                fails: lane.fails,
-            }
-        }),
-    };
+    let splice =
+        |lanes: &ByKind<Op>| Kind::ALL.map(|kind| spliced_lane(lanes.lane(kind), kind, fast));
     let fast_lanes = fast[id].0.ops().map(splice);
     let ops = splice(&fast[id].1);
-    if let Some(lanes) = fast_lanes {
-        fast[id].0 = Fast::Ops(Box::new(lanes));
+    let (node_fast, node_ops) = &mut fast[id];
+    if let (Fast::Ops(lanes), Some(spliced)) = (node_fast, fast_lanes) {
+        lanes.replace(spliced);
     }
-    fast[id].1 = ops;
+    node_ops.replace(ops);
+}
+
+impl<T> ByKind<T> {
+    /// Replaces the lanes given (`Some`), keeping the others.
+    fn replace(&mut self, lanes: [Option<Lane<T>>; Kind::ALL.len()]) {
+        for (lane, new) in self.lanes.iter_mut().zip(lanes) {
+            if let Some(new) = new {
+                *lane = new;
+            }
+        }
+    }
+}
+
+/// `lane` (on instances of `kind`) with its steps narrowed ([`narrow`]) and the lanes of
+/// the inline nodes it applies spliced in, up to [`MAX_SPLICED`] steps; `None` when
+/// that changes nothing.
+fn spliced_lane(lane: &Lane<Op>, kind: Kind, fast: &[(Fast, ByKind<Op>)]) -> Option<Lane<Op>> {
+    // The lane's steps so far, from the first one that changes (until then, the same).
+    let mut steps: Option<Vec<Op>> = None;
+    for (at, op) in lane.steps.iter().enumerate() {
+        let narrowed = narrow(op, kind, fast);
+        let applied = match (&narrowed, op) {
+            (OnKind::Same, Op::Apply(target)) | (OnKind::Runs(Op::Apply(target)), _) => {
+                Some(*target)
+            }
+            _ => None,
+        };
+        let before = steps.as_ref().map_or(at, Vec::len);
+        let inner = (applied.and_then(|target| fast[target.0].0.inline_lane(kind)))
+            .filter(|inner| before + inner.steps.len() <= MAX_SPLICED);
+        if let (OnKind::Same, None) = (&narrowed, &inner) {
+            if let Some(steps) = &mut steps {
+                steps.push(op.clone());
+            }
+            continue;
+        }
+        let steps = steps.get_or_insert_with(|| lane.steps[..at].to_vec());
+        let fails = match (narrowed, inner) {
+            (OnKind::Passes, _) => false,
+            (OnKind::Fails, _) => true,
+            (_, Some(inner)) => {
+                steps.extend(inner.steps.into_vec());
+                inner.fails
+            }
+            (OnKind::Runs(op), None) => {
+                steps.push(op);
+                false
+            }
+            (OnKind::Same, None) => {
+                steps.push(op.clone());
+                false
+            }
+        };
+        if fails {
+            return Some(Lane {
+                steps: std::mem::take(steps).into_boxed_slice(),
+                fails: true,
+            });
+        }
+    }
+    steps.map(|steps| Lane {
+        steps: steps.into_boxed_slice(),
+        fails: lane.fails,
+    })
 }
 
 /// What `op` does on instances of `kind`, given the inline nodes' evaluations (`fast`),
@@ -573,17 +640,14 @@ fn splice_lanes(fast: &mut [(Fast, ByKind<Op>)], id: usize) {
 /// that every tag admits it applies it. Any other step runs as it is.
 pub(super) fn narrow(op: &Op, kind: Kind, fast: &[(Fast, ByKind<Op>)]) -> OnKind<Op> {
     // Whether the node is decided on the kind: valid or not.
-    let decided = |target: NodeId| {
-        let lane = fast[target.0].0.inline_lane(kind)?;
-        lane.steps.is_empty().then_some(!lane.fails)
-    };
+    let decided = |target: NodeId| fast[target.0].0.decided(kind);
     let branches = match op {
         Op::AnyOf(branches) | Op::OneOf(branches) => branches,
         Op::Not(target) => {
             return match decided(*target) {
                 Some(true) => OnKind::Fails,
                 Some(false) => OnKind::Passes,
-                None => OnKind::Runs(op.clone()),
+                None => OnKind::Same,
             }
         }
         Op::If {
@@ -596,10 +660,10 @@ pub(super) fn narrow(op: &Op, kind: Kind, fast: &[(Fast, ByKind<Op>)]) -> OnKind
                     Some(target) => OnKind::Runs(Op::Apply(*target)),
                     None => OnKind::Passes,
                 },
-                None => OnKind::Runs(op.clone()),
+                None => OnKind::Same,
             }
         }
-        _ => return OnKind::Runs(op.clone()),
+        _ => return OnKind::Same,
     };
     let any = matches!(op, Op::AnyOf(_));
     let discriminator = (branches.discriminator.as_ref()).filter(|_| kind == Kind::Object);
@@ -645,6 +709,25 @@ impl Fast {
         }
     }
 
+    /// Whether the inline node evaluated so is decided on instances of `kind` without a
+    /// step (its [`Fast::inline_lane`] empty): valid (`Some(true)`) or not; `None` when
+    /// it has steps there or is entered.
+    fn decided(&self, kind: Kind) -> Option<bool> {
+        match self {
+            Fast::Ops(lanes) => {
+                let lane = lanes.lane(kind);
+                lane.steps.is_empty().then_some(!lane.fails)
+            }
+            Fast::Type(types) => match simple_on_kind(&Simple::Type(*types), kind) {
+                OnKind::Passes => Some(true),
+                OnKind::Fails => Some(false),
+                OnKind::Same | OnKind::Runs(_) => None,
+            },
+            Fast::Valid => Some(true),
+            Fast::Simple(_) | Fast::Enter => None,
+        }
+    }
+
     /// The steps short-circuit evaluation runs for the inline node evaluated so on an
     /// instance of `kind`, as [`Op`]s: its lane, or its type test (`None` for a node
     /// that is entered).
@@ -659,6 +742,10 @@ impl Fast {
             }
             Fast::Type(types) => Some(match simple_on_kind(&Simple::Type(*types), kind) {
                 OnKind::Passes => Lane::default(),
+                OnKind::Same => Lane {
+                    steps: Box::new([Op::Simple(Simple::Type(*types))]),
+                    fails: false,
+                },
                 OnKind::Runs(simple) => Lane {
                     steps: Box::new([Op::Simple(simple)]),
                     fails: false,
