@@ -405,6 +405,9 @@ impl ByKind<Op> {
 /// [`Op::Properties`], or an [`Op::Property`] when it has one entry; consecutive
 /// [`Op::Property`] steps become one [`Op::Lookups`] ([`merge_lookups`]).
 pub(super) fn fold_required(steps: &mut Box<[Op]>, nodes: &[Node]) {
+    if !(steps.iter()).any(|op| matches!(op, Op::Closed(_) | Op::Property(_))) {
+        return; // (nothing to fold, take apart or merge)
+    }
     let mut lane = std::mem::take(steps).into_vec();
     let mut at = 0;
     while at < lane.len() {
@@ -765,17 +768,18 @@ impl Fast {
         let Fast::Ops(lanes) = self else {
             return self;
         };
-        let simple = |op: &Op| match op {
-            Op::Simple(simple) => Some(simple.clone()),
-            _ => None,
-        };
-        let all_simple =
-            (lanes.lanes.iter()).all(|lane| lane.steps.iter().all(|op| simple(op).is_some()));
+        let all_simple = (lanes.lanes.iter())
+            .all(|lane| lane.steps.iter().all(|op| matches!(op, Op::Simple(_))));
         if !all_simple {
             return Fast::Ops(lanes);
         }
         let lanes = lanes.lanes.map(|lane| Lane {
-            steps: lane.steps.iter().filter_map(simple).collect(),
+            steps: (lane.steps.into_vec().into_iter())
+                .filter_map(|op| match op {
+                    Op::Simple(simple) => Some(simple),
+                    _ => None,
+                })
+                .collect(),
             fails: lane.fails,
         });
         Fast::Simple(Box::new(ByKind { lanes }.fold_item_counts()))
