@@ -344,7 +344,7 @@ impl<'a> Walk<'_, 'a> {
             return;
         }
         let Value::Object(object) = value else {
-            self.record(&place, value, base, resource, dialect);
+            self.record(place, value, base, resource, dialect);
             return;
         };
 
@@ -503,8 +503,9 @@ impl<'a> Walk<'_, 'a> {
         } else {
             base.clone()
         };
-        self.record(&place, value, &ref_base, &resource, dialect);
+        // (The children first, so that the place moves into the record.)
         self.children(object, &place, &base, &resource, dialect, depth);
+        self.record(place, value, &ref_base, &resource, dialect);
     }
 
     fn children(
@@ -572,7 +573,7 @@ impl<'a> Walk<'_, 'a> {
 
     fn record(
         &mut self,
-        place: &Place,
+        place: Place,
         value: &'a Value,
         base: &Rc<str>,
         resource: &Rc<Place>,
@@ -584,7 +585,7 @@ impl<'a> Walk<'_, 'a> {
             resource: resource.clone(),
             dialect,
         };
-        self.index.infos.insert(place.clone(), (info, value));
+        self.index.infos.insert(place, (info, value));
     }
 
     fn anchor(&mut self, place: &Place, base: &str, name: &str, dynamic: bool, keyword: &str) {

@@ -285,6 +285,9 @@ fn collapse_reference_wrappers(program: &mut Program) {
     for node in &mut program.nodes {
         for check in &mut node.checks {
             for edge in check.kind.edges_mut() {
+                if forwards[edge.target.0].is_none() {
+                    continue; // (not to a wrapper)
+                }
                 let mut path = edge.path.clone();
                 let mut target = edge.target;
                 let mut skipped = 0;
@@ -468,12 +471,24 @@ fn share(program: &Program, sharing: Sharing) -> Vec<NodeId> {
         labels.push(label);
         targets.push(edges_to);
     }
-    let class = partition::coarsest_partition(&labels, &targets);
-    let mut first: BTreeMap<usize, NodeId> = BTreeMap::new();
-    for (i, &c) in class.iter().enumerate() {
-        first.entry(c).or_insert(NodeId(i));
+    // The classes are the shapes when each node either has a shape of its own or no edges
+    // (as in most small schemas): only successors could split a shape's nodes.
+    let mut alike = vec![0usize; shapes.len()];
+    for &label in &labels {
+        alike[label] += 1;
     }
-    class.iter().map(|c| first[c]).collect()
+    let class = if (labels.iter().zip(&targets)).all(|(&l, t)| alike[l] == 1 || t.is_empty()) {
+        labels
+    } else {
+        partition::coarsest_partition(&labels, &targets)
+    };
+    // The first node of each class, by class (numbered below the number of nodes).
+    let mut first = vec![None; class.len()];
+    class
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| *first[c].get_or_insert(NodeId(i)))
+        .collect()
 }
 
 /// A node's verdict when it does not depend on the instance (see [`NodePlan::constant`]);
@@ -504,8 +519,9 @@ fn inline_sizes(program: &Program, canon: &impl Fn(NodeId) -> NodeId, limit: u32
             .flat_map(|c| c.kind.edges())
             .map(|e| canon(e.target).0)
     };
+    let mut stack = Vec::new();
     for start in (0..n).filter(|&i| canon(NodeId(i)).0 == i) {
-        let mut stack = vec![(start, false)];
+        stack.push((start, false));
         while let Some((id, expanded)) = stack.pop() {
             if !expanded {
                 if size[id].is_none() {
@@ -775,8 +791,9 @@ fn steps_and_height(
     let ool = |v: usize| v < graph.nodes && out_of_line[v];
     // Per vertex: (steps, height); out-of-line children count as 0 levels, stepping.
     let mut done: Vec<Option<(bool, u32)>> = vec![None; graph.len()];
+    let mut stack = Vec::new();
     for start in 0..graph.len() {
-        let mut stack = vec![(start, false)];
+        stack.push((start, false));
         while let Some((id, expanded)) = stack.pop() {
             if done[id].is_some() {
                 continue;

@@ -537,8 +537,9 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
     let mut out = NodePlan {
         collect_properties: node.collect.properties,
         collect_items: node.collect.items,
-        discriminators: (0..node.checks.len())
-            .filter_map(|i| shared.discriminator(id, i).map(|d| (i, d.clone())))
+        discriminators: (node.checks.iter().enumerate())
+            .filter(|(_, check)| matches!(check.kind, CheckKind::AnyOf(_) | CheckKind::OneOf(_)))
+            .filter_map(|(i, _)| shared.discriminator(id, i).map(|d| (i, d.clone())))
             .collect(),
         ..NodePlan::default()
     };

@@ -511,6 +511,9 @@ pub(super) fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool],
     // 2 MiB stack at 1,500 links in an unoptimized build. A node is marked when it is
     // first expanded, as a recursive walk would mark it on entry (a node applied from
     // below itself is spliced with its lanes as they stand).
+    if spliced[id] {
+        return;
+    }
     let mut stack = vec![(id, false)];
     while let Some((id, expanded)) = stack.pop() {
         if expanded {
