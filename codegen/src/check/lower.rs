@@ -593,13 +593,25 @@ impl Keywords<'_, '_> {
 
     /// An edge to the subschema `value` at `keyword` + `tokens`.
     fn schema(&mut self, keyword: &str, tokens: &[&str], value: &Value) -> Option<Edge> {
-        let mut path: Vec<&str> = vec![keyword];
-        path.extend_from_slice(tokens);
+        // The keyword and its tokens, on the stack when there are few (always, today).
+        let mut few = [""; 3];
+        let many: Vec<&str>;
+        let path: &[&str] = match few.get_mut(1..=tokens.len()) {
+            Some(rest) => {
+                rest.copy_from_slice(tokens);
+                few[0] = keyword;
+                &few[..=tokens.len()]
+            }
+            None => {
+                many = [&[keyword][..], tokens].concat();
+                &many
+            }
+        };
         if value.is_boolean()
             && self.info.dialect.dialect == Dialect::Draft4
             && !matches!(keyword, "additionalProperties" | "additionalItems")
         {
-            let location = self.keyword_location(&path);
+            let location = self.keyword_location(path);
             self.lower.errors.push(CompileError::new(
                 CompileErrorKind::InvalidKeyword,
                 location,
@@ -611,7 +623,7 @@ impl Keywords<'_, '_> {
             return None;
         }
         if !value.is_object() && !value.is_boolean() {
-            let location = self.keyword_location(&path);
+            let location = self.keyword_location(path);
             self.lower.errors.push(CompileError::new(
                 CompileErrorKind::InvalidKeyword,
                 location,
@@ -619,7 +631,7 @@ impl Keywords<'_, '_> {
             ));
             return None;
         }
-        let child = self.place.child(&path);
+        let child = self.place.child(path);
         // The keyword-location suffix: the child's pointer past its parent's.
         let path = child.pointer[self.place.pointer.len()..].to_string();
         let target = self.lower.node_for(child);

@@ -449,7 +449,7 @@ pub fn extends_location(program: &Program, node: &crate::ir::Node, edge: &Edge) 
 /// Sharing: each node's class representative (its smallest id), the classes being the
 /// coarsest partition in which a class's nodes have one shape — their checks with targets
 /// left out (see [`Sharing`]) — and targets of one class, edge by edge
-/// ([`partition::coarsest_partition`]).
+/// ([`partition::classes`]).
 fn share(program: &Program, sharing: Sharing) -> Vec<NodeId> {
     let mut shapes: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut labels = Vec::with_capacity(program.nodes.len());
@@ -471,17 +471,7 @@ fn share(program: &Program, sharing: Sharing) -> Vec<NodeId> {
         labels.push(label);
         targets.push(edges_to);
     }
-    // The classes are the shapes when each node either has a shape of its own or no edges
-    // (as in most small schemas): only successors could split a shape's nodes.
-    let mut alike = vec![0usize; shapes.len()];
-    for &label in &labels {
-        alike[label] += 1;
-    }
-    let class = if (labels.iter().zip(&targets)).all(|(&l, t)| alike[l] == 1 || t.is_empty()) {
-        labels
-    } else {
-        partition::coarsest_partition(&labels, &targets)
-    };
+    let class = partition::classes(&labels, &targets);
     // The first node of each class, by class (numbered below the number of nodes).
     let mut first = vec![None; class.len()];
     class

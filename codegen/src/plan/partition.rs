@@ -115,6 +115,21 @@ impl Refinable {
     }
 }
 
+/// [`coarsest_partition`] without the refinement when nothing could split the vertices of
+/// one label: each vertex has a label of its own or no successors (as in most small
+/// schemas, whose repeated shapes are leaves). The classes are then the labels.
+pub(super) fn classes(labels: &[usize], successors: &[Vec<usize>]) -> Vec<usize> {
+    let mut alike = vec![0usize; labels.iter().max().map_or(0, |&most| most + 1)];
+    for &label in labels {
+        alike[label] += 1;
+    }
+    if (labels.iter().zip(successors)).all(|(&l, next)| alike[l] == 1 || next.is_empty()) {
+        labels.to_vec()
+    } else {
+        coarsest_partition(labels, successors)
+    }
+}
+
 /// The class of each vertex in the coarsest partition that puts vertices with different
 /// `labels` apart and in which two vertices of a class have, at each position of their
 /// `successors` lists, successors of one class (vertices of one label must have as many
@@ -220,10 +235,16 @@ mod tests {
                 .iter()
                 .map(|&l| (0..arity[l]).map(|_| next(n)).collect())
                 .collect();
+            let expected = refined_by_rounds(&labels, &successors);
             assert_eq!(
                 normalized(&coarsest_partition(&labels, &successors)),
-                refined_by_rounds(&labels, &successors),
+                expected,
                 "round {round}: labels {labels:?}, successors {successors:?}"
+            );
+            assert_eq!(
+                normalized(&classes(&labels, &successors)),
+                expected,
+                "round {round} (classes): labels {labels:?}, successors {successors:?}"
             );
         }
     }
