@@ -223,22 +223,25 @@ fn construct(
     };
 
     let (restart, restart_matches) = closure(&[nfa.start], false);
-    // States: 0 dead, 1 match, then discovered ones. Key: (is initial, NFA set).
+    // States: 0 dead, 1 match, then discovered ones: (is initial, NFA set). A transition
+    // never leads back to the initial state (only there does `^` hold), so the states it
+    // leads to are found by their sets alone.
     let mut sets: Vec<(bool, Vec<u32>)> = vec![(false, Vec::new()), (false, Vec::new())];
-    let mut ids: BTreeMap<(bool, Vec<u32>), u16> = BTreeMap::new();
+    let mut ids: BTreeMap<Vec<u32>, u16> = BTreeMap::new();
     let mut queue = VecDeque::new();
     let (init_set, init_match) = closure(&[nfa.start], true);
     let start = if init_match {
         MATCH
     } else {
-        sets.push((true, init_set.clone()));
-        ids.insert((true, init_set), 2);
+        sets.push((true, init_set));
         queue.push_back(2u16);
         2
     };
     let mut trans: Vec<u16> = vec![DEAD; nclasses * 2];
     trans[nclasses..].fill(MATCH);
     let mut by_targets: BTreeMap<Vec<u32>, u16> = BTreeMap::new();
+    // The NFA states one class leads to from a state (reused).
+    let mut targets: Vec<u32> = Vec::new();
     while let Some(s) = queue.pop_front() {
         let set = sets[s as usize].1.clone();
         work.set(work.get() + set.len() * nclasses);
@@ -248,17 +251,18 @@ fn construct(
         let row_at = trans.len();
         trans.resize(row_at + nclasses, DEAD);
         for class in 0..nclasses {
-            let mut targets: Vec<u32> = set
-                .iter()
-                .filter(|&&pc| accepts(pc, class))
-                .filter_map(|&pc| match nfa.insts[pc as usize] {
-                    Inst::Char(_, n) | Inst::Class(_, n) => Some(n),
-                    _ => None,
-                })
-                .collect();
+            targets.clear();
+            targets.extend(
+                (set.iter().filter(|&&pc| accepts(pc, class))).filter_map(|&pc| {
+                    match nfa.insts[pc as usize] {
+                        Inst::Char(_, n) | Inst::Class(_, n) => Some(n),
+                        _ => None,
+                    }
+                }),
+            );
             targets.sort_unstable();
             targets.dedup();
-            let next = if let Some(&id) = by_targets.get(&targets) {
+            let next = if let Some(&id) = by_targets.get(&targets[..]) {
                 id
             } else {
                 let (mut closed, matched) = closure(&targets, false);
@@ -270,7 +274,7 @@ fn construct(
                     closed.dedup();
                     if closed.is_empty() {
                         DEAD
-                    } else if let Some(&id) = ids.get(&(false, closed.clone())) {
+                    } else if let Some(&id) = ids.get(&closed) {
                         id
                     } else {
                         if sets.len() >= max_explored
@@ -280,12 +284,12 @@ fn construct(
                         }
                         let id = sets.len() as u16;
                         sets.push((false, closed.clone()));
-                        ids.insert((false, closed), id);
+                        ids.insert(closed, id);
                         queue.push_back(id);
                         id
                     }
                 };
-                by_targets.insert(targets, id);
+                by_targets.insert(targets.clone(), id);
                 id
             };
             trans[row_at + class] = next;
@@ -360,22 +364,25 @@ fn minimize(
     };
     let mut block: Vec<u32> = (0..n).map(initial_block).collect();
     let mut count = 0;
+    // Each state's key of a round (its block, then its successors' blocks), side by side.
+    let width = nclasses + 1;
+    let mut keys = vec![0u32; n * width];
     loop {
         // Each round costs a key per state; a long chain takes a round per state.
-        work.set(work.get() + n * (nclasses + 1));
+        work.set(work.get() + n * width);
         if work.get() > budget {
             return None;
         }
-        let mut ids: BTreeMap<Vec<u32>, u32> = BTreeMap::new();
+        for (s, key) in keys.chunks_exact_mut(width).enumerate() {
+            key[0] = block[s];
+            let row = &trans[s * nclasses..(s + 1) * nclasses];
+            for (slot, &t) in key[1..].iter_mut().zip(row) {
+                *slot = block[t as usize];
+            }
+        }
+        let mut ids: BTreeMap<&[u32], u32> = BTreeMap::new();
         let mut next = Vec::with_capacity(n);
-        for s in 0..n {
-            let mut key = Vec::with_capacity(nclasses + 1);
-            key.push(block[s]);
-            key.extend(
-                trans[s * nclasses..(s + 1) * nclasses]
-                    .iter()
-                    .map(|&t| block[t as usize]),
-            );
+        for key in keys.chunks_exact(width) {
             let len = ids.len() as u32;
             next.push(*ids.entry(key).or_insert(len));
         }
