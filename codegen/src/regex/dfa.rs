@@ -172,9 +172,13 @@ fn construct(
         let mut guard = seen.borrow_mut();
         guard.1 += 1;
     };
+    // The instructions still to visit (one buffer for every walk below).
+    let pending = std::cell::RefCell::new(Vec::<u32>::new());
     let closure = |seeds: &[u32], at_start: bool| -> (Vec<u32>, bool) {
         new_generation();
-        let mut stack: Vec<u32> = seeds.to_vec();
+        let mut stack = pending.borrow_mut();
+        stack.clear();
+        stack.extend_from_slice(seeds);
         let mut kept = Vec::new();
         let mut matched = false;
         while let Some(pc) = stack.pop() {
@@ -203,7 +207,9 @@ fn construct(
     // Whether a set accepts when the input ends here.
     let accepts_at_end = |set: &[u32], at_start: bool| -> bool {
         new_generation();
-        let mut stack: Vec<u32> = set.to_vec();
+        let mut stack = pending.borrow_mut();
+        stack.clear();
+        stack.extend_from_slice(set);
         while let Some(pc) = stack.pop() {
             if !first_visit(pc) {
                 continue;
@@ -243,7 +249,8 @@ fn construct(
     // The NFA states one class leads to from a state (reused).
     let mut targets: Vec<u32> = Vec::new();
     while let Some(s) = queue.pop_front() {
-        let set = sets[s as usize].1.clone();
+        // (Taken out while its transitions are found, and put back.)
+        let set = std::mem::take(&mut sets[s as usize].1);
         work.set(work.get() + set.len() * nclasses);
         if work.get() > budget {
             return None;
@@ -294,6 +301,7 @@ fn construct(
             };
             trans[row_at + class] = next;
         }
+        sets[s as usize].1 = set;
     }
     let accept_end: Vec<u8> = sets
         .iter()
