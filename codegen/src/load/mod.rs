@@ -168,9 +168,16 @@ impl<'a> Index<'a> {
         };
         self.resources.insert(base.clone(), place.clone());
         let dialect = DialectInfo::standard(self.options.default_dialect);
-        let mut walker = Walk { index: self, doc };
+        let mut walker = Walk {
+            index: self,
+            doc,
+            records: Vec::new(),
+        };
         let (base, resource) = (Rc::from(base), Rc::new(place.clone()));
         walker.schema(value, place.clone(), &base, &resource, dialect, 0, true);
+        let records = walker.records;
+        self.infos.reserve(records.len());
+        self.infos.extend(records);
         place
     }
 
@@ -309,6 +316,9 @@ fn is_anchor_name(name: &str) -> bool {
 struct Walk<'i, 'a> {
     index: &'i mut Index<'a>,
     doc: usize,
+    /// What the walk learned, by place: put in the index's map once it is over, so that
+    /// the map is sized once instead of growing (and hashing everything again) as it fills.
+    records: Vec<(Place, (SchemaInfo, &'a Value))>,
 }
 
 impl<'a> Walk<'_, 'a> {
@@ -585,7 +595,7 @@ impl<'a> Walk<'_, 'a> {
             resource: resource.clone(),
             dialect,
         };
-        self.index.infos.insert(place, (info, value));
+        self.records.push((place, (info, value)));
     }
 
     fn anchor(&mut self, place: &Place, base: &str, name: &str, dynamic: bool, keyword: &str) {
