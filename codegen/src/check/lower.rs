@@ -284,7 +284,7 @@ impl Lower<'_> {
 
     fn lower_node(&mut self, place: Place, id: NodeId) {
         crate::work::add(1);
-        let info = self.index.info(&place);
+        let (info, value) = self.index.schema_at(&place);
         let resource = self.resource(&info.resource);
         let relative = place
             .pointer
@@ -295,7 +295,6 @@ impl Lower<'_> {
         uri.push_str(base);
         uri.push('#');
         uri::push_fragment(&mut uri, relative);
-        let value = self.index.value_at(&place);
         // (draft-04/06/07: `$ref` overrides its siblings, `default` too.)
         let default = match value {
             Some(Value::Object(object))

@@ -198,6 +198,15 @@ impl<'a> Index<'a> {
         }
     }
 
+    /// The facts of the subschema at `place` ([`Index::info`]) and its value
+    /// ([`Index::value_at`]), with one lookup when the walk saw it.
+    pub fn schema_at(&self, place: &Place) -> (SchemaInfo, Option<&'a Value>) {
+        match self.infos.get(place) {
+            Some((info, value)) => (info.clone(), Some(*value)),
+            None => (self.info(place), self.value_at(place)),
+        }
+    }
+
     /// The facts of the subschema at `place`: its own when the walk saw it, else those
     /// of its nearest walked ancestor (a reference may point anywhere in a document).
     pub fn info(&self, place: &Place) -> SchemaInfo {
