@@ -100,6 +100,9 @@ impl Interpreter {
         let every = ann.is_some() || cx.annotate;
         let mut ok = false;
         for edge in branches.admitted() {
+            if self.ruled_out(cx, edge.target, inst) {
+                continue;
+            }
             if self.apply_silently(cx, edge, inst, ann.as_deref_mut())? {
                 ok = true;
                 if !every {
@@ -113,6 +116,16 @@ impl Interpreter {
             })?;
         }
         Ok(ok)
+    }
+
+    /// Whether an `anyOf` / `oneOf` branch applying `target` is left out on `inst`: in
+    /// short-circuit evaluation (not while reporting, nor under a dynamic scope) when the
+    /// instance's kind rules it out ([`crate::plan::Plan::ruled_out`]), as generated code's
+    /// short-circuit functions guard it.
+    fn ruled_out<'a, I: Instance<'a>>(&self, cx: &Ctx, target: NodeId, inst: Inst<'_, I>) -> bool {
+        !cx.report
+            && !self.shared.program.uses_dynamic_scope
+            && self.shared.ruled_out(target, inst.kind())
     }
 
     /// Reports the error of an `anyOf` / `oneOf` (`node`'s check `keyword`) that none of
@@ -193,6 +206,9 @@ impl Interpreter {
         let every = cx.report;
         let mut matched = Matched::default();
         for (i, edge) in branches.indexed() {
+            if self.ruled_out(cx, edge.target, inst) {
+                continue;
+            }
             if self.apply_silently(cx, edge, inst, ann.as_deref_mut())? {
                 matched.add(i as u32);
                 if matched.count() > 1 && !every {

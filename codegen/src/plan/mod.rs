@@ -77,6 +77,7 @@ pub mod object_pass;
 pub mod thresholds;
 
 use crate::ir::{CheckKind, Edge, NodeId, Program};
+use kind::{Kind, TypeTest};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Estimated weight from which a node counts as heavy; also the weight of a recursive node.
@@ -205,6 +206,18 @@ impl Plan {
             .filter(|plan| !plan.out_of_line)
             .map(|plan| plan.entry_cost)
             .fold(0, u64::saturating_add)
+    }
+
+    /// Whether an `anyOf` / `oneOf` branch applying node `target` fails at once on an
+    /// instance of `kind`: the node's first check is a `type` that no instance of the kind
+    /// passes. Short-circuit evaluation does not apply such a branch to such an instance
+    /// in either backend: no call, and nothing charged where the node is out of line
+    /// (issue 40's fifth pattern, a `$ref` branch whose type rules the instance out).
+    pub fn ruled_out(&self, target: NodeId, kind: Kind) -> bool {
+        matches!(
+            self.program.node(target).checks.first().map(|c| &c.kind),
+            Some(CheckKind::Type(types)) if matches!(kind.type_test(*types), TypeTest::Fail)
+        )
     }
 
     /// Whether a `properties` entry applying `target` is evaluated after the object's

@@ -7,7 +7,7 @@ use super::code::{Code, Expr, Uses};
 use super::dispatch::{kind_pattern, kind_test, ARMS};
 use super::{dispatchable, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
-use crate::plan::kind::{Kind, TypeTest};
+use crate::plan::kind::Kind;
 use crate::plan::lookup::EnumTable;
 use crate::plan::thresholds::MAX_DECIDED_TOGETHER;
 use crate::plan::{explain, Discriminator};
@@ -322,16 +322,16 @@ impl Gen<'_> {
         }
         let callee = self.callee(target, Mode::Check);
         let plan = self.plan.node(callee);
-        if plan.out_of_line || plan.recursive {
+        // Out of line, the guard also spares the entry's charge: only in short-circuit
+        // code, where the interpreter leaves the branch out alike (`Plan::ruled_out`).
+        if (plan.out_of_line || plan.recursive)
+            && (f.mode != Mode::Check || self.program.uses_dynamic_scope)
+        {
             return None;
         }
-        let Some(CheckKind::Type(ts)) = self.program.node(callee).checks.first().map(|c| &c.kind)
-        else {
-            return None;
-        };
         let admitted: Vec<Kind> = ARMS
             .into_iter()
-            .filter(|v| !matches!(v.type_test(*ts), TypeTest::Fail))
+            .filter(|&v| !self.plan.ruled_out(callee, v))
             .collect();
         (!admitted.is_empty() && admitted.len() < ARMS.len()).then_some(admitted)
     }
@@ -352,8 +352,11 @@ impl Gen<'_> {
                 quote!(#(#patterns)|* => #call?,)
             })
             .collect();
+        // (The variants are disjoint: when they are all of them, no other arm is reached.)
+        let covered: usize = by_variant.iter().map(Vec::len).sum();
+        let otherwise = (covered < ARMS.len()).then(|| quote!(_ => false));
         Some(Expr::new(
-            quote!(match v.kind() { #(#arms)* _ => false }),
+            quote!(match v.kind() { #(#arms)* #otherwise }),
             uses,
         ))
     }

@@ -265,7 +265,7 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
     }
     let mut spliced = vec![false; fast.len()];
     for id in 0..fast.len() {
-        splice_node(&mut fast, &mut spliced, id);
+        splice_node(shared, &mut fast, &mut spliced, id);
     }
     for (plan, (fast, ops)) in plans.iter_mut().zip(fast) {
         let fast = match fast {

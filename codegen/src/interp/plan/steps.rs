@@ -11,7 +11,7 @@ use crate::ir::{CheckKind, Edge, Node, NodeId, Program};
 use crate::plan::kind::{Kind, TypeTest};
 use crate::plan::lookup::EnumTable;
 use crate::plan::thresholds::MAX_SPLICED;
-use crate::plan::{Discriminator, Limit};
+use crate::plan::{Discriminator, Limit, Plan};
 use schemac_runtime::error::TypeSet;
 use serde_json::Value;
 
@@ -505,7 +505,12 @@ pub(super) fn only_reads(op: &Op, nodes: &[Node]) -> bool {
 /// theirs): short-circuit evaluation of such a node is exactly its lane of the
 /// instance's kind, which enters nothing and charges nothing, so the parent runs those
 /// steps itself instead of an [`Op::Apply`] (and fails where that lane fails).
-pub(super) fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool], id: usize) {
+pub(super) fn splice_node(
+    shared: &Plan,
+    fast: &mut [(Fast, ByKind<Op>)],
+    spliced: &mut [bool],
+    id: usize,
+) {
     // Children first, without recursion: a chain of subschemas applied in place (`$ref`
     // to `$ref` to …) is as deep as the schema is long, and a recursive walk overflowed a
     // 2 MiB stack at 1,500 links in an unoptimized build. A node is marked when it is
@@ -517,7 +522,7 @@ pub(super) fn splice_node(fast: &mut [(Fast, ByKind<Op>)], spliced: &mut [bool],
     let mut stack = vec![(id, false)];
     while let Some((id, expanded)) = stack.pop() {
         if expanded {
-            splice_lanes(fast, id);
+            splice_lanes(shared, fast, id);
             continue;
         }
         if std::mem::replace(&mut spliced[id], true) {
@@ -561,9 +566,10 @@ fn applied_nodes(node: &(Fast, ByKind<Op>)) -> Vec<usize> {
 
 /// Splices into node `id`'s lanes those of the inline nodes it applies (already spliced
 /// themselves: [`splice_node`]).
-fn splice_lanes(fast: &mut [(Fast, ByKind<Op>)], id: usize) {
-    let splice =
-        |lanes: &ByKind<Op>| Kind::ALL.map(|kind| spliced_lane(lanes.lane(kind), kind, fast));
+fn splice_lanes(shared: &Plan, fast: &mut [(Fast, ByKind<Op>)], id: usize) {
+    let splice = |lanes: &ByKind<Op>| {
+        Kind::ALL.map(|kind| spliced_lane(shared, lanes.lane(kind), kind, fast))
+    };
     let fast_lanes = fast[id].0.ops().map(splice);
     let ops = splice(&fast[id].1);
     let (node_fast, node_ops) = &mut fast[id];
@@ -587,11 +593,16 @@ impl<T> ByKind<T> {
 /// `lane` (on instances of `kind`) with its steps narrowed ([`narrow`]) and the lanes of
 /// the inline nodes it applies spliced in, up to [`MAX_SPLICED`] steps; `None` when
 /// that changes nothing.
-fn spliced_lane(lane: &Lane<Op>, kind: Kind, fast: &[(Fast, ByKind<Op>)]) -> Option<Lane<Op>> {
+fn spliced_lane(
+    shared: &Plan,
+    lane: &Lane<Op>,
+    kind: Kind,
+    fast: &[(Fast, ByKind<Op>)],
+) -> Option<Lane<Op>> {
     // The lane's steps so far, from the first one that changes (until then, the same).
     let mut steps: Option<Vec<Op>> = None;
     for (at, op) in lane.steps.iter().enumerate() {
-        let narrowed = narrow(op, kind, fast);
+        let narrowed = narrow(shared, op, kind, fast);
         let applied = match (&narrowed, op) {
             (OnKind::Same, Op::Apply(target)) | (OnKind::Runs(Op::Apply(target)), _) => {
                 Some(*target)
@@ -641,10 +652,16 @@ fn spliced_lane(lane: &Lane<Op>, kind: Kind, fast: &[(Fast, ByKind<Op>)]) -> Opt
 /// where a node is decided when its lane of the kind has no step (so that evaluating it
 /// charges nothing): a `not` of a decided node passes or fails, an `if` whose condition
 /// is decided applies its branch; an `anyOf` / `oneOf` leaves out each branch decided
-/// invalid and, for `anyOf`, the branches after one decided valid that every tag admits
+/// invalid or that the kind rules out ([`Plan::ruled_out`], even when entering it would
+/// charge) and, for `anyOf`, the branches after one decided valid that every tag admits
 /// (it passes where that branch comes first); with no branch left it fails, with one
 /// that every tag admits it applies it. Any other step runs as it is.
-pub(super) fn narrow(op: &Op, kind: Kind, fast: &[(Fast, ByKind<Op>)]) -> OnKind<Op> {
+pub(super) fn narrow(
+    shared: &Plan,
+    op: &Op,
+    kind: Kind,
+    fast: &[(Fast, ByKind<Op>)],
+) -> OnKind<Op> {
     // Whether the node is decided on the kind: valid or not.
     let decided = |target: NodeId| fast[target.0].0.decided(kind);
     let branches = match op {
@@ -676,7 +693,9 @@ pub(super) fn narrow(op: &Op, kind: Kind, fast: &[(Fast, ByKind<Op>)]) -> OnKind
     let admits_all = |i: usize| discriminator.is_none_or(|d| d.branches[i].admits_all());
     let mut kept = Vec::new();
     for (i, &target) in branches.targets.iter().enumerate() {
-        match decided(target) {
+        // (A branch the kind rules out is left out whatever it charges on entry.)
+        let ruled_out = || shared.ruled_out(target, kind).then_some(false);
+        match decided(target).or_else(ruled_out) {
             Some(false) => {}
             Some(true) if any && admits_all(i) => {
                 if kept.is_empty() {
