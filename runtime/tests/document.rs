@@ -407,6 +407,19 @@ fn duplicate_keys_keep_the_last_as_serde_json_does() {
     assert_eq!(inner.len(), Some(1));
     assert_eq!(inner.get("a").and_then(Instance::as_u64), Some(5));
     assert!(agree(small));
+    // The only repeat written with an escape (an object of a few keys, then of many).
+    for n in [2, 30] {
+        let mut text = String::from("{");
+        for i in 0..n - 1 {
+            text.push_str(&format!("\"k{i}\": {i}, "));
+        }
+        text.push_str("\"k\\u0030\": \"again\"}");
+        let doc = Document::read(text.as_bytes()).expect("reads");
+        assert_eq!(doc.root().len(), Some(n - 1), "{text}");
+        let k0 = doc.root().get("k0").and_then(Instance::as_str);
+        assert_eq!(k0.map(|s| s.to_string()), Some("again".into()), "{text}");
+        assert!(agree(text.as_bytes()));
+    }
     let mut large = String::from("{");
     for i in 0..40 {
         large.push_str(&format!("\"k{}\": {i}, ", i % 13));

@@ -153,11 +153,32 @@ struct Open {
     /// Where its keys' hashes start in [`Reader::keys`] (objects).
     keys_from: u32,
     is_object: bool,
+    /// A bit per key tag seen so far (objects), 128 buckets.
+    seen: u128,
+    /// Whether two keys may be equal: a tag's bucket was seen before, or a key holds an
+    /// escape. When not, closing the object looks for no duplicates.
+    may_repeat: bool,
 }
 
-/// A key of an open object: its hash (0 until its object closes with more than eight
-/// keys) and its tape entry.
+/// A key of an open object: a digest of its text (its [`key_tag`], replaced by its hash
+/// when its object closes with more than eight keys) and its tape entry.
 type KeyHash = (u64, u32);
+
+/// The [`key_tag`] of a key that holds an escape: it may equal any key.
+const ANY_KEY: u64 = u64::MAX;
+
+/// A tag of the key `start..end` with `flags`, from its length and its first and last
+/// bytes: equal keys have equal tags, and a key with an escape has [`ANY_KEY`].
+fn key_tag(bytes: &[u8], start: usize, end: usize, flags: u8) -> u64 {
+    if flags & ESCAPED != 0 {
+        return ANY_KEY;
+    }
+    let byte = |at: usize| u64::from(bytes.get(at).copied().unwrap_or(0));
+    if start == end {
+        return 0;
+    }
+    (end - start) as u64 | byte(start) << 32 | byte(end - 1) << 40
+}
 
 struct Reader<'a> {
     /// The input up to its first byte that is not UTF-8 (all of it, usually).
@@ -290,6 +311,8 @@ impl Reader<'_> {
                 self.open.push(Open {
                     entry,
                     count: 0,
+                    seen: 0,
+                    may_repeat: false,
                     keys_from: self.keys.len() as u32,
                     is_object,
                 });
@@ -321,7 +344,9 @@ impl Reader<'_> {
         let mut count = open.count;
         if open.is_object {
             let from = open.keys_from as usize;
-            count -= shadow_duplicates(&mut self.keys[from..], &mut self.tape, self.text);
+            if open.may_repeat {
+                count -= shadow_duplicates(&mut self.keys[from..], &mut self.tape, self.text);
+            }
             self.keys.truncate(from);
         }
         let entry = &mut self.tape[open.entry as usize];
@@ -338,7 +363,13 @@ impl Reader<'_> {
             });
         }
         let (start, end, flags) = self.string()?;
-        self.keys.push((0, self.tape.len() as u32));
+        let tag = key_tag(self.bytes, start, end, flags);
+        if let Some(top) = self.open.last_mut() {
+            let bucket = 1u128 << (tag.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 57);
+            top.may_repeat |= top.seen & bucket != 0 || tag == ANY_KEY;
+            top.seen |= bucket;
+        }
+        self.keys.push((tag, self.tape.len() as u32));
         self.push(Tag::Key, flags, start, end);
         self.skip_whitespace();
         match self.peek() {
@@ -626,22 +657,14 @@ fn shadow_duplicates(keys: &mut [KeyHash], tape: &mut [Entry], text: &str) -> u3
         .sum()
 }
 
-/// [`shadow_duplicates`] for a few keys (or a run of equal hashes): each compared with
-/// the later ones, by the lengths and first bytes of their texts first where neither
-/// holds an escape.
+/// [`shadow_duplicates`] for a few keys (with their tags) or a run of equal hashes: each
+/// compared with the later ones whose digest is the same (or may be: tags of keys with
+/// escapes).
 fn shadow_pairwise(keys: &[KeyHash], tape: &mut [Entry], text: &str) -> u32 {
-    // Two keys' texts may be equal: either holds an escape, or they have one length and
-    // one first byte.
-    let first = |e: Entry| text.as_bytes().get(e.a as usize).copied();
-    let may_equal = |a: Entry, b: Entry| {
-        (a.flags | b.flags) & ESCAPED != 0 || a.b - a.a == b.b - b.a && first(a) == first(b)
-    };
     let mut shadowed = 0;
-    for (i, &(hash, at)) in keys.iter().enumerate() {
-        let entry = tape[at as usize];
-        let repeated = keys[i + 1..].iter().any(|&(h, b)| {
-            h == hash
-                && may_equal(entry, tape[b as usize])
+    for (i, &(digest, at)) in keys.iter().enumerate() {
+        let repeated = keys[i + 1..].iter().any(|&(d, b)| {
+            (d == digest || (d | digest) == ANY_KEY)
                 && key_text(tape, text, b) == key_text(tape, text, at)
         });
         if repeated {
