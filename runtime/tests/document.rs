@@ -407,6 +407,12 @@ fn duplicate_keys_keep_the_last_as_serde_json_does() {
     assert_eq!(inner.len(), Some(1));
     assert_eq!(inner.get("a").and_then(Instance::as_u64), Some(5));
     assert!(agree(small));
+    // Keys after arrays and objects (stepped over to find the keys of the object).
+    let nested = br#"{"a": [1, {"a": 2}], "c": {"d": [], "c": 0}, "a": 3, "e": []}"#;
+    let doc = Document::read(nested).expect("reads");
+    assert_eq!(doc.root().len(), Some(3));
+    assert_eq!(doc.root().get("a").and_then(Instance::as_u64), Some(3));
+    assert!(agree(nested));
     // The only repeat written with an escape (an object of a few keys, then of many).
     for n in [2, 30] {
         let mut text = String::from("{");

@@ -1,8 +1,10 @@
 //! The reader: one pass over the bytes, no recursion, no allocation per value.
 //!
 //! It keeps a stack of the open arrays and objects (bounded by the nesting limit) and,
-//! for the open objects, the tape entry of each key, with which an object's duplicate
-//! keys are found when it closes: pairwise for up to eight keys (lengths first), else by
+//! for each open object, a filter of the keys read so far (128 buckets of a tag of each
+//! key: its length, first and last bytes). When no two keys fell in one bucket and none
+//! holds an escape, the object has no duplicate keys; else they are found when it closes,
+//! from its keys on the tape: pairwise for up to eight keys (by their tags first), else by
 //! sorting the keys' hashes, computed then (equal hashes are confirmed by comparing the
 //! keys). The hash has no secret seed, so keys can be crafted to collide: a run of more
 //! than eight equal hashes is sorted by the keys themselves, so that the work stays
@@ -120,7 +122,7 @@ pub(super) fn read(input: &[u8], max_nesting: usize) -> Result<Document<'_>, Syn
         at: 0,
         tape: Vec::with_capacity(tape_estimate(input.len())),
         open: Vec::with_capacity(OPEN_CAPACITY),
-        keys: Vec::with_capacity(OPEN_CAPACITY * 4),
+        keys: Vec::new(),
         bad_utf8,
         max_nesting,
     };
@@ -140,8 +142,7 @@ fn tape_estimate(len: usize) -> usize {
     (len / 4 + 4).min(1 << 20)
 }
 
-/// The open arrays and objects a reader has room for before its first allocation grows
-/// (and four keys' hashes per open object).
+/// The open arrays and objects a reader has room for before its first allocation grows.
 const OPEN_CAPACITY: usize = 8;
 
 /// An array or object being read.
@@ -150,8 +151,6 @@ struct Open {
     entry: u32,
     /// Items or keys so far.
     count: u32,
-    /// Where its keys' hashes start in [`Reader::keys`] (objects).
-    keys_from: u32,
     is_object: bool,
     /// A bit per key tag seen so far (objects), 128 buckets.
     seen: u128,
@@ -160,8 +159,8 @@ struct Open {
     may_repeat: bool,
 }
 
-/// A key of an open object: a digest of its text (its [`key_tag`], replaced by its hash
-/// when its object closes with more than eight keys) and its tape entry.
+/// A key of an object being closed: a digest of its text (its [`key_tag`], or its hash
+/// when the object has more than eight keys) and its tape entry.
 type KeyHash = (u64, u32);
 
 /// The [`key_tag`] of a key that holds an escape: it may equal any key.
@@ -188,6 +187,8 @@ struct Reader<'a> {
     at: usize,
     tape: Vec<Entry>,
     open: Vec<Open>,
+    /// The keys of the object being closed, when it may have duplicates (kept for the
+    /// next such object).
     keys: Vec<KeyHash>,
     /// The offset of the first byte that is not UTF-8.
     bad_utf8: Option<usize>,
@@ -313,7 +314,6 @@ impl Reader<'_> {
                     count: 0,
                     seen: 0,
                     may_repeat: false,
-                    keys_from: self.keys.len() as u32,
                     is_object,
                 });
                 self.at += 1;
@@ -342,12 +342,26 @@ impl Reader<'_> {
         let Some(open) = self.open.pop() else { return };
         let past = self.tape.len() as u32;
         let mut count = open.count;
-        if open.is_object {
-            let from = open.keys_from as usize;
-            if open.may_repeat {
-                count -= shadow_duplicates(&mut self.keys[from..], &mut self.tape, self.text);
+        if open.may_repeat {
+            // The object's keys, from the tape: each key's value ends where the next key is.
+            self.keys.clear();
+            let mut at = open.entry as usize + 1;
+            while at < self.tape.len() {
+                let key = self.tape[at];
+                // (More than eight keys are told apart by hashes, computed later.)
+                let tag = if open.count <= 8 {
+                    key_tag(self.bytes, key.a as usize, key.b as usize, key.flags)
+                } else {
+                    0
+                };
+                self.keys.push((tag, at as u32));
+                let value = self.tape[at + 1];
+                at = match value.tag {
+                    Tag::Array | Tag::Object => value.a as usize,
+                    _ => at + 2,
+                };
             }
-            self.keys.truncate(from);
+            count -= shadow_duplicates(&mut self.keys, &mut self.tape, self.text);
         }
         let entry = &mut self.tape[open.entry as usize];
         entry.a = past;
@@ -369,7 +383,6 @@ impl Reader<'_> {
             top.may_repeat |= top.seen & bucket != 0 || tag == ANY_KEY;
             top.seen |= bucket;
         }
-        self.keys.push((tag, self.tape.len() as u32));
         self.push(Tag::Key, flags, start, end);
         self.skip_whitespace();
         match self.peek() {
