@@ -23,8 +23,9 @@
 //!
 //! Memory: 12 bytes of tape per value and per key (a `Vec` first given room for one entry
 //! per four input bytes, at most 2^20, that grows by doubling), plus the input; reading
-//! allocates nothing per value. The nesting stack and the keys of the open objects are
-//! the only other buffers.
+//! allocates nothing per value. The nesting stack and, while an object that may repeat a
+//! key closes, the list of its keys (16 bytes each, kept for the next) are the only
+//! other buffers.
 
 mod read;
 mod string;
@@ -145,14 +146,17 @@ pub struct Node<'d> {
     at: u32,
 }
 
+// The helpers and the iterators' `next` are `#[inline]`: validators in other crates call
+// them for every value they read.
 impl<'d> Node<'d> {
+    #[inline]
     fn entry(self) -> Entry {
         self.doc.tape[self.at as usize]
     }
 
-    /// The text of a number, string or key entry.
-    fn span(self) -> &'d str {
-        let e = self.entry();
+    /// The text of a number, string or key entry `e` (this node's).
+    #[inline]
+    fn span(self, e: Entry) -> &'d str {
         &self.doc.text[e.a as usize..e.b as usize]
     }
 
@@ -163,13 +167,15 @@ impl<'d> Node<'d> {
         e.tag == Tag::Number && e.flags & INTEGRAL != 0
     }
 
-    /// The string of a string or key entry.
-    fn text(self) -> JsonStr<'d> {
-        JsonStr::new(self.span(), self.entry().flags & ESCAPED != 0)
+    /// The string of a string or key entry `e` (this node's).
+    #[inline]
+    fn text(self, e: Entry) -> JsonStr<'d> {
+        JsonStr::new(self.span(e), e.flags & ESCAPED != 0)
     }
 
     /// The range of tape entries inside this value when it is a `tag` (an array or
     /// object), else an empty range.
+    #[inline]
     fn contents(self, tag: Tag) -> (u32, u32) {
         let e = self.entry();
         if e.tag == tag {
@@ -179,9 +185,9 @@ impl<'d> Node<'d> {
         }
     }
 
-    /// The index just past this value's subtree.
-    fn next(self) -> u32 {
-        let e = self.entry();
+    /// The index just past this value's subtree (`e`, its entry).
+    #[inline]
+    fn next(self, e: Entry) -> u32 {
         match e.tag {
             Tag::Array | Tag::Object => e.a,
             _ => self.at + 1,
@@ -192,12 +198,13 @@ impl<'d> Node<'d> {
     /// deep as the value nests (bounded by the nesting limit it was read under).
     pub fn to_value(self) -> serde_json::Value {
         use serde_json::Value;
-        match self.entry().tag {
+        let e = self.entry();
+        match e.tag {
             Tag::Null => Value::Null,
             Tag::False => Value::Bool(false),
             Tag::True => Value::Bool(true),
-            Tag::Number => Value::Number(read::number_value(self.span(), self.is_integral_text())),
-            Tag::String | Tag::Key => Value::String(self.text().unescaped().into_owned()),
+            Tag::Number => Value::Number(read::number_value(self.span(e), self.is_integral_text())),
+            Tag::String | Tag::Key => Value::String(self.text(e).unescaped().into_owned()),
             Tag::Array => Value::Array(self.items().map(Node::to_value).collect()),
             Tag::Object => Value::Object(
                 self.entries()
@@ -221,8 +228,8 @@ impl<'d> Instance<'d> for Node<'d> {
             Tag::Null => Shape::Null,
             Tag::False => Shape::Bool(false),
             Tag::True => Shape::Bool(true),
-            Tag::Number => Shape::Number(read::number_value(self.span(), e.flags & INTEGRAL != 0)),
-            Tag::String | Tag::Key => Shape::String(self.text().unescaped()),
+            Tag::Number => Shape::Number(read::number_value(self.span(e), e.flags & INTEGRAL != 0)),
+            Tag::String | Tag::Key => Shape::String(self.text(e).unescaped()),
             Tag::Array => Shape::Array(self.items()),
             Tag::Object => Shape::Object(self.entries()),
         }
@@ -256,12 +263,14 @@ impl<'d> Instance<'d> for Node<'d> {
 
     #[inline]
     fn number_text(self) -> Option<&'d str> {
-        (self.entry().tag == Tag::Number).then(|| self.span())
+        let e = self.entry();
+        (e.tag == Tag::Number).then(|| self.span(e))
     }
 
     #[inline]
     fn as_str(self) -> Option<JsonStr<'d>> {
-        (self.entry().tag == Tag::String).then(|| self.text())
+        let e = self.entry();
+        (e.tag == Tag::String).then(|| self.text(e))
     }
 
     #[inline]
@@ -316,6 +325,7 @@ pub struct Items<'d> {
 impl<'d> Iterator for Items<'d> {
     type Item = Node<'d>;
 
+    #[inline]
     fn next(&mut self) -> Option<Node<'d>> {
         if self.at >= self.end {
             return None;
@@ -324,7 +334,7 @@ impl<'d> Iterator for Items<'d> {
             doc: self.doc,
             at: self.at,
         };
-        self.at = item.next();
+        self.at = item.next(item.entry());
         self.left = self.left.saturating_sub(1);
         Some(item)
     }
@@ -416,6 +426,7 @@ impl<'d> ObjectView<'d, Node<'d>> for Entries<'d> {
 impl<'d> Iterator for Entries<'d> {
     type Item = (JsonStr<'d>, Node<'d>);
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         while self.at < self.end {
             let key = Node {
@@ -426,9 +437,10 @@ impl<'d> Iterator for Entries<'d> {
                 doc: self.doc,
                 at: self.at + 1,
             };
-            self.at = value.next();
-            if key.entry().flags & SHADOWED == 0 {
-                return Some((key.text(), value));
+            self.at = value.next(value.entry());
+            let k = key.entry();
+            if k.flags & SHADOWED == 0 {
+                return Some((key.text(k), value));
             }
         }
         None
