@@ -23,9 +23,9 @@
 //!
 //! Memory: 12 bytes of tape per value and per key (a `Vec` first given room for one entry
 //! per four input bytes, at most 2^20, that grows by doubling), plus the input; reading
-//! allocates nothing per value. The nesting stack and, while an object that may repeat a
-//! key closes, the list of its keys (16 bytes each, kept for the next) are the only
-//! other buffers.
+//! allocates nothing per value. The nesting stack and, while an object of more than
+//! eight keys that may repeat one closes, the list of its keys (16 bytes each, kept for
+//! the next) are the only other buffers.
 
 mod read;
 mod string;

@@ -163,6 +163,21 @@ struct Open {
 /// when the object has more than eight keys) and its tape entry.
 type KeyHash = (u64, u32);
 
+/// The tape entries of the keys of the object whose first key is at `first` and which
+/// has closed: each key's value ends where the next key is.
+fn keys_of(tape: &[Entry], first: usize) -> impl Iterator<Item = usize> + '_ {
+    let mut at = first;
+    core::iter::from_fn(move || {
+        let key = at;
+        let value = tape.get(key + 1)?;
+        at = match value.tag {
+            Tag::Array | Tag::Object => value.a as usize,
+            _ => key + 2,
+        };
+        Some(key)
+    })
+}
+
 /// The [`key_tag`] of a key that holds an escape: it may equal any key.
 const ANY_KEY: u64 = u64::MAX;
 
@@ -343,25 +358,25 @@ impl Reader<'_> {
         let past = self.tape.len() as u32;
         let mut count = open.count;
         if open.may_repeat {
-            // The object's keys, from the tape: each key's value ends where the next key is.
-            self.keys.clear();
-            let mut at = open.entry as usize + 1;
-            while at < self.tape.len() {
-                let key = self.tape[at];
-                // (More than eight keys are told apart by hashes, computed later.)
-                let tag = if open.count <= 8 {
-                    key_tag(self.bytes, key.a as usize, key.b as usize, key.flags)
-                } else {
-                    0
-                };
-                self.keys.push((tag, at as u32));
-                let value = self.tape[at + 1];
-                at = match value.tag {
-                    Tag::Array | Tag::Object => value.a as usize,
-                    _ => at + 2,
-                };
-            }
-            count -= shadow_duplicates(&mut self.keys, &mut self.tape, self.text);
+            let keys = keys_of(&self.tape, open.entry as usize + 1);
+            count -= if open.count <= 8 {
+                // A few keys, with their tags, in an array on the stack.
+                let mut few = [(0, 0); 8];
+                let mut len = 0;
+                for (slot, at) in few.iter_mut().zip(keys) {
+                    let key = self.tape[at];
+                    *slot = (
+                        key_tag(self.bytes, key.a as usize, key.b as usize, key.flags),
+                        at as u32,
+                    );
+                    len += 1;
+                }
+                shadow_pairwise(&few[..len], &mut self.tape, self.text)
+            } else {
+                self.keys.clear();
+                self.keys.extend(keys.map(|at| (0, at as u32)));
+                shadow_many(&mut self.keys, &mut self.tape, self.text)
+            };
         }
         let entry = &mut self.tape[open.entry as usize];
         entry.a = past;
@@ -642,12 +657,10 @@ pub(super) fn number_value(text: &str, integral: bool) -> serde_json::Number {
     serde_json::Number::from_f64(f).unwrap_or_else(|| 0u64.into())
 }
 
-/// Marks the keys in `keys` (one object's: hashes and tape entries, in document order)
-/// that a later key equals as shadowed; returns how many it marked.
-fn shadow_duplicates(keys: &mut [KeyHash], tape: &mut [Entry], text: &str) -> u32 {
-    if keys.len() <= 8 {
-        return shadow_pairwise(keys, tape, text);
-    }
+/// Marks the keys in `keys` (one object's, more than eight: tape entries in document
+/// order) that a later key equals as shadowed, by their hashes; returns how many it
+/// marked.
+fn shadow_many(keys: &mut [KeyHash], tape: &mut [Entry], text: &str) -> u32 {
     let mut scratch = String::new();
     for (hash, at) in keys.iter_mut() {
         let key = key_text(tape, text, *at);
@@ -684,7 +697,7 @@ fn shadow_duplicates(keys: &mut [KeyHash], tape: &mut [Entry], text: &str) -> u3
         .sum()
 }
 
-/// [`shadow_duplicates`] for a few keys (with their tags) or a run of equal hashes: each
+/// [`shadow_many`] for a few keys (with their tags) or a run of equal hashes: each
 /// compared with the later ones whose digest is the same (or may be: tags of keys with
 /// escapes).
 fn shadow_pairwise(keys: &[KeyHash], tape: &mut [Entry], text: &str) -> u32 {
