@@ -9,6 +9,7 @@
 //! ```
 //!
 //! Parsers: `schemac-tape` (`schemac_runtime::document::Document::read`),
+//! `schemac-compact` (`schemac_runtime::document::compact::Document::read`),
 //! `serde-ignored` (`serde_json::from_slice::<IgnoredAny>`: a syntax-only scan, which
 //! unlike the others does not check UTF-8 inside strings), `serde-value`
 //! (`from_slice::<Value>`), `simd-json-tape` (`simd_json::to_tape` on a copy of the input,
@@ -23,6 +24,7 @@ use std::hint::black_box;
 fn parse(parser: &str, input: &[u8]) -> bool {
     match parser {
         "schemac-tape" => schemac_runtime::document::Document::read(input).is_ok(),
+        "schemac-compact" => schemac_runtime::document::compact::Document::read(input).is_ok(),
         "serde-ignored" => serde_json::from_slice::<IgnoredAny>(input).is_ok(),
         "serde-value" => serde_json::from_slice::<serde_json::Value>(input).is_ok(),
         "simd-json-tape" => {

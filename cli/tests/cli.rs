@@ -960,6 +960,55 @@ fn big_array(n: usize) -> String {
 }
 
 #[test]
+fn large_inputs_read_into_the_compact_form_get_the_same_errors() {
+    // 200,000 small objects (1.6 MB: over the size from which the CLI reads into the
+    // compact form), with repeated keys (the last wins) and an escaped key.
+    let dir = scratch("compact_form");
+    file(
+        &dir,
+        "s.json",
+        r#"{"items": {"type": "object", "properties": {"a": {"type": "integer"}}}}"#,
+    );
+    let items: Vec<&str> = (0..200_000)
+        .map(|i| match i {
+            3 => r#"{"a":"x","a":1}"#,
+            5 => r#"{"\u0061":"y"}"#,
+            9 => r#"{"a":1,"a":"x"}"#,
+            _ if i % 50_000 == 7 => r#"{"a":"x"}"#,
+            _ => r#"{"a":1}"#,
+        })
+        .collect();
+    let text = format!("[{}]", items.join(","));
+    assert!(text.len() > 1 << 20);
+    file(&dir, "big.json", &text);
+    let run = schemac(&dir, &["validate", "s.json", "big.json"]).expect(1);
+    let error = |at: &str| {
+        format!("  /{at}/a: expected integer, found string (at /items/properties/a/type)\n")
+    };
+    let expected: String = ["5", "7", "9", "50007", "100007", "150007"]
+        .iter()
+        .map(|at| error(at))
+        .collect();
+    assert_eq!(run.stdout, format!("big.json: invalid\n{expected}"));
+    // Annotations too (the `evaluate` path): the basic output lists the same errors.
+    let run = schemac(
+        &dir,
+        &["validate", "--output", "basic", "s.json", "big.json"],
+    )
+    .expect(1);
+    let output = json_lines(&run.stdout);
+    let errors = output[0]["errors"].as_array().expect("errors");
+    let locations: Vec<&str> = errors
+        .iter()
+        .filter_map(|e| e["instanceLocation"].as_str())
+        .collect();
+    assert_eq!(
+        locations,
+        ["/5/a", "/7/a", "/9/a", "/50007/a", "/100007/a", "/150007/a"]
+    );
+}
+
+#[test]
 fn inputs_over_max_input_size_are_exit_2_naming_the_limit() {
     let dir = scratch("max_input_size");
     file(&dir, "s.json", r#"{"type": "array"}"#);

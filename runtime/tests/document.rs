@@ -1,7 +1,8 @@
 //! The byte reader ([`Document::read`]) against serde_json: the same accept/reject, and
 //! for accepted input the same value (compared as serialized text, so that `1` and `1.0`,
 //! `0.0` and `-0.0` differ), read both through [`Document::to_value`] and through the
-//! [`Instance`] trait (the same walk over `&Value` and over the document).
+//! [`Instance`] trait (the same walk over `&Value` and over the document) — and the same
+//! for the compact form ([`compact::Document`], the same errors as the tape's).
 //!
 //! Inputs: every `.json` file and every `.jsonl` line of the shared data folder (the test
 //! suite, whose instances are also read one by one, the benchmark corpora, `realworld/`),
@@ -9,7 +10,7 @@
 //! malformed inputs. serde_json here has `float_roundtrip` (a dev-dependency feature), as
 //! the CLI's does: the rounding the reader matches.
 
-use schemac_runtime::document::{Document, SyntaxErrorKind};
+use schemac_runtime::document::{compact, Document, SyntaxErrorKind};
 use schemac_runtime::instance::{Instance, Kind};
 use serde_json::{Map, Number, Value};
 use std::path::{Path, PathBuf};
@@ -94,6 +95,14 @@ fn same_shallow<'a, I: Instance<'a>>(value: I, expected: &Value) -> bool {
 fn agree(input: &[u8]) -> bool {
     let ours = Document::read_nested(input, SERDE_NESTING);
     let theirs = serde_json::from_slice::<Value>(input);
+    // The compact form reads with the same reader: the same verdict, the same error.
+    let compact = compact::Document::read_nested(input, SERDE_NESTING);
+    assert_eq!(
+        compact.as_ref().err(),
+        ours.as_ref().err(),
+        "compact and tape errors on {:?}",
+        String::from_utf8_lossy(input)
+    );
     let shown = || {
         String::from_utf8_lossy(input)
             .chars()
@@ -119,6 +128,19 @@ fn agree(input: &[u8]) -> bool {
                 rebuilt(value).to_string(),
                 expected,
                 "rebuilt &Value {:?}",
+                shown()
+            );
+            let compact = compact.expect("the tape read it");
+            assert_eq!(
+                compact.to_value().to_string(),
+                expected,
+                "compact to_value of {:?}",
+                shown()
+            );
+            assert_eq!(
+                rebuilt(compact.root()).to_string(),
+                expected,
+                "rebuilt from compact {:?}",
                 shown()
             );
             true
@@ -473,4 +495,38 @@ fn numbers_keep_their_text_and_read_as_serde_json_holds_them() {
     assert_eq!(items[5].as_number(), Number::from_f64(2.0));
     let value: Value = serde_json::json!([1]);
     assert_eq!((&value).number_text(), None);
+}
+
+#[test]
+fn compact_containers_too_large_for_their_entry_are_read_whole() {
+    // An array of 70,000 items (a length over 16 bits), one of 70,000 arrays (a subtree
+    // over 16 bits), an object of 70,000 keys with a duplicate, then values after them:
+    // stepping over a large container must land where the next value starts.
+    let n = 70_000;
+    let numbers: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+    let arrays = vec!["[1]"; n].join(",");
+    let mut keys: Vec<String> = (0..n).map(|i| format!("\"k{i}\": {i}")).collect();
+    keys.push("\"k7\": \"last\"".into());
+    let text = format!(
+        "[[{}], [{arrays}], {{{}}}, [\"after\", {{\"x\": [true]}}], null]",
+        numbers.join(", "),
+        keys.join(",\n ")
+    );
+    let doc = compact::Document::read(text.as_bytes()).expect("reads");
+    let value: Value = serde_json::from_str(&text).expect("serde_json reads it");
+    assert_eq!(doc.to_value(), value);
+    let items: Vec<_> = doc.root().items().collect();
+    assert_eq!(items.len(), 5);
+    assert_eq!(items[0].len(), Some(n));
+    assert_eq!(items[1].len(), Some(n));
+    assert_eq!(items[2].len(), Some(n));
+    assert_eq!(items[2].entries().count(), n);
+    assert_eq!(doc.containers(), 1 + 1 + 1 + n + 1 + 1 + 1 + 1);
+    let last = items[2].get("k7").and_then(Instance::as_str);
+    assert_eq!(last.map(|s| s.to_string()), Some("last".into()));
+    let k = items[2].get("k69999").and_then(Instance::as_u64);
+    assert_eq!(k, Some(69_999));
+    let after = items[3].item(1).and_then(|o| o.get("x")).expect("x");
+    assert_eq!(after.item(0).and_then(Instance::as_bool), Some(true));
+    assert_eq!(items[4].kind(), Kind::Null);
 }

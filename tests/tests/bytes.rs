@@ -4,7 +4,9 @@
 //! [`Validate::check_json_with_usage`] gives the verdict and units of
 //! [`Validate::check_with_usage`], [`Validate::is_valid_json`] agrees, and
 //! [`Validate::validate_json`] gives the verdict, errors (in order: instance location,
-//! keyword location, absolute keyword location, kind) and units of [`Validate::validate`].
+//! keyword location, absolute keyword location, kind) and units of [`Validate::validate`];
+//! and the interpreter's [`Interpreter::validate_json_compact`] (the text read into the
+//! compact form, as the CLI reads large inputs) gives them too.
 //!
 //! Each instance is written twice: as `serde_json` writes it (so that its keys come in the
 //! `Value`'s order, and short-circuit evaluation stops at the same key), and with every
@@ -121,6 +123,23 @@ impl Tally {
         }
     }
 
+    /// Compares the interpreter's report on `instance` (named `id`) from its `Value` with
+    /// its report on each of its [`texts`] read into the compact form.
+    fn compare_compact(&mut self, id: &str, interpreter: &Interpreter, instance: &Value) {
+        let validate = shown(&interpreter.validate(instance));
+        for text in texts(instance) {
+            self.runs += 1;
+            let shown_text = String::from_utf8_lossy(&text).into_owned();
+            match interpreter.validate_json_compact(&text) {
+                Ok(report) if shown(&report) == validate => {}
+                other => self.disagreements.push(format!(
+                    "{id} (compact validate) on {shown_text}:\n      value {validate}\n      bytes {:?}",
+                    other.map(|report| shown(&report))
+                )),
+            }
+        }
+    }
+
     /// Fails with every disagreement, or unless at least `min_runs` runs were compared.
     fn assert_agreed(self, what: &str, min_runs: usize) {
         println!(
@@ -158,6 +177,7 @@ fn suite_set(tally: &mut Tally, spec: SetSpec, set: &Set) {
             for test in &group.tests {
                 let id = case_id(&spec, file, group, test);
                 tally.compare(&format!("{id} (interpreter)"), &interpreter, &test.data);
+                tally.compare_compact(&format!("{id} (interpreter)"), &interpreter, &test.data);
                 tally.compare(&format!("{id} (generated)"), generated, &test.data);
             }
         }
@@ -199,6 +219,7 @@ fn bytes_and_values_agree_on_every_corpus_instance() {
         for (name, instance) in corpus::instances(case).expect("instances") {
             let id = format!("{}/{name}", case.id);
             tally.compare(&format!("{id} (interpreter)"), &interpreter, &instance);
+            tally.compare_compact(&format!("{id} (interpreter)"), &interpreter, &instance);
             tally.compare(&format!("{id} (generated)"), generated, &instance);
         }
     }

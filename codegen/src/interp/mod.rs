@@ -131,7 +131,7 @@ mod plan;
 mod tests;
 
 use crate::ir::Program;
-use schemac_runtime::document::{Document, SyntaxError};
+use schemac_runtime::document::{compact, Document, SyntaxError};
 use schemac_runtime::engine::Stop;
 use schemac_runtime::instance::Instance;
 #[cfg(doc)]
@@ -349,8 +349,7 @@ impl Validate for Interpreter {
     }
 
     fn validate(&self, instance: &Value) -> Report {
-        self.report(context::Ctx::reporting(&self.limits), instance)
-            .report
+        self.validate_instance(instance, &self.limits)
     }
 
     fn check_with_usage(&self, instance: &Value) -> (Verdict, Usage) {
@@ -369,7 +368,7 @@ impl Validate for Interpreter {
     /// grown with the input ([`Limits::for_input`]).
     fn validate_json(&self, input: &[u8]) -> Result<Report, SyntaxError> {
         Document::read_then(input, &self.limits, |root, limits| {
-            self.report(context::Ctx::reporting(limits), root).report
+            self.validate_instance(root, limits)
         })
     }
 
@@ -388,19 +387,57 @@ impl Evaluate for Interpreter {
     /// Validates and collects the annotations of the subschemas that passed: those the
     /// program holds, which it does when compiled with [`crate::Options::annotations`].
     fn evaluate(&self, instance: &Value) -> Evaluation {
-        self.report(context::Ctx::annotating(&self.limits), instance)
+        self.evaluate_instance(instance, &self.limits)
     }
 
     /// [`Evaluate::evaluate`] on a [`Document`] read from `input`, in place, under the
     /// budget grown with the input ([`Limits::for_input`]).
     fn evaluate_json(&self, input: &[u8]) -> Result<Evaluation, SyntaxError> {
         Document::read_then(input, &self.limits, |root, limits| {
-            self.report(context::Ctx::annotating(limits), root)
+            self.evaluate_instance(root, limits)
         })
     }
 }
 
 impl Interpreter {
+    /// [`Validate::validate`] on an instance in any form the runtime reads ([`Instance`]:
+    /// a `&Value`, or a node of a document read from bytes — the tape's
+    /// [`Document`], or [`compact::Document`]
+    /// when memory matters more than time), under `limits` (for a document,
+    /// [`Limits::for_input`] of its size is what the `*_json` methods use).
+    pub fn validate_instance<'a, I: Instance<'a>>(&self, instance: I, limits: &Limits) -> Report {
+        self.report(context::Ctx::reporting(limits), instance)
+            .report
+    }
+
+    /// [`Evaluate::evaluate`] on an instance in any form the runtime reads, as
+    /// [`Interpreter::validate_instance`].
+    pub fn evaluate_instance<'a, I: Instance<'a>>(
+        &self,
+        instance: I,
+        limits: &Limits,
+    ) -> Evaluation {
+        self.report(context::Ctx::annotating(limits), instance)
+    }
+
+    /// [`Validate::validate_json`] with `input` read into the compact form
+    /// ([`compact::Document`]: 8 bytes per array and per object where the tape takes 12
+    /// per value and per key; strings, numbers and keys read again from the text, which
+    /// is slower): for large inputs where memory is what is sized. The same report.
+    pub fn validate_json_compact(&self, input: &[u8]) -> Result<Report, SyntaxError> {
+        compact::Document::read_then(input, &self.limits, |root, limits| {
+            self.validate_instance(root, limits)
+        })
+    }
+
+    /// [`Evaluate::evaluate_json`] with `input` read into the compact form, as
+    /// [`Interpreter::validate_json_compact`].
+    pub fn evaluate_json_compact(&self, input: &[u8]) -> Result<Evaluation, SyntaxError> {
+        compact::Document::read_then(input, &self.limits, |root, limits| {
+            self.evaluate_instance(root, limits)
+        })
+    }
+
     /// Checks `instance` (short-circuit) under `limits`, and reads `also` off the finished
     /// context.
     #[inline(always)]

@@ -25,9 +25,13 @@
 //! per four input bytes, at most 2^20, that grows by doubling), plus the input; reading
 //! allocates nothing per value. The nesting stack and, while an object of more than
 //! eight keys that may repeat one closes, the list of its keys (16 bytes each, kept for
-//! the next) are the only other buffers.
+//! the next) are the only other buffers. Where memory matters more than time (large
+//! inputs), [`compact::Document`] reads the same text with the same reader into 8 bytes
+//! per array and per object only.
 
+pub mod compact;
 mod read;
+mod scan;
 mod string;
 
 pub use read::{SyntaxError, SyntaxErrorKind};
@@ -36,6 +40,51 @@ pub use string::JsonStr;
 use crate::instance::{ArrayView, Instance, Keys, Kind, ObjectView, Shape, Unescaped, Values};
 use crate::limits::Limits;
 use alloc::vec::Vec;
+
+/// The [`ObjectView`] of the entries iterator `$entries` of a document's nodes `$node`
+/// (items `(JsonStr, $node)`, its field `$len` counting the entries left): the tape's and
+/// the compact form's alike.
+macro_rules! object_view {
+    ($node:ident, $entries:ident, $len:ident) => {
+        impl<'d> ObjectView<'d, $node<'d>> for $entries<'d> {
+            type Entries = $entries<'d>;
+            type Key = alloc::borrow::Cow<'d, str>;
+            type Iter = Unescaped<$entries<'d>>;
+            type Keys = Keys<$entries<'d>>;
+            type Values = Values<$entries<'d>>;
+
+            #[inline]
+            fn iter(self) -> Self::Iter {
+                Unescaped(self)
+            }
+
+            #[inline]
+            fn keys(self) -> Self::Keys {
+                Keys(self)
+            }
+
+            #[inline]
+            fn values(self) -> Self::Values {
+                Values(self)
+            }
+
+            #[inline]
+            fn len(self) -> usize {
+                self.$len as usize
+            }
+
+            #[inline]
+            fn entries(self) -> $entries<'d> {
+                self
+            }
+
+            fn get(mut self, key: &str) -> Option<$node<'d>> {
+                self.find(|(k, _)| k.eq_str(key)).map(|(_, value)| value)
+            }
+        }
+    };
+}
+use object_view;
 
 /// One JSON text read from bytes: the input and its tape (see the [module
 /// documentation](self)).
@@ -386,42 +435,7 @@ pub struct Entries<'d> {
     len: u32,
 }
 
-impl<'d> ObjectView<'d, Node<'d>> for Entries<'d> {
-    type Entries = Entries<'d>;
-    type Key = alloc::borrow::Cow<'d, str>;
-    type Iter = Unescaped<Entries<'d>>;
-    type Keys = Keys<Entries<'d>>;
-    type Values = Values<Entries<'d>>;
-
-    #[inline]
-    fn iter(self) -> Self::Iter {
-        Unescaped(self)
-    }
-
-    #[inline]
-    fn keys(self) -> Self::Keys {
-        Keys(self)
-    }
-
-    #[inline]
-    fn values(self) -> Self::Values {
-        Values(self)
-    }
-
-    #[inline]
-    fn len(self) -> usize {
-        self.len as usize
-    }
-
-    #[inline]
-    fn entries(self) -> Entries<'d> {
-        self
-    }
-
-    fn get(mut self, key: &str) -> Option<Node<'d>> {
-        self.find(|(k, _)| k.eq_str(key)).map(|(_, value)| value)
-    }
-}
+object_view!(Node, Entries, len);
 
 impl<'d> Iterator for Entries<'d> {
     type Item = (JsonStr<'d>, Node<'d>);

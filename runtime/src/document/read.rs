@@ -1,10 +1,12 @@
-//! The reader: one pass over the bytes, no recursion, no allocation per value.
+//! The reader: one pass over the bytes, no recursion, no allocation per value. What it
+//! writes down goes to a [`Sink`]: the tape of a [`Document`] ([`Tape`]), or the index of
+//! arrays and objects of a [`compact::Document`](super::compact::Document).
 //!
 //! It keeps a stack of the open arrays and objects (bounded by the nesting limit) and,
 //! for each open object, a filter of the keys read so far (128 buckets of a tag of each
 //! key: its length, first and last bytes). When no two keys fell in one bucket and none
 //! holds an escape, the object has no duplicate keys; else they are found when it closes,
-//! from its keys on the tape: pairwise for up to eight keys (by their tags first), else by
+//! from its keys as the sink gives them ([`ClosedObject`]): pairwise for up to eight keys (by their tags first), else by
 //! sorting the keys' hashes, computed then (equal hashes are confirmed by comparing the
 //! keys). The hash has no secret seed, so keys can be crafted to collide: a run of more
 //! than eight equal hashes is sorted by the keys themselves, so that the work stays
@@ -54,8 +56,12 @@ pub enum SyntaxErrorKind {
         /// The nesting limit read under.
         limit: usize,
     },
-    /// An input of 4 GiB or more (the tape's offsets are 32 bits).
-    TooLarge,
+    /// An input too large for the offsets the reader writes down (32 bits on the tape,
+    /// 31 in the compact index).
+    TooLarge {
+        /// The size refused, and any larger: 4 GiB or 2 GiB.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for SyntaxError {
@@ -87,7 +93,9 @@ impl fmt::Display for SyntaxError {
             SyntaxErrorKind::TooDeep { limit } => {
                 write!(f, "arrays and objects nest deeper than {limit} levels")?
             }
-            SyntaxErrorKind::TooLarge => f.write_str("input of 4 GiB or more")?,
+            SyntaxErrorKind::TooLarge { limit } => {
+                write!(f, "input of {} GiB or more", limit >> 30)?
+            }
         }
         write!(f, " at byte {}", self.offset)
     }
@@ -98,9 +106,59 @@ impl std::error::Error for SyntaxError {}
 
 /// Reads `input` (see [`Document::read_nested`]).
 pub(super) fn read(input: &[u8], max_nesting: usize) -> Result<Document<'_>, SyntaxError> {
-    if u32::try_from(input.len()).is_err() {
+    let (text, tape) = read_into::<Tape<'_>>(input, max_nesting)?;
+    Ok(Document {
+        text,
+        tape: tape.tape,
+    })
+}
+
+/// Where a reading goes: what is written down of each value (a [`Document`]'s tape, or
+/// a [`compact::Document`](super::compact::Document)'s index).
+pub(super) trait Sink<'i>: ClosedObject {
+    /// The inputs it takes are shorter than this.
+    const MAX_INPUT: u64;
+    /// A sink for the text `text` (the input's UTF-8 prefix) of an input of `len` bytes.
+    fn new(text: &'i str, len: usize) -> Self;
+    /// A string, number, `true`, `false` or `null`: its text is `start..end` (a string's
+    /// without its quotes; nothing for a literal) and `flags` say what [`Entry::flags`]
+    /// says.
+    fn scalar(&mut self, tag: Tag, flags: u8, start: usize, end: usize);
+    /// An object key, `start..end` (without its quotes), with [`ESCAPED`] in `flags` when
+    /// it holds an escape.
+    fn key(&mut self, start: usize, end: usize, flags: u8);
+    /// An array or object opens: the handle the sink knows it by ([`Open::entry`]).
+    fn open(&mut self, is_object: bool) -> u32;
+    /// The array or object `open` closed, and `past` is the offset just past its closing
+    /// bracket. When [`Open::may_repeat`], the sink finds its duplicate keys
+    /// ([`shadow_duplicates`], with `scratch`).
+    fn close(&mut self, open: &Open, past: usize, scratch: &mut Vec<KeyHash>);
+}
+
+/// The keys of an object that has just closed, for [`shadow_duplicates`]: each known by
+/// a handle of the sink's.
+pub(super) trait ClosedObject {
+    /// The input's text.
+    fn text(&self) -> &str;
+    /// Where the text of the key `key` starts and ends in [`ClosedObject::text`], and
+    /// whether it holds an escape.
+    fn key_span(&self, key: u32) -> (usize, usize, bool);
+    /// The key after the key `key` (the object has one).
+    fn next_key(&self, key: u32) -> u32;
+    /// Marks the key `key` as shadowed: a later key of its object equals it.
+    fn shadow(&mut self, key: u32);
+}
+
+/// Reads `input` into the sink `S`: the input's text and the sink.
+pub(super) fn read_into<'i, S: Sink<'i>>(
+    input: &'i [u8],
+    max_nesting: usize,
+) -> Result<(&'i str, S), SyntaxError> {
+    if input.len() as u64 >= S::MAX_INPUT {
         return Err(SyntaxError {
-            kind: SyntaxErrorKind::TooLarge,
+            kind: SyntaxErrorKind::TooLarge {
+                limit: S::MAX_INPUT,
+            },
             offset: 0,
         });
     }
@@ -120,17 +178,96 @@ pub(super) fn read(input: &[u8], max_nesting: usize) -> Result<Document<'_>, Syn
         text,
         bytes: text.as_bytes(),
         at: 0,
-        tape: Vec::with_capacity(tape_estimate(input.len())),
+        sink: S::new(text, input.len()),
         open: Vec::with_capacity(OPEN_CAPACITY),
         keys: Vec::new(),
         bad_utf8,
         max_nesting,
     };
     reader.run()?;
-    Ok(Document {
-        text,
-        tape: reader.tape,
-    })
+    Ok((text, reader.sink))
+}
+
+/// The [`Sink`] of a [`Document`]: its tape, an entry per value and per key.
+struct Tape<'i> {
+    text: &'i str,
+    tape: Vec<Entry>,
+}
+
+impl Tape<'_> {
+    fn push(&mut self, tag: Tag, flags: u8, a: usize, b: usize) {
+        // Offsets and counts fit: the input is under 4 GiB and has at least a byte per entry.
+        self.tape.push(Entry {
+            tag,
+            flags,
+            a: a as u32,
+            b: b as u32,
+        });
+    }
+}
+
+impl<'i> Sink<'i> for Tape<'i> {
+    const MAX_INPUT: u64 = 1 << 32;
+
+    fn new(text: &'i str, len: usize) -> Self {
+        Tape {
+            text,
+            tape: Vec::with_capacity(tape_estimate(len)),
+        }
+    }
+
+    #[inline(always)]
+    fn scalar(&mut self, tag: Tag, flags: u8, start: usize, end: usize) {
+        self.push(tag, flags, start, end);
+    }
+
+    #[inline(always)]
+    fn key(&mut self, start: usize, end: usize, flags: u8) {
+        self.push(Tag::Key, flags, start, end);
+    }
+
+    #[inline(always)]
+    fn open(&mut self, is_object: bool) -> u32 {
+        let entry = self.tape.len() as u32;
+        let tag = if is_object { Tag::Object } else { Tag::Array };
+        self.push(tag, 0, 0, 0);
+        entry
+    }
+
+    fn close(&mut self, open: &Open, _past: usize, scratch: &mut Vec<KeyHash>) {
+        let past = self.tape.len() as u32;
+        let mut count = open.count;
+        if open.may_repeat {
+            count -= shadow_duplicates(self, open.entry + 1, open.count, scratch);
+        }
+        let entry = &mut self.tape[open.entry as usize];
+        entry.a = past;
+        entry.b = count;
+    }
+}
+
+/// A key is a tape entry; its value ends where the next key is.
+impl ClosedObject for Tape<'_> {
+    fn text(&self) -> &str {
+        self.text
+    }
+
+    fn key_span(&self, key: u32) -> (usize, usize, bool) {
+        let e = self.tape[key as usize];
+        (e.a as usize, e.b as usize, e.flags & ESCAPED != 0)
+    }
+
+    fn next_key(&self, key: u32) -> u32 {
+        let value = self.tape[key as usize + 1];
+        match value.tag {
+            Tag::Array | Tag::Object => value.a,
+            _ => key + 2,
+        }
+    }
+
+    fn shadow(&mut self, key: u32) {
+        self.tape[key as usize].flags |= SHADOWED;
+    }
 }
 
 /// The tape entries a text of `len` bytes is first given room for: one per four bytes
@@ -146,45 +283,31 @@ fn tape_estimate(len: usize) -> usize {
 const OPEN_CAPACITY: usize = 8;
 
 /// An array or object being read.
-struct Open {
-    /// Its tape entry.
-    entry: u32,
+pub(super) struct Open {
+    /// Its handle in the sink ([`Sink::open`]).
+    pub(super) entry: u32,
     /// Items or keys so far.
-    count: u32,
-    is_object: bool,
+    pub(super) count: u32,
+    pub(super) is_object: bool,
     /// A bit per key tag seen so far (objects), 128 buckets.
     seen: u128,
     /// Whether two keys may be equal: a tag's bucket was seen before, or a key holds an
     /// escape. When not, closing the object looks for no duplicates.
-    may_repeat: bool,
+    pub(super) may_repeat: bool,
 }
 
 /// A key of an object being closed: a digest of its text (its [`key_tag`], or its hash
-/// when the object has more than eight keys) and its tape entry.
-type KeyHash = (u64, u32);
-
-/// The tape entries of the keys of the object whose first key is at `first` and which
-/// has closed: each key's value ends where the next key is.
-fn keys_of(tape: &[Entry], first: usize) -> impl Iterator<Item = usize> + '_ {
-    let mut at = first;
-    core::iter::from_fn(move || {
-        let key = at;
-        let value = tape.get(key + 1)?;
-        at = match value.tag {
-            Tag::Array | Tag::Object => value.a as usize,
-            _ => key + 2,
-        };
-        Some(key)
-    })
-}
+/// when the object has more than eight keys) and its handle ([`ClosedObject`]).
+pub(super) type KeyHash = (u64, u32);
 
 /// The [`key_tag`] of a key that holds an escape: it may equal any key.
 const ANY_KEY: u64 = u64::MAX;
 
-/// A tag of the key `start..end` with `flags`, from its length and its first and last
-/// bytes: equal keys have equal tags, and a key with an escape has [`ANY_KEY`].
-fn key_tag(bytes: &[u8], start: usize, end: usize, flags: u8) -> u64 {
-    if flags & ESCAPED != 0 {
+/// A tag of the key `start..end` of `bytes` (its text as written), from its length and
+/// its first and last bytes: equal keys have equal tags, and a key with an escape has
+/// [`ANY_KEY`].
+fn key_tag(bytes: &[u8], start: usize, end: usize, escaped: bool) -> u64 {
+    if escaped {
         return ANY_KEY;
     }
     let byte = |at: usize| u64::from(bytes.get(at).copied().unwrap_or(0));
@@ -194,23 +317,23 @@ fn key_tag(bytes: &[u8], start: usize, end: usize, flags: u8) -> u64 {
     (end - start) as u64 | byte(start) << 32 | byte(end - 1) << 40
 }
 
-struct Reader<'a> {
+struct Reader<'a, S> {
     /// The input up to its first byte that is not UTF-8 (all of it, usually).
     text: &'a str,
     /// `text` as bytes.
     bytes: &'a [u8],
     at: usize,
-    tape: Vec<Entry>,
+    sink: S,
     open: Vec<Open>,
-    /// The keys of the object being closed, when it may have duplicates (kept for the
-    /// next such object).
+    /// The keys of the object being closed, when it may have duplicates and more than
+    /// eight (kept for the next such object).
     keys: Vec<KeyHash>,
     /// The offset of the first byte that is not UTF-8.
     bad_utf8: Option<usize>,
     max_nesting: usize,
 }
 
-impl Reader<'_> {
+impl<'a, S: Sink<'a>> Reader<'a, S> {
     fn error(&self, kind: SyntaxErrorKind) -> SyntaxError {
         SyntaxError {
             kind,
@@ -237,16 +360,6 @@ impl Reader<'_> {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.at += 1;
         }
-    }
-
-    fn push(&mut self, tag: Tag, flags: u8, a: usize, b: usize) {
-        // Offsets and counts fit: the input is under 4 GiB and has at least a byte per entry.
-        self.tape.push(Entry {
-            tag,
-            flags,
-            a: a as u32,
-            b: b as u32,
-        });
     }
 
     fn run(&mut self) -> Result<(), SyntaxError> {
@@ -308,7 +421,7 @@ impl Reader<'_> {
         match b {
             b'"' => {
                 let (start, end, flags) = self.string()?;
-                self.push(Tag::String, flags, start, end);
+                self.sink.scalar(Tag::String, flags, start, end);
             }
             b'-' | b'0'..=b'9' => self.number()?,
             b't' => self.literal(b"true", Tag::True)?,
@@ -321,9 +434,7 @@ impl Reader<'_> {
                         limit: self.max_nesting,
                     }));
                 }
-                let entry = self.tape.len() as u32;
-                let tag = if is_object { Tag::Object } else { Tag::Array };
-                self.push(tag, 0, 0, 0);
+                let entry = self.sink.open(is_object);
                 self.open.push(Open {
                     entry,
                     count: 0,
@@ -353,34 +464,10 @@ impl Reader<'_> {
     }
 
     /// Closes the innermost array or object: its extent, its length, its duplicate keys.
+    #[inline(always)]
     fn close(&mut self) {
         let Some(open) = self.open.pop() else { return };
-        let past = self.tape.len() as u32;
-        let mut count = open.count;
-        if open.may_repeat {
-            let keys = keys_of(&self.tape, open.entry as usize + 1);
-            count -= if open.count <= 8 {
-                // A few keys, with their tags, in an array on the stack.
-                let mut few = [(0, 0); 8];
-                let mut len = 0;
-                for (slot, at) in few.iter_mut().zip(keys) {
-                    let key = self.tape[at];
-                    *slot = (
-                        key_tag(self.bytes, key.a as usize, key.b as usize, key.flags),
-                        at as u32,
-                    );
-                    len += 1;
-                }
-                shadow_pairwise(&few[..len], &mut self.tape, self.text)
-            } else {
-                self.keys.clear();
-                self.keys.extend(keys.map(|at| (0, at as u32)));
-                shadow_many(&mut self.keys, &mut self.tape, self.text)
-            };
-        }
-        let entry = &mut self.tape[open.entry as usize];
-        entry.a = past;
-        entry.b = count;
+        self.sink.close(&open, self.at, &mut self.keys);
     }
 
     /// Reads an object key and the `:` after it.
@@ -392,13 +479,13 @@ impl Reader<'_> {
             });
         }
         let (start, end, flags) = self.string()?;
-        let tag = key_tag(self.bytes, start, end, flags);
+        let tag = key_tag(self.bytes, start, end, flags & ESCAPED != 0);
         if let Some(top) = self.open.last_mut() {
             let bucket = 1u128 << (tag.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 57);
             top.may_repeat |= top.seen & bucket != 0 || tag == ANY_KEY;
             top.seen |= bucket;
         }
-        self.push(Tag::Key, flags, start, end);
+        self.sink.key(start, end, flags);
         self.skip_whitespace();
         match self.peek() {
             Some(b':') => {
@@ -523,7 +610,7 @@ impl Reader<'_> {
         let rest = &self.bytes[self.at..];
         if rest.starts_with(word) {
             self.at += word.len();
-            self.push(tag, 0, 0, 0);
+            self.sink.scalar(tag, 0, 0, 0);
             return Ok(());
         }
         let same = rest.iter().zip(word).take_while(|(a, b)| a == b).count();
@@ -599,7 +686,7 @@ impl Reader<'_> {
                 return Err(self.error(SyntaxErrorKind::NumberOutOfRange));
             }
         }
-        self.push(Tag::Number, flags, start, self.at);
+        self.sink.scalar(Tag::Number, flags, start, self.at);
         Ok(())
     }
 
@@ -657,13 +744,44 @@ pub(super) fn number_value(text: &str, integral: bool) -> serde_json::Number {
     serde_json::Number::from_f64(f).unwrap_or_else(|| 0u64.into())
 }
 
-/// Marks the keys in `keys` (one object's, more than eight: tape entries in document
-/// order) that a later key equals as shadowed, by their hashes; returns how many it
-/// marked.
-fn shadow_many(keys: &mut [KeyHash], tape: &mut [Entry], text: &str) -> u32 {
+/// Marks the keys of a closed object (`count` of them, the first `first`) that a later
+/// key equals as shadowed; returns how many it marked. Up to eight keys are compared
+/// pairwise by their tags, from an array on the stack; more, by their hashes, in
+/// `scratch`.
+pub(super) fn shadow_duplicates<O: ClosedObject>(
+    object: &mut O,
+    first: u32,
+    count: u32,
+    scratch: &mut Vec<KeyHash>,
+) -> u32 {
+    let mut key = first;
+    let mut next = |object: &O, i: u32| {
+        let at = key;
+        if i + 1 < count {
+            key = object.next_key(at);
+        }
+        at
+    };
+    if count <= 8 {
+        let mut few = [(0, 0); 8];
+        for (i, slot) in (0..count).zip(&mut few) {
+            let at = next(object, i);
+            let (start, end, escaped) = object.key_span(at);
+            *slot = (key_tag(object.text().as_bytes(), start, end, escaped), at);
+        }
+        return shadow_pairwise(&few[..count as usize], object);
+    }
+    scratch.clear();
+    scratch.extend((0..count).map(|i| (0, next(object, i))));
+    shadow_many(scratch, object)
+}
+
+/// [`shadow_duplicates`] for more than eight keys (`keys`: their handles in document
+/// order), by their hashes.
+fn shadow_many<O: ClosedObject>(keys: &mut [KeyHash], object: &mut O) -> u32 {
     let mut scratch = String::new();
     for (hash, at) in keys.iter_mut() {
-        let key = key_text(tape, text, *at);
+        let key = key_text(object, *at);
         *hash = match key.as_plain() {
             Some(plain) => hash_bytes(plain.as_bytes()),
             None => {
@@ -679,16 +797,16 @@ fn shadow_many(keys: &mut [KeyHash], tape: &mut [Entry], text: &str) -> u32 {
         .filter(|run| run.len() > 1)
         .map(|run| {
             if run.len() <= 8 {
-                return shadow_pairwise(run, tape, text);
+                return shadow_pairwise(run, object);
             }
             // Crafted collisions: sort the run by the keys themselves.
             run.sort_unstable_by(|a, b| {
-                key_order(key_text(tape, text, a.1), key_text(tape, text, b.1)).then(a.1.cmp(&b.1))
+                key_order(key_text(object, a.1), key_text(object, b.1)).then(a.1.cmp(&b.1))
             });
             let mut shadowed = 0;
             for pair in run.windows(2) {
-                if key_text(tape, text, pair[0].1) == key_text(tape, text, pair[1].1) {
-                    tape[pair[0].1 as usize].flags |= SHADOWED;
+                if key_text(object, pair[0].1) == key_text(object, pair[1].1) {
+                    object.shadow(pair[0].1);
                     shadowed += 1;
                 }
             }
@@ -697,18 +815,17 @@ fn shadow_many(keys: &mut [KeyHash], tape: &mut [Entry], text: &str) -> u32 {
         .sum()
 }
 
-/// [`shadow_many`] for a few keys (with their tags) or a run of equal hashes: each
+/// [`shadow_duplicates`] for a few keys (with their tags) or a run of equal hashes: each
 /// compared with the later ones whose digest is the same (or may be: tags of keys with
 /// escapes).
-fn shadow_pairwise(keys: &[KeyHash], tape: &mut [Entry], text: &str) -> u32 {
+fn shadow_pairwise<O: ClosedObject>(keys: &[KeyHash], object: &mut O) -> u32 {
     let mut shadowed = 0;
     for (i, &(digest, at)) in keys.iter().enumerate() {
         let repeated = keys[i + 1..].iter().any(|&(d, b)| {
-            (d == digest || (d | digest) == ANY_KEY)
-                && key_text(tape, text, b) == key_text(tape, text, at)
+            (d == digest || (d | digest) == ANY_KEY) && key_text(object, b) == key_text(object, at)
         });
         if repeated {
-            tape[at as usize].flags |= SHADOWED;
+            object.shadow(at);
             shadowed += 1;
         }
     }
@@ -724,10 +841,10 @@ fn key_order(a: JsonStr<'_>, b: JsonStr<'_>) -> Ordering {
     }
 }
 
-/// The key at tape entry `at`.
-fn key_text<'a>(tape: &[Entry], text: &'a str, at: u32) -> JsonStr<'a> {
-    let e = tape[at as usize];
-    JsonStr::new(&text[e.a as usize..e.b as usize], e.flags & ESCAPED != 0)
+/// The text of the key `key` of `object`.
+fn key_text<O: ClosedObject>(object: &O, key: u32) -> JsonStr<'_> {
+    let (start, end, escaped) = object.key_span(key);
+    JsonStr::new(&object.text()[start..end], escaped)
 }
 
 /// A hash of a key's bytes (word at a time, multiply and rotate).
