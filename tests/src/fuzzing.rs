@@ -16,7 +16,7 @@ use schemac::emit::{self, EmitOptions, Unit};
 use schemac::interp::Interpreter;
 use schemac::regex::{compile, RegexOptions};
 use schemac::{Compiler, Dialect, Options, RefPolicy};
-use schemac_runtime::document::Document;
+use schemac_runtime::document::{compact, Document};
 use schemac_runtime::{IncompleteReason, Limits, Report, Validate, Verdict};
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -436,18 +436,36 @@ const SERDE_NESTING: usize = 127;
 /// both refuse them, and read the same value (compared as serialized text, so that `1`
 /// and `1.0`, `0.0` and `-0.0` differ). The cargo-fuzz crate builds serde_json with
 /// `float_roundtrip`, the rounding the reader matches (without it serde_json's float
-/// parsing can be a unit in the last place off).
+/// parsing can be a unit in the last place off). The compact form
+/// (`document::compact`) must read the same value, or refuse with the same error.
 pub fn document(data: &[u8]) {
     let ours = Document::read_nested(data, SERDE_NESTING);
     let theirs = serde_json::from_slice::<Value>(data);
     let shown = || String::from_utf8_lossy(data).into_owned();
+    let compact = compact::Document::read_nested(data, SERDE_NESTING);
+    assert_eq!(
+        compact.as_ref().err(),
+        ours.as_ref().err(),
+        "document: the compact form's error on {:?}",
+        shown()
+    );
     match (ours, theirs) {
-        (Ok(doc), Ok(value)) => assert_eq!(
-            doc.to_value().to_string(),
-            value.to_string(),
-            "document: another value read from {:?}",
-            shown()
-        ),
+        (Ok(doc), Ok(value)) => {
+            let expected = value.to_string();
+            assert_eq!(
+                doc.to_value().to_string(),
+                expected,
+                "document: another value read from {:?}",
+                shown()
+            );
+            let compact = compact.map(|doc| doc.to_value().to_string());
+            assert_eq!(
+                compact.ok(),
+                Some(expected),
+                "document: the compact form read another value from {:?}",
+                shown()
+            );
+        }
         (Err(e), Err(_)) => assert!(e.offset <= data.len(), "document: {e} past the end"),
         (Ok(_), Err(e)) => panic!("document: accepted {:?}, serde_json: {e}", shown()),
         (Err(e), Ok(_)) => panic!(
