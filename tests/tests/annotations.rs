@@ -8,6 +8,9 @@
 //!   evaluation, annotations in the same order.
 //! - The suite's annotation cases (2020-12, 2019-09): both backends give the same
 //!   evaluation, every annotation and unit included, in the same order.
+//! - In both sets, each backend's `evaluate_json` on the instance's text gives what its
+//!   `evaluate` gives on the `Value`, and so does the interpreter's
+//!   `evaluate_json_compact` (the compact form, as the CLI reads large inputs).
 //! - The `verbose` output of every case's instances: valid against the 2020-12 output
 //!   schema's `$defs/verbose`, with a unit for every subschema evaluated.
 
@@ -25,6 +28,33 @@ fn options(dialect: Dialect) -> Options {
         annotations: true,
         ..Options::default()
     }
+}
+
+/// What each way of evaluating `instance` from its text gives that differs from `expected`
+/// (`evaluate` on the `Value`): each backend's `evaluate_json`, the interpreter's
+/// `evaluate_json_compact`.
+fn from_bytes_mismatches(
+    interpreted: &Interpreter,
+    generated: &dyn Evaluate,
+    instance: &Value,
+    expected: &Evaluation,
+) -> Vec<String> {
+    let text = serde_json::to_vec(instance).expect("a Value serializes");
+    let runs = [
+        (
+            "interpreted evaluate_json",
+            interpreted.evaluate_json(&text),
+        ),
+        ("generated evaluate_json", generated.evaluate_json(&text)),
+        (
+            "interpreted evaluate_json_compact",
+            interpreted.evaluate_json_compact(&text),
+        ),
+    ];
+    runs.into_iter()
+        .filter(|(_, evaluation)| evaluation.as_ref() != Ok(expected))
+        .map(|(how, evaluation)| format!("{how}: {evaluation:?}\n  from the Value: {expected:?}"))
+        .collect()
 }
 
 /// An annotation as the cases write it, with its absolute location when `absolute`.
@@ -123,6 +153,9 @@ fn applicator_annotations_in_both_backends() {
                     by_interpreter.annotations, by_generated.annotations
                 ));
             }
+            for why in from_bytes_mismatches(&interpreted, generated, data, &by_interpreter) {
+                failures.push(format!("{here}: {why}"));
+            }
             ran += 1;
         }
     }
@@ -160,6 +193,9 @@ fn both_backends_give_the_suites_annotations_alike() {
                         "{label} {} / {instance}:\n  interpreted {:?}\n  generated   {:?}",
                         case.description, a.annotations, b.annotations
                     ));
+                }
+                for why in from_bytes_mismatches(&interpreted, generated, instance, &a) {
+                    failures.push(format!("{label} {} / {instance}: {why}", case.description));
                 }
                 compared += 1;
             }
