@@ -33,6 +33,7 @@ use schemac::interp::Interpreter;
 use schemac::ir::Program;
 use schemac::mcp::SchemaRole;
 use schemac::{CompileError, Compiler, Dialect, Options};
+use schemac_runtime::document::{compact, SyntaxErrorKind};
 use schemac_runtime::error::Escaped;
 use schemac_runtime::json::drop_deep;
 use schemac_runtime::output::{self, Format};
@@ -369,7 +370,8 @@ fn validate(
         // Read into a document and validated in place, under the budget grown with the
         // input (`Limits::for_input`): a large input into the compact form, which takes
         // 8 bytes per array and object where the tape takes 12 per value and key.
-        let (text, compact) = (&instance.text, instance.text.len() >= COMPACT_FROM);
+        let text = &instance.text;
+        let compact = (COMPACT_FROM..compact::Document::MAX_INPUT).contains(&text.len());
         let evaluation = match (output.annotates(), compact) {
             (true, false) => validator.evaluate_json(text),
             (true, true) => validator.evaluate_json_compact(text),
@@ -381,7 +383,11 @@ fn validate(
         let evaluation = match evaluation {
             Ok(evaluation) => evaluation,
             Err(e) => {
-                eprintln!("schemac: {}: not JSON: {e}", Escaped(&instance.name));
+                let what = match e.kind {
+                    SyntaxErrorKind::TooLarge { .. } => "too large to read",
+                    _ => "not JSON",
+                };
+                eprintln!("schemac: {}: {what}: {e}", Escaped(&instance.name));
                 status = status.worst(Status::Error);
                 return true;
             }
@@ -415,11 +421,11 @@ fn validate(
 }
 
 /// Inputs of this many bytes or more are read into the compact form
-/// ([`compact::Document`](schemac_runtime::document::compact::Document)): memory then
-/// stays near the input's size (2.0 bytes per input byte at the peak on an array of small
-/// objects, where the tape's is 5.6), and validation reads strings, numbers and keys
-/// again from the text, which is slower. Below it the tape's twelve bytes per value come
-/// to a few megabytes at most.
+/// ([`compact::Document`]; those of [`compact::Document::MAX_INPUT`] or more into the tape,
+/// which reads up to 4 GiB): memory then stays near the input's size (2.0 bytes per input
+/// byte at the peak on an array of small objects, where the tape's is 5.6), and validation
+/// reads strings, numbers and keys again from the text, which is slower. Below it the
+/// tape's twelve bytes per value come to a few megabytes at most.
 const COMPACT_FROM: usize = 1 << 20;
 
 /// A report as an evaluation without annotations.

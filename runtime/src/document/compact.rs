@@ -72,6 +72,12 @@ struct Large {
 }
 
 impl<'i> Document<'i> {
+    /// Inputs this long or longer are refused ([`SyntaxErrorKind::TooLarge`]): offsets
+    /// spare their highest bit for a flag. (The tape takes inputs under 4 GiB.)
+    ///
+    /// [`SyntaxErrorKind::TooLarge`]: super::SyntaxErrorKind::TooLarge
+    pub const MAX_INPUT: usize = 1 << 31;
+
     /// Reads the JSON text `input`, as [`super::Document::read`] does (the same nesting
     /// bound, the same errors). Cost: one pass over the input plus one over its bytes to
     /// check UTF-8, and 8 bytes per array and per object.
@@ -194,7 +200,7 @@ impl Index<'_> {
 
 impl<'i> Sink<'i> for Index<'i> {
     /// Offsets in a [`Node`] and in [`Index::keys`] spare their highest bit for a flag.
-    const MAX_INPUT: u64 = 1 << 31;
+    const MAX_INPUT: u64 = Document::MAX_INPUT as u64;
 
     fn new(text: &'i str, len: usize) -> Self {
         Index {
