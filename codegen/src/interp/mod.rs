@@ -405,6 +405,11 @@ impl Interpreter {
     /// [`Document`], or [`compact::Document`]
     /// when memory matters more than time), under `limits` (for a document,
     /// [`Limits::for_input`] of its size is what the `*_json` methods use).
+    ///
+    /// Generic, so compiled in the caller's crate at its optimization level: unoptimized,
+    /// the evaluation's stack frames are larger and the stack guard stops deep evaluations
+    /// sooner (an incomplete verdict, never an overflow). The `*_json` and
+    /// `*_json_compact` methods are compiled here.
     pub fn validate_instance<'a, I: Instance<'a>>(&self, instance: I, limits: &Limits) -> Report {
         self.report(context::Ctx::reporting(limits), instance)
             .report
