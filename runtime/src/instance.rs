@@ -124,7 +124,7 @@ pub struct Unescaped<E>(pub E);
 impl<'a, I, E: Iterator<Item = (JsonStr<'a>, I)>> Iterator for Unescaped<E> {
     type Item = (Cow<'a, str>, I);
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         let (key, value) = self.0.next()?;
         Some((key.unescaped(), value))
