@@ -271,7 +271,11 @@ pub trait Instance<'a>: Copy {
     /// under `preserve_order`); a document compares the key with each of the
     /// object's keys: several lookups on a large object cost more than one pass over
     /// [`Instance::entries`].
-    fn get(self, key: &str) -> Option<Self>;
+    fn get(self, key: &str) -> Option<Self> {
+        self.entries()
+            .find(|(k, _)| k.eq_str(key))
+            .map(|(_, value)| value)
+    }
 
     /// The value as a `serde_json::Value`: borrowed where it is one (`&Value`), else
     /// built (a document's subtree, a constant: allocated, recursing as deep as the value

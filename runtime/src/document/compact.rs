@@ -459,10 +459,6 @@ impl<'d> Instance<'d> for Node<'d> {
         }
     }
 
-    fn get(self, key: &str) -> Option<Node<'d>> {
-        ObjectView::get(self.entries(), key)
-    }
-
     fn to_value(self) -> alloc::borrow::Cow<'d, serde_json::Value> {
         // (The inherent `Node::to_value`: the subtree, built.)
         alloc::borrow::Cow::Owned(Node::to_value(self))
