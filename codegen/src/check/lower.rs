@@ -3,6 +3,7 @@
 //!
 //! Takes a loaded [`Index`] and the root's place; gives a [`Program`] or every error found.
 
+use super::members::Members;
 use crate::dialect::keywords;
 use crate::dialect::Dialect;
 use crate::error::{CompileError, CompileErrorKind, CompileWarning, Location};
@@ -15,7 +16,7 @@ use crate::options::{Options, RefPolicy, UnsupportedRegexPolicy};
 use crate::regex::{self, RegexError};
 use schemac_runtime::error::{Escaped, TypeSet};
 use schemac_runtime::json::Divisor;
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -321,7 +322,7 @@ impl Lower<'_> {
                 info: &info,
                 checks: Vec::new(),
             }
-            .lower(object),
+            .lower(&Members::new(object)),
             _ => {
                 let location = self.index.location(&place, None);
                 self.errors.push(CompileError::new(
@@ -423,7 +424,7 @@ struct Keywords<'l, 'a> {
 
 impl Keywords<'_, '_> {
     /// The checks and (under [`Options::annotations`]) the annotations of `object`.
-    fn lower(mut self, object: &Map<String, Value>) -> (Vec<Check>, Vec<Annotation>) {
+    fn lower(mut self, object: &Members<'_>) -> (Vec<Check>, Vec<Annotation>) {
         let dialect = self.info.dialect;
         let legacy = dialect.dialect.is_legacy();
         if legacy {
@@ -527,7 +528,7 @@ impl Keywords<'_, '_> {
 
     /// The custom keywords of `object` ([`Options::custom_keywords`]), in the option's
     /// order; one that the dialect knows is an error.
-    fn custom_keywords(&mut self, object: &Map<String, Value>) {
+    fn custom_keywords(&mut self, object: &Members<'_>) {
         let options = self.lower.options;
         let dialect = self.info.dialect.dialect;
         for name in &options.custom_keywords {
@@ -556,10 +557,10 @@ impl Keywords<'_, '_> {
         }
     }
 
-    fn unknown_keywords(&mut self, object: &Map<String, Value>) {
+    fn unknown_keywords(&mut self, object: &Members<'_>) {
         let dialect = self.info.dialect.dialect;
         let custom = &self.lower.options.custom_keywords;
-        for name in object.keys() {
+        for name in object.map().keys() {
             if keywords::is_known(dialect, name) || custom.contains(name) {
                 continue;
             }
@@ -764,7 +765,7 @@ impl Keywords<'_, '_> {
         }
     }
 
-    fn validation(&mut self, object: &Map<String, Value>) {
+    fn validation(&mut self, object: &Members<'_>) {
         let dialect = self.info.dialect.dialect;
         if let Some(value) = object.get("type") {
             self.type_keyword(value);
@@ -801,7 +802,7 @@ impl Keywords<'_, '_> {
 
     /// `minimum`, `maximum`, and the numeric `exclusiveMinimum` / `exclusiveMaximum` of
     /// draft-06 and later.
-    fn bounds(&mut self, object: &Map<String, Value>) {
+    fn bounds(&mut self, object: &Members<'_>) {
         type Bound = fn(Number) -> CheckKind;
         let bounds: [(&str, Bound); 4] = [
             ("minimum", CheckKind::Minimum),
@@ -821,7 +822,7 @@ impl Keywords<'_, '_> {
     /// draft-04's bounds: `exclusiveMinimum` / `exclusiveMaximum` are booleans that make
     /// their sibling `minimum` / `maximum` exclusive (the check keeps the sibling's name, so
     /// its errors point at the bound's value). Alone, they assert nothing.
-    fn draft4_bounds(&mut self, object: &Map<String, Value>) {
+    fn draft4_bounds(&mut self, object: &Members<'_>) {
         type Bound = fn(Number) -> CheckKind;
         let pairs: [(&str, &str, Bound, Bound); 2] = [
             (
@@ -859,7 +860,7 @@ impl Keywords<'_, '_> {
     }
 
     /// The count keywords, `pattern`, `uniqueItems` and `required`.
-    fn counts_and_strings(&mut self, object: &Map<String, Value>) {
+    fn counts_and_strings(&mut self, object: &Members<'_>) {
         type Count = fn(u64) -> CheckKind;
         let counts: [(&str, Count); 6] = [
             ("minLength", CheckKind::MinLength),
@@ -958,7 +959,7 @@ impl Keywords<'_, '_> {
         self.push(keyword, CheckKind::DependentRequired(pairs));
     }
 
-    fn format(&mut self, object: &Map<String, Value>) {
+    fn format(&mut self, object: &Members<'_>) {
         let Some(value) = object.get("format") else {
             return;
         };
@@ -981,7 +982,7 @@ impl Keywords<'_, '_> {
 
     /// draft-07's content keywords, asserted under the `assert_content` option (they are
     /// annotations otherwise, and in 2019-09 / 2020-12 always).
-    fn content(&mut self, object: &Map<String, Value>) {
+    fn content(&mut self, object: &Members<'_>) {
         if !self.lower.options.assert_content || self.info.dialect.dialect != Dialect::Draft7 {
             return;
         }
@@ -1023,7 +1024,7 @@ impl Keywords<'_, '_> {
         }
     }
 
-    fn applicators(&mut self, object: &Map<String, Value>) {
+    fn applicators(&mut self, object: &Members<'_>) {
         let dialect = self.info.dialect.dialect;
         for (keyword, make) in [
             ("allOf", CheckKind::AllOf as fn(Vec<Edge>) -> CheckKind),
@@ -1100,7 +1101,7 @@ impl Keywords<'_, '_> {
         }
     }
 
-    fn object_applicators(&mut self, object: &Map<String, Value>) {
+    fn object_applicators(&mut self, object: &Members<'_>) {
         let mut known = Vec::new();
         if let Some(value) = object.get("properties") {
             if let Some(edges) = self.schema_map("properties", value) {
@@ -1142,7 +1143,7 @@ impl Keywords<'_, '_> {
         }
     }
 
-    fn array_applicators(&mut self, object: &Map<String, Value>) {
+    fn array_applicators(&mut self, object: &Members<'_>) {
         let dialect = self.info.dialect.dialect;
         let mut prefix = 0;
         if dialect == Dialect::Draft2020_12 {
@@ -1236,8 +1237,9 @@ fn dedup(names: &mut Vec<String>) {
 
 /// The annotating keywords of `object` in `dialect`, in schema order: meta-data, `format`,
 /// content (`contentSchema` only beside `contentMediaType`) and unknown keywords.
-fn annotations(dialect: Dialect, object: &Map<String, Value>) -> Vec<Annotation> {
+fn annotations(dialect: Dialect, object: &Members<'_>) -> Vec<Annotation> {
     object
+        .map()
         .iter()
         .filter(|(name, _)| {
             keywords::is_annotation(dialect, name)

@@ -3,6 +3,7 @@
 //! Errors are collected, each with its location.
 
 mod lower;
+mod members;
 
 use crate::error::{CompileError, CompileWarning, Location};
 use crate::ir::Program;

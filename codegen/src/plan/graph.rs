@@ -9,10 +9,12 @@ use std::collections::BTreeMap;
 /// Vertices `0..nodes` are the program's nodes; one vertex per dynamic anchor name follows.
 #[derive(Debug)]
 pub(super) struct Graph {
-    /// Each vertex's successors: a node's are its edges' targets, in order, then the
-    /// anchor vertex of each `$dynamicRef` with an anchor; an anchor vertex's are the
-    /// nodes declaring the anchor.
-    pub(super) successors: Vec<Vec<usize>>,
+    /// Each vertex's successors, one run per vertex (see [`Graph::successors`]): a node's
+    /// are its edges' targets, in order, then the anchor vertex of each `$dynamicRef` with
+    /// an anchor; an anchor vertex's are the nodes declaring the anchor.
+    targets: Vec<usize>,
+    /// Where each vertex's run starts in `targets`, and past the last, where it ends.
+    starts: Vec<usize>,
     /// The number of node vertices.
     pub(super) nodes: usize,
 }
@@ -26,58 +28,116 @@ impl Graph {
         let anchor_vertex: BTreeMap<&str, usize> = (declaring.keys().enumerate())
             .map(|(i, &name)| (name, nodes + i))
             .collect();
-        let mut successors: Vec<Vec<usize>> = (0..nodes)
-            .map(|i| {
-                let mut out = Vec::new();
-                if canon(NodeId(i)) != NodeId(i) {
-                    return out;
+        let mut starts = Vec::with_capacity(nodes + declaring.len() + 1);
+        let mut targets = Vec::new();
+        for (i, node) in program.nodes.iter().enumerate() {
+            starts.push(targets.len());
+            if canon(NodeId(i)) != NodeId(i) {
+                continue;
+            }
+            for check in &node.checks {
+                targets.extend(check.kind.edges().map(|e| canon(e.target).0));
+                if let CheckKind::DynamicRef {
+                    anchor: Some(name), ..
+                } = &check.kind
+                {
+                    targets.extend(anchor_vertex.get(name.as_str()));
                 }
-                for check in &program.nodes[i].checks {
-                    out.extend(check.kind.edges().map(|e| canon(e.target).0));
-                    if let CheckKind::DynamicRef {
-                        anchor: Some(name), ..
-                    } = &check.kind
-                    {
-                        out.extend(anchor_vertex.get(name.as_str()));
-                    }
-                }
-                out
-            })
-            .collect();
-        successors.extend(
-            (declaring.values()).map(|targets| targets.iter().map(|&(_, t)| canon(t).0).collect()),
-        );
-        let graph = Graph { successors, nodes };
+            }
+        }
+        for declared in declaring.values() {
+            starts.push(targets.len());
+            targets.extend(declared.iter().map(|&(_, t)| canon(t).0));
+        }
+        starts.push(targets.len());
+        let graph = Graph {
+            targets,
+            starts,
+            nodes,
+        };
         crate::work::add(graph.len() + graph.edges());
         graph
     }
 
+    /// A graph of vertices without dynamic anchors, whose successors are given as one run
+    /// per vertex: vertex `v`'s are `targets[starts[v]..starts[v + 1]]`.
+    pub(super) fn from_runs(starts: Vec<usize>, targets: Vec<usize>) -> Graph {
+        debug_assert!(starts.last() == Some(&targets.len()));
+        let nodes = starts.len() - 1;
+        Graph {
+            targets,
+            starts,
+            nodes,
+        }
+    }
+
+    /// The successors of vertex `v`.
+    pub(super) fn successors(&self, v: usize) -> &[usize] {
+        &self.targets[self.starts[v]..self.starts[v + 1]]
+    }
+
     /// The number of vertices.
     pub(super) fn len(&self) -> usize {
-        self.successors.len()
+        self.starts.len() - 1
     }
 
     /// The number of edges.
     pub(super) fn edges(&self) -> usize {
-        self.successors.iter().map(Vec::len).sum()
+        self.targets.len()
     }
 
-    /// Each vertex's predecessors (one entry per edge).
-    pub(super) fn predecessors(&self) -> Vec<Vec<usize>> {
-        let mut out = vec![Vec::new(); self.len()];
-        for (v, list) in self.successors.iter().enumerate() {
-            for &t in list {
-                out[t].push(v);
+    /// The graph with every edge reversed: each vertex's successors are its predecessors
+    /// (one per edge, in increasing order of the edge's source).
+    pub(super) fn reversed(&self) -> Graph {
+        self.reverse(|_, source| source)
+    }
+
+    /// Per vertex, the edges into it by number (an edge's number is its place among all
+    /// successors, vertex by vertex), as the runs of a graph.
+    pub(super) fn reversed_edges(&self) -> Graph {
+        self.reverse(|edge, _| edge)
+    }
+
+    /// The reversed graph, each edge `edge` from `source` written as `entry(edge, source)`.
+    fn reverse(&self, entry: impl Fn(usize, usize) -> usize) -> Graph {
+        let mut starts = vec![0; self.starts.len()];
+        for &t in &self.targets {
+            starts[t + 1] += 1;
+        }
+        for v in 1..starts.len() {
+            starts[v] += starts[v - 1];
+        }
+        let mut next = starts.clone();
+        let mut targets = vec![0; self.targets.len()];
+        for v in 0..self.len() {
+            for edge in self.starts[v]..self.starts[v + 1] {
+                let t = self.targets[edge];
+                targets[next[t]] = entry(edge, v);
+                next[t] += 1;
             }
         }
-        out
+        Graph {
+            targets,
+            starts,
+            nodes: self.nodes,
+        }
+    }
+
+    /// The graph whose vertex `v` has the successors `lists[v]`.
+    #[cfg(test)]
+    pub(super) fn from_lists(lists: &[Vec<usize>]) -> Graph {
+        let mut starts = vec![0];
+        starts.extend(lists.iter().scan(0, |end, list| {
+            *end += list.len();
+            Some(*end)
+        }));
+        Graph::from_runs(starts, lists.concat())
     }
 
     /// Whether each node (anchor vertices left out) is on a cycle, by Tarjan's algorithm
     /// without recursion. A node whose `$dynamicRef` may land on itself is on one.
     pub(super) fn on_cycles(&self) -> Vec<bool> {
-        let succ = &self.successors;
-        let n = succ.len();
+        let n = self.len();
         let mut index = vec![usize::MAX; n];
         let mut low = vec![0usize; n];
         let mut on_stack = vec![false; n];
@@ -98,8 +158,7 @@ impl Graph {
             on_stack[root] = true;
             while let Some(&mut (v, ref mut i)) = call.last_mut() {
                 crate::work::add(1);
-                if *i < succ[v].len() {
-                    let w = succ[v][*i];
+                if let Some(&w) = self.successors(v).get(*i) {
                     *i += 1;
                     if index[w] == usize::MAX {
                         index[w] = next;
@@ -126,7 +185,7 @@ impl Graph {
                             break;
                         }
                     }
-                    let cyclic = members.len() > 1 || succ[v].contains(&v);
+                    let cyclic = members.len() > 1 || self.successors(v).contains(&v);
                     for &w in &members {
                         out[w] = cyclic;
                     }

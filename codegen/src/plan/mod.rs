@@ -466,25 +466,26 @@ pub fn extends_location(program: &Program, node: &crate::ir::Node, edge: &Edge) 
 fn share(program: &Program, sharing: Sharing) -> Vec<NodeId> {
     let mut shapes: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut labels = Vec::with_capacity(program.nodes.len());
-    let mut targets = Vec::with_capacity(program.nodes.len());
+    // Each node's edge targets, one run per node, and where each run starts.
+    let (mut starts, mut targets) = (Vec::with_capacity(program.nodes.len() + 1), Vec::new());
     // One buffer for every node's shape, copied only when the shape is new.
     let mut buffer = Vec::new();
     for node in &program.nodes {
-        let shape = shape::Shape::of(program, node, sharing, &mut buffer);
-        let edges_to = shape.targets;
-        crate::work::add(shape.out.len());
-        let label = match shapes.get(&shape.out[..]) {
+        starts.push(targets.len());
+        let shape = shape::Shape::of(program, node, sharing, &mut buffer, &mut targets);
+        crate::work::add(shape.len());
+        let label = match shapes.get(shape) {
             Some(&label) => label,
             None => {
                 let fresh = shapes.len();
-                shapes.insert(shape.out.clone(), fresh);
+                shapes.insert(shape.to_vec(), fresh);
                 fresh
             }
         };
         labels.push(label);
-        targets.push(edges_to);
     }
-    let class = partition::classes(&labels, &targets);
+    starts.push(targets.len());
+    let class = partition::classes(&labels, &Graph::from_runs(starts, targets));
     // The first node of each class, by class (numbered below the number of nodes).
     let mut first = vec![None; class.len()];
     class
@@ -581,12 +582,12 @@ fn decide(
         if std::mem::replace(&mut seen[v], true) {
             continue;
         }
-        crate::work::add(1 + graph.successors[v].len());
+        crate::work::add(1 + graph.successors(v).len());
         let is_node = v < n;
         if is_node && program.uses_dynamic_scope && program.nodes[v].is_resource_root {
             forced[v] = true;
         }
-        for &t in &graph.successors[v] {
+        for &t in graph.successors(v) {
             match (is_node, t < n) {
                 (true, true) => referrers[t] += 1,
                 (false, _) => forced[t] = true,
@@ -721,7 +722,7 @@ fn inline_cycle_members(
     out_of_line: &mut [bool],
 ) {
     let ool = |v: usize, out_of_line: &[bool]| v < graph.nodes && out_of_line[v];
-    let parents = graph.predecessors();
+    let parents = graph.reversed();
     let (_, mut height) = steps_and_height(program, graph, out_of_line);
     let base = height.clone();
     let mut work = 0usize;
@@ -736,7 +737,7 @@ fn inline_cycle_members(
         let mut stack = vec![c];
         let mut closes_cycle = false;
         'walk: while let Some(v) = stack.pop() {
-            for &t in &graph.successors[v] {
+            for &t in graph.successors(v) {
                 work += 1;
                 if t == c {
                     closes_cycle = true;
@@ -756,7 +757,7 @@ fn inline_cycle_members(
         let mut stack = vec![c];
         let mut too_high = false;
         'raise: while let Some(v) = stack.pop() {
-            for &p in &parents[v] {
+            for &p in parents.successors(v) {
                 work += 1;
                 let h = frame_units(program, p).saturating_add(height[v]);
                 if h <= height[p] {
@@ -801,7 +802,7 @@ fn steps_and_height(
             if done[id].is_some() {
                 continue;
             }
-            let children = &graph.successors[id];
+            let children = graph.successors(id);
             crate::work::add(1 + children.len());
             if expanded {
                 let mut steps = ool(id);
@@ -851,8 +852,8 @@ fn depth_free(program: &Program, graph: &Graph, nodes: &[NodePlan]) -> bool {
         if below[id].is_some() {
             continue;
         }
-        let children = graph.successors[id].iter().copied();
-        crate::work::add(1 + graph.successors[id].len());
+        let children = graph.successors(id).iter().copied();
+        crate::work::add(1 + graph.successors(id).len());
         if !expanded {
             if std::mem::replace(&mut entered[id], true) {
                 // Entered again below itself: a cycle of the shared graph.

@@ -7,6 +7,8 @@
 //! refining by one class at a time (all but the largest part of each split), where
 //! refining until nothing changes, a round at a time, takes a round per link of a chain.
 
+use super::graph::Graph;
+
 /// A partition of `0..len` into sets that can be split by marking elements: the sets lie
 /// in consecutive runs of `elements`, a set's marked elements at the front of its run.
 struct Refinable {
@@ -118,15 +120,15 @@ impl Refinable {
 /// [`coarsest_partition`] without the refinement when nothing could split the vertices of
 /// one label: each vertex has a label of its own or no successors (as in most small
 /// schemas, whose repeated shapes are leaves). The classes are then the labels.
-pub(super) fn classes(labels: &[usize], successors: &[Vec<usize>]) -> Vec<usize> {
+pub(super) fn classes(labels: &[usize], graph: &Graph) -> Vec<usize> {
     let mut alike = vec![0usize; labels.iter().max().map_or(0, |&most| most + 1)];
     for &label in labels {
         alike[label] += 1;
     }
-    if (labels.iter().zip(successors)).all(|(&l, next)| alike[l] == 1 || next.is_empty()) {
+    if (labels.iter().enumerate()).all(|(v, &l)| alike[l] == 1 || graph.successors(v).is_empty()) {
         labels.to_vec()
     } else {
-        coarsest_partition(labels, successors)
+        coarsest_partition(labels, graph)
     }
 }
 
@@ -134,20 +136,17 @@ pub(super) fn classes(labels: &[usize], successors: &[Vec<usize>]) -> Vec<usize>
 /// `labels` apart and in which two vertices of a class have, at each position of their
 /// `successors` lists, successors of one class (vertices of one label must have as many
 /// successors). Classes are numbered arbitrarily.
-pub(super) fn coarsest_partition(labels: &[usize], successors: &[Vec<usize>]) -> Vec<usize> {
-    // Edge e goes from tails[e] to heads[e] at position positions[e] of its tail's list.
-    let (mut tails, mut heads, mut positions) = (Vec::new(), Vec::new(), Vec::new());
-    for (tail, list) in successors.iter().enumerate() {
-        for (position, &head) in list.iter().enumerate() {
+pub(super) fn coarsest_partition(labels: &[usize], graph: &Graph) -> Vec<usize> {
+    // Edge e goes from tails[e] at position positions[e] of its tail's successors.
+    let (mut tails, mut positions) = (Vec::new(), Vec::new());
+    for tail in 0..graph.len() {
+        for position in 0..graph.successors(tail).len() {
             tails.push(tail);
-            heads.push(head);
             positions.push(position);
         }
     }
-    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); labels.len()];
-    for (e, &head) in heads.iter().enumerate() {
-        incoming[head].push(e);
-    }
+    // The edges into each vertex: the reversed graph's successors, by edge number.
+    let incoming = graph.reversed_edges();
     let mut blocks = Refinable::by_key(labels);
     // Edges by position, then split so that each set's edges lead into one block.
     let mut cords = Refinable::by_key(&positions);
@@ -162,7 +161,7 @@ pub(super) fn coarsest_partition(labels: &[usize], successors: &[Vec<usize>]) ->
         cord += 1;
         while block < blocks.sets() {
             for &vertex in blocks.members(block) {
-                for &e in &incoming[vertex] {
+                for &e in incoming.successors(vertex) {
                     cords.mark(e);
                 }
             }
@@ -236,13 +235,14 @@ mod tests {
                 .map(|&l| (0..arity[l]).map(|_| next(n)).collect())
                 .collect();
             let expected = refined_by_rounds(&labels, &successors);
+            let graph = Graph::from_lists(&successors);
             assert_eq!(
-                normalized(&coarsest_partition(&labels, &successors)),
+                normalized(&coarsest_partition(&labels, &graph)),
                 expected,
                 "round {round}: labels {labels:?}, successors {successors:?}"
             );
             assert_eq!(
-                normalized(&classes(&labels, &successors)),
+                normalized(&classes(&labels, &graph)),
                 expected,
                 "round {round} (classes): labels {labels:?}, successors {successors:?}"
             );
@@ -257,12 +257,12 @@ mod tests {
         let chain: Vec<Vec<usize>> = (0..100)
             .map(|v| if v < 99 { vec![v + 1] } else { vec![] })
             .collect();
-        let class = coarsest_partition(&labels, &chain);
+        let class = coarsest_partition(&labels, &Graph::from_lists(&chain));
         let distinct: std::collections::BTreeSet<_> = class.iter().collect();
         assert_eq!(distinct.len(), 100);
         // A ring of one label: all alike.
         let ring: Vec<Vec<usize>> = (0..100).map(|v| vec![(v + 1) % 100]).collect();
-        let class = coarsest_partition(&[0; 100], &ring);
+        let class = coarsest_partition(&[0; 100], &Graph::from_lists(&ring));
         assert!(class.iter().all(|&c| c == class[0]));
     }
 }

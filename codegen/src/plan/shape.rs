@@ -13,29 +13,31 @@ pub(super) struct Shape<'a> {
     node: &'a Node,
     sharing: Sharing,
     /// The shape's bytes.
-    pub out: &'a mut Vec<u8>,
-    /// The node's edge targets, in [`CheckKind::edges`] order.
-    pub targets: Vec<usize>,
+    out: &'a mut Vec<u8>,
+    /// Where the node's edge targets are appended, in [`CheckKind::edges`] order.
+    targets: &'a mut Vec<usize>,
 }
 
 impl<'a> Shape<'a> {
-    /// Writes `node`'s shape into `out` (cleared first).
+    /// Writes `node`'s shape into `out` (cleared first) and returns it; appends the
+    /// node's edge targets to `targets`, in [`CheckKind::edges`] order.
     pub fn of(
         program: &'a Program,
         node: &'a Node,
         sharing: Sharing,
         out: &'a mut Vec<u8>,
-    ) -> Self {
+        targets: &'a mut Vec<usize>,
+    ) -> &'a [u8] {
         out.clear();
         let mut shape = Shape {
             program,
             node,
             sharing,
             out,
-            targets: Vec::new(),
+            targets,
         };
         shape.node();
-        shape
+        shape.out
     }
 
     fn node(&mut self) {
