@@ -464,28 +464,33 @@ pub fn extends_location(program: &Program, node: &crate::ir::Node, edge: &Edge) 
 /// left out (see [`Sharing`]) — and targets of one class, edge by edge
 /// ([`partition::classes`]).
 fn share(program: &Program, sharing: Sharing) -> Vec<NodeId> {
-    let mut shapes: HashMap<Vec<u8>, usize> = HashMap::new();
-    let mut labels = Vec::with_capacity(program.nodes.len());
+    let n = program.nodes.len();
+    // Every node's shape, one after another, and where each starts and ends.
+    let (mut shapes, mut ends) = (Vec::new(), Vec::with_capacity(n));
     // Each node's edge targets, one run per node, and where each run starts.
-    let (mut starts, mut targets) = (Vec::with_capacity(program.nodes.len() + 1), Vec::new());
-    // One buffer for every node's shape, copied only when the shape is new.
-    let mut buffer = Vec::new();
+    let (mut starts, mut targets) = (Vec::with_capacity(n + 1), Vec::new());
     for node in &program.nodes {
         starts.push(targets.len());
-        let shape = shape::Shape::of(program, node, sharing, &mut buffer, &mut targets);
-        crate::work::add(shape.len());
-        let label = match shapes.get(shape) {
-            Some(&label) => label,
-            None => {
-                let fresh = shapes.len();
-                shapes.insert(shape.to_vec(), fresh);
-                fresh
-            }
-        };
-        labels.push(label);
+        shape::Shape::append(program, node, sharing, &mut shapes, &mut targets);
+        ends.push(shapes.len());
     }
     starts.push(targets.len());
-    let class = partition::classes(&labels, &Graph::from_runs(starts, targets));
+    crate::work::add(shapes.len());
+    let graph = Graph::from_runs(starts, targets);
+    let shape = |v: usize| &shapes[v.checked_sub(1).map_or(0, |u| ends[u])..ends[v]];
+    let class = match partition::successors_first(&graph) {
+        Some(order) => partition::acyclic_classes(&graph, &order, shape),
+        None => {
+            let mut labels: HashMap<&[u8], usize> = HashMap::new();
+            let labels: Vec<usize> = (0..n)
+                .map(|v| {
+                    let fresh = labels.len();
+                    *labels.entry(shape(v)).or_insert(fresh)
+                })
+                .collect();
+            partition::classes(&labels, &graph)
+        }
+    };
     // The first node of each class, by class (numbered below the number of nodes).
     let mut first = vec![None; class.len()];
     class

@@ -8,6 +8,7 @@
 //! refining until nothing changes, a round at a time, takes a round per link of a chain.
 
 use super::graph::Graph;
+use std::collections::HashMap;
 
 /// A partition of `0..len` into sets that can be split by marking elements: the sets lie
 /// in consecutive runs of `elements`, a set's marked elements at the front of its run.
@@ -132,6 +133,76 @@ pub(super) fn classes(labels: &[usize], graph: &Graph) -> Vec<usize> {
     }
 }
 
+/// The vertices of `graph`, each after its successors, or `None` if it has a cycle.
+pub(super) fn successors_first(graph: &Graph) -> Option<Vec<usize>> {
+    const NEW: u8 = 0;
+    const ON_PATH: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; graph.len()];
+    let mut order = Vec::with_capacity(graph.len());
+    // The path from the current root: each vertex and how many of its successors it took.
+    let mut path: Vec<(usize, usize)> = Vec::new();
+    for root in 0..graph.len() {
+        if state[root] != NEW {
+            continue;
+        }
+        state[root] = ON_PATH;
+        path.push((root, 0));
+        while let Some((v, taken)) = path.last_mut() {
+            crate::work::add(1);
+            let v = *v;
+            let Some(&w) = graph.successors(v).get(*taken) else {
+                state[v] = DONE;
+                order.push(v);
+                path.pop();
+                continue;
+            };
+            *taken += 1;
+            match state[w] {
+                NEW => {
+                    state[w] = ON_PATH;
+                    path.push((w, 0));
+                }
+                ON_PATH => return None,
+                _ => {}
+            }
+        }
+    }
+    Some(order)
+}
+
+/// The coarsest partition of an acyclic graph's vertices, labelled by `label` (bytes
+/// that no other label's bytes extend), found without the refinement: taken in `order`
+/// (each after its successors), a vertex's class is that of the vertices before it with
+/// its label and, position by position, successors of one class; one map lookup each.
+pub(super) fn acyclic_classes<'l>(
+    graph: &Graph,
+    order: &[usize],
+    label: impl Fn(usize) -> &'l [u8],
+) -> Vec<usize> {
+    let mut class = vec![0; graph.len()];
+    let mut classes: HashMap<Vec<u8>, usize> = HashMap::new();
+    // One vertex's label then its successors' classes (copied only when new).
+    let mut key = Vec::new();
+    for &v in order {
+        key.clear();
+        key.extend_from_slice(label(v));
+        for &w in graph.successors(v) {
+            key.extend_from_slice(&(class[w] as u64).to_le_bytes());
+        }
+        crate::work::add(key.len());
+        class[v] = match classes.get(&key) {
+            Some(&c) => c,
+            None => {
+                let fresh = classes.len();
+                classes.insert(key.clone(), fresh);
+                fresh
+            }
+        };
+    }
+    class
+}
+
 /// The class of each vertex in the coarsest partition that puts vertices with different
 /// `labels` apart and in which two vertices of a class have, at each position of their
 /// `successors` lists, successors of one class (vertices of one label must have as many
@@ -229,13 +300,39 @@ mod tests {
             let kinds = 1 + next(3);
             // A label fixes the number of successors, as a node's shape does.
             let arity: Vec<usize> = (0..kinds).map(|_| next(4)).collect();
-            let labels: Vec<usize> = (0..n).map(|_| next(kinds)).collect();
-            let successors: Vec<Vec<usize>> = labels
-                .iter()
-                .map(|&l| (0..arity[l]).map(|_| next(n)).collect())
+            // Every other round acyclic: edges only to later vertices in a shuffled
+            // order, where a vertex with none after it gets a label without successors.
+            let acyclic = round % 2 == 1;
+            let mut rank: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                rank.swap(i, next(i + 1));
+            }
+            let later =
+                |v: usize| -> Vec<usize> { (0..n).filter(|&w| rank[w] > rank[v]).collect() };
+            let labels: Vec<usize> = (0..n)
+                .map(|v| match next(kinds) {
+                    l if acyclic && arity[l] > 0 && later(v).is_empty() => kinds,
+                    l => l,
+                })
+                .collect();
+            let arity_of = |l: usize| arity.get(l).copied().unwrap_or(0);
+            let successors: Vec<Vec<usize>> = (0..n)
+                .map(|v| {
+                    let later = later(v);
+                    (0..arity_of(labels[v]))
+                        .map(|_| {
+                            if acyclic {
+                                later[next(later.len())]
+                            } else {
+                                next(n)
+                            }
+                        })
+                        .collect()
+                })
                 .collect();
             let expected = refined_by_rounds(&labels, &successors);
             let graph = Graph::from_lists(&successors);
+            assert!(!acyclic || successors_first(&graph).is_some());
             assert_eq!(
                 normalized(&coarsest_partition(&labels, &graph)),
                 expected,
@@ -246,6 +343,15 @@ mod tests {
                 expected,
                 "round {round} (classes): labels {labels:?}, successors {successors:?}"
             );
+            if let Some(order) = successors_first(&graph) {
+                let bytes: Vec<[u8; 8]> =
+                    labels.iter().map(|&l| (l as u64).to_le_bytes()).collect();
+                assert_eq!(
+                    normalized(&acyclic_classes(&graph, &order, |v| &bytes[v])),
+                    expected,
+                    "round {round} (acyclic): labels {labels:?}, successors {successors:?}"
+                );
+            }
         }
     }
 

@@ -12,32 +12,31 @@ pub(super) struct Shape<'a> {
     program: &'a Program,
     node: &'a Node,
     sharing: Sharing,
-    /// The shape's bytes.
+    /// Where the shape's bytes are appended.
     out: &'a mut Vec<u8>,
+
     /// Where the node's edge targets are appended, in [`CheckKind::edges`] order.
     targets: &'a mut Vec<usize>,
 }
 
 impl<'a> Shape<'a> {
-    /// Writes `node`'s shape into `out` (cleared first) and returns it; appends the
-    /// node's edge targets to `targets`, in [`CheckKind::edges`] order.
-    pub fn of(
+    /// Appends `node`'s shape to `out`, and the node's edge targets to `targets`, in
+    /// [`CheckKind::edges`] order.
+    pub fn append(
         program: &'a Program,
         node: &'a Node,
         sharing: Sharing,
         out: &'a mut Vec<u8>,
         targets: &'a mut Vec<usize>,
-    ) -> &'a [u8] {
-        out.clear();
-        let mut shape = Shape {
+    ) {
+        Shape {
             program,
             node,
             sharing,
             out,
             targets,
-        };
-        shape.node();
-        shape.out
+        }
+        .node();
     }
 
     fn node(&mut self) {
