@@ -82,12 +82,18 @@ pub(crate) fn lower(
     Ok(program)
 }
 
+/// A walked subschema's facts and value, as lowering takes them from the index.
+type Walked<'a> = (SchemaInfo, &'a Value);
+
 struct Lower<'a> {
     index: Index<'a>,
     options: &'a Options,
     nodes: Vec<Node>,
+    /// The nodes of subschemas the walk did not see, by place (the others' are kept with
+    /// them in the index: see `node_for`).
     memo: HashMap<Place, NodeId>,
-    queue: Vec<(Place, NodeId)>,
+    /// The nodes to lower: place, node, and the subschema's facts and value when walked.
+    queue: Vec<(Place, NodeId, Option<Walked<'a>>)>,
     regexes: Vec<RegexEntry>,
     regex_memo: HashMap<String, RegexId>,
     /// Total [`regex::CompiledRegex::size`] of the patterns so far.
@@ -174,7 +180,10 @@ impl Lower<'_> {
         let Some(at) = crossing else {
             return;
         };
-        let place = self.memo.iter().find(|(_, id)| id.0 == at).map(|(p, _)| p);
+        let place = (self.memo.iter())
+            .find(|(_, id)| id.0 == at)
+            .map(|(p, _)| p)
+            .or_else(|| self.index.place_of_node(NodeId(at)));
         let location = match place {
             Some(place) => self.index.location(place, Some("$dynamicRef")),
             None => Location::default(),
@@ -190,15 +199,27 @@ impl Lower<'_> {
         ));
     }
 
-    /// The node for the subschema at `place`, allocated (and queued) on first use.
+    /// The node for the subschema at `place`, allocated (and queued) on first use: kept
+    /// with the walked subschema in the index (one lookup), else in `memo` (a place the
+    /// walk did not see, such as a reference into a non-schema value).
     fn node_for(&mut self, place: Place) -> NodeId {
-        let slot = match self.memo.entry(place) {
-            Entry::Occupied(known) => return *known.get(),
-            Entry::Vacant(slot) => slot,
-        };
-        let place = slot.key().clone();
         let id = NodeId(self.nodes.len());
-        slot.insert(id);
+        let walked = match self.index.walked_mut(&place) {
+            Some(walked) => match walked.node {
+                Some(known) => return known,
+                None => {
+                    walked.node = Some(id);
+                    Some((walked.info.clone(), walked.value))
+                }
+            },
+            None => match self.memo.entry(place.clone()) {
+                Entry::Occupied(known) => return *known.get(),
+                Entry::Vacant(slot) => {
+                    slot.insert(id);
+                    None
+                }
+            },
+        };
         if self.nodes.len() == self.options.max_subschemas {
             let location = self.index.location(&place, None);
             self.errors.push(CompileError::new(
@@ -220,14 +241,14 @@ impl Lower<'_> {
             default: None,
         });
         if self.nodes.len() <= self.options.max_subschemas {
-            self.queue.push((place, id));
+            self.queue.push((place, id, walked));
         }
         id
     }
 
     fn drain(&mut self) {
-        while let Some((place, id)) = self.queue.pop() {
-            self.lower_node(place, id);
+        while let Some((place, id, walked)) = self.queue.pop() {
+            self.lower_node(place, id, walked);
         }
     }
 
@@ -283,9 +304,14 @@ impl Lower<'_> {
         id
     }
 
-    fn lower_node(&mut self, place: Place, id: NodeId) {
+    /// Lowers the subschema at `place` into node `id`; `walked`: its facts and value, when
+    /// the walk saw it.
+    fn lower_node(&mut self, place: Place, id: NodeId, walked: Option<Walked<'_>>) {
         crate::work::add(1);
-        let (info, value) = self.index.schema_at(&place);
+        let (info, value) = match walked {
+            Some((info, value)) => (info, Some(value)),
+            None => self.index.schema_at(&place),
+        };
         let resource = self.resource(&info.resource);
         let relative = place
             .pointer

@@ -11,6 +11,7 @@ pub mod uri;
 use crate::dialect::Dialect;
 use crate::dialect::{self, keywords, DialectInfo};
 use crate::error::{CompileError, CompileErrorKind, Location};
+use crate::ir::NodeId;
 use crate::options::Options;
 use schemac_runtime::error::Escaped;
 use serde_json::{Map, Value};
@@ -84,6 +85,17 @@ impl Place {
     }
 }
 
+/// A walked subschema, as the index keeps it.
+#[derive(Debug)]
+pub(crate) struct Walked<'a> {
+    /// What the walk learned about it.
+    pub info: SchemaInfo,
+    /// Its value.
+    pub value: &'a Value,
+    /// The node lowering made of it, once it has.
+    pub node: Option<NodeId>,
+}
+
 /// What the walk learned about one subschema.
 #[derive(Debug, Clone)]
 pub(crate) struct SchemaInfo {
@@ -129,9 +141,9 @@ pub(crate) struct Index<'a> {
     pub resources: BTreeMap<String, Place>,
     /// (resource URI, anchor name) → anchor.
     pub anchors: BTreeMap<(String, String), Anchor>,
-    /// Every walked subschema: its facts and its value (so that lowering finds it
-    /// without resolving its pointer again).
-    infos: HashMap<Place, (SchemaInfo, &'a Value)>,
+    /// Every walked subschema: its facts, its value (so that lowering finds it without
+    /// resolving its pointer again) and the node lowering made of it.
+    infos: HashMap<Place, Walked<'a>>,
     /// Errors found while walking documents.
     pub errors: Vec<CompileError>,
     /// Where `$schema` appears in a subschema that is not a resource root, naming the
@@ -184,7 +196,7 @@ impl<'a> Index<'a> {
     /// The document a place is in.
     pub fn value_at(&self, place: &Place) -> Option<&'a Value> {
         match self.infos.get(place) {
-            Some(&(_, value)) => Some(value),
+            Some(walked) => Some(walked.value),
             None => self.docs.get(place.doc)?.value.pointer(&place.pointer),
         }
     }
@@ -202,16 +214,28 @@ impl<'a> Index<'a> {
     /// ([`Index::value_at`]), with one lookup when the walk saw it.
     pub fn schema_at(&self, place: &Place) -> (SchemaInfo, Option<&'a Value>) {
         match self.infos.get(place) {
-            Some((info, value)) => (info.clone(), Some(*value)),
+            Some(walked) => (walked.info.clone(), Some(walked.value)),
             None => (self.info(place), self.value_at(place)),
         }
+    }
+
+    /// The walked subschema at `place`, if the walk saw one there.
+    pub fn walked_mut(&mut self, place: &Place) -> Option<&mut Walked<'a>> {
+        self.infos.get_mut(place)
+    }
+
+    /// The place of the walked subschema lowered to node `id`, if there is one.
+    pub fn place_of_node(&self, id: NodeId) -> Option<&Place> {
+        (self.infos.iter())
+            .find(|(_, walked)| walked.node == Some(id))
+            .map(|(place, _)| place)
     }
 
     /// The facts of the subschema at `place`: its own when the walk saw it, else those
     /// of its nearest walked ancestor (a reference may point anywhere in a document).
     pub fn info(&self, place: &Place) -> SchemaInfo {
-        if let Some((info, _)) = self.infos.get(place) {
-            return info.clone();
+        if let Some(walked) = self.infos.get(place) {
+            return walked.info.clone();
         }
         let mut pointer = place.pointer.as_str();
         while let Some(i) = pointer.rfind('/') {
@@ -220,8 +244,8 @@ impl<'a> Index<'a> {
                 doc: place.doc,
                 pointer: pointer.to_string(),
             };
-            if let Some((info, _)) = self.infos.get(&ancestor) {
-                return info.clone();
+            if let Some(walked) = self.infos.get(&ancestor) {
+                return walked.info.clone();
             }
         }
         SchemaInfo {
@@ -327,7 +351,7 @@ struct Walk<'i, 'a> {
     doc: usize,
     /// What the walk learned, by place: put in the index's map once it is over, so that
     /// the map is sized once instead of growing (and hashing everything again) as it fills.
-    records: Vec<(Place, (SchemaInfo, &'a Value))>,
+    records: Vec<(Place, Walked<'a>)>,
 }
 
 impl<'a> Walk<'_, 'a> {
@@ -604,7 +628,8 @@ impl<'a> Walk<'_, 'a> {
             resource: resource.clone(),
             dialect,
         };
-        self.records.push((place, (info, value)));
+        let node = None;
+        self.records.push((place, Walked { info, value, node }));
     }
 
     fn anchor(&mut self, place: &Place, base: &str, name: &str, dynamic: bool, keyword: &str) {
