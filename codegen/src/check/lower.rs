@@ -19,6 +19,7 @@ use schemac_runtime::json::Divisor;
 use serde_json::{Number, Value};
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 
 /// Lowers the schema at `root` and everything it reaches.
 pub(crate) fn lower(
@@ -40,6 +41,7 @@ pub(crate) fn lower(
         options,
         nodes: Vec::new(),
         memo: HashMap::new(),
+        verbatim_base: None,
         queue: Vec::new(),
         regexes: Vec::new(),
         regex_memo: HashMap::new(),
@@ -89,6 +91,9 @@ struct Lower<'a> {
     index: Index<'a>,
     options: &'a Options,
     nodes: Vec<Node>,
+    /// The last base URI a reference resolved against, and whether it reads back as it is
+    /// written (see [`Lower::resolve`]).
+    verbatim_base: Option<(Rc<str>, bool)>,
     /// The nodes of subschemas the walk did not see, by place (the others' are kept with
     /// them in the index: see `node_for`).
     memo: HashMap<Place, NodeId>,
@@ -244,6 +249,31 @@ impl Lower<'_> {
             self.queue.push((place, id, walked));
         }
         id
+    }
+
+    /// `reference` resolved against `base` ([`uri::resolve`]); a fragment alone is
+    /// appended to a base that reads back as it is written (resolving `#` against it
+    /// gives it and `#`), without parsing both again: most references are `#/…`.
+    fn resolve(&mut self, base: &Rc<str>, reference: &str) -> String {
+        if !reference.starts_with('#') {
+            return uri::resolve(base, reference);
+        }
+        let verbatim = match &self.verbatim_base {
+            Some((last, verbatim)) if Rc::ptr_eq(last, base) => *verbatim,
+            _ => {
+                let verbatim = uri::resolve(base, "#") == format!("{base}#");
+                self.verbatim_base = Some((base.clone(), verbatim));
+                verbatim
+            }
+        };
+        if verbatim {
+            let mut absolute = String::with_capacity(base.len() + reference.len());
+            absolute.push_str(base);
+            absolute.push_str(reference);
+            absolute
+        } else {
+            uri::resolve(base, reference)
+        }
     }
 
     fn drain(&mut self) {
@@ -731,7 +761,7 @@ impl Keywords<'_, '_> {
             self.invalid(keyword, "must be a string (a URI reference)");
             return;
         };
-        let absolute = uri::resolve(&self.info.base, reference);
+        let absolute = self.lower.resolve(&self.info.base, reference);
         match self.lower.index.locate(&absolute) {
             Ok(target) => {
                 let edge = Edge {

@@ -262,25 +262,32 @@ impl<'a> Index<'a> {
     /// registered document on first use.
     pub fn locate(&mut self, absolute: &str) -> Result<Place, LocateError> {
         let (resource, fragment) = uri::split_fragment(absolute);
-        if !self.resources.contains_key(resource) {
-            let registry = self.registry;
-            let Some(value) = registry.get(resource) else {
-                return Err(LocateError::Remote);
-            };
-            self.load(resource.to_string(), resource.to_string(), value);
-        }
-        let root = self.resources[resource].clone();
+        let root = match self.resources.get(resource) {
+            Some(root) => root.clone(),
+            None => {
+                let registry = self.registry;
+                let Some(value) = registry.get(resource) else {
+                    return Err(LocateError::Remote);
+                };
+                self.load(resource.to_string(), resource.to_string(), value)
+            }
+        };
         if fragment.is_empty() {
             return Ok(root);
         }
         let decoded = uri::percent_decode(fragment)
             .ok_or_else(|| LocateError::Missing(format!("malformed fragment {fragment:?}")))?;
         if decoded.starts_with('/') {
-            let tokens = uri::pointer_tokens(&decoded).ok_or_else(|| {
-                LocateError::Missing(format!("malformed JSON pointer {decoded:?}"))
-            })?;
-            let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
-            let place = root.child(&tokens);
+            if !uri::is_pointer(&decoded) {
+                return Err(LocateError::Missing(format!(
+                    "malformed JSON pointer {decoded:?}"
+                )));
+            }
+            // (A well-formed pointer's tokens, unescaped and escaped again, are its text.)
+            let place = Place {
+                doc: root.doc,
+                pointer: root.pointer + &decoded,
+            };
             if self.value_at(&place).is_none() {
                 return Err(LocateError::Missing(format!(
                     "{} has nothing at {}",
@@ -290,7 +297,10 @@ impl<'a> Index<'a> {
             }
             return Ok(place);
         }
-        match self.anchors.get(&(resource.to_string(), decoded.clone())) {
+        match self
+            .anchors
+            .get(&(resource.to_string(), decoded.to_string()))
+        {
             Some(anchor) => Ok(anchor.place.clone()),
             None => Err(LocateError::Missing(format!(
                 "{} declares no anchor {decoded:?}",

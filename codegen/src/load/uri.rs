@@ -4,6 +4,8 @@
 //! Hand-written rather than the `url` crate: `url` follows the WHATWG URL standard, which
 //! normalizes or rejects identifiers JSON Schema uses (`urn:` ids, odd relative references).
 
+use std::borrow::Cow;
+
 /// The five components of a URI reference (RFC 3986 appendix B).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 struct Parts<'a> {
@@ -160,7 +162,10 @@ pub fn has_scheme(uri: &str) -> bool {
 }
 
 /// Decodes `%XX` escapes; `None` when an escape is malformed or the result is not UTF-8.
-pub fn percent_decode(s: &str) -> Option<String> {
+pub fn percent_decode(s: &str) -> Option<Cow<'_, str>> {
+    if !s.contains('%') {
+        return Some(Cow::Borrowed(s));
+    }
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -174,7 +179,16 @@ pub fn percent_decode(s: &str) -> Option<String> {
             i += 1;
         }
     }
-    String::from_utf8(out).ok()
+    String::from_utf8(out).ok().map(Cow::Owned)
+}
+
+/// Whether `pointer` is a well-formed JSON pointer: empty, or `/`-prefixed tokens in
+/// which every `~` is followed by `0` or `1` ([`pointer_tokens`] accepts it).
+pub fn is_pointer(pointer: &str) -> bool {
+    let bytes = pointer.as_bytes();
+    (bytes.is_empty() || bytes[0] == b'/')
+        && (bytes.iter().enumerate())
+            .all(|(i, &b)| b != b'~' || matches!(bytes.get(i + 1), Some(b'0' | b'1')))
 }
 
 /// Splits a JSON pointer (`/a/b~1c`) into unescaped tokens; `None` if malformed.
@@ -336,6 +350,13 @@ mod tests {
         );
         assert_eq!(pointer_tokens("/a~2"), None);
         assert_eq!(pointer_tokens("a"), None);
+        for pointer in ["", "/", "/a~1b/c~0d/", "/a~2", "a", "/~", "/a~01"] {
+            assert_eq!(
+                is_pointer(pointer),
+                pointer_tokens(pointer).is_some(),
+                "{pointer:?}"
+            );
+        }
         assert_eq!(percent_decode("%25foo%22"), Some("%foo\"".into()));
         assert_eq!(percent_decode("%zz"), None);
     }
