@@ -1,7 +1,7 @@
 //! Unit tests of the regex engine: ECMA-262 semantics (including the Annex B forms
 //! regress's u-mode cannot check), errors, limits, and agreement of every executor.
 
-use schemac::regex::{compile, CompiledRegex, RegexError, RegexOptions};
+use schemac::regex::{compile, compile_with_work, CompiledRegex, RegexError, RegexOptions};
 
 fn re(p: &str) -> CompiledRegex {
     compile(p, &RegexOptions::default()).unwrap_or_else(|e| panic!("{p}: {e}"))
@@ -406,4 +406,27 @@ fn pike_vm_scratch_tiers_agree() {
         assert!(!m(&p, &"a".repeat(k + 1)), "{p}");
     }
     assert_eq!(tiers, [true; 3], "every scratch tier is exercised");
+}
+
+#[test]
+fn a_schema_pattern_its_fast_path_decides_gets_no_dfa() {
+    let options = RegexOptions::default();
+    let in_schema = |p: &str| {
+        let mut work = options.max_total_dfa_work;
+        compile_with_work(p, &options, &mut work).unwrap_or_else(|e| panic!("{p}: {e}"))
+    };
+    // A class run, a literal, anchored ASCII runs: decided by the fast path alone.
+    for p in ["^[a-z0-9_-]{1,64}$", "foo", "^(get|put)_[a-z]+$"] {
+        let (schema, every) = (in_schema(p), re(p));
+        assert!(schema.fast_path().is_some() && !schema.has_dfa(), "{p}");
+        assert!(every.has_dfa(), "{p}: `compile` keeps every engine");
+        for s in ["", "foo", "get_x", "put_", "abc-1", "ABC", "éfoo"] {
+            assert_eq!(schema.is_match(s), every.is_match(s), "{p} on {s:?}");
+        }
+    }
+    // A prefix or a leading set leaves inputs to the automaton: the DFA stays.
+    for p in ["^abc.*x", "^[a-z].*x"] {
+        let schema = in_schema(p);
+        assert!(schema.fast_path().is_some() && schema.has_dfa(), "{p}");
+    }
 }

@@ -62,6 +62,17 @@ pub(crate) enum Fast {
     },
 }
 
+impl Fast {
+    /// Whether the fast path decides every input ([`schemac_runtime::regex::FastPath::decide`]
+    /// never leaves one to the automaton): a literal, a class run or ASCII runs.
+    pub(crate) fn decides_every_input(&self) -> bool {
+        match self {
+            Fast::Literal { .. } | Fast::ClassRun { .. } | Fast::AsciiRuns { .. } => true,
+            Fast::Prefix(_) | Fast::Leading { .. } => false,
+        }
+    }
+}
+
 /// The literals of [`Fast::AsciiRuns`], as the runtime's [`schemac_runtime::regex::Choice`]
 /// holds them: one text, and where each literal ends in it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -14,7 +14,9 @@
 //! 3. `nfa` — a Thompson NFA, the Pike VM's program, with each lookaround a sub-program
 //!    evaluated as a position oracle;
 //! 4. `dfa` — where there is no lookaround or `\b` and the state count stays within
-//!    [`RegexOptions::max_dfa_states`], a minimized DFA over code-point classes.
+//!    [`RegexOptions::max_dfa_states`], a minimized DFA over code-point classes; a
+//!    schema's pattern gets none when its fast path decides every input
+//!    ([`compile_with_work`]).
 //!
 //! Fast paths (`fast`) are recognized on the syntax tree: a literal, bare or anchored;
 //! a single class run (`^[a-z0-9_-]+$`); anchored runs of ASCII classes that a greedy scan
@@ -316,20 +318,41 @@ impl CompiledRegex {
     }
 }
 
-/// Compiles an ECMA-262 pattern (u-mode plus the Annex B forms schemac accepts).
+/// Compiles an ECMA-262 pattern (u-mode plus the Annex B forms schemac accepts), with
+/// every engine's tables: the DFA too when it can be built, even where the fast path
+/// decides every input (to compare the engines).
 pub fn compile(pattern: &str, options: &RegexOptions) -> Result<CompiledRegex, RegexError> {
     let mut work = options.max_dfa_work;
-    compile_with_work(pattern, options, &mut work)
+    build(pattern, options, &mut work, Tables::All)
 }
 
 /// [`compile`], its DFA construction taking at most `*dfa_work` steps (and at most
 /// [`RegexOptions::max_dfa_work`]); the steps taken are subtracted. A program compiles
 /// its patterns through this with one counter starting at
-/// [`RegexOptions::max_total_dfa_work`].
+/// [`RegexOptions::max_total_dfa_work`]. A pattern whose fast path decides every input
+/// gets no DFA: neither backend would ever run it.
 pub fn compile_with_work(
     pattern: &str,
     options: &RegexOptions,
     dfa_work: &mut usize,
+) -> Result<CompiledRegex, RegexError> {
+    build(pattern, options, dfa_work, Tables::Used)
+}
+
+/// Which tables [`build`] makes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tables {
+    /// Every engine's.
+    All,
+    /// Those matching can use: no DFA behind a fast path that decides every input.
+    Used,
+}
+
+fn build(
+    pattern: &str,
+    options: &RegexOptions,
+    dfa_work: &mut usize,
+    tables: Tables,
 ) -> Result<CompiledRegex, RegexError> {
     let ast = syntax::parse(pattern, MAX_GROUP_DEPTH).map_err(|e| match e.kind {
         SyntaxErrorKind::Invalid => RegexError::Invalid {
@@ -365,13 +388,20 @@ pub fn compile_with_work(
         .iter()
         .flat_map(|&(entry, reverse)| [entry, u32::from(reverse)])
         .collect();
-    let mut work = options.max_dfa_work.min(*dfa_work);
-    let allowed = work;
-    let dfa = dfa::build(&nfa, options.max_dfa_states, &mut work);
-    *dfa_work -= allowed - work;
+    let fast = fast::analyze(&ast);
+    let dfa =
+        if tables == Tables::Used && fast.as_ref().is_some_and(fast::Fast::decides_every_input) {
+            None
+        } else {
+            let mut work = options.max_dfa_work.min(*dfa_work);
+            let allowed = work;
+            let dfa = dfa::build(&nfa, options.max_dfa_states, &mut work);
+            *dfa_work -= allowed - work;
+            dfa
+        };
     Ok(CompiledRegex {
         source: pattern.to_string(),
-        fast: fast::analyze(&ast),
+        fast,
         ops,
         args: encode(&args),
         program_size: nfa.insts.len(),

@@ -780,20 +780,7 @@ pub mod get_weather_output {
             12,
             true,
         ),
-        ::core::option::Option::Some(
-            ::schemac_runtime::regex::Dfa::new(
-                b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                ::schemac_runtime::regex::Words::new(b"\x80", 1),
-                ::schemac_runtime::regex::Words::new(b"\0", 1),
-                3,
-                ::schemac_runtime::regex::Words::new(
-                    b"\0\0\0\x03\x03\x03\0\0\t\0\0\x0C\0\0\x0F\0\0\x12\0\x15\0\0\0\x18\0\0\x1B\0\x1E\0\0\0!\0\0$\0\0\0",
-                    1,
-                ),
-                b"\0\0\0\0\0\0\0\0\0\0\0\0\x01",
-                2,
-            ),
-        ),
+        ::core::option::Option::None,
     );
     /// A reference target's absolute location.
     static URI0: &str = "https://schemac.invalid/root.json#/$defs/day";
@@ -1356,20 +1343,7 @@ pub mod search_docs_input {
             65,
             true,
         ),
-        ::core::option::Option::Some(
-            ::schemac_runtime::regex::Dfa::new(
-                b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0",
-                ::schemac_runtime::regex::Words::new(b"\x80", 1),
-                ::schemac_runtime::regex::Words::new(b"\0", 1),
-                3,
-                ::schemac_runtime::regex::Words::new(
-                    b"\0\0\0\x03\x03\x03\0\0\t\0\x0C\x0C\0\x0F\x0F\0\x12\x12\0\x15\x15\0\x18\x18\0\x1B\x1B\0\x1E\x1E\0!!\0$$\0''\0**\0--\x0000\x0033\x0066\099\0<<\0??\0BB\0EE\0HH\0KK\0NN\0QQ\0TT\0WW\0ZZ\0]]\0``\0cc\0ff\0\0\0",
-                    1,
-                ),
-                b"\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01",
-                2,
-            ),
-        ),
+        ::core::option::Option::None,
     );
     /// `^[A-Za-z0-9_-]{1,64}$`
     static RE1: ::schemac_runtime::regex::Regex<'static> = ::schemac_runtime::regex::Regex::new(
@@ -1397,20 +1371,7 @@ pub mod search_docs_input {
             129,
             true,
         ),
-        ::core::option::Option::Some(
-            ::schemac_runtime::regex::Dfa::new(
-                b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\x01\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0",
-                ::schemac_runtime::regex::Words::new(b"\x80", 1),
-                ::schemac_runtime::regex::Words::new(b"\0", 1),
-                2,
-                ::schemac_runtime::regex::Words::new(
-                    b"\0\0\x02\x02\0\x06\0\x08\0\n\0\x0C\0\x0E\0\x10\0\x12\0\x14\0\x16\0\x18\0\x1A\0\x1C\0\x1E\0 \0\"\0$\0&\0(\0*\0,\0.\x000\x002\x004\x006\08\0:\0<\0>\0@\0B\0D\0F\0H\0J\0L\0N\0P\0R\0T\0V\0X\0Z\0\\\0^\0`\0b\0d\0f\0h\0j\0l\0n\0p\0r\0t\0v\0x\0z\0|\0~\0\x80\0\x82\0\x84\0\0",
-                    1,
-                ),
-                b"\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01",
-                2,
-            ),
-        ),
+        ::core::option::Option::None,
     );
     /// A reference target's absolute location.
     static URI0: &str = "https://schemac.invalid/root.json#/$defs/pagination";
@@ -1784,20 +1745,7 @@ pub mod search_docs_output {
             7,
             true,
         ),
-        ::core::option::Option::Some(
-            ::schemac_runtime::regex::Dfa::new(
-                b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\x03\0\0\0\0\0\0\0\0\0\0\x04\0\0\0\x05\0\0\0\0\0\0\0\0\0\0\0\0",
-                ::schemac_runtime::regex::Words::new(b"\x80", 1),
-                ::schemac_runtime::regex::Words::new(b"\0", 1),
-                6,
-                ::schemac_runtime::regex::Words::new(
-                    b"\0\0\0\0\0\0\x06\x06\x06\x06\x06\x06\0\x12\0\0\0\0\0\0\0\x18\0\0\0\0\0\0\x1E\0\0\0$\0\0\0\0\0\0\0\0*\0\x06\0\0\0\0",
-                    1,
-                ),
-                b"\0\0\0\0\0\0\0\0",
-                2,
-            ),
-        ),
+        ::core::option::Option::None,
     );
     /** Where each child subschema is, as the error-collecting function that evaluates
  it sees it (keyword path, own absolute location, step), by index.*/
@@ -2076,20 +2024,7 @@ pub mod convert_currency_input {
             5,
             true,
         ),
-        ::core::option::Option::Some(
-            ::schemac_runtime::regex::Dfa::new(
-                b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                ::schemac_runtime::regex::Words::new(b"\x80", 1),
-                ::schemac_runtime::regex::Words::new(b"\0", 1),
-                2,
-                ::schemac_runtime::regex::Words::new(
-                    b"\0\0\x02\x02\0\x06\0\x08\0\n\0\0",
-                    1,
-                ),
-                b"\0\0\0\0\0\x01",
-                2,
-            ),
-        ),
+        ::core::option::Option::None,
     );
     /// A reference target's absolute location.
     static URI0: &str = "https://schemac.invalid/root.json#/definitions/currency";
@@ -2543,20 +2478,7 @@ pub mod convert_currency_output {
             5,
             true,
         ),
-        ::core::option::Option::Some(
-            ::schemac_runtime::regex::Dfa::new(
-                b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                ::schemac_runtime::regex::Words::new(b"\x80", 1),
-                ::schemac_runtime::regex::Words::new(b"\0", 1),
-                2,
-                ::schemac_runtime::regex::Words::new(
-                    b"\0\0\x02\x02\0\x06\0\x08\0\n\0\0",
-                    1,
-                ),
-                b"\0\0\0\0\0\x01",
-                2,
-            ),
-        ),
+        ::core::option::Option::None,
     );
     /// A reference target's absolute location.
     static URI0: &str = "https://schemac.invalid/root.json#/definitions/quote";
