@@ -3,8 +3,8 @@
 //!
 //! Takes a loaded [`Index`] and the root's place; gives a [`Program`] or every error found.
 
-use super::members::Members;
 use crate::dialect::keywords;
+use crate::dialect::members::Members;
 use crate::dialect::Dialect;
 use crate::error::{CompileError, CompileErrorKind, CompileWarning, Location};
 use crate::ir::{

@@ -3,7 +3,6 @@
 //! Errors are collected, each with its location.
 
 mod lower;
-mod members;
 
 use crate::error::{CompileError, CompileWarning, Location};
 use crate::ir::Program;

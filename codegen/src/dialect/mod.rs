@@ -11,6 +11,7 @@
 //! understands (unknown optional ones are ignored); otherwise it is `UnsupportedDialect`.
 
 pub(crate) mod keywords;
+pub(crate) mod members;
 
 pub use keywords::{all_keywords, KNOWN_EXTENSIONS};
 

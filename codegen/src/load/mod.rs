@@ -8,13 +8,14 @@
 
 pub mod uri;
 
+use crate::dialect::members::Members;
 use crate::dialect::Dialect;
 use crate::dialect::{self, keywords, DialectInfo};
 use crate::error::{CompileError, CompileErrorKind, Location};
 use crate::ir::NodeId;
 use crate::options::Options;
 use schemac_runtime::error::Escaped;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
@@ -317,34 +318,40 @@ impl<'a> Index<'a> {
     }
 }
 
-/// The keywords whose value is one subschema (`items` too, when it is not an array).
-const SINGLE: &[&str] = &[
-    "additionalProperties",
-    "propertyNames",
-    "additionalItems",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-];
+/// How a keyword's value holds subschemas.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// One subschema (`items` too, when it is not an array).
+    One,
+    /// An array of subschemas (`items` too, when it is one).
+    Array,
+    /// An object of subschemas (`dependencies`: those entries that are not arrays of
+    /// names).
+    Map,
+}
 
-/// The keywords whose value is an array of subschemas (`items` too, when it is one).
-const ARRAYS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
-
-/// The keywords whose value is an object of subschemas (`dependencies`: those entries
-/// that are not arrays of names).
-const MAPS: &[&str] = &[
-    "$defs",
-    "definitions",
-    "properties",
-    "patternProperties",
-    "dependentSchemas",
-    "dependencies",
-];
+/// How the value of `keyword`, a keyword of the dialect in force, holds subschemas, if
+/// it does.
+fn holds(keyword: &str, value: &Value) -> Option<Holds> {
+    Some(match keyword {
+        "additionalProperties"
+        | "propertyNames"
+        | "additionalItems"
+        | "contains"
+        | "not"
+        | "if"
+        | "then"
+        | "else"
+        | "unevaluatedItems"
+        | "unevaluatedProperties"
+        | "contentSchema" => Holds::One,
+        "items" if !value.is_array() => Holds::One,
+        "allOf" | "anyOf" | "oneOf" | "prefixItems" | "items" => Holds::Array,
+        "$defs" | "definitions" | "properties" | "patternProperties" | "dependentSchemas"
+        | "dependencies" => Holds::Map,
+        _ => return None,
+    })
+}
 
 /// Whether `name` is a valid `$anchor` / `$dynamicAnchor` (an XML NCName-like token).
 fn is_anchor_name(name: &str) -> bool {
@@ -400,6 +407,7 @@ impl<'a> Walk<'_, 'a> {
             self.record(place, value, base, resource, dialect);
             return;
         };
+        let object = Members::new(object);
 
         // `$schema` first: it decides how the other keywords read. A subschema is a resource
         // root when it has an identifier: the keyword of the dialect in force (`$id`, or
@@ -557,29 +565,31 @@ impl<'a> Walk<'_, 'a> {
             base.clone()
         };
         // (The children first, so that the place moves into the record.)
-        self.children(object, &place, &base, &resource, dialect, depth);
+        self.children(&object, &place, &base, &resource, dialect, depth);
         self.record(place, value, &ref_base, &resource, dialect);
     }
 
     fn children(
         &mut self,
-        object: &'a Map<String, Value>,
+        object: &Members<'a>,
         place: &Place,
         base: &Rc<str>,
         resource: &Rc<Place>,
         dialect: DialectInfo,
         depth: usize,
     ) {
-        for (keyword, value) in object {
+        for (keyword, value) in object.map() {
             let keyword = keyword.as_str();
             // Only the dialect's own keywords hold subschemas (draft-07's `$defs` is an
             // unknown keyword, its value no schema).
+            let Some(holds) = holds(keyword, value) else {
+                continue;
+            };
             if !keywords::is_known(dialect.dialect, keyword) {
                 continue;
             }
-            let is_items = keyword == "items";
-            if SINGLE.contains(&keyword) || (is_items && !value.is_array()) {
-                self.schema(
+            match (holds, value) {
+                (Holds::One, _) => self.schema(
                     value,
                     place.child(&[keyword]),
                     base,
@@ -587,9 +597,8 @@ impl<'a> Walk<'_, 'a> {
                     dialect,
                     depth + 1,
                     false,
-                );
-            } else if ARRAYS.contains(&keyword) || is_items {
-                if let Value::Array(items) = value {
+                ),
+                (Holds::Array, Value::Array(items)) => {
                     for (i, item) in items.iter().enumerate() {
                         let i = i.to_string();
                         self.schema(
@@ -603,8 +612,7 @@ impl<'a> Walk<'_, 'a> {
                         );
                     }
                 }
-            } else if MAPS.contains(&keyword) {
-                if let Value::Object(map) = value {
+                (Holds::Map, Value::Object(map)) => {
                     for (name, sub) in map {
                         if keyword == "dependencies" && sub.is_array() {
                             continue;
@@ -620,6 +628,7 @@ impl<'a> Walk<'_, 'a> {
                         );
                     }
                 }
+                _ => {}
             }
         }
     }

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 /// A schema object with a filter of its member names.
 #[derive(Clone, Copy)]
-pub(super) struct Members<'v> {
+pub(crate) struct Members<'v> {
     map: &'v Map<String, Value>,
     /// Bit [`slot`] of each member's name.
     filter: u64,
