@@ -1,11 +1,13 @@
 //! A node's shape, the key [`super::share`] groups nodes by: its checks written as bytes
-//! with their targets left out (and, when sharing verdicts, their keyword paths), every
-//! text and list preceded by its length, so that no shape is a prefix of another's
-//! reading and two shapes are equal exactly when the checks are.
+//! with their targets left out (and, when sharing verdicts, their keyword paths), each
+//! a tag and its fields, every text and list preceded by its length, so that no shape is
+//! a prefix of another's reading and two shapes are equal exactly when the checks are
+//! (JSON values included, numbers as they are held: `1` and `1.0` apart).
 
 use super::{extends_location, Sharing};
 use crate::ir::{CheckKind, Edge, Node, Program};
-use std::io::Write as _;
+use schemac_runtime::json::Divisor;
+use serde_json::{Number, Value};
 
 /// Writes one node's shape.
 pub(super) struct Shape<'a> {
@@ -55,7 +57,12 @@ impl<'a> Shape<'a> {
             self.out.push(u8::from(node.is_resource_root));
         }
         if self.sharing == Sharing::Errors {
-            self.debug(&node.annotations);
+            self.number(node.annotations.len() as u64);
+            for annotation in &node.annotations {
+                self.text(&annotation.keyword);
+                self.value(&annotation.value);
+                self.out.push(u8::from(annotation.strings_only));
+            }
         }
         self.number(node.checks.len() as u64);
         for check in &node.checks {
@@ -66,7 +73,7 @@ impl<'a> Shape<'a> {
         }
     }
 
-    /// One check: a tag, then its fields; a leaf check (no edges) as its `Debug` text.
+    /// One check: a tag, then its fields.
     fn check(&mut self, kind: &CheckKind) {
         match kind {
             CheckKind::Ref(e) => self.tagged(1, [e]),
@@ -138,11 +145,118 @@ impl<'a> Shape<'a> {
                 self.out.push(u8::from(max.is_some()));
                 self.number(max.unwrap_or_default());
             }
-            leaf => {
-                debug_assert!(leaf.edges().next().is_none());
-                self.out.push(0);
-                self.debug(leaf);
+            CheckKind::False => self.out.push(20),
+            CheckKind::Type(types) => self.out.extend([21, types.0]),
+            CheckKind::IntegerLiteral(types) => self.out.extend([22, types.0]),
+            CheckKind::Const(value) => {
+                self.out.push(23);
+                self.value(value);
             }
+            CheckKind::Enum(values) => {
+                self.tagged_number(24, values.len() as u64);
+                for value in values {
+                    self.value(value);
+                }
+            }
+            CheckKind::MultipleOf(divisor) => match divisor {
+                Divisor::Integer(n) => self.tagged_number(25, *n),
+                Divisor::Float(f) => self.tagged_number(26, f.to_bits()),
+            },
+            CheckKind::Minimum(n) => self.bound(27, n),
+            CheckKind::Maximum(n) => self.bound(28, n),
+            CheckKind::ExclusiveMinimum(n) => self.bound(29, n),
+            CheckKind::ExclusiveMaximum(n) => self.bound(30, n),
+            CheckKind::MinLength(n) => self.tagged_number(31, *n),
+            CheckKind::MaxLength(n) => self.tagged_number(32, *n),
+            CheckKind::MinItems(n) => self.tagged_number(33, *n),
+            CheckKind::MaxItems(n) => self.tagged_number(34, *n),
+            CheckKind::MinProperties(n) => self.tagged_number(35, *n),
+            CheckKind::MaxProperties(n) => self.tagged_number(36, *n),
+            CheckKind::Pattern(id) => self.tagged_number(37, id.0 as u64),
+            CheckKind::Format(name) => {
+                self.out.push(38);
+                self.text(name);
+            }
+            CheckKind::ContentBase64 => self.out.push(39),
+            CheckKind::ContentJson { base64 } => self.out.extend([40, u8::from(*base64)]),
+            CheckKind::UniqueItems => self.out.push(41),
+            CheckKind::Required(names) => {
+                self.out.push(42);
+                self.texts(names);
+            }
+            CheckKind::DependentRequired(entries) => {
+                self.tagged_number(43, entries.len() as u64);
+                for (name, names) in entries {
+                    self.text(name);
+                    self.texts(names);
+                }
+            }
+            CheckKind::Unresolved { uri } => {
+                self.out.push(44);
+                self.text(uri);
+            }
+            // Each occurrence has an id of its own: never shared.
+            CheckKind::Custom(custom) => self.tagged_number(45, custom.id as u64),
+        }
+    }
+
+    /// A tag, then a number.
+    fn tagged_number(&mut self, tag: u8, n: u64) {
+        self.out.push(tag);
+        self.number(n);
+    }
+
+    /// A tag, then a JSON number as it is held: an unsigned or a negative integer, or a
+    /// float (`1` and `1.0` apart).
+    fn bound(&mut self, tag: u8, n: &Number) {
+        self.out.push(tag);
+        self.json_number(n);
+    }
+
+    fn json_number(&mut self, n: &Number) {
+        if let Some(u) = n.as_u64() {
+            self.tagged_number(0, u);
+        } else if let Some(i) = n.as_i64() {
+            self.tagged_number(1, i as u64);
+        } else {
+            self.tagged_number(2, n.as_f64().unwrap_or_default().to_bits());
+        }
+    }
+
+    /// A JSON value: a tag per kind, then its content (members in the map's order).
+    fn value(&mut self, value: &Value) {
+        match value {
+            Value::Null => self.out.push(0),
+            Value::Bool(b) => self.out.extend([1, u8::from(*b)]),
+            Value::Number(n) => {
+                self.out.push(2);
+                self.json_number(n);
+            }
+            Value::String(text) => {
+                self.out.push(3);
+                self.text(text);
+            }
+            Value::Array(items) => {
+                self.tagged_number(4, items.len() as u64);
+                for item in items {
+                    self.value(item);
+                }
+            }
+            Value::Object(members) => {
+                self.tagged_number(5, members.len() as u64);
+                for (name, member) in members {
+                    self.text(name);
+                    self.value(member);
+                }
+            }
+        }
+    }
+
+    /// The number of `texts`, then each.
+    fn texts(&mut self, texts: &[String]) {
+        self.number(texts.len() as u64);
+        for text in texts {
+            self.text(text);
         }
     }
 
@@ -178,14 +292,6 @@ impl<'a> Shape<'a> {
     fn text(&mut self, text: &str) {
         self.number(text.len() as u64);
         self.out.extend(text.as_bytes());
-    }
-
-    /// `value`'s `Debug` text, length-prefixed.
-    fn debug(&mut self, value: &impl std::fmt::Debug) {
-        let at = self.reserve();
-        // (Writing into a `Vec` cannot fail.)
-        let _ = write!(self.out, "{value:?}");
-        self.fill(at, (self.out.len() - at - 8) as u64);
     }
 
     /// Room for a number known only after what follows it is written ([`Shape::fill`]).
