@@ -230,7 +230,8 @@ pub fn escape_token(token: &str) -> String {
 
 /// Appends `token` to `out` as a JSON pointer reference token ([`escape_token`]).
 pub fn push_token(out: &mut String, token: &str) {
-    if !token.contains(['~', '/']) {
+    // (Bytewise: `~` and `/` are ASCII, never inside a longer UTF-8 sequence.)
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
         out.push_str(token);
         return;
     }
