@@ -181,7 +181,7 @@ pub(super) fn acyclic_classes<'l>(
     label: impl Fn(usize) -> &'l [u8],
 ) -> Vec<usize> {
     let mut class = vec![0; graph.len()];
-    let mut classes: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut classes: HashMap<Vec<u8>, usize> = HashMap::with_capacity(order.len());
     // One vertex's label then its successors' classes (copied only when new).
     let mut key = Vec::new();
     for &v in order {

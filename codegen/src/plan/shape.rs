@@ -285,8 +285,14 @@ impl<'a> Shape<'a> {
         self.fill(at, (self.targets.len() - start) as u64);
     }
 
-    fn number(&mut self, n: u64) {
-        self.out.extend(n.to_le_bytes());
+    /// `n` in LEB128: seven bits a byte, low first, the last byte's top bit clear (so no
+    /// number's bytes are a prefix of another's).
+    fn number(&mut self, mut n: u64) {
+        while n >= 0x80 {
+            self.out.push(n as u8 | 0x80);
+            n >>= 7;
+        }
+        self.out.push(n as u8);
     }
 
     fn text(&mut self, text: &str) {
@@ -296,11 +302,11 @@ impl<'a> Shape<'a> {
 
     /// Room for a number known only after what follows it is written ([`Shape::fill`]).
     fn reserve(&mut self) -> usize {
-        self.number(0);
+        self.out.extend([0; 8]);
         self.out.len() - 8
     }
 
-    /// Writes `n` into the room [`Shape::reserve`] left at `at`.
+    /// Writes `n` into the room [`Shape::reserve`] left at `at` (eight bytes, fixed).
     fn fill(&mut self, at: usize, n: u64) {
         self.out[at..at + 8].copy_from_slice(&n.to_le_bytes());
     }
