@@ -17,6 +17,7 @@ use crate::regex::{self, RegexError};
 use schemac_runtime::error::{Escaped, TypeSet};
 use schemac_runtime::json::Divisor;
 use serde_json::{Number, Value};
+use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
@@ -366,7 +367,7 @@ impl Lower<'_> {
             Some(Value::Bool(true)) => (Vec::new(), Vec::new()),
             Some(Value::Bool(false)) => (
                 vec![Check {
-                    keyword: String::new(),
+                    keyword: Cow::Borrowed(""),
                     kind: CheckKind::False,
                     annotates: false,
                 }],
@@ -542,11 +543,11 @@ impl Keywords<'_, '_> {
         (self.checks, annotations)
     }
 
-    fn push(&mut self, keyword: &str, kind: CheckKind) {
+    fn push(&mut self, keyword: impl Into<Cow<'static, str>>, kind: CheckKind) {
         let annotates = self.lower.options.annotations
             && applicator_annotates(self.info.dialect.dialect, &kind);
         self.checks.push(Check {
-            keyword: keyword.to_string(),
+            keyword: keyword.into(),
             kind,
             annotates,
         });
@@ -609,7 +610,7 @@ impl Keywords<'_, '_> {
                 location: self.keyword_location(&[name]),
             };
             self.lower.customs += 1;
-            self.push(name, CheckKind::Custom(Box::new(custom)));
+            self.push(name.clone(), CheckKind::Custom(Box::new(custom)));
         }
     }
 
@@ -756,7 +757,7 @@ impl Keywords<'_, '_> {
         list
     }
 
-    fn reference(&mut self, keyword: &str, value: &Value, dynamic: bool) {
+    fn reference(&mut self, keyword: &'static str, value: &Value, dynamic: bool) {
         let Some(reference) = value.as_str() else {
             self.invalid(keyword, "must be a string (a URI reference)");
             return;
@@ -997,7 +998,7 @@ impl Keywords<'_, '_> {
         }
     }
 
-    fn dependent_required(&mut self, keyword: &str, value: &Value) {
+    fn dependent_required(&mut self, keyword: &'static str, value: &Value) {
         let Some(map) = value.as_object() else {
             self.invalid(
                 keyword,

@@ -194,8 +194,8 @@ pub fn generate_tokens(
     for unit in units {
         let customs = unit.program.nodes.iter().flat_map(|n| &n.checks);
         for check in customs.filter(|c| matches!(c.kind, crate::ir::CheckKind::Custom(_))) {
-            if !keywords.contains_key(&check.keyword) {
-                return Err(EmitError::MissingKeywordFunction(check.keyword.clone()));
+            if !keywords.contains_key(&*check.keyword) {
+                return Err(EmitError::MissingKeywordFunction(check.keyword.to_string()));
             }
         }
     }

@@ -58,7 +58,7 @@ impl Build {
 
 fn check(keyword: &str, kind: CheckKind) -> Check {
     Check {
-        keyword: keyword.to_string(),
+        keyword: keyword.to_string().into(),
         kind,
         annotates: false,
     }

@@ -219,7 +219,7 @@ impl Interpreter {
         inst: Inst<'_, I>,
         mut ann: Option<&mut Annotations>,
     ) -> Res {
-        let keyword = check.keyword.as_str();
+        let keyword = &*check.keyword;
         let ok = match &check.kind {
             CheckKind::Required(names) => match (inst.as_object(), plan.required(index)) {
                 (Some(object), Some(required)) if !cx.report => required.holds(object),

@@ -174,7 +174,7 @@ impl Interpreter {
             CheckKind::MinProperties(limit) => ErrorKind::MinProperties { limit: *limit },
             CheckKind::MaxProperties(limit) => ErrorKind::MaxProperties { limit: *limit },
             CheckKind::Custom(custom) => ErrorKind::Custom {
-                keyword: Cow::Owned(check.keyword.clone()),
+                keyword: check.keyword.clone(),
                 message: Cow::Owned(self.custom(custom, inst).err().unwrap_or_default()),
             },
             // Checks `leaf` does not decide report their own errors.

@@ -90,6 +90,7 @@ use schemac_runtime::error::TypeSet;
 use schemac_runtime::json::Divisor;
 use schemac_runtime::Limits;
 use serde_json::{Number, Value};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Index of a node in [`Program::nodes`].
@@ -246,8 +247,9 @@ pub struct Edge {
 #[derive(Debug, Clone)]
 pub struct Check {
     /// The keyword's name as it appears in the schema (`minimum`, `items`,
-    /// `additionalItems`): the keyword location of its own errors is `/keyword`.
-    pub keyword: String,
+    /// `additionalItems`): the keyword location of its own errors is `/keyword`. (A
+    /// dialect's keyword is the compiler's own text, a custom one a copy.)
+    pub keyword: Cow<'static, str>,
     /// What it checks.
     pub kind: CheckKind,
     /// Whether the check gives its own annotation when its node passes (an applicator of

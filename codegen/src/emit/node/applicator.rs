@@ -94,7 +94,7 @@ impl Gen<'_> {
         );
         let keyword = &check.keyword;
         // `generate_tokens` refused a program with a custom keyword it has no path for.
-        let Some(path) = self.keywords.get(keyword) else {
+        let Some(path) = self.keywords.get(&**keyword) else {
             return Code::default();
         };
         let call = quote!(#path(&#value, &v.to_value()));

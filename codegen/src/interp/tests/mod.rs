@@ -109,7 +109,7 @@ impl Builder {
 
 fn check(keyword: &str, kind: CheckKind) -> Check {
     Check {
-        keyword: keyword.into(),
+        keyword: keyword.to_string().into(),
         kind,
         annotates: false,
     }
