@@ -291,6 +291,43 @@ pub fn push_fragment(out: &mut String, pointer: &str) {
 mod tests {
     use super::*;
 
+    /// What lowering's shortcut for fragment-only references relies on: when resolving
+    /// `#` against a base gives the base and `#`, resolving any fragment-only reference
+    /// gives the base followed by the reference.
+    #[test]
+    fn a_base_that_reads_back_takes_fragments_as_they_are() {
+        let bases = [
+            "https://schemac.invalid/root.json",
+            "http://example.com/a/b.json",
+            "http://example.com/a/../b.json",
+            "http://example.com/a?q=1",
+            "HTTP://Example.com/A",
+            "urn:uuid:deadbeef-1234-0000-0000-4321fedcba98",
+            "tag:example.com,2026:schema",
+            "file:///tmp/s.json",
+            "http://example.com",
+            "http://example.com/a#frag",
+            "relative/path.json",
+        ];
+        let references = ["#", "#/definitions/a", "#/a~1b/%25", "#anchor", "#/x?y#z"];
+        let mut verbatim = 0;
+        for base in bases {
+            if resolve(base, "#") != format!("{base}#") {
+                continue;
+            }
+            verbatim += 1;
+            for reference in references {
+                assert_eq!(
+                    resolve(base, reference),
+                    format!("{base}{reference}"),
+                    "{base}"
+                );
+            }
+        }
+        // A base with a fragment does not read back (resolving drops its fragment).
+        assert!(verbatim >= 8 && verbatim < bases.len(), "{verbatim}");
+    }
+
     #[test]
     fn fragments_percent_encode_what_a_uri_may_not_hold() {
         assert_eq!(encode_fragment("/properties/a~1b/0"), "/properties/a~1b/0");
