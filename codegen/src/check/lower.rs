@@ -86,7 +86,7 @@ pub(crate) fn lower(
 }
 
 /// A walked subschema's facts and value, as lowering takes them from the index.
-type Walked<'a> = (SchemaInfo, &'a Value);
+type WalkedFacts<'a> = (SchemaInfo, &'a Value);
 
 struct Lower<'a> {
     index: Index<'a>,
@@ -99,7 +99,7 @@ struct Lower<'a> {
     /// them in the index: see `node_for`).
     memo: HashMap<Place, NodeId>,
     /// The nodes to lower: place, node, and the subschema's facts and value when walked.
-    queue: Vec<(Place, NodeId, Option<Walked<'a>>)>,
+    queue: Vec<(Place, NodeId, Option<WalkedFacts<'a>>)>,
     regexes: Vec<RegexEntry>,
     regex_memo: HashMap<String, RegexId>,
     /// Total [`regex::CompiledRegex::size`] of the patterns so far.
@@ -337,7 +337,7 @@ impl Lower<'_> {
 
     /// Lowers the subschema at `place` into node `id`; `walked`: its facts and value, when
     /// the walk saw it.
-    fn lower_node(&mut self, place: Place, id: NodeId, walked: Option<Walked<'_>>) {
+    fn lower_node(&mut self, place: Place, id: NodeId, walked: Option<WalkedFacts<'_>>) {
         crate::work::add(1);
         let (info, value) = match walked {
             Some((info, value)) => (info, Some(value)),

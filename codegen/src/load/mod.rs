@@ -319,7 +319,7 @@ impl<'a> Index<'a> {
 }
 
 /// How a keyword's value holds subschemas.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Holds {
     /// One subschema (`items` too, when it is not an array).
     One,
@@ -647,8 +647,12 @@ impl<'a> Walk<'_, 'a> {
             resource: resource.clone(),
             dialect,
         };
-        let node = None;
-        self.records.push((place, Walked { info, value, node }));
+        let walked = Walked {
+            info,
+            value,
+            node: None,
+        };
+        self.records.push((place, walked));
     }
 
     fn anchor(&mut self, place: &Place, base: &str, name: &str, dynamic: bool, keyword: &str) {

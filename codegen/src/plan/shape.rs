@@ -153,10 +153,8 @@ impl<'a> Shape<'a> {
                 self.value(value);
             }
             CheckKind::Enum(values) => {
-                self.tagged_number(24, values.len() as u64);
-                for value in values {
-                    self.value(value);
-                }
+                self.out.push(24);
+                self.values(values);
             }
             CheckKind::MultipleOf(divisor) => match divisor {
                 Divisor::Integer(n) => self.tagged_number(25, *n),
@@ -237,10 +235,8 @@ impl<'a> Shape<'a> {
                 self.text(text);
             }
             Value::Array(items) => {
-                self.tagged_number(4, items.len() as u64);
-                for item in items {
-                    self.value(item);
-                }
+                self.out.push(4);
+                self.values(items);
             }
             Value::Object(members) => {
                 self.tagged_number(5, members.len() as u64);
@@ -249,6 +245,14 @@ impl<'a> Shape<'a> {
                     self.value(member);
                 }
             }
+        }
+    }
+
+    /// The number of `values`, then each.
+    fn values(&mut self, values: &[Value]) {
+        self.number(values.len() as u64);
+        for value in values {
+            self.value(value);
         }
     }
 
