@@ -5,6 +5,10 @@
 //! evaluation's context ([`Ctx`](super::context::Ctx)) only to measure what a pass's patterns charge at a
 //! known name ([`NamedPatterns`]), never the evaluation itself.
 //!
+//! Short-circuit steps are planned once per class of structurally identical nodes (the
+//! shared plan's [`crate::plan::NodePlan::canonical`]), whose members decide, charge and
+//! apply the same; the other members hold the class's steps, shared, not copies.
+//!
 //! Its files: this one (the per-node record and the planning that fills it),
 //! [`steps`] (the short-circuit steps by kind) and [`object`] (the fused object pass).
 
@@ -24,7 +28,7 @@ pub(super) use object::{
 use schemac_runtime::engine::Bits;
 use schemac_runtime::error::TypeSet;
 use std::sync::Arc;
-use steps::{op_on_kind, push_ops, splice_node};
+use steps::{canonical, op_on_kind, push_ops, splice_node};
 pub(super) use steps::{BranchesOp, ByKind, Fast, Lane, LookupsOp, Op, Simple};
 
 /// What the interpreter precomputes about one node.
@@ -110,12 +114,12 @@ pub(super) struct NodePlan {
     /// The [`NameList`]s of the `required` checks (entry 0) and `dependentRequired`
     /// entries (by position) with enough names, by (check index, entry).
     pub(super) name_lists: Vec<((usize, usize), NameList)>,
-    /// How short-circuit evaluation without annotations evaluates the node.
+    /// How short-circuit evaluation without annotations evaluates the node (its class's).
     pub(super) fast: Fast,
     /// The [`Op`]s short-circuit evaluation runs once it has entered an out-of-line
     /// [`NodePlan::quick`] node (`None` when there are none, as for every other node: an
     /// inline one's are in [`NodePlan::fast`]).
-    pub(super) ops: Option<Box<ByKind<Op>>>,
+    pub(super) ops: Option<Arc<ByKind<Op>>>,
 }
 
 /// One step of a node's checks as short-circuit evaluation runs them once it has
@@ -232,6 +236,9 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             }
         }
     }
+    // Short-circuit steps are planned once per class of structurally identical nodes
+    // (what they decide, charge and apply is the class's), and copied to its other
+    // members: a placeholder stands for those until then.
     let mut fast: Vec<(Fast, ByKind<Op>)> = (program.nodes.iter().zip(&plans))
         .enumerate()
         .map(|(i, (node, plan))| {
@@ -241,7 +248,7 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             if let Some(types) = plan.only_type {
                 return (Fast::Type(types), ByKind::default());
             }
-            if !plan.quick {
+            if !plan.quick || canonical(shared, i) != i {
                 return (Fast::Enter, ByKind::default());
             }
             let mut ops = Vec::new();
@@ -252,7 +259,7 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             if plan.out_of_line {
                 return (Fast::Enter, lanes);
             }
-            (Fast::Ops(Box::new(lanes)), ByKind::default())
+            (Fast::Ops(Arc::new(lanes)), ByKind::default())
         })
         .collect();
     if !program.uses_dynamic_scope {
@@ -264,18 +271,27 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
         }
     }
     let mut spliced = vec![false; fast.len()];
-    for id in 0..fast.len() {
+    for id in (0..fast.len()).filter(|&id| canonical(shared, id) == id) {
         splice_node(shared, &mut fast, &mut spliced, id);
     }
-    for (plan, (fast, ops)) in plans.iter_mut().zip(fast) {
-        let fast = match fast {
-            Fast::Ops(lanes) => Fast::Ops(Box::new(lanes.with_required_folded(&program.nodes))),
-            fast => fast,
+    for (id, (fast, ops)) in fast.into_iter().enumerate() {
+        let class = canonical(shared, id);
+        let (fast, ops) = if class == id {
+            let fast = match fast {
+                Fast::Ops(lanes) => Fast::Ops(Arc::new(
+                    Arc::unwrap_or_clone(lanes).with_required_folded(&program.nodes),
+                )),
+                fast => fast,
+            };
+            let ops = ops.with_required_folded(&program.nodes);
+            // (Most nodes have none: eight bytes then, not six lanes.)
+            (fast.simplified(), (!ops.is_idle()).then(|| Arc::new(ops)))
+        } else {
+            // (The class's first member, planned above: ids below this one.)
+            (plans[class].fast.clone(), plans[class].ops.clone())
         };
-        plan.fast = fast.simplified();
-        let ops = ops.with_required_folded(&program.nodes);
-        // (Most nodes have none: eight bytes then, not six lanes.)
-        plan.ops = (!ops.is_idle()).then(|| Box::new(ops));
+        plans[id].fast = fast;
+        plans[id].ops = ops;
     }
     let lookups: Vec<_> = (plans.iter())
         .map(|plan| plan.evaluates.as_ref().and_then(|_| lookups(plan, &plans)))

@@ -14,10 +14,11 @@ use crate::plan::thresholds::MAX_SPLICED;
 use crate::plan::{Discriminator, Limit, Plan};
 use schemac_runtime::error::TypeSet;
 use serde_json::Value;
+use std::sync::Arc;
 
 /// How short-circuit evaluation without annotations evaluates a node
 /// ([`NodePlan::fast`]), decided once so that a node evaluation reads one tag.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(in crate::interp) enum Fast {
     /// Not at all: [`NodePlan::always_valid`].
     Valid,
@@ -25,9 +26,9 @@ pub(in crate::interp) enum Fast {
     Type(TypeSet),
     /// A quick inline node whose checks are all [`Simple`]: these, in order, in a loop
     /// of their own.
-    Simple(Box<ByKind<Simple>>),
+    Simple(Arc<ByKind<Simple>>),
     /// Any other quick inline node: its [`Op`]s.
-    Ops(Box<ByKind<Op>>),
+    Ops(Arc<ByKind<Op>>),
     /// Entered as in every other mode.
     #[default]
     Enter,
@@ -146,7 +147,7 @@ pub(in crate::interp) enum Simple {
 /// [`Kind`]: those that may fail or charge the budget on it, in order, and whether the
 /// node then fails (a `type`, `const` or `enum` that no instance of the kind passes ends
 /// the lane).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(in crate::interp) struct Lane<T> {
     pub(in crate::interp) steps: Box<[T]>,
     pub(in crate::interp) fails: bool,
@@ -163,7 +164,7 @@ impl<T> Default for Lane<T> {
 
 /// A node's steps split into one [`Lane`] per instance [`Kind`], so that an evaluation
 /// reads the instance's kind once and tests no `type` it decides.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(in crate::interp) struct ByKind<T> {
     lanes: [Lane<T>; 6],
 }
@@ -505,6 +506,7 @@ pub(super) fn only_reads(op: &Op, nodes: &[Node]) -> bool {
 /// theirs): short-circuit evaluation of such a node is exactly its lane of the
 /// instance's kind, which enters nothing and charges nothing, so the parent runs those
 /// steps itself instead of an [`Op::Apply`] (and fails where that lane fails).
+/// `fast` holds the lanes of [`canonical`] nodes; `id` must be one.
 pub(super) fn splice_node(
     shared: &Plan,
     fast: &mut [(Fast, ByKind<Op>)],
@@ -531,8 +533,15 @@ pub(super) fn splice_node(
         crate::work::add(1);
         stack.push((id, true));
         let applied = applied_nodes(&fast[id]);
-        stack.extend(applied.into_iter().rev().map(|target| (target, false)));
+        stack.extend((applied.into_iter().rev()).map(|target| (canonical(shared, target), false)));
     }
+}
+
+/// The node that stands for node `id` in short-circuit evaluation (its class's
+/// [`crate::plan::NodePlan::canonical`]): the only one of its class whose steps are
+/// planned, the others take copies.
+pub(super) fn canonical(shared: &Plan, id: usize) -> usize {
+    shared.nodes[id].canonical.0
 }
 
 /// The nodes `id`'s lanes apply in place, in order.
@@ -574,7 +583,8 @@ fn splice_lanes(shared: &Plan, fast: &mut [(Fast, ByKind<Op>)], id: usize) {
     let ops = splice(&fast[id].1);
     let (node_fast, node_ops) = &mut fast[id];
     if let (Fast::Ops(lanes), Some(spliced)) = (node_fast, fast_lanes) {
-        lanes.replace(spliced);
+        // (Not shared yet: planning hands out copies only once it is done.)
+        Arc::make_mut(lanes).replace(spliced);
     }
     node_ops.replace(ops);
 }
@@ -610,8 +620,9 @@ fn spliced_lane(
             _ => None,
         };
         let before = steps.as_ref().map_or(at, Vec::len);
-        let inner = (applied.and_then(|target| fast[target.0].0.inline_lane(kind)))
-            .filter(|inner| before + inner.steps.len() <= MAX_SPLICED);
+        let inner = (applied
+            .and_then(|target| fast[canonical(shared, target.0)].0.inline_lane(kind)))
+        .filter(|inner| before + inner.steps.len() <= MAX_SPLICED);
         if let (OnKind::Same, None) = (&narrowed, &inner) {
             if let Some(steps) = &mut steps {
                 steps.push(op.clone());
@@ -663,7 +674,7 @@ pub(super) fn narrow(
     fast: &[(Fast, ByKind<Op>)],
 ) -> OnKind<Op> {
     // Whether the node is decided on the kind: valid or not.
-    let decided = |target: NodeId| fast[target.0].0.decided(kind);
+    let decided = |target: NodeId| fast[canonical(shared, target.0)].0.decided(kind);
     let branches = match op {
         Op::AnyOf(branches) | Op::OneOf(branches) => branches,
         Op::Not(target) => {
@@ -758,13 +769,7 @@ impl Fast {
     /// that is entered).
     pub(super) fn inline_lane(&self, kind: Kind) -> Option<Lane<Op>> {
         match self {
-            Fast::Ops(lanes) => {
-                let lane = lanes.lane(kind);
-                Some(Lane {
-                    steps: lane.steps.clone(),
-                    fails: lane.fails,
-                })
-            }
+            Fast::Ops(lanes) => Some(lanes.lane(kind).clone()),
             Fast::Type(types) => Some(match simple_on_kind(&Simple::Type(*types), kind) {
                 OnKind::Passes => Lane::default(),
                 OnKind::Same => Lane {
@@ -795,7 +800,7 @@ impl Fast {
         if !all_simple {
             return Fast::Ops(lanes);
         }
-        let lanes = lanes.lanes.map(|lane| Lane {
+        let lanes = Arc::unwrap_or_clone(lanes).lanes.map(|lane| Lane {
             steps: (lane.steps.into_vec().into_iter())
                 .filter_map(|op| match op {
                     Op::Simple(simple) => Some(simple),
@@ -804,7 +809,7 @@ impl Fast {
                 .collect(),
             fails: lane.fails,
         });
-        Fast::Simple(Box::new(ByKind { lanes }.fold_item_counts()))
+        Fast::Simple(Arc::new(ByKind { lanes }.fold_item_counts()))
     }
 }
 
