@@ -166,7 +166,8 @@ impl Plan {
         order_checks(&mut program, &weights);
         let canonical = share(&program, Sharing::Verdicts);
         let graph = Graph::new(&program, &|id| canonical[id.0]);
-        let nodes = decide(&program, &canonical, &graph, &weights);
+        let acyclic = !recursive.contains(&true);
+        let nodes = decide(&program, &canonical, (&graph, acyclic), &weights);
         let discriminators = discriminate::discriminators(&program);
         let depth_free = depth_free(&program, &graph, &nodes);
         Plan {
@@ -563,17 +564,24 @@ fn inline_sizes(program: &Program, canon: &impl Fn(NodeId) -> NodeId, limit: u32
     size.into_iter().map(|s| s.unwrap_or(limit + 1)).collect()
 }
 
-/// The out-of-line decisions and entry costs, over the shared (canonical) graph.
+/// The out-of-line decisions and entry costs, over the shared (canonical) graph, of a
+/// program that is `acyclic` or not.
 fn decide(
     program: &Program,
     canonical: &[NodeId],
-    graph: &Graph,
+    (graph, acyclic): (&Graph, bool),
     weights: &[u32],
 ) -> Vec<NodePlan> {
     let n = program.nodes.len();
     let canon = |id: NodeId| canonical[id.0];
-    // Cycles of the shared graph (sharing can close a cycle no original node is on).
-    let cyclic = graph.on_cycles();
+    // Cycles of the shared graph (sharing can close a cycle no original node is on, but
+    // not where there is none: a class's members have successors in the same classes, so
+    // a cycle of classes would lift to an endless path of nodes).
+    let cyclic = if acyclic {
+        vec![false; graph.nodes]
+    } else {
+        graph.on_cycles()
+    };
     // Referrers of each canonical node, from canonical nodes reachable from the root; the
     // nodes declaring a dynamic anchor that a reachable `$dynamicRef` names are forced out
     // of line (each anchor's vertex is walked once).

@@ -397,8 +397,10 @@ fn plan_names(program: &Program, plans: &mut [NodePlan]) {
         names.into_iter().map(String::from).collect(),
     ));
     let mut memo = vec![None; plans.len()];
-    for id in 0..plans.len() {
-        evaluated_by_name(program, &table, NodeId(id), &mut memo);
+    for (id, plan) in plans.iter().enumerate() {
+        if plan.collect_properties && !plan.has_unevaluated && !plan.collect_items {
+            evaluated_by_name(program, &table, NodeId(id), &mut memo);
+        }
     }
     for ((node, plan), evaluates) in program.nodes.iter().zip(plans.iter_mut()).zip(memo) {
         if !plan.collect_properties {
@@ -434,6 +436,11 @@ fn evaluated_by_name(
 ) -> Option<Bits> {
     if let Some(found) = &memo[id.0] {
         return found.clone();
+    }
+    let node = &program.nodes[id.0];
+    if !node.collect.properties || node.collect.items {
+        memo[id.0] = Some(None);
+        return None;
     }
     // Depth first, one target at a time as a recursive walk would go, but on a stack of
     // its own: a chain of `allOf`s / `$ref`s is as deep as the schema is long, and the
