@@ -203,8 +203,19 @@ impl Graph {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::Graph;
+
+    /// Numbers below the bound asked for, from a small linear congruential generator
+    /// started at `seed`: the random graphs of the tests are the same on every run.
+    pub(in crate::plan) fn numbers(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |bound: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as usize) % bound
+        }
+    }
 
     /// Whether vertex `v` of `lists` reaches itself by one edge or more.
     fn reaches_itself(lists: &[Vec<usize>], v: usize) -> bool {
@@ -223,14 +234,7 @@ mod tests {
 
     #[test]
     fn on_cycles_agrees_with_reachability_on_random_graphs() {
-        // A small linear congruential generator: the graphs are the same on every run.
-        let mut seed: u64 = 0xc7c1e;
-        let mut next = |bound: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) as usize) % bound
-        };
+        let mut next = numbers(0xc7c1e);
         let mut forward = 0;
         for round in 0..600 {
             let n = 1 + next(16);

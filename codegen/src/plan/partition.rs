@@ -287,14 +287,7 @@ mod tests {
 
     #[test]
     fn agrees_with_refinement_by_rounds_on_random_graphs() {
-        // A small linear congruential generator: the graphs are the same on every run.
-        let mut seed: u64 = 0x5eed;
-        let mut next = |bound: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 33) as usize) % bound
-        };
+        let mut next = crate::plan::graph::tests::numbers(0x5eed);
         for round in 0..400 {
             let n = 1 + next(24);
             let kinds = 1 + next(3);
