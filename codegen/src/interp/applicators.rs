@@ -4,10 +4,11 @@
 
 use super::annotations::Annotations;
 use super::context::{Ctx, Inst};
+use super::index::Tags;
 use super::plan::BranchesOp;
 use super::Interpreter;
 use crate::ir::{Edge, Node, NodeId};
-use crate::plan::{explain, Discriminator};
+use crate::plan::explain;
 use schemac_runtime::engine::{closest_candidates, Res, Stop, Trail};
 use schemac_runtime::error::{ErrorKind, Matched, TypeMismatch};
 use schemac_runtime::instance::Instance;
@@ -20,7 +21,7 @@ use super::plan::Op;
 /// the instance its discriminator reads, once, when it first decides a branch.
 pub(super) struct Branches<'p, 'k, T, I> {
     branches: &'p [T],
-    discriminator: Option<&'p Discriminator>,
+    discriminator: Option<&'p Tags>,
     inst: Inst<'k, I>,
 }
 
@@ -36,7 +37,7 @@ impl<T, I: Copy> Copy for Branches<'_, '_, T, I> {}
 impl<'p, 'k, 't, T, I: Instance<'t>> Branches<'p, 'k, T, I> {
     pub(super) fn new(
         branches: &'p [T],
-        discriminator: Option<&'p Discriminator>,
+        discriminator: Option<&'p Tags>,
         inst: Inst<'k, I>,
     ) -> Branches<'p, 'k, T, I> {
         Branches {
@@ -48,14 +49,21 @@ impl<'p, 'k, 't, T, I: Instance<'t>> Branches<'p, 'k, T, I> {
 
     /// Whether the discriminator admits each branch, in order (every branch without
     /// one). The instance's tag is looked up only when a branch that not every tag
-    /// admits is reached (as generated code does).
+    /// admits is reached (as generated code does), and the branches it admits found
+    /// then, at once where the discriminator can ([`Tags::admitted`]).
     fn admissions(self) -> impl Iterator<Item = bool> + Clone + use<'p, 'k, 't, T, I> {
-        let mut tag = None;
+        let mut read = None;
         (0..self.branches.len()).map(move |i| {
             self.discriminator.is_none_or(|d| {
-                let admits = &d.branches[i];
-                admits.admits_all()
-                    || admits.admits(*tag.get_or_insert_with(|| tag_of(d, self.inst)))
+                let admits = &d.of.branches[i];
+                if admits.admits_all() {
+                    return true;
+                }
+                let (tag, mask) = *read.get_or_insert_with(|| {
+                    let tag = tag_of(&d.of, self.inst);
+                    (tag, d.admitted(tag))
+                });
+                mask.map_or_else(|| admits.admits(tag), |mask| mask >> i & 1 == 1)
             })
         })
     }
@@ -77,7 +85,7 @@ impl<'p, 'k, 't, T, I: Instance<'t>> Branches<'p, 'k, T, I> {
 }
 
 /// The instance's tag under discriminator `d`.
-fn tag_of<'t, I: Instance<'t>>(d: &Discriminator, inst: Inst<'_, I>) -> Tag<'t> {
+fn tag_of<'t, I: Instance<'t>>(d: &crate::plan::Discriminator, inst: Inst<'_, I>) -> Tag<'t> {
     match inst {
         Inst::Value(value) => Tag::of(value, &d.property),
         _ => Tag::NotObject,

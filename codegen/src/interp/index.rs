@@ -1,13 +1,19 @@
 //! The interpreter's run-time indexes over names a schema lists: [`PropertyIndex`]
 //! (an instance key found among `properties` names by its length and its first and last
 //! eight bytes), [`Required`] (`required`'s names found in one pass over a small object)
-//! and [`NameTable`] (the ids by which short-circuit evaluation records evaluated
-//! properties by name). Built once when the interpreter is; read on every lookup.
+//! [`NameTable`] (the ids by which short-circuit evaluation records evaluated
+//! properties by name) and [`Tags`] (the branches a discriminator's tag admits). Built
+//! once when the interpreter is; read on every lookup.
 
 use super::access::{count, has_key, text_of};
 use crate::plan::thresholds::{KEYS_PER_NAME, REQUIRED_IN_PASS, SCANNED_NAMES};
+use crate::plan::Discriminator;
 use schemac_runtime::engine::Bits;
 use schemac_runtime::instance::Instance;
+use schemac_runtime::json::Tag;
+
+#[cfg(doc)]
+use crate::plan::Admits;
 
 /// A name's byte length with its first and last eight bytes (overlapping, or zero-padded
 /// below eight): two names up to 16 bytes long are equal exactly when their heads are;
@@ -272,5 +278,87 @@ impl NameTable {
             set.set(id);
         }
         set
+    }
+}
+
+/// An `anyOf` / `oneOf` discriminator with the branches each tag admits found by one
+/// lookup, instead of a test per branch ([`Admits::admits`]), when it has at most 64
+/// branches: bit `i` of a mask stands for branch `i`.
+#[derive(Debug, Clone)]
+pub(super) struct Tags {
+    /// The plan's discriminator.
+    pub(super) of: Discriminator,
+    /// The masks (`None` above 64 branches).
+    masks: Option<Box<TagMasks>>,
+}
+
+/// The masks of [`Tags`].
+#[derive(Debug, Clone)]
+struct TagMasks {
+    /// Every string some branch restricts the property to, each once.
+    strings: Vec<String>,
+    /// The index over `strings`.
+    index: PropertyIndex,
+    /// Per string, the branches restricting the property to strings that admit it.
+    admitting: Vec<u64>,
+    /// The branches that do not restrict the property to strings (they admit any value).
+    unrestricted: u64,
+    /// The branches that do not require the property.
+    optional: u64,
+}
+
+impl Tags {
+    pub(super) fn new(of: Discriminator) -> Tags {
+        let masks = (of.branches.len() <= 64).then(|| {
+            let bit = |i: usize| 1u64 << i;
+            let mut strings: Vec<String> = (of.branches.iter())
+                .flat_map(|admits| admits.values.iter().flatten().cloned())
+                .collect();
+            strings.sort_unstable();
+            strings.dedup();
+            let at = |s: &str| strings.binary_search_by(|v| v.as_str().cmp(s)).ok();
+            let mut admitting = vec![0u64; strings.len()];
+            let (mut unrestricted, mut optional) = (0, 0);
+            for (i, admits) in of.branches.iter().enumerate() {
+                match &admits.values {
+                    Some(values) => {
+                        (values.iter().filter_map(|v| at(v))).for_each(|at| admitting[at] |= bit(i))
+                    }
+                    None => unrestricted |= bit(i),
+                }
+                if !admits.required {
+                    optional |= bit(i);
+                }
+            }
+            let index = PropertyIndex::new(strings.iter().map(String::as_str));
+            Box::new(TagMasks {
+                strings,
+                index,
+                admitting,
+                unrestricted,
+                optional,
+            })
+        });
+        Tags { of, masks }
+    }
+
+    /// The branches a value with tag `tag` may be valid against, as a mask; `None` when
+    /// each branch is to be asked ([`Admits::admits`]): above 64 branches, or for a
+    /// string with an escape.
+    #[inline]
+    pub(super) fn admitted(&self, tag: Tag<'_>) -> Option<u64> {
+        let masks = self.masks.as_deref()?;
+        Some(match tag {
+            Tag::NotObject => u64::MAX,
+            Tag::Absent => masks.optional,
+            Tag::Str(s) => {
+                let found = masks
+                    .index
+                    .find(s, |i| masks.strings.get(i).map(String::as_str));
+                masks.unrestricted | found.map_or(0, |at| masks.admitting[at])
+            }
+            Tag::Escaped(_) => return None,
+            Tag::Other => masks.unrestricted,
+        })
     }
 }

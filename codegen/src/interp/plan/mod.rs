@@ -15,12 +15,12 @@
 mod object;
 mod steps;
 
-use super::index::{NameTable, PropertyIndex, Required};
+use super::index::{NameTable, PropertyIndex, Required, Tags};
 use crate::ir::{CheckKind, Node, NodeId, Program};
 use crate::plan::kind::Kind;
 use crate::plan::lookup::{pattern_set, EnumTable, NameList};
 use crate::plan::object_pass::{fused_applicators, FusedApplicators};
-use crate::plan::{Discriminator, Plan};
+use crate::plan::Plan;
 use crate::regex::PatternSet;
 pub(super) use object::{
     object_pass_at, ClosedOp, FoldedRequired, NamedPatterns, ObjectOp, ObjectPass,
@@ -108,7 +108,7 @@ pub(super) struct NodePlan {
     /// least [`PatternSet::MIN_PATTERNS`] patterns, by check index.
     pub(super) pattern_sets: Vec<(usize, PatternSet)>,
     /// The discriminators of the node's `anyOf` / `oneOf` checks, by check index.
-    pub(super) discriminators: Vec<(usize, Discriminator)>,
+    pub(super) discriminators: Vec<(usize, Tags)>,
     /// Member tables of the `enum` checks with enough members, by check index.
     pub(super) enum_tables: Vec<(usize, EnumTable)>,
     /// The [`NameList`]s of the `required` checks (entry 0) and `dependentRequired`
@@ -153,7 +153,7 @@ impl NodePlan {
     }
 
     /// The discriminator of check `index`, if it has one.
-    pub(super) fn discriminator(&self, index: usize) -> Option<&Discriminator> {
+    pub(super) fn discriminator(&self, index: usize) -> Option<&Tags> {
         at_check(&self.discriminators, index)
     }
 
@@ -562,7 +562,11 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
         collect_items: node.collect.items,
         discriminators: (node.checks.iter().enumerate())
             .filter(|(_, check)| matches!(check.kind, CheckKind::AnyOf(_) | CheckKind::OneOf(_)))
-            .filter_map(|(i, _)| shared.discriminator(id, i).map(|d| (i, d.clone())))
+            .filter_map(|(i, _)| {
+                shared
+                    .discriminator(id, i)
+                    .map(|d| (i, Tags::new(d.clone())))
+            })
             .collect(),
         ..NodePlan::default()
     };

@@ -136,6 +136,20 @@ pub(in crate::interp) struct ObjectPass<'p> {
     pub(in crate::interp) named: &'p [NamedPatterns],
 }
 
+impl ObjectPass<'_> {
+    /// Whether the pass applies a subschema that `applies` (one that is not valid
+    /// whatever the instance, with nothing to charge): short-circuit evaluation of a pass
+    /// that applies none has nothing to do.
+    pub(in crate::interp) fn applies_any(&self, applies: impl Fn(&NodeId) -> bool) -> bool {
+        let properties = self.properties.map_or(&[][..], |(entries, _)| entries);
+        let patterns = self.patterns.unwrap_or_default();
+        (properties.iter().map(|(_, edge)| edge))
+            .chain(patterns.iter().map(|(_, edge)| edge))
+            .chain(self.additional.map(|(edge, _, _)| edge))
+            .any(|edge| applies(&edge.target))
+    }
+}
+
 /// The pass over an object's properties that check `index` of `node` (an object
 /// applicator) runs: the fused applicators at the first of them (`None` at the others,
 /// which ran with it), else the check alone.

@@ -6,7 +6,7 @@
 
 use super::object::{object_pass_at, ClosedOp, FoldedRequired, ObjectOp, ObjectPass, PropertiesOp};
 use super::{Bound, NodePlan};
-use crate::interp::index::{PropertyIndex, Required};
+use crate::interp::index::{PropertyIndex, Required, Tags};
 use crate::ir::{CheckKind, Edge, Node, NodeId, Program};
 use crate::plan::kind::{Kind, TypeTest};
 use crate::plan::lookup::EnumTable;
@@ -90,7 +90,7 @@ pub(in crate::interp) struct BranchesOp {
     pub(in crate::interp) targets: Box<[NodeId]>,
     /// The discriminator over `targets` (only in the object lane: it admits every
     /// other kind).
-    pub(in crate::interp) discriminator: Option<Discriminator>,
+    pub(in crate::interp) discriminator: Option<Tags>,
 }
 
 /// Consecutive single-property steps as [`Op::Lookups`] runs them.
@@ -701,7 +701,7 @@ pub(super) fn narrow(
     };
     let any = matches!(op, Op::AnyOf(_));
     let discriminator = (branches.discriminator.as_ref()).filter(|_| kind == Kind::Object);
-    let admits_all = |i: usize| discriminator.is_none_or(|d| d.branches[i].admits_all());
+    let admits_all = |i: usize| discriminator.is_none_or(|d| d.of.branches[i].admits_all());
     let mut kept = Vec::new();
     for (i, &target) in branches.targets.iter().enumerate() {
         // (A branch the kind rules out is left out whatever it charges on entry.)
@@ -723,9 +723,11 @@ pub(super) fn narrow(
         [i] if admits_all(i) => return OnKind::Runs(Op::Apply(branches.targets[i])),
         _ => Box::new(BranchesOp {
             targets: kept.iter().map(|&i| branches.targets[i]).collect(),
-            discriminator: discriminator.map(|d| Discriminator {
-                property: d.property.clone(),
-                branches: kept.iter().map(|&i| d.branches[i].clone()).collect(),
+            discriminator: discriminator.map(|d| {
+                Tags::new(Discriminator {
+                    property: d.of.property.clone(),
+                    branches: kept.iter().map(|&i| d.of.branches[i].clone()).collect(),
+                })
             }),
         }),
     };
@@ -874,6 +876,9 @@ pub(super) fn push_ops(
             otherwise: otherwise.as_ref().map(|e| e.target),
         }),
         CheckKind::Properties(entries) if plan.object.is_none() => {
+            if !entries.iter().any(|(_, edge)| applies(&edge.target)) {
+                return;
+            }
             ops.push(Op::Closed(Box::new(ClosedOp {
                 properties: PropertiesOp {
                     entries: entries.clone().into_boxed_slice(),
@@ -887,7 +892,8 @@ pub(super) fn push_ops(
         | CheckKind::PatternProperties(_)
         | CheckKind::AdditionalProperties { .. } => {
             // A fused check runs with the first of them (no pass at the others).
-            if let Some(pass) = object_pass_at(node, plan, index) {
+            if let Some(pass) = object_pass_at(node, plan, index).filter(|p| p.applies_any(applies))
+            {
                 ops.push(Op::of_pass(pass, (program, plans)));
             }
         }

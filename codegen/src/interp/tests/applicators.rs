@@ -437,3 +437,59 @@ fn property_names_apply_to_keys_located_at_the_object() {
         ]
     );
 }
+
+#[test]
+fn a_discriminators_masks_admit_what_each_branch_admits() {
+    use crate::interp::index::Tags;
+    use crate::plan::{Admits, Discriminator};
+    use schemac_runtime::json::Tag;
+    let admits = |required: bool, values: Option<&[&str]>| Admits {
+        required,
+        values: values.map(|v| v.iter().map(|s| s.to_string()).collect()),
+    };
+    let branches = vec![
+        admits(true, Some(&["circle"])),
+        admits(false, Some(&["square", "rectangle"])),
+        admits(true, None),
+        admits(false, None),
+        admits(true, Some(&["circle", "polygon"])),
+    ];
+    let many: Vec<Admits> = (0..70)
+        .map(|i| admits(i % 3 == 0, Some(&[["a", "b", "c"][i % 3]])))
+        .collect();
+    let tags = [
+        Tag::NotObject,
+        Tag::Absent,
+        Tag::Other,
+        Tag::Str("circle"),
+        Tag::Str("polygon"),
+        Tag::Str("square"),
+        Tag::Str("triangle"),
+        Tag::Str(""),
+        Tag::Str("a"),
+        Tag::Str("c"),
+    ];
+    for branches in [branches, many] {
+        let n = branches.len();
+        let tags_of = Tags::new(Discriminator {
+            property: "type".into(),
+            branches,
+        });
+        for tag in tags {
+            let expected: Vec<bool> = (tags_of.of.branches.iter())
+                .map(|a| a.admits(tag))
+                .collect();
+            match tags_of.admitted(tag) {
+                Some(mask) => {
+                    assert!(n <= 64, "masks only up to 64 branches");
+                    let got: Vec<bool> = (0..n).map(|i| mask >> i & 1 == 1).collect();
+                    assert_eq!(got, expected, "{tag:?}");
+                }
+                None => assert!(
+                    n > 64,
+                    "{tag:?} is asked branch by branch below 65 branches"
+                ),
+            }
+        }
+    }
+}
