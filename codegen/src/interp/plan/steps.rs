@@ -403,8 +403,9 @@ impl ByKind<Op> {
 /// that it can run ([`FoldedRequired::new`]), when between them stand only steps that
 /// read the object without applying or charging anything: short-circuit evaluation
 /// may run such steps in any order. A `properties` alone that takes none is left an
-/// [`Op::Properties`], or an [`Op::Property`] when it has one entry; consecutive
-/// [`Op::Property`] steps become one [`Op::Lookups`] ([`merge_lookups`]).
+/// [`Op::Properties`], or an [`Op::Property`] when it has one entry; consecutive such
+/// steps of distinct names become one [`Op::Properties`] ([`merge_properties`]), or,
+/// when all are [`Op::Property`], one [`Op::Lookups`] ([`merge_lookups`]).
 pub(super) fn fold_required(steps: &mut Box<[Op]>, nodes: &[Node]) {
     if !(steps.iter()).any(|op| matches!(op, Op::Closed(_) | Op::Property(_))) {
         return; // (nothing to fold, take apart or merge)
@@ -443,7 +444,52 @@ pub(super) fn fold_required(steps: &mut Box<[Op]>, nodes: &[Node]) {
         }
         op => op,
     };
-    *steps = merge_lookups(lane.into_iter().map(alone));
+    *steps = merge_lookups(merge_properties(lane.into_iter().map(alone)).into_iter());
+}
+
+/// `lane` with each run of consecutive [`Op::Properties`] / [`Op::Property`] steps (at
+/// least two, one of them an [`Op::Properties`]) whose names are all distinct made one
+/// [`Op::Properties`] over their entries in order, with an index over their names: the
+/// same schemas applied to the same keys (`properties` charges nothing per key), in one
+/// pass over the object's keys instead of one per step, as for the `allOf` members with
+/// `properties` of their own that splicing puts side by side.
+fn merge_properties(lane: impl Iterator<Item = Op>) -> Vec<Op> {
+    fn entries(op: &Op) -> &[(String, Edge)] {
+        match op {
+            Op::Properties(properties) => &properties.entries,
+            Op::Property(entry) => std::slice::from_ref(&**entry),
+            _ => &[],
+        }
+    }
+    let takes_part = |op: &Op| matches!(op, Op::Properties(_) | Op::Property(_));
+    let mut out = Vec::new();
+    let mut lane = lane.peekable();
+    while let Some(op) = lane.next() {
+        if !takes_part(&op) {
+            out.push(op);
+            continue;
+        }
+        let mut run = vec![op];
+        run.extend(std::iter::from_fn(|| lane.next_if(takes_part)));
+        let mut names: Vec<&str> = (run.iter().flat_map(entries))
+            .map(|(name, _)| name.as_str())
+            .collect();
+        names.sort_unstable();
+        let merge = run.len() > 1
+            && run.iter().any(|op| matches!(op, Op::Properties(_)))
+            && names.windows(2).all(|pair| pair[0] != pair[1]);
+        if !merge {
+            out.extend(run);
+            continue;
+        }
+        let entries: Box<[(String, Edge)]> = (run.iter().flat_map(entries)).cloned().collect();
+        let index = PropertyIndex::new(entries.iter().map(|(name, _)| name.as_str()));
+        out.push(Op::Properties(Box::new(PropertiesOp {
+            entries,
+            index: Some(index),
+        })));
+    }
+    out
 }
 
 /// `lane` with each run of consecutive [`Op::Property`] steps whose names are distinct

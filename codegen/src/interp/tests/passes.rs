@@ -337,3 +337,62 @@ fn spliced_single_properties_are_found_in_one_pass_and_applied_in_order() {
     let v = compiled_with_budget(&schema, least);
     assert_eq!(v.check(&json!({"z": 1, "t": deep})), Verdict::Invalid);
 }
+
+#[test]
+fn spliced_properties_of_distinct_names_run_in_one_pass() {
+    use crate::interp::plan::{Fast, Op};
+    use crate::plan::kind::Kind;
+    // `allOf` members with `properties` of their own (as stylelint's rule groups are
+    // written), spliced into the root: a run of distinct names becomes one `properties`
+    // step over all their entries; a run where a name comes again stays as it is.
+    let steps = |schema: &Value| {
+        let v = compiled_with_budget(schema, Limits::default().budget);
+        let root = &v.plans[v.shared.program.root.0];
+        let lanes = match &root.fast {
+            Fast::Ops(lanes) => lanes,
+            _ => root.ops.as_deref().expect("entered ops"),
+        };
+        let steps: Vec<(&str, usize)> = (lanes.lane(Kind::Object).steps.iter())
+            .map(|op| match op {
+                Op::Properties(properties) => ("properties", properties.entries.len()),
+                Op::Property(_) => ("property", 1),
+                Op::Lookups(lookups) => ("lookups", lookups.entries.len()),
+                _ => ("other", 0),
+            })
+            .collect();
+        (v, steps)
+    };
+    let distinct = json!({"allOf": [
+        {"properties": {"a": {"type": "string"}, "b": {"minimum": 2}}},
+        {"properties": {"c": {"type": "array", "maxItems": 1}}},
+        {"properties": {"d": {"maxLength": 3}, "e": {"type": "boolean"}}}
+    ]});
+    let (v, found) = steps(&distinct);
+    assert_eq!(found, [("properties", 5)]);
+    for valid in [
+        json!({}),
+        json!({"a": "x", "b": 2, "c": [1], "d": "abc", "e": true, "f": 0}),
+    ] {
+        assert_valid(&v, &valid);
+    }
+    for invalid in [
+        json!({"a": 1}),
+        json!({"b": 1}),
+        json!({"c": [1, 2]}),
+        json!({"d": "abcd"}),
+        json!({"a": "x", "e": 1}),
+    ] {
+        assert_eq!(v.check(&invalid), Verdict::Invalid, "{invalid}");
+        assert_eq!(v.validate(&invalid).verdict, Verdict::Invalid, "{invalid}");
+    }
+    same_budget_as_validate(&distinct, &json!({"e": false, "c": [], "a": ""}));
+    let again = json!({"allOf": [
+        {"properties": {"a": {"type": "string"}, "b": {"minimum": 2}}},
+        {"properties": {"a": {"maxLength": 3}}}
+    ]});
+    let (v, found) = steps(&again);
+    assert_eq!(found, [("properties", 2), ("property", 1)]);
+    assert_valid(&v, &json!({"a": "abc"}));
+    assert_eq!(v.check(&json!({"a": "abcd"})), Verdict::Invalid);
+    assert_eq!(v.check(&json!({"a": 1})), Verdict::Invalid);
+}
