@@ -5,11 +5,11 @@
 
 use super::access::count;
 use super::context::{charge_elements, has_type, items_from, Ctx, Inst};
+use super::index::EnumIndex;
 use super::plan::{Bound, ByKind, Lane, NodePlan, Simple};
 use super::Interpreter;
 use crate::ir::{Check, CheckKind, CustomKeyword, Node};
 use crate::plan::kind::Kind;
-use crate::plan::lookup::EnumTable;
 use crate::plan::{messages, Limit};
 use schemac_runtime::engine::{max_length, min_length, Res};
 use schemac_runtime::error::{ErrorKind, TypeSet};
@@ -219,13 +219,18 @@ impl Interpreter {
     pub(super) fn enum_lookup<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
-        table: &EnumTable,
+        index: &EnumIndex,
         values: &[Value],
         inst: Inst<'_, I>,
     ) -> Res {
+        let table = &index.table;
         let members = table.as_runtime();
         if table.has_strings() {
-            if let Some(found) = inst.with_str(|s| cx.state.is_str_member(&members, s)) {
+            let found = |s: &str| -> Res {
+                cx.state.spend_units(table.str_units())?;
+                Ok(index.has_str(s))
+            };
+            if let Some(found) = inst.with_str(found) {
                 return found;
             }
         }

@@ -2,10 +2,12 @@
 //! (an instance key found among `properties` names by its length and its first and last
 //! eight bytes), [`Required`] (`required`'s names found in one pass over a small object)
 //! [`NameTable`] (the ids by which short-circuit evaluation records evaluated
-//! properties by name) and [`Tags`] (the branches a discriminator's tag admits). Built
-//! once when the interpreter is; read on every lookup.
+//! properties by name), [`Tags`] (the branches a discriminator's tag admits) and
+//! [`EnumIndex`] (a large `enum`'s strings). Built once when the interpreter is; read on
+//! every lookup.
 
 use super::access::{count, has_key, text_of};
+use crate::plan::lookup::EnumTable;
 use crate::plan::thresholds::{KEYS_PER_NAME, REQUIRED_IN_PASS, SCANNED_NAMES};
 use crate::plan::Discriminator;
 use schemac_runtime::engine::Bits;
@@ -360,5 +362,33 @@ impl Tags {
             Tag::Escaped(_) => return None,
             Tag::Other => masks.unrestricted,
         })
+    }
+}
+
+/// A large `enum`'s member table with an index over its strings: a string is found by
+/// its head ([`PropertyIndex`]) instead of a binary search of byte comparisons. The
+/// lookup charges what the table's does ([`EnumTable::str_units`]), as generated code,
+/// which matches the strings inline, does.
+#[derive(Debug)]
+pub(super) struct EnumIndex {
+    /// The table.
+    pub(super) table: EnumTable,
+    /// The index over [`EnumTable::strings`].
+    strings: PropertyIndex,
+}
+
+impl EnumIndex {
+    pub(super) fn new(table: EnumTable) -> EnumIndex {
+        let strings = PropertyIndex::new(table.strings().iter().map(String::as_str));
+        EnumIndex { table, strings }
+    }
+
+    /// Whether `s` is a string member.
+    #[inline]
+    pub(super) fn has_str(&self, s: &str) -> bool {
+        let strings = self.table.strings();
+        (self.strings)
+            .find(s, |i| strings.get(i).map(String::as_str))
+            .is_some()
     }
 }

@@ -15,7 +15,7 @@
 mod object;
 mod steps;
 
-use super::index::{NameTable, PropertyIndex, Required, Tags};
+use super::index::{EnumIndex, NameTable, PropertyIndex, Required, Tags};
 use crate::ir::{CheckKind, Node, NodeId, Program};
 use crate::plan::kind::Kind;
 use crate::plan::lookup::{pattern_set, EnumTable, NameList};
@@ -110,7 +110,7 @@ pub(super) struct NodePlan {
     /// The discriminators of the node's `anyOf` / `oneOf` checks, by check index.
     pub(super) discriminators: Vec<(usize, Tags)>,
     /// Member tables of the `enum` checks with enough members, by check index.
-    pub(super) enum_tables: Vec<(usize, EnumTable)>,
+    pub(super) enum_tables: Vec<(usize, EnumIndex)>,
     /// The [`NameList`]s of the `required` checks (entry 0) and `dependentRequired`
     /// entries (by position) with enough names, by (check index, entry).
     pub(super) name_lists: Vec<((usize, usize), NameList)>,
@@ -163,7 +163,7 @@ impl NodePlan {
     }
 
     /// The member tables of check `index`, if it has them.
-    pub(super) fn enum_table(&self, index: usize) -> Option<&EnumTable> {
+    pub(super) fn enum_table(&self, index: usize) -> Option<&EnumIndex> {
         at_check(&self.enum_tables, index)
     }
 
@@ -589,7 +589,7 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
             _ => &[],
         };
         if let Some(table) = EnumTable::new(members) {
-            out.enum_tables.push((i, table));
+            out.enum_tables.push((i, EnumIndex::new(table)));
         }
         let lists: Vec<&[String]> = match &check.kind {
             CheckKind::Required(names) => vec![names],

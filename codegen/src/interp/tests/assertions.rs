@@ -382,3 +382,40 @@ fn object_checks() {
         ]
     );
 }
+
+#[test]
+fn a_large_enums_strings_are_found_by_their_index_as_by_the_table() {
+    use crate::interp::index::EnumIndex;
+    use crate::plan::lookup::EnumTable;
+    // A few (scanned) and many (hashed) strings, many of one length (the heads decide
+    // up to 16 bytes, longer ones compare their bytes), with a number among them.
+    for n in [8, 13, 40, 300] {
+        let mut values: Vec<Value> = (0..n)
+            .map(|i| {
+                json!(if i % 3 == 0 {
+                    format!("{i:03}")
+                } else {
+                    format!("code-{i:04}-long-enough-to-compare-bytes")
+                })
+            })
+            .collect();
+        values.push(json!(7));
+        let table = EnumTable::new(&values).expect("a table");
+        let members = table.as_runtime();
+        let index = EnumIndex::new(table.clone());
+        let probes = (0..n + 20).flat_map(|i| {
+            [
+                format!("{i:03}"),
+                format!("code-{i:04}-long-enough-to-compare-bytes"),
+                format!("{i:03}x"),
+            ]
+        });
+        for probe in probes.chain(["".into(), "7".into()]) {
+            assert_eq!(
+                index.has_str(&probe),
+                members.is_str_member(&probe),
+                "{probe:?} among {n}"
+            );
+        }
+    }
+}
