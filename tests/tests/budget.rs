@@ -52,10 +52,11 @@ const KNOWN: &[(&str, usize, &str)] = &[
     ),
     (
         "required/unevaluatedProperties.json/dynamic evalation inside nested refs/",
-        80,
-        "generated code charges the locations `unevaluatedProperties: true` records before \
-         its sibling `required` fails, and matches `patternProperties` in the loop that \
-         looks for a `required` name; the interpreter checks `required` first (plan order)",
+        68,
+        "generated code decides `unevaluatedProperties: true` in its object loop (the node \
+         absorbed everything that evaluates properties), which also finds `required`'s \
+         names, so it charges the locations it records before its sibling `required` \
+         fails; the interpreter checks `required` first (plan order: `unevaluated*` last)",
     ),
     (
         "required/unevaluatedProperties.json/Evaluated properties collection needs to \
@@ -82,95 +83,29 @@ const KNOWN: &[(&str, usize, &str)] = &[
         4,
         "check, invalid: as for if_branches_join_the_pass.json",
     ),
-    // The corpora. Most are one rule decided apart (issue 36 item 1): generated code
-    // counts a node's `required` names in its object loop and decides them after it
-    // (`emit/node/dispatch.rs`, `arm`), so it applies the properties it meets first; the
-    // interpreter decides `required` first (by lookups, or within a small closed pass,
-    // rewinding the budget: `interp/object.rs`, `closed_found`). Each entry gives an
-    // instance shrunk by removing members while the backends still disagree.
-    (
-        "realworld/cases/oas-3.1-schema-base-bundled/",
-        1,
-        "units 103 interpreted, 104 generated on a shrunk `{\"components\":{\"parameters\":\
-         {\"path\":{\"in\":\"path\",\"name\":\"my-path\",\"schema\":{}}}},\"info\":{},\
-         \"openapi\":\"3.1.0\"}`: not analysed",
-    ),
+    // The corpora. Each entry gives an instance shrunk by removing members while the
+    // backends still disagree.
     (
         "realworld/cases/oas-3.1-schema/",
         7,
-        "the same units, depth 0 interpreted and 1 generated, on a shrunk \
-         `{\"components\":{},\"info\":{},\"openapi\":\"3.1.1\"}` (`info` misses its required \
-         names): not analysed",
+        "under `unevaluatedProperties`, shrunk to `{\"components\":{},\"openapi\":\"\"}` (the \
+         same units, depth 0 interpreted and 1 generated: generated code enters `components` \
+         before `openapi` fails) and `{\"components\":{\"parameters\":{\"path\":\
+         {\"schema\":{}}}}}` (units 97 interpreted, 95 generated): not analysed",
     ),
     (
         "realworld/cases/oas-3.2-schema-base-bundled/",
-        3,
-        UNCLASSIFIED,
-    ),
-    (
-        "realworld/cases/ss-chrome-manifest/",
-        3,
-        "units 105 interpreted, 119 generated on a shrunk `{\"manifest_version\":2,\"name\":…,\
-         \"page_action\":{},\"version\":…}`: not analysed",
-    ),
-    (
-        "realworld/cases/ss-claude-code-keybindings/",
-        1,
-        "units 7 interpreted, 13 generated on `{\"bindings\":[{\"bindings\":{\"ctrl+c\":\
-         \"app:interrupt\"}}]}` (an item missing a required name): not analysed",
-    ),
-    (
-        "realworld/cases/ss-dependabot-2.0/",
-        13,
-        "units 56 interpreted, 58 generated on `{\"updates\":[{}],\"version\":2}`: not analysed",
-    ),
-    (
-        "realworld/cases/ss-enonic-xp-content-type-8.0.0/",
         2,
-        "as ss-enonic-xp-layout (shrunk: `{\"title\":\"Invalid Content type\"}`)",
+        "units 79 interpreted, 95 generated, depth 6 and 7, on a shrunk \
+         `{\"paths\":{\"/foo\":{\"get\":{\"responses\":{\"default\":{\"headers\":\
+         {\"Bad=Header\":{}}}}}}}}`, under `unevaluatedProperties`: not analysed",
     ),
-    (
-        "realworld/cases/ss-enonic-xp-layout-8.0.0/",
-        1,
-        "`required` of three names in a closed pass (`additionalProperties: false`), on \
-         `{\"title\":\"Invalid Layout\"}`: generated code applies `title`'s `$ref` (depth 1, 5 \
-         units) before it finds two names missing; the interpreter stops first",
-    ),
-    (
-        "realworld/cases/ss-flatpak-manifest/",
-        1,
-        "units 45 interpreted, 48 generated on `{\"command\":\"myapp\"}`: not analysed",
-    ),
-    (
-        "realworld/cases/ss-github-workflow/",
-        12,
-        "as ss-enonic-xp-layout (shrunk: `{\"concurrency\":{}}`; the valid instances too, \
-         where a `oneOf` branch fails this way)",
-    ),
-    (
-        "realworld/cases/ss-ninjs-2.0/",
-        1,
-        "as ss-enonic-xp-layout (shrunk: `{\"headlines\":[]}`)",
-    ),
-    (
-        "realworld/cases/ss-openhab-5.1/",
-        1,
-        "units 41 interpreted, 40 generated on a shrunk `{\"items\":{\"MyWrongGroupItem\":\
-         {\"group\":{\"dimension\":\"W\",\"type\":\"Switch\"}}},\"version\":1}`: not analysed",
-    ),
-    ("realworld/cases/ss-partial-poetry/", 2, UNCLASSIFIED),
     (
         "realworld/cases/ss-popxf-1.0/",
-        7,
-        "units 118 interpreted, 115 generated on a shrunk instance: not analysed",
-    ),
-    (
-        "realworld/cases/ss-prometheus/",
         1,
-        "units 66 interpreted, 127 generated on `{\"scrape_configs\":[{\"job_name\":\
-         \"prometheus\",\"scrape_native_histograms\":\"true\"}]}`: not analysed",
+        "check, invalid: units 158 interpreted, 137 generated (`if`/`then` over patterned \
+         keys; the instance does not shrink): not analysed",
     ),
-    ("realworld/cases/ss-specmatic/", 1, UNCLASSIFIED),
     (
         "realworld/cases/ss-starlake/",
         8,
@@ -180,16 +115,7 @@ const KNOWN: &[(&str, usize, &str)] = &[
          member's out-of-line target (4 units on entry); the interpreter applies the \
          members in order",
     ),
-    (
-        "realworld/cases/ss-unist/",
-        2,
-        "as ss-enonic-xp-layout, with one required name and no closed pass (shrunk: \
-         `{\"position\":{}}`)",
-    ),
 ];
-
-/// The reason of a [`KNOWN`] entry not analysed yet.
-const UNCLASSIFIED: &str = "not classified yet (issue 36 item 2)";
 
 /// Whether the runs a [`KNOWN`] entry names (by what their ids contain) are a corpus's.
 fn in_corpus(part: &str) -> bool {

@@ -21,7 +21,7 @@ use schemac_runtime::error::{
 use schemac_runtime::instance::Instance;
 use schemac_runtime::lookup::ObjectKeys;
 use schemac_runtime::regex::Candidates;
-use schemac_runtime::{json, Budget, Evaluation, Limits, Usage};
+use schemac_runtime::{json, Evaluation, Limits, Usage};
 use serde_json::{Number, Value};
 use std::borrow::Cow;
 
@@ -213,16 +213,6 @@ impl Ctx {
     /// What the validation spent so far ([`State::usage`]).
     pub(super) fn usage(&self) -> Usage {
         self.state.usage()
-    }
-
-    /// Puts the budget back as it stood before a pass whose outcome is decided as if it
-    /// had not run (a clone of [`State::budget`] taken then); a stop the pass recorded
-    /// goes with it.
-    pub(super) fn rewind(&mut self, budget: Budget) {
-        self.state.rewind(budget);
-        if let Some(spare) = &mut self.spare {
-            spare.unresolved = None;
-        }
     }
 
     /// The spare parts, made now if they were not.

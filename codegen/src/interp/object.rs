@@ -454,8 +454,9 @@ impl Interpreter {
     /// [`Op::Closed`] in short-circuit mode: as [`Interpreter::properties_alone`] runs
     /// `properties` alone and [`Interpreter::object_pass`] runs it with
     /// `additionalProperties` (the loop charged, each key applied its entry's schema or
-    /// else `additional`'s, the deferred entries after), the folded `required` before it
-    /// — or, on a small object, within its lookups ([`Interpreter::closed_found`]).
+    /// else `additional`'s, the deferred entries after), the folded `required` decided
+    /// after it — on a small object, from the names the pass's lookups found
+    /// ([`Interpreter::closed_found`]).
     #[inline(never)]
     pub(super) fn closed_quietly<'a, I: Instance<'a>>(
         &self,
@@ -468,16 +469,17 @@ impl Interpreter {
             // `properties` alone looks a large object's names up instead of its keys.
             let keys_looked_up = op.additional.is_some()
                 || count(object) <= entries.len().saturating_mul(KEYS_PER_NAME);
-            match index.filter(|_| count(object) <= FOLDED_REQUIRED_KEYS && keys_looked_up) {
-                Some(index) => return self.closed_found(cx, op, (folded, index), object),
-                None if !folded.required.holds(object) => return Ok(false),
-                None => {}
+            if let Some(index) =
+                index.filter(|_| count(object) <= FOLDED_REQUIRED_KEYS && keys_looked_up)
+            {
+                return self.closed_found(cx, op, (folded, index), object);
             }
         }
-        match op.additional {
-            None => self.properties_alone(cx, entries, index, object),
-            Some(_) => self.closed_additional(cx, op, object),
-        }
+        let pass = match op.additional {
+            None => self.properties_alone(cx, entries, index, object)?,
+            Some(_) => self.closed_additional(cx, op, object)?,
+        };
+        Ok(pass && (op.required.as_ref()).is_none_or(|folded| folded.required.holds(object)))
     }
 
     /// [`Interpreter::closed_quietly`] with `additionalProperties`, each key looked up.
@@ -499,11 +501,8 @@ impl Interpreter {
 
     /// [`Interpreter::closed_quietly`] on an object of at most [`FOLDED_REQUIRED_KEYS`]
     /// keys, with the folded `required` (and the index of the `properties` names): one
-    /// pass looks each key up once, for its entry and the required name it is. Where a
-    /// key fails or the pass stops, the keys it did not reach are looked up for the
-    /// names alone; a name missing, the object fails as if `required` had run first,
-    /// before the pass charged anything: the budget is restored, and a stop the pass
-    /// recorded dropped ([`Ctx::rewind`]).
+    /// pass looks each key up once, for its entry and the required name it is; once the
+    /// pass and the deferred entries passed, the names it found decide `required`.
     #[inline(never)]
     pub(super) fn closed_found<'a, I: Instance<'a>>(
         &self,
@@ -513,35 +512,26 @@ impl Interpreter {
         object: I,
     ) -> Res {
         let entries = &op.properties.entries[..];
-        let before = cx.state.budget().clone();
         let find = |key: &str| index.find(key, |i| entry_name(entries, i));
         let bit = |at: usize| folded.bits.get(at).copied().unwrap_or_default();
         let mut seen = 0u64;
-        let mut keys = object.entries();
         let mut deferred = Deferred::default();
         let entry = |key: &str| {
             let at = find(key)?;
             seen |= bit(at);
             entries.get(at).map(|(_, edge)| (at, edge))
         };
-        let pass = self.closed_keys(cx, op, keys.by_ref(), count(object), entry, &mut deferred);
-        if pass != Ok(true) {
-            for (key, _) in keys {
-                if seen == folded.all {
-                    break;
-                }
-                let owned;
-                seen |= find(text_of!(key, owned)).map_or(0, bit);
-            }
-        }
-        if seen != folded.all {
-            cx.rewind(before);
+        if !self.closed_keys(
+            cx,
+            op,
+            object.entries(),
+            count(object),
+            entry,
+            &mut deferred,
+        )? {
             return Ok(false);
         }
-        if !pass? {
-            return Ok(false);
-        }
-        self.deferred_properties(cx, entries, object, deferred)
+        Ok(self.deferred_properties(cx, entries, object, deferred)? && seen == folded.all)
     }
 
     /// The loop of [`Interpreter::closed_quietly`] over the keys of an object of `len`

@@ -14,7 +14,10 @@
 //!    (Under a dynamic scope, only when the target is in the wrapper's resource.)
 //! 3. **Check order.** Cheap assertions first (type, bounds, `required`), then costlier
 //!    assertions (patterns, formats, `uniqueItems`), then applicators by estimated
-//!    [`NodePlan::weight`], lightest first; `unevaluated*` stay last. `properties` entries
+//!    [`NodePlan::weight`], lightest first; `unevaluated*` stay last. The applicators
+//!    that loop over the object's keys ([`in_object_pass`]) stand together, at the
+//!    lightest one's place, and a `required` beside them right after them: their one loop
+//!    finds its names, and it is decided once the loop is done. `properties` entries
 //!    are ordered lightest first too, and [`Plan::is_deferred`] entries — recursive or
 //!    heavy subschemas — are evaluated after every other property of the object.
 //!
@@ -389,20 +392,51 @@ fn order_checks(program: &mut Program, weights: &[u32]) {
                 entries.sort_by_key(|(_, edge)| weights[edge.target.0]);
             }
         }
+        // The applicators that loop over the object's keys run in one loop, where the
+        // first of them stands; `required` is decided right after it: the loop finds
+        // the required names as it goes, so both backends look for them in it and
+        // decide them once it is done (issue 36: generated code did, the interpreter
+        // decided them first, and the two spent differently when a name was missing).
+        // So they stand together, at the lightest one's weight, then `required`, then
+        // the other applicators of that weight.
+        let object_pass = (node.checks.iter())
+            .filter(|check| in_object_pass(&check.kind))
+            .map(|check| heaviest(&check.kind))
+            .min();
         node.checks.sort_by_cached_key(|check| {
             let kind = &check.kind;
             match kind {
-                CheckKind::UnevaluatedProperties(_) | CheckKind::UnevaluatedItems(_) => (4, 0),
-                CheckKind::Unresolved { .. } | CheckKind::False => (0, 0),
+                CheckKind::UnevaluatedProperties(_) | CheckKind::UnevaluatedItems(_) => {
+                    (4, 0, 0, 0)
+                }
+                CheckKind::Unresolved { .. } | CheckKind::False => (0, 0, 0, 0),
+                CheckKind::Required(_) if object_pass.is_some() => {
+                    (2, object_pass.unwrap_or_default(), 1, 0)
+                }
                 CheckKind::Pattern(_)
                 | CheckKind::Format(_)
                 | CheckKind::UniqueItems
-                | CheckKind::Custom(_) => (1, 0),
-                _ if kind.edges().next().is_none() => (0, 0),
-                _ => (2, heaviest(kind)),
+                | CheckKind::Custom(_) => (1, 0, 0, 0),
+                _ if kind.edges().next().is_none() => (0, 0, 0, 0),
+                _ if in_object_pass(kind) => {
+                    (2, object_pass.unwrap_or_default(), 0, heaviest(kind))
+                }
+                _ => (2, heaviest(kind), 2, 0),
             }
         });
     }
+}
+
+/// Whether `kind` is an applicator run by the one loop over an object's keys (with the
+/// `required` names it finds: [`order_checks`]).
+pub fn in_object_pass(kind: &CheckKind) -> bool {
+    matches!(
+        kind,
+        CheckKind::Properties(_)
+            | CheckKind::PatternProperties(_)
+            | CheckKind::AdditionalProperties { .. }
+            | CheckKind::PropertyNames(_)
+    )
 }
 
 /// What tells two nodes apart when [`share`] forms classes.

@@ -34,10 +34,10 @@ pub const KEYS_PER_NAME: usize = 4;
 /// one name is looked up. The bound is the width of the pass's bit set.
 pub const REQUIRED_IN_PASS: usize = 64;
 
-/// Interpreter: a `required` folded into the closed `properties` pass after it is
-/// decided within that pass's lookups on objects of at most this many keys (one lookup
-/// per key finds both the entry and the required name, e24c82f); a larger object runs
-/// the `required` on its own first.
+/// Interpreter: a `required` folded into the closed `properties` pass before it is
+/// decided from that pass's lookups on objects of at most this many keys (one lookup
+/// per key finds both the entry and the required name, e24c82f); on a larger object
+/// the `required` looks its names up once the pass is done.
 pub const FOLDED_REQUIRED_KEYS: usize = 16;
 
 /// Interpreter: consecutive one-property steps (spliced `allOf` members of one property

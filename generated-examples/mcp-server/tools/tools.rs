@@ -1129,13 +1129,8 @@ pub mod search_docs_input {
         let e5: __rt::ErrorsFn<V> = e5;
         let e10: __rt::ErrorsEvFn<V> = e10;
         let ev = &mut __rt::Eval::new();
-        match &v.shape() {
-            __rt::Shape::Object(obj) => {
-                if !obj.contains_key("query") {
-                    cx.fail(0);
-                }
-            }
-            _ => cx.fail_type(4u8, v),
+        if !matches!(v.kind(), __rt::Kind::Object) {
+            cx.fail_type(4u8, v);
         }
         {
             let mut sub = __rt::Eval::new();
@@ -1146,6 +1141,7 @@ pub mod search_docs_input {
             }
         }
         if let __rt::Shape::Object(obj) = &v.shape() {
+            let mut seen = [false; 1];
             for (i, (k, x)) in obj.iter().enumerate() {
                 let k = k.as_ref();
                 match k {
@@ -1154,11 +1150,15 @@ pub mod search_docs_input {
                         ev.props.set(i);
                     }
                     "query" => {
+                        seen[0] = true;
                         cx.child(1, At::Property(k), x, e3)?;
                         ev.props.set(i);
                     }
                     _ => {}
                 }
+            }
+            if !seen[0] {
+                cx.fail(0);
             }
             cx.state.charge(obj.len())?;
             for (i, (k, x)) in obj.iter().enumerate() {

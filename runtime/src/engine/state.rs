@@ -164,12 +164,6 @@ impl State {
         &self.budget
     }
 
-    /// Puts the budget back as it stood before some work (a clone of [`State::budget`]
-    /// taken then), for work whose outcome is decided as if it had not run.
-    pub fn rewind(&mut self, budget: Budget) {
-        self.budget = budget;
-    }
-
     /// Leaves a node entered with [`State::enter_region`] (the same `levels`).
     #[inline(always)]
     pub fn leave(&mut self, levels: u32) {

@@ -6,6 +6,7 @@ use super::call::When;
 use super::code::{Code, Uses};
 use super::{reported_apart, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind};
+use crate::plan::in_object_pass;
 use crate::plan::kind::{Kind, TypeTest};
 use crate::plan::messages;
 use crate::plan::thresholds::REQUIRED_IN_LOOP;
@@ -217,13 +218,8 @@ impl Gen<'_> {
         // `unevaluatedProperties` joins the pass where the node absorbed everything that
         // evaluates properties (see `Absorption::unevaluated`).
         let in_loop = |kind: &CheckKind| {
-            matches!(
-                kind,
-                CheckKind::Properties(_)
-                    | CheckKind::PatternProperties(_)
-                    | CheckKind::AdditionalProperties { .. }
-                    | CheckKind::PropertyNames(_)
-            ) || (f.absorbed.unevaluated && matches!(kind, CheckKind::UnevaluatedProperties(_)))
+            in_object_pass(kind)
+                || (f.absorbed.unevaluated && matches!(kind, CheckKind::UnevaluatedProperties(_)))
         };
         let object_loop = a.kind == Kind::Object
             && (checks.iter().any(|(c, _)| in_loop(&c.kind))

@@ -38,10 +38,11 @@ pub(in crate::interp) struct ClosedOp {
     pub(in crate::interp) required: Option<Box<FoldedRequired>>,
 }
 
-/// A `required` whose names are all `properties` names, run by the [`ClosedOp`] pass
-/// that follows it in its lane: on an object of at most [`FOLDED_REQUIRED_KEYS`](crate::plan::thresholds::FOLDED_REQUIRED_KEYS) keys,
-/// within the pass's lookups of the keys (each finds both the entry applying to the key
-/// and the required name it is), as if it had run before the pass.
+/// A `required` whose names are all `properties` names, decided by the [`ClosedOp`] pass
+/// before it in its lane once the pass is done: on an object of at most
+/// [`FOLDED_REQUIRED_KEYS`](crate::plan::thresholds::FOLDED_REQUIRED_KEYS) keys, from the
+/// names the pass's lookups of the keys found (each finds both the entry applying to the
+/// key and the required name it is).
 #[derive(Debug, Clone)]
 pub(in crate::interp) struct FoldedRequired {
     /// The check itself, for a larger object.

@@ -399,10 +399,10 @@ impl ByKind<Op> {
     }
 }
 
-/// Folds into each [`Op::Closed`] of an object lane the nearest `required` before it
-/// that it can run ([`FoldedRequired::new`]), when between them stand only steps that
-/// read the object without applying or charging anything: short-circuit evaluation
-/// may run such steps in any order. A `properties` alone that takes none is left an
+/// Folds into each [`Op::Closed`] of an object lane the nearest `required` after it that
+/// it can run ([`FoldedRequired::new`]: decided once the pass is done, from the names it
+/// found), when between them stand only steps that read the object without applying or
+/// charging anything: short-circuit evaluation may run such steps in any order. A `properties` alone that takes none is left an
 /// [`Op::Properties`], or an [`Op::Property`] when it has one entry; consecutive such
 /// steps of distinct names become one [`Op::Properties`] ([`merge_properties`]), or,
 /// when all are [`Op::Property`], one [`Op::Lookups`] ([`merge_lookups`]).
@@ -414,21 +414,19 @@ pub(super) fn fold_required(steps: &mut Box<[Op]>, nodes: &[Node]) {
     let mut at = 0;
     while at < lane.len() {
         let folded = match &lane[at] {
-            Op::Closed(closed) if closed.required.is_none() => (0..at)
-                .rev()
-                .take_while(|&before| only_reads(&lane[before], nodes))
-                .find_map(|before| match &lane[before] {
+            Op::Closed(closed) if closed.required.is_none() => (at + 1..lane.len())
+                .take_while(|&after| only_reads(&lane[after], nodes))
+                .find_map(|after| match &lane[after] {
                     Op::Simple(Simple::Required(required)) => {
                         FoldedRequired::new(required, &closed.properties.entries)
-                            .map(|folded| (before, folded))
+                            .map(|folded| (after, folded))
                     }
                     _ => None,
                 }),
             _ => None,
         };
-        if let Some((before, folded)) = folded {
-            lane.remove(before);
-            at -= 1;
+        if let Some((after, folded)) = folded {
+            lane.remove(after);
             if let Op::Closed(closed) = &mut lane[at] {
                 closed.required = Some(Box::new(folded));
             }

@@ -1,6 +1,7 @@
 //! Unresolved references, the budget (what each check charges, alike in short-circuit and collecting evaluation), depth, limits and the error bound.
 
 use super::*;
+use crate::plan::thresholds::FOLDED_REQUIRED_KEYS;
 
 #[test]
 fn unresolved_reference_is_incomplete_unless_already_invalid() {
@@ -95,10 +96,12 @@ fn a_root_without_depth_is_entered_as_any_node() {
 }
 
 #[test]
-fn a_required_folded_into_a_closed_pass_decides_as_if_it_ran_first() {
-    // `required` runs within the lookups of the pass over `properties` and
-    // `additionalProperties` (the tree, recursive, out of line but not deferred): an object missing a name fails whatever the pass charged
-    // or stopped at, and leaves the budget as it found it to the next branch.
+fn a_required_folded_into_a_closed_pass_is_decided_once_the_pass_is_done() {
+    // `required` is found by the lookups of the pass over `properties` and
+    // `additionalProperties` (the tree, recursive, out of line but not deferred) on a
+    // small object, looked up after the pass on a large one, and decided once the pass
+    // is done either way, as generated code decides it after its loop over the keys:
+    // what the pass charged, and where it stopped, stand whether a name is missing or not.
     let closed = json!({
         "properties": {"b": true, "c": {"type": "string"}},
         "required": ["b"],
@@ -108,22 +111,45 @@ fn a_required_folded_into_a_closed_pass_decides_as_if_it_ran_first() {
         "$defs": {"tree": {"items": {"$ref": "#/$defs/tree"}}},
         "anyOf": [closed, {"properties": {"z": {"$ref": "#/$defs/tree"}}}]
     });
-    let need = same_budget_as_validate(&schema, &json!({"z": [[]]}));
-    let v = compiled_with_budget(&schema, need);
     let deep = json!([[[[[[[[]]]]]]]]);
-    // The first branch stops at `a`, fails at `c`, or passes every key.
-    for valid in [
-        json!({"a": deep, "z": [[]]}),
-        json!({"a": [[]], "c": 1, "z": [[]]}),
-        json!({"a": [[]], "z": [[]]}),
+    // Objects past `FOLDED_REQUIRED_KEYS` keys, `k0`… each an empty array.
+    let large = |mut object: Value| {
+        for k in 0..=FOLDED_REQUIRED_KEYS {
+            object[format!("k{k}")] = json!([]);
+        }
+        object
+    };
+    for (small, object) in [
+        (true, json!({"z": [[]]})),
+        (false, large(json!({"z": [[]]}))),
     ] {
-        assert_eq!(v.check(&valid), Verdict::Valid, "{valid}");
+        let with = |members: Value| {
+            let mut instance = object.clone();
+            for (key, value) in members.as_object().expect("members") {
+                instance[key] = value.clone();
+            }
+            instance
+        };
+        // Without `b`, the first branch fails at `c` or once every key passed.
+        let valid = [with(json!({"a": [[]], "c": 1})), with(json!({"a": [[]]}))];
+        let need = (valid.iter())
+            .map(|valid| same_budget_as_validate(&schema, valid))
+            .max()
+            .unwrap_or_default();
+        let v = compiled_with_budget(&schema, need);
+        for valid in &valid {
+            assert_eq!(v.check(valid), Verdict::Valid, "small {small}: {valid}");
+        }
+        // The pass stops at `a` before `required` is decided, with `b` or without it.
+        for stopped in [with(json!({"a": deep})), with(json!({"a": deep, "b": 1}))] {
+            assert_eq!(
+                v.check(&stopped),
+                Verdict::Incomplete(IncompleteReason::BudgetExceeded),
+                "small {small}: {stopped}"
+            );
+            assert_eq!(v.check(&stopped), v.validate(&stopped).verdict, "{stopped}");
+        }
     }
-    // With `b`, the first branch's charges stand.
-    assert_eq!(
-        v.check(&json!({"a": deep, "b": 1, "z": [[]]})),
-        Verdict::Incomplete(IncompleteReason::BudgetExceeded)
-    );
 }
 
 #[test]

@@ -185,51 +185,6 @@ fn the_name_table_is_one_for_the_program() {
 }
 
 #[test]
-fn a_stop_dropped_with_a_failing_closed_pass_is_not_the_reason_of_a_later_one() {
-    // `a` fails for its missing required `z` as if `required` ran first, though its pass
-    // stopped at the unresolved reference; `not` makes that a pass, and `b`'s items then
-    // run out of budget: the reason is the budget, not the dropped reference.
-    let closed = json!({
-        "properties": {"x": {"$ref": "https://remote.example/x.json"}, "z": true},
-        "required": ["x", "z"],
-        "additionalProperties": false
-    });
-    let schema = json!({
-        "properties": {"a": {"not": closed}, "b": {"items": {"type": "integer"}}},
-        "required": ["a", "b"]
-    });
-    let instance = json!({"a": {"x": 1}, "b": vec![1; 200]});
-    let unresolved = IncompleteReason::UnresolvedRef("https://remote.example/x.json".into());
-    let options = crate::options::Options {
-        ref_policy: crate::options::RefPolicy::Warn,
-        ..crate::options::Options::default()
-    };
-    let program = crate::check::Compiler::new(options)
-        .compile(&schema)
-        .expect("compiles");
-    let reasons: Vec<Verdict> = (1..400)
-        .map(|budget| {
-            let limits = Limits {
-                budget,
-                ..program.limits
-            };
-            Interpreter::new(program.clone())
-                .with_limits(limits)
-                .check(&instance)
-        })
-        .collect();
-    assert!(reasons.contains(&Verdict::Valid), "{reasons:?}");
-    assert!(
-        reasons.contains(&Verdict::Incomplete(IncompleteReason::BudgetExceeded)),
-        "{reasons:?}"
-    );
-    assert!(
-        !reasons.contains(&Verdict::Incomplete(unresolved)),
-        "{reasons:?}"
-    );
-}
-
-#[test]
 fn a_property_index_finds_each_name_and_nothing_else() {
     use crate::interp::index::PropertyIndex;
     let long = "a-name-longer-than-sixteen-bytes";
