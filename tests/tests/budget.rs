@@ -31,12 +31,6 @@ mod corpus_validators {
 /// otherwise than the plan and how)`. Each run is one instance in one mode.
 const KNOWN: &[(&str, usize, &str)] = &[
     (
-        "required/patternProperties.json/patternProperties with boolean schemas/",
-        20,
-        "interpreter: tries the patterns whose subschema is `true` (a regex unit each), \
-         where generated code skips them (nothing to apply, charge or record)",
-    ),
-    (
         "required/additionalProperties.json/additionalProperties with propertyNames/",
         2,
         "check, invalid: generated code charges `propertyNames` with the object pass before \

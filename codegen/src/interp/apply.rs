@@ -397,8 +397,7 @@ impl Interpreter {
                 self.prefix_items_quietly(cx, targets.iter().copied(), items)
             }),
             Op::Properties(properties) => inst.as_object().map_or(Ok(true), |object| {
-                let (entries, index) = properties.borrowed();
-                self.properties_alone(cx, entries, index, object)
+                self.properties_alone(cx, properties.borrowed(), object, None)
             }),
             Op::Property(entry) => inst
                 .as_object()

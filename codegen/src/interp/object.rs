@@ -7,10 +7,10 @@
 use super::access::{count, has_key, text_of};
 use super::annotations::Annotations;
 use super::context::{charge_elements, pattern_applies, pattern_matches, Ctx, Inst};
-use super::index::{NameTable, PropertyIndex};
+use super::index::{NameTable, PropertyIndex, Required};
 use super::plan::{
-    object_pass_at, ClosedOp, FoldedRequired, LookupsOp, NamedPatterns, NodePlan, ObjectOp,
-    ObjectPass,
+    object_pass_at, ClosedOp, LookupsOp, NamedPatterns, NodePlan, ObjectOp, ObjectPass,
+    PropertiesRef,
 };
 use super::Interpreter;
 use crate::ir::{CheckKind, Edge, Node, NodeId, RegexId};
@@ -125,7 +125,12 @@ impl Interpreter {
                 if let (Some(ann), Some(names)) = (ann, names) {
                     ann.add_names(names);
                 }
-                return self.properties_alone(cx, entries, plan.properties_index(index), object);
+                return self.properties_alone(
+                    cx,
+                    (entries, plan.properties_index(index)),
+                    object,
+                    None,
+                );
             }
         }
         match object_pass_at(node, plan, index) {
@@ -167,6 +172,7 @@ impl Interpreter {
         // Recursive or heavy properties run after the loop, by name (the plan's order),
         // unless evaluated properties are recorded by position.
         let defer = ann.is_none();
+        let skips = ann.is_none() && !cx.annotate && pass.skips_always_valid();
         let mut deferred = Deferred::default();
         let mut ok = true;
         for (position, (key, value)) in object.entries().enumerate() {
@@ -193,11 +199,15 @@ impl Interpreter {
                 }
             }
             if let Some(patterns) = pass.patterns {
+                let patterns = (patterns, skips);
                 let (matched, valid) = match named {
-                    Some(named) => self.named_patterns_at(cx, named, patterns, key, value)?,
+                    Some(named) => self.named_patterns_at(cx, named, patterns.0, key, value)?,
                     // Without a prefilter every pattern is tried: no candidate list to build.
                     None => match pass.pattern_set {
-                        None => self.apply_patterns(cx, patterns, 0..patterns.len(), key, value)?,
+                        None => {
+                            let all = 0..patterns.0.len();
+                            self.apply_patterns(cx, patterns, all, key, value)?
+                        }
                         Some(set) => {
                             let candidates = cx.candidates(set, key)?.map(|i| i as usize);
                             self.apply_patterns(cx, patterns, candidates, key, value)?
@@ -249,6 +259,12 @@ impl Interpreter {
                 }
             }
         }
+        if pass
+            .required
+            .is_some_and(|required| !required.holds(object))
+        {
+            return Ok(false);
+        }
         if let Some((entries, _)) = pass.properties {
             if !self.deferred_properties(cx, entries, object, deferred)? {
                 ok = false;
@@ -264,14 +280,21 @@ impl Interpreter {
     pub(super) fn properties_alone<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
-        entries: &[(String, Edge)],
-        index: Option<&PropertyIndex>,
+        (entries, index): PropertiesRef<'_>,
         object: I,
+        required: Option<&Required>,
     ) -> Res {
         let Some(index) =
             index.filter(|_| count(object) <= entries.len().saturating_mul(KEYS_PER_NAME))
         else {
-            return self.properties_by_name(cx, entries, object, |_, _| true);
+            let Some(required) = required else {
+                return self.properties_by_name(cx, entries, object, |_, _| true);
+            };
+            let deferred = |_, edge: &Edge| self.plans[edge.target.0].deferred;
+            return Ok(self
+                .properties_by_name(cx, entries, object, |i, edge| !deferred(i, edge))?
+                && required.holds(object)
+                && self.properties_by_name(cx, entries, object, deferred)?);
         };
         let mut ok = true;
         let mut deferred = Deferred::default();
@@ -295,7 +318,9 @@ impl Interpreter {
                 }
             }
         }
-        if !self.deferred_properties(cx, entries, object, deferred)? {
+        if required.is_some_and(|required| !required.holds(object))
+            || !self.deferred_properties(cx, entries, object, deferred)?
+        {
             ok = false;
         }
         Ok(ok)
@@ -455,8 +480,8 @@ impl Interpreter {
     /// `properties` alone and [`Interpreter::object_pass`] runs it with
     /// `additionalProperties` (the loop charged, each key applied its entry's schema or
     /// else `additional`'s, the deferred entries after), the folded `required` decided
-    /// after it — on a small object, from the names the pass's lookups found
-    /// ([`Interpreter::closed_found`]).
+    /// between the keys and the deferred entries — on a small object, from the names the
+    /// pass's lookups found ([`Interpreter::closed_found`]).
     #[inline(never)]
     pub(super) fn closed_quietly<'a, I: Instance<'a>>(
         &self,
@@ -465,55 +490,59 @@ impl Interpreter {
         object: I,
     ) -> Res {
         let (entries, index) = op.properties.borrowed();
-        if let Some(folded) = &op.required {
+        let folded = op.required.as_deref();
+        if let (Some(found), Some(index)) = (folded.and_then(|f| f.found.as_ref()), index) {
             // `properties` alone looks a large object's names up instead of its keys.
             let keys_looked_up = op.additional.is_some()
                 || count(object) <= entries.len().saturating_mul(KEYS_PER_NAME);
-            if let Some(index) =
-                index.filter(|_| count(object) <= FOLDED_REQUIRED_KEYS && keys_looked_up)
-            {
-                return self.closed_found(cx, op, (folded, index), object);
+            if count(object) <= FOLDED_REQUIRED_KEYS && keys_looked_up {
+                return self.closed_found(cx, op, (found, index), object);
             }
         }
-        let pass = match op.additional {
-            None => self.properties_alone(cx, entries, index, object)?,
-            Some(_) => self.closed_additional(cx, op, object)?,
-        };
-        Ok(pass && (op.required.as_ref()).is_none_or(|folded| folded.required.holds(object)))
+        let required = folded.map(|folded| &folded.required);
+        match op.additional {
+            None => self.properties_alone(cx, (entries, index), object, required),
+            Some(_) => self.closed_additional(cx, op, object, required),
+        }
     }
 
-    /// [`Interpreter::closed_quietly`] with `additionalProperties`, each key looked up.
+    /// [`Interpreter::closed_quietly`] with `additionalProperties`, each key looked up,
+    /// `required` (if any) decided before the deferred entries.
     #[inline(never)]
     pub(super) fn closed_additional<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         op: &ClosedOp,
         object: I,
+        required: Option<&Required>,
     ) -> Res {
         let (entries, index) = op.properties.borrowed();
         let find = |key: &str| find_property(entries, index, key);
         let mut deferred = Deferred::default();
-        if !self.closed_keys(cx, op, object.entries(), count(object), find, &mut deferred)? {
+        if !self.closed_keys(cx, op, object.entries(), count(object), find, &mut deferred)?
+            || required.is_some_and(|required| !required.holds(object))
+        {
             return Ok(false);
         }
         self.deferred_properties(cx, entries, object, deferred)
     }
 
     /// [`Interpreter::closed_quietly`] on an object of at most [`FOLDED_REQUIRED_KEYS`]
-    /// keys, with the folded `required` (and the index of the `properties` names): one
-    /// pass looks each key up once, for its entry and the required name it is; once the
-    /// pass and the deferred entries passed, the names it found decide `required`.
+    /// keys, with the folded `required`'s bits (`found`: by entry, and all of them) and
+    /// the index of the `properties` names: one pass looks each key up once, for its
+    /// entry and the required name it is; once it passed, the names it found decide
+    /// `required`, before the deferred entries run.
     #[inline(never)]
     pub(super) fn closed_found<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         op: &ClosedOp,
-        (folded, index): (&FoldedRequired, &PropertyIndex),
+        ((bits, all), index): (&(Box<[u64]>, u64), &PropertyIndex),
         object: I,
     ) -> Res {
         let entries = &op.properties.entries[..];
         let find = |key: &str| index.find(key, |i| entry_name(entries, i));
-        let bit = |at: usize| folded.bits.get(at).copied().unwrap_or_default();
+        let bit = |at: usize| bits.get(at).copied().unwrap_or_default();
         let mut seen = 0u64;
         let mut deferred = Deferred::default();
         let entry = |key: &str| {
@@ -528,10 +557,11 @@ impl Interpreter {
             count(object),
             entry,
             &mut deferred,
-        )? {
+        )? || seen != *all
+        {
             return Ok(false);
         }
-        Ok(self.deferred_properties(cx, entries, object, deferred)? && seen == folded.all)
+        self.deferred_properties(cx, entries, object, deferred)
     }
 
     /// The loop of [`Interpreter::closed_quietly`] over the keys of an object of `len`
@@ -575,14 +605,15 @@ impl Interpreter {
         Ok(true)
     }
 
-    /// Applies, at `key`, the entries of `patterns` (by index, from `indices`) whose
-    /// pattern matches the key: whether any matched, and whether all those applied are
-    /// valid (in short-circuit mode, stopping at the first that is not).
+    /// Applies, at `key`, the entries of `patterns` (by index, from `indices`; without
+    /// those whose subschema is always valid when `skips`: [`ObjectPass::skips_always_valid`])
+    /// whose pattern matches the key: whether any matched, and whether all those applied
+    /// are valid (in short-circuit mode, stopping at the first that is not).
     #[inline(always)]
     pub(super) fn apply_patterns<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
-        patterns: &[(RegexId, Edge)],
+        (patterns, skips): (&[(RegexId, Edge)], bool),
         indices: impl Iterator<Item = usize>,
         key: &str,
         value: I,
@@ -593,6 +624,9 @@ impl Interpreter {
             let Some((id, edge)) = patterns.get(i) else {
                 continue;
             };
+            if skips && self.plans[edge.target.0].always_valid {
+                continue;
+            }
             let loop_cost = || self.plans[edge.target.0].loop_cost;
             if pattern_applies(cx, program, (*id, loop_cost), key)? {
                 matched = true;

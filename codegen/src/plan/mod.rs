@@ -427,8 +427,8 @@ fn order_checks(program: &mut Program, weights: &[u32]) {
     }
 }
 
-/// Whether `kind` is an applicator run by the one loop over an object's keys (with the
-/// `required` names it finds: [`order_checks`]).
+/// Whether `kind` is an applicator run by the one loop over an object's keys, which also
+/// finds a sibling `required`'s names (the plan's check order puts it right after them).
 pub fn in_object_pass(kind: &CheckKind) -> bool {
     matches!(
         kind,

@@ -333,8 +333,8 @@ impl Gen<'_> {
         charge
             .then(Code::stmt(quote!(#seen_decl #later_decl)))
             .then(key_loop)
-            .then(deferred_code)
             .then(required_check)
+            .then(deferred_code)
             .then(evaluated_all)
             .binding()
     }

@@ -23,7 +23,7 @@ use crate::plan::object_pass::{fused_applicators, FusedApplicators};
 use crate::plan::Plan;
 use crate::regex::PatternSet;
 pub(super) use object::{
-    object_pass_at, ClosedOp, FoldedRequired, NamedPatterns, ObjectOp, ObjectPass,
+    object_pass_at, ClosedOp, NamedPatterns, ObjectOp, ObjectPass, PropertiesRef,
 };
 use schemac_runtime::engine::Bits;
 use schemac_runtime::error::TypeSet;

@@ -38,39 +38,38 @@ pub(in crate::interp) struct ClosedOp {
     pub(in crate::interp) required: Option<Box<FoldedRequired>>,
 }
 
-/// A `required` whose names are all `properties` names, decided by the [`ClosedOp`] pass
-/// before it in its lane once the pass is done: on an object of at most
+/// A `required` folded into the [`ClosedOp`] pass before it in its lane: decided once
+/// the pass has been over the object's keys, before the deferred entries run (as
+/// generated code decides it after its loop over the keys). On an object of at most
 /// [`FOLDED_REQUIRED_KEYS`](crate::plan::thresholds::FOLDED_REQUIRED_KEYS) keys, from the
 /// names the pass's lookups of the keys found (each finds both the entry applying to the
-/// key and the required name it is).
+/// key and the required name it is), when it has `found`; else by a lookup of each name.
 #[derive(Debug, Clone)]
 pub(in crate::interp) struct FoldedRequired {
-    /// The check itself, for a larger object.
+    /// The check itself.
     pub(in crate::interp) required: Required,
-    /// For each `properties` entry, the bit of the required name it is (zero for none).
-    pub(in crate::interp) bits: Box<[u64]>,
-    /// The bits of every required name.
-    pub(in crate::interp) all: u64,
+    /// When each of its (at most 64 distinct) names is an entry's: for each `properties`
+    /// entry, the bit of the required name it is (zero for none), and the bits of every
+    /// required name.
+    pub(in crate::interp) found: Option<(Box<[u64]>, u64)>,
 }
 
 impl FoldedRequired {
-    /// `required` folded into a pass over `entries`, when each of its (at most 64
-    /// distinct) names is an entry's.
-    pub(super) fn new(required: &Required, entries: &[(String, Edge)]) -> Option<FoldedRequired> {
+    /// `required` folded into a pass over `entries`.
+    pub(super) fn new(required: &Required, entries: &[(String, Edge)]) -> FoldedRequired {
         let mut distinct: Vec<&str> = required.names.iter().map(String::as_str).collect();
         distinct.sort_unstable();
         distinct.dedup();
-        if distinct.len() > 64 {
-            return None;
-        }
         let bit = |name: &str| distinct.binary_search(&name).map_or(0, |at| 1u64 << at);
-        let bits: Box<[u64]> = entries.iter().map(|(name, _)| bit(name)).collect();
-        let all = bits.iter().fold(0u64, |all, b| all | b);
-        (all.count_ones() as usize == distinct.len()).then(|| FoldedRequired {
+        let found = (distinct.len() <= 64).then(|| {
+            let bits: Box<[u64]> = entries.iter().map(|(name, _)| bit(name)).collect();
+            let all = bits.iter().fold(0u64, |all, b| all | b);
+            (bits, all)
+        });
+        FoldedRequired {
             required: required.clone(),
-            bits,
-            all,
-        })
+            found: found.filter(|(_, all)| all.count_ones() as usize == distinct.len()),
+        }
     }
 }
 
@@ -97,6 +96,11 @@ pub(in crate::interp) struct ObjectOp {
     /// `properties` name, by entry (empty otherwise, or when a name's patterns would stop
     /// even an unbounded budget).
     pub(in crate::interp) named: Box<[NamedPatterns]>,
+    /// A `required` of the same lane folded into the pass ([`fold_required`](super::steps::fold_required)):
+    /// decided once the pass has been over the keys, before the deferred entries run.
+    pub(in crate::interp) required: Option<Box<Required>>,
+    /// See [`ObjectPass::collects`].
+    pub(in crate::interp) collects: bool,
 }
 
 /// What `patternProperties` does at an instance key that is a `properties` name, decided
@@ -135,9 +139,24 @@ pub(in crate::interp) struct ObjectPass<'p> {
     /// What `patterns` do at each `properties` name ([`ObjectOp::named`]; none when the
     /// pass is borrowed from the node and its plan).
     pub(in crate::interp) named: &'p [NamedPatterns],
+    /// A folded `required` ([`ObjectOp::required`]; none when the pass is borrowed).
+    pub(in crate::interp) required: Option<&'p Required>,
+    /// Whether the node may record the properties it evaluates (`Node::collect`), for
+    /// an `unevaluatedProperties` that reads them.
+    pub(in crate::interp) collects: bool,
 }
 
 impl ObjectPass<'_> {
+    /// Whether a pattern whose subschema is always valid ([`NodePlan::always_valid`]) is
+    /// not tried where nothing records what it evaluates (the node does not collect, and
+    /// no annotations are asked for: the caller's part): it does nothing at a key it
+    /// matches — unless it covers the key from `additionalProperties`, when that skips
+    /// exactly the sibling patterns ([`ObjectPass::fused`]). Generated code does not
+    /// try it either.
+    pub(in crate::interp) fn skips_always_valid(&self) -> bool {
+        !(self.collects || self.fused && self.additional.is_some())
+    }
+
     /// Whether the pass applies a subschema that `applies` (one that is not valid
     /// whatever the instance, with nothing to charge): short-circuit evaluation of a pass
     /// that applies none has nothing to do.
@@ -196,6 +215,8 @@ pub(in crate::interp) fn object_pass_at<'p>(
         additional_set: additional.and_then(|i| plan.pattern_set(i)),
         fused,
         named: &[],
+        required: None,
+        collects: node.collect.properties,
     })
 }
 
@@ -210,10 +231,27 @@ impl ObjectOp {
     /// The op that runs `pass` (of `program`, every node planned `plans`), copying what it
     /// borrows, with what its patterns do at each `properties` name.
     pub(super) fn of(pass: ObjectPass<'_>, (program, plans): (&Program, &[NodePlan])) -> ObjectOp {
+        // Patterns that all apply an always valid subschema do nothing here
+        // ([`ObjectPass::skips_always_valid`]): no patterns at all.
+        let mut pass = pass;
+        if let Some(patterns) = pass.patterns.filter(|_| pass.skips_always_valid()) {
+            if patterns
+                .iter()
+                .all(|(_, edge)| plans[edge.target.0].always_valid)
+            {
+                (pass.patterns, pass.pattern_set) = (None, None);
+            }
+        }
         let named = match (pass.properties, pass.patterns) {
             (Some((entries, _)), Some(patterns)) => (entries.iter())
                 .map(|(name, _)| {
-                    named_patterns((program, plans), (patterns, pass.pattern_set), name)
+                    let set = pass.pattern_set;
+                    named_patterns(
+                        (program, plans),
+                        (patterns, set),
+                        pass.skips_always_valid(),
+                        name,
+                    )
                 })
                 .collect::<Option<_>>()
                 .unwrap_or_default(),
@@ -231,6 +269,8 @@ impl ObjectOp {
             additional_set: pass.additional_set.cloned(),
             fused: pass.fused,
             named,
+            required: None,
+            collects: pass.collects,
         }
     }
 
@@ -245,6 +285,8 @@ impl ObjectOp {
             additional_set: self.additional_set.as_ref(),
             fused: self.fused,
             named: &self.named,
+            required: self.required.as_deref(),
+            collects: self.collects,
         }
     }
 }
@@ -255,6 +297,7 @@ impl ObjectOp {
 pub(super) fn named_patterns(
     (program, plans): (&Program, &[NodePlan]),
     (patterns, set): (&[(RegexId, Edge)], Option<&PatternSet>),
+    skips_always_valid: bool,
     name: &str,
 ) -> Option<NamedPatterns> {
     let limits = Limits {
@@ -277,6 +320,9 @@ pub(super) fn named_patterns(
         let Some((id, edge)) = patterns.get(i) else {
             continue;
         };
+        if skips_always_valid && plans[edge.target.0].always_valid {
+            continue;
+        }
         let loop_cost = || plans[edge.target.0].loop_cost;
         if pattern_applies(&mut cx, program, (*id, loop_cost), name).ok()? {
             charges.push(spent(&cx));

@@ -399,39 +399,41 @@ impl ByKind<Op> {
     }
 }
 
-/// Folds into each [`Op::Closed`] of an object lane the nearest `required` after it that
-/// it can run ([`FoldedRequired::new`]: decided once the pass is done, from the names it
-/// found), when between them stand only steps that read the object without applying or
+/// Folds into each [`Op::Closed`] and [`Op::Object`] of an object lane the nearest
+/// `required` after it ([`FoldedRequired`], [`ObjectOp::required`]: decided once the pass
+/// has been over the keys, before the deferred entries run, as generated code decides
+/// it), when between them stand only steps that read the object without applying or
 /// charging anything: short-circuit evaluation may run such steps in any order. A `properties` alone that takes none is left an
 /// [`Op::Properties`], or an [`Op::Property`] when it has one entry; consecutive such
 /// steps of distinct names become one [`Op::Properties`] ([`merge_properties`]), or,
 /// when all are [`Op::Property`], one [`Op::Lookups`] ([`merge_lookups`]).
 pub(super) fn fold_required(steps: &mut Box<[Op]>, nodes: &[Node]) {
-    if !(steps.iter()).any(|op| matches!(op, Op::Closed(_) | Op::Property(_))) {
+    if !(steps.iter()).any(|op| matches!(op, Op::Closed(_) | Op::Object(_) | Op::Property(_))) {
         return; // (nothing to fold, take apart or merge)
     }
     let mut lane = std::mem::take(steps).into_vec();
-    let mut at = 0;
-    while at < lane.len() {
-        let folded = match &lane[at] {
-            Op::Closed(closed) if closed.required.is_none() => (at + 1..lane.len())
-                .take_while(|&after| only_reads(&lane[after], nodes))
-                .find_map(|after| match &lane[after] {
-                    Op::Simple(Simple::Required(required)) => {
-                        FoldedRequired::new(required, &closed.properties.entries)
-                            .map(|folded| (after, folded))
-                    }
-                    _ => None,
-                }),
-            _ => None,
+    let mut next = 0;
+    while let Some(op) = lane.get(next) {
+        let at = next;
+        next += 1;
+        if !matches!(op, Op::Closed(_) | Op::Object(_)) {
+            continue;
+        }
+        let after = (next..lane.len())
+            .take_while(|&after| only_reads(&lane[after], nodes))
+            .find(|&after| matches!(&lane[after], Op::Simple(Simple::Required(_))));
+        let Some(Op::Simple(Simple::Required(required))) = after.map(|after| lane.remove(after))
+        else {
+            continue;
         };
-        if let Some((after, folded)) = folded {
-            lane.remove(after);
-            if let Op::Closed(closed) = &mut lane[at] {
+        match &mut lane[at] {
+            Op::Closed(closed) => {
+                let folded = FoldedRequired::new(&required, &closed.properties.entries);
                 closed.required = Some(Box::new(folded));
             }
+            Op::Object(object) => object.required = Some(required),
+            _ => {}
         }
-        at += 1;
     }
     let alone = |op: Op| match op {
         Op::Closed(closed) if closed.required.is_none() && closed.additional.is_none() => {

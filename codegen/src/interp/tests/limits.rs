@@ -858,3 +858,47 @@ fn a_node_plan_stays_compact() {
     let size = std::mem::size_of::<NodePlan>();
     assert!(size <= 256, "NodePlan is {size} bytes");
 }
+
+#[test]
+fn a_required_beside_a_pass_is_decided_before_its_deferred_entries() {
+    // `d` (recursive) is deferred: it runs after the pass over the keys, and `required`
+    // is decided between the two, as generated code decides it after its loop: an
+    // object missing `b` fails before `d` runs, whatever `d` would cost. So with
+    // `properties` alone, with `additionalProperties`, with `patternProperties`, on a
+    // small object and on one past `FOLDED_REQUIRED_KEYS` keys (looked up by name).
+    let tree = json!({"items": {"$ref": "#/$defs/tree"}});
+    let deep = json!([[[[[[[[[[[[]]]]]]]]]]]]);
+    for extra in [
+        json!({}),
+        json!({"additionalProperties": {"type": "integer"}}),
+        json!({"patternProperties": {"^k": {"type": "integer"}}}),
+    ] {
+        let mut schema = json!({
+            "$defs": {"tree": tree},
+            "properties": {"b": true, "d": {"$ref": "#/$defs/tree"}},
+            "required": ["b"]
+        });
+        for (keyword, value) in extra.as_object().expect("keywords") {
+            schema[keyword] = value.clone();
+        }
+        for keys in [0, FOLDED_REQUIRED_KEYS + 1] {
+            let object = |members: Value| {
+                let mut object = members;
+                for k in 0..keys {
+                    object[format!("k{k}")] = json!(1);
+                }
+                object
+            };
+            let need = same_budget_as_validate(&schema, &object(json!({"b": 1, "d": [[]]})));
+            let v = compiled_with_budget(&schema, need);
+            let missing = object(json!({"d": deep}));
+            assert_eq!(v.check(&missing), Verdict::Invalid, "{schema} on {missing}");
+            let present = object(json!({"b": 1, "d": deep}));
+            assert_eq!(
+                v.check(&present),
+                Verdict::Incomplete(IncompleteReason::BudgetExceeded),
+                "{schema} on {present}"
+            );
+        }
+    }
+}

@@ -351,3 +351,44 @@ fn spliced_properties_of_distinct_names_run_in_one_pass() {
     assert_eq!(v.check(&json!({"a": "abcd"})), Verdict::Invalid);
     assert_eq!(v.check(&json!({"a": 1})), Verdict::Invalid);
 }
+
+#[test]
+fn a_pattern_applying_an_always_valid_subschema_is_tried_only_where_it_covers_a_key() {
+    // `f.*: true` does nothing at a key it matches: neither mode tries it (nor charges
+    // its match), as generated code does not, so the budget spent is the one spent
+    // without it.
+    let spent = |schema: &Value, instance: &Value| {
+        let v = compiled_with_budget(schema, 1_000);
+        (v.check_with_usage(instance), v.validate(instance).usage)
+    };
+    let dead = json!({"patternProperties": {"f.*": true, "b.*": {"type": "integer"}}});
+    let without = json!({"patternProperties": {"b.*": {"type": "integer"}}});
+    for instance in [
+        json!({"foo": 1, "bar": 2}),
+        json!({"foobar": "x"}),
+        json!({"f": 1}),
+    ] {
+        assert_eq!(
+            spent(&dead, &instance),
+            spent(&without, &instance),
+            "{instance}"
+        );
+    }
+    // Where it covers keys from `additionalProperties` it is tried, and matches.
+    let closed = compiled_with_budget(
+        &json!({"patternProperties": {"f.*": true}, "additionalProperties": false}),
+        1_000,
+    );
+    assert_eq!(closed.check(&json!({"foo": 1})), Verdict::Valid);
+    assert_eq!(closed.check(&json!({"bar": 1})), Verdict::Invalid);
+    // So it is where the node records what it evaluates, for `unevaluatedProperties`.
+    let recorded = compiled_with_budget(
+        &json!({"allOf": [{"patternProperties": {"f.*": true}}], "unevaluatedProperties": false}),
+        1_000,
+    );
+    assert_eq!(recorded.check(&json!({"foo": 1})), Verdict::Valid);
+    assert_eq!(
+        recorded.validate(&json!({"bar": 1})).verdict,
+        Verdict::Invalid
+    );
+}
