@@ -31,13 +31,6 @@ mod corpus_validators {
 /// otherwise than the plan and how)`. Each run is one instance in one mode.
 const KNOWN: &[(&str, usize, &str)] = &[
     (
-        "required/additionalProperties.json/additionalProperties with propertyNames/",
-        2,
-        "check, invalid: generated code charges `propertyNames` with the object pass before \
-         it starts; the interpreter charges it in a loop of its own after the pass, which \
-         the failing key stops first",
-    ),
-    (
         "required/unevaluatedProperties.json/unevaluatedProperties + single cyclic ref/",
         6,
         "check, invalid: generated code decides `unevaluatedProperties: false` on the keys \
@@ -86,13 +79,6 @@ const KNOWN: &[(&str, usize, &str)] = &[
          same units, depth 0 interpreted and 1 generated: generated code enters `components` \
          before `openapi` fails) and `{\"components\":{\"parameters\":{\"path\":\
          {\"schema\":{}}}}}` (units 97 interpreted, 95 generated): not analysed",
-    ),
-    (
-        "realworld/cases/oas-3.2-schema-base-bundled/",
-        2,
-        "units 79 interpreted, 95 generated, depth 6 and 7, on a shrunk \
-         `{\"paths\":{\"/foo\":{\"get\":{\"responses\":{\"default\":{\"headers\":\
-         {\"Bad=Header\":{}}}}}}}}`, under `unevaluatedProperties`: not analysed",
     ),
     (
         "realworld/cases/ss-popxf-1.0/",

@@ -307,17 +307,18 @@ impl Interpreter {
                 }
                 None => true,
             },
+            CheckKind::PropertyNames(edge) if !plan.fuses(index) => match inst.as_object() {
+                Some(object) => self.property_names(cx, edge, object)?,
+                None => true,
+            },
             CheckKind::Properties(_)
             | CheckKind::PatternProperties(_)
-            | CheckKind::AdditionalProperties { .. } => match inst.as_object() {
+            | CheckKind::AdditionalProperties { .. }
+            | CheckKind::PropertyNames(_) => match inst.as_object() {
                 Some(object) => {
                     let ann = ann.as_deref_mut().filter(|_| plan.collect_properties);
                     self.object_check(cx, node, plan, index, object, ann)?
                 }
-                None => true,
-            },
-            CheckKind::PropertyNames(edge) => match inst.as_object() {
-                Some(object) => self.property_names(cx, edge, object)?,
                 None => true,
             },
             CheckKind::PrefixItems(edges) => match inst.as_array() {

@@ -102,8 +102,9 @@ impl Interpreter {
         Ok(ok)
     }
 
-    /// `properties`, `patternProperties`, `additionalProperties`: the check at `index`,
-    /// fused with its siblings when the plan says so.
+    /// `properties`, `patternProperties`, `additionalProperties` (and `propertyNames`
+    /// fused with them): the check at `index`, fused with its siblings when the plan
+    /// says so.
     #[inline(never)]
     pub(super) fn object_check<'a, I: Instance<'a>>(
         &self,
@@ -158,12 +159,15 @@ impl Interpreter {
         object: I,
         mut ann: Option<&mut Annotations>,
     ) -> Res {
-        // Every key pays for `additionalProperties`; a `patternProperties` child is paid
-        // for when its pattern matches.
-        let per_key = pass.additional.map(|(e, _, _)| e.target);
-        self.charge_loop(cx, count(object), per_key.as_slice())?;
-        if let (None, None, Some((edge, [], []))) =
-            (pass.properties, pass.patterns, pass.additional)
+        // Every key pays for `additionalProperties` and `propertyNames` before the pass; a
+        // `patternProperties` child is paid for when its pattern matches.
+        let per_key = [pass.additional.map(|(e, _, _)| e), pass.names];
+        let per_key = (per_key.into_iter().flatten())
+            .map(|edge| self.plans[edge.target.0].loop_cost)
+            .fold(0, u64::saturating_add);
+        charge_elements(cx, count(object), per_key)?;
+        if let (None, None, Some((edge, [], [])), None) =
+            (pass.properties, pass.patterns, pass.additional, pass.names)
         {
             if ann.is_none() && !cx.locates() {
                 return self.values_quietly(cx, edge.target, object);
@@ -250,6 +254,14 @@ impl Interpreter {
                         if !cx.report {
                             return Ok(false);
                         }
+                    }
+                }
+            }
+            if let Some(edge) = pass.names {
+                if !self.property_name::<I>(cx, edge, key)? {
+                    ok = false;
+                    if !cx.report {
+                        return Ok(false);
                     }
                 }
             }
@@ -713,17 +725,10 @@ impl Interpreter {
         edge: &Edge,
         object: I,
     ) -> Res {
-        // Keys have no instance location of their own: errors stay at the object.
         self.charge_loop(cx, count(object), &[edge.target])?;
         let mut ok = true;
         for (key, _) in object.entries() {
-            let saved = self.step_in(cx, edge.target)?;
-            let key = key.unescaped();
-            let key: &str = &key;
-            let valid = self.apply(cx, &edge.path, edge.target, Inst::<I>::Key(&key), None);
-            Interpreter::step_out(cx, saved);
-            let valid = valid?;
-            if !valid {
+            if !self.property_name::<I>(cx, edge, &key.unescaped())? {
                 ok = false;
                 if !cx.report {
                     break;
@@ -731,6 +736,15 @@ impl Interpreter {
             }
         }
         Ok(ok)
+    }
+
+    /// `propertyNames`' schema (`edge`) applied to `key`, one of the object's keys. Keys
+    /// have no instance location of their own: errors stay at the object.
+    fn property_name<'a, I: Instance<'a>>(&self, cx: &mut Ctx, edge: &Edge, key: &str) -> Res {
+        let saved = self.step_in(cx, edge.target)?;
+        let valid = self.apply(cx, &edge.path, edge.target, Inst::<I>::Key(&key), None);
+        Interpreter::step_out(cx, saved);
+        valid
     }
 
     #[inline(never)]

@@ -1,8 +1,9 @@
 //! Which object applicators of a node run as one pass over an object's properties: the
 //! decision the interpreter renders as its fused object pass (run where the first of them
-//! stands, each key looked up among the `properties` names and tested against the
-//! patterns once). Takes a node; gives the indices of the checks that fuse, or `None`
-//! where they run check by check.
+//! stands, each key looked up among the `properties` names, tested against the patterns
+//! once, and given to `propertyNames`; every key's share of the budget charged before
+//! it starts, as generated code charges its loop). Takes a node; gives the indices of
+//! the checks that fuse, or `None` where they run check by check.
 //!
 //! The Rust backend fuses the object keywords of a dispatch arm into its loop over the
 //! object on its own terms (`emit/node/dispatch.rs`, `object.rs`); moving that decision
@@ -22,27 +23,35 @@ pub struct FusedApplicators {
     pub patterns: Option<usize>,
     /// Index of the `additionalProperties` check.
     pub additional: Option<usize>,
+    /// Index of the `propertyNames` check.
+    pub names: Option<usize>,
 }
 
 /// The applicators of `node` fused into one pass: only the shape every front end
-/// produces — at most one each of `properties`, `patternProperties` and
-/// `additionalProperties`, with `patternProperties` or `additionalProperties` among
-/// them, and `additionalProperties` naming exactly its siblings' names and patterns.
-/// `None` for any other node: its applicators run check by check.
+/// produces — at most one each of `properties`, `patternProperties`,
+/// `additionalProperties` and `propertyNames`, with `patternProperties` or
+/// `additionalProperties` among them, or `propertyNames` beside `properties`, and
+/// `additionalProperties` naming exactly its siblings' names and patterns. `None` for
+/// any other node: its applicators run check by check.
 pub fn fused_applicators(node: &Node) -> Option<FusedApplicators> {
     let (mut properties, mut patterns, mut additional) = (Vec::new(), Vec::new(), Vec::new());
+    let mut names = Vec::new();
     for (i, check) in node.checks.iter().enumerate() {
         match &check.kind {
             CheckKind::Properties(_) => properties.push(i),
             CheckKind::PatternProperties(_) => patterns.push(i),
             CheckKind::AdditionalProperties { .. } => additional.push(i),
+            CheckKind::PropertyNames(_) => names.push(i),
             _ => {}
         }
     }
-    if properties.len() > 1 || patterns.len() > 1 || additional.len() > 1 {
+    if [&properties, &patterns, &additional, &names]
+        .iter()
+        .any(|c| c.len() > 1)
+    {
         return None;
     }
-    if patterns.is_empty() && additional.is_empty() {
+    if patterns.is_empty() && additional.is_empty() && (names.is_empty() || properties.is_empty()) {
         return None;
     }
     if let Some(&a) = additional.first() {
@@ -84,14 +93,19 @@ pub fn fused_applicators(node: &Node) -> Option<FusedApplicators> {
             return None;
         }
     }
-    let first = (properties.iter().chain(&patterns).chain(&additional))
-        .copied()
-        .min()?;
+    let first = (properties
+        .iter()
+        .chain(&patterns)
+        .chain(&additional)
+        .chain(&names))
+    .copied()
+    .min()?;
     Some(FusedApplicators {
         first,
         properties: properties.first().copied(),
         patterns: patterns.first().copied(),
         additional: additional.first().copied(),
+        names: names.first().copied(),
     })
 }
 
@@ -128,5 +142,13 @@ mod tests {
         // `patternProperties` alone is a pass of its own.
         let patterns = fused(json!({"patternProperties": {"^x": true}})).expect("fused");
         assert_eq!((patterns.properties, patterns.additional), (None, None));
+        // `propertyNames` joins a pass, and makes one with `properties`; alone it runs
+        // on its own.
+        let names = json!({"maxLength": 3});
+        let with = fused(json!({"additionalProperties": {}, "propertyNames": names}));
+        assert!(with.expect("fused").names.is_some());
+        let beside = fused(json!({"properties": {"a": {}}, "propertyNames": names}));
+        assert!(beside.expect("fused").names.is_some());
+        assert_eq!(fused(json!({"propertyNames": names})), None);
     }
 }

@@ -136,6 +136,20 @@ pub(super) enum Flat {
 }
 
 impl NodePlan {
+    /// Whether check `index` runs in the node's fused object pass ([`NodePlan::object`]).
+    pub(super) fn fuses(&self, index: usize) -> bool {
+        self.object.as_ref().is_some_and(|fused| {
+            let FusedApplicators {
+                properties,
+                patterns,
+                additional,
+                names,
+                ..
+            } = **fused;
+            [properties, patterns, additional, names].contains(&Some(index))
+        })
+    }
+
     /// The prefilter of check `index`, if it has one.
     pub(super) fn pattern_set(&self, index: usize) -> Option<&PatternSet> {
         self.pattern_sets

@@ -92,6 +92,8 @@ pub(in crate::interp) struct ObjectOp {
     pub(in crate::interp) additional_set: Option<PatternSet>,
     /// Whether `additional`'s names and patterns are exactly the sibling ones above.
     pub(in crate::interp) fused: bool,
+    /// `propertyNames`: its schema, given each key.
+    pub(in crate::interp) names: Option<Edge>,
     /// With `properties` and `patternProperties`: what the patterns do at each
     /// `properties` name, by entry (empty otherwise, or when a name's patterns would stop
     /// even an unbounded budget).
@@ -136,6 +138,8 @@ pub(in crate::interp) struct ObjectPass<'p> {
     /// Whether `additional`'s names and patterns are exactly the sibling ones above, so
     /// that "covered by a sibling" is already known.
     pub(in crate::interp) fused: bool,
+    /// `propertyNames`: its schema, given each key.
+    pub(in crate::interp) names: Option<&'p Edge>,
     /// What `patterns` do at each `properties` name ([`ObjectOp::named`]; none when the
     /// pass is borrowed from the node and its plan).
     pub(in crate::interp) named: &'p [NamedPatterns],
@@ -166,6 +170,7 @@ impl ObjectPass<'_> {
         (properties.iter().map(|(_, edge)| edge))
             .chain(patterns.iter().map(|(_, edge)| edge))
             .chain(self.additional.map(|(edge, _, _)| edge))
+            .chain(self.names)
             .any(|edge| applies(&edge.target))
     }
 }
@@ -198,6 +203,10 @@ pub(in crate::interp) fn object_pass_at<'p>(
         }) => Some((schema, known.as_slice(), patterns.as_slice())),
         _ => None,
     };
+    let names_at = |i: usize| match kind(i) {
+        Some(CheckKind::PropertyNames(edge)) => Some(edge),
+        _ => None,
+    };
     let (properties, patterns, additional, fused) = match &plan.object {
         Some(fused) if fused.first != index => return None,
         Some(fused) => (fused.properties, fused.patterns, fused.additional, true),
@@ -207,6 +216,7 @@ pub(in crate::interp) fn object_pass_at<'p>(
             _ => (None, None, Some(index), false),
         },
     };
+    let names = plan.object.as_ref().and_then(|fused| fused.names);
     Some(ObjectPass {
         properties: properties.and_then(properties_at),
         patterns: patterns.and_then(patterns_at),
@@ -214,6 +224,7 @@ pub(in crate::interp) fn object_pass_at<'p>(
         additional: additional.and_then(additional_at),
         additional_set: additional.and_then(|i| plan.pattern_set(i)),
         fused,
+        names: names.and_then(names_at),
         named: &[],
         required: None,
         collects: node.collect.properties,
@@ -268,6 +279,7 @@ impl ObjectOp {
                 .map(|(edge, known, patterns)| (edge.clone(), known.into(), patterns.into())),
             additional_set: pass.additional_set.cloned(),
             fused: pass.fused,
+            names: pass.names.cloned(),
             named,
             required: None,
             collects: pass.collects,
@@ -284,6 +296,7 @@ impl ObjectOp {
                 .map(|(edge, known, patterns)| (edge, &known[..], &patterns[..])),
             additional_set: self.additional_set.as_ref(),
             fused: self.fused,
+            names: self.names.as_ref(),
             named: &self.named,
             required: self.required.as_deref(),
             collects: self.collects,

@@ -368,13 +368,15 @@ pub(super) fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
 impl Op {
     /// The op that runs `pass` (of `program`, every node planned `plans`): [`Op::Closed`]
     /// when `additionalProperties`, if there, applies to exactly the keys that no
-    /// `properties` name, else [`Op::Object`].
+    /// `properties` name, without `propertyNames`, else [`Op::Object`].
     pub(in crate::interp) fn of_pass(
         pass: ObjectPass<'_>,
         (program, plans): (&Program, &[NodePlan]),
     ) -> Op {
         match (pass.properties, pass.patterns, pass.additional) {
-            (Some((entries, index)), None, Some((edge, _, _))) if pass.fused => {
+            (Some((entries, index)), None, Some((edge, _, _)))
+                if pass.fused && pass.names.is_none() =>
+            {
                 let target = edge.target;
                 Op::Closed(Box::new(ClosedOp {
                     properties: PropertiesOp {
@@ -934,9 +936,13 @@ pub(super) fn push_ops(
                 required: None,
             })));
         }
+        CheckKind::PropertyNames(_) if !plan.fuses(index) => {
+            ops.push(Op::Check { node: id, index })
+        }
         CheckKind::Properties(_)
         | CheckKind::PatternProperties(_)
-        | CheckKind::AdditionalProperties { .. } => {
+        | CheckKind::AdditionalProperties { .. }
+        | CheckKind::PropertyNames(_) => {
             // A fused check runs with the first of them (no pass at the others).
             if let Some(pass) = object_pass_at(node, plan, index).filter(|p| p.applies_any(applies))
             {

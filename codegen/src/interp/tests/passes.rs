@@ -392,3 +392,28 @@ fn a_pattern_applying_an_always_valid_subschema_is_tried_only_where_it_covers_a_
         Verdict::Invalid
     );
 }
+
+#[test]
+fn property_names_runs_in_the_pass_and_is_charged_before_it() {
+    // With `additionalProperties` (or `properties`), `propertyNames` joins the one pass
+    // over the keys and every key's share is charged before the pass starts, as
+    // generated code charges its loop: a key failing `additionalProperties` stops the
+    // pass after the same charge as a valid object of as many keys.
+    for schema in [
+        json!({"additionalProperties": {"type": "number"}, "propertyNames": {"maxLength": 5}}),
+        json!({"properties": {"pear": {"type": "number"}}, "propertyNames": {"maxLength": 5}}),
+    ] {
+        let v = compiled_with_budget(&schema, 1_000);
+        let (verdict, invalid) = v.check_with_usage(&json!({"fig": 2, "pear": "ripe"}));
+        assert_eq!(verdict, Verdict::Invalid, "{schema}");
+        let (verdict, valid) = v.check_with_usage(&json!({"fig": 2, "pear": 3}));
+        assert_eq!(verdict, Verdict::Valid, "{schema}");
+        assert_eq!(invalid, valid, "{schema}");
+        // A long name fails at the object, in either mode.
+        let long = json!({"pineapple": 1});
+        assert_eq!(v.check(&long), Verdict::Invalid, "{schema}");
+        let errors = v.validate(&long).errors;
+        assert_eq!(errors.len(), 1, "{schema}: {errors:?}");
+        assert_eq!(errors[0].instance_location, "", "{schema}");
+    }
+}
