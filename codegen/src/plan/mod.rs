@@ -18,8 +18,9 @@
 //!    that loop over the object's keys ([`in_object_pass`]) stand together, at the
 //!    lightest one's place, and a `required` beside them right after them: their one loop
 //!    finds its names, and it is decided once the loop is done. `properties` entries
-//!    are ordered lightest first too, and [`Plan::is_deferred`] entries — recursive or
-//!    heavy subschemas — are evaluated after every other property of the object.
+//!    and `allOf` members are ordered lightest first too, and [`Plan::is_deferred`]
+//!    entries — recursive or heavy subschemas — are evaluated after every other property
+//!    of the object.
 //!
 //! The decisions, per node ([`NodePlan`]):
 //!
@@ -388,8 +389,12 @@ fn order_checks(program: &mut Program, weights: &[u32]) {
     };
     for node in &mut program.nodes {
         for check in &mut node.checks {
-            if let CheckKind::Properties(entries) = &mut check.kind {
-                entries.sort_by_key(|(_, edge)| weights[edge.target.0]);
+            match &mut check.kind {
+                CheckKind::Properties(entries) => {
+                    entries.sort_by_key(|(_, edge)| weights[edge.target.0]);
+                }
+                CheckKind::AllOf(members) => members.sort_by_key(|edge| weights[edge.target.0]),
+                _ => {}
             }
         }
         // The applicators that loop over the object's keys run in one loop, where the
