@@ -410,22 +410,21 @@ fn order_checks(program: &mut Program, weights: &[u32]) {
             .min();
         node.checks.sort_by_cached_key(|check| {
             let kind = &check.kind;
-            match kind {
-                CheckKind::UnevaluatedProperties(_) | CheckKind::UnevaluatedItems(_) => {
+            match (kind, object_pass) {
+                (CheckKind::UnevaluatedProperties(_) | CheckKind::UnevaluatedItems(_), _) => {
                     (4, 0, 0, 0)
                 }
-                CheckKind::Unresolved { .. } | CheckKind::False => (0, 0, 0, 0),
-                CheckKind::Required(_) if object_pass.is_some() => {
-                    (2, object_pass.unwrap_or_default(), 1, 0)
-                }
-                CheckKind::Pattern(_)
-                | CheckKind::Format(_)
-                | CheckKind::UniqueItems
-                | CheckKind::Custom(_) => (1, 0, 0, 0),
+                (CheckKind::Unresolved { .. } | CheckKind::False, _) => (0, 0, 0, 0),
+                (CheckKind::Required(_), Some(pass)) => (2, pass, 1, 0),
+                (
+                    CheckKind::Pattern(_)
+                    | CheckKind::Format(_)
+                    | CheckKind::UniqueItems
+                    | CheckKind::Custom(_),
+                    _,
+                ) => (1, 0, 0, 0),
                 _ if kind.edges().next().is_none() => (0, 0, 0, 0),
-                _ if in_object_pass(kind) => {
-                    (2, object_pass.unwrap_or_default(), 0, heaviest(kind))
-                }
+                (_, Some(pass)) if in_object_pass(kind) => (2, pass, 0, heaviest(kind)),
                 _ => (2, heaviest(kind), 2, 0),
             }
         });

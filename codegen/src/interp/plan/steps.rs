@@ -405,8 +405,9 @@ impl ByKind<Op> {
 /// `required` after it ([`FoldedRequired`], [`ObjectOp::required`]: decided once the pass
 /// has been over the keys, before the deferred entries run, as generated code decides
 /// it), when between them stand only steps that read the object without applying or
-/// charging anything: short-circuit evaluation may run such steps in any order. A `properties` alone that takes none is left an
-/// [`Op::Properties`], or an [`Op::Property`] when it has one entry; consecutive such
+/// charging anything: short-circuit evaluation may run such steps in any order. A
+/// `properties` alone that takes none is left an [`Op::Properties`], or an
+/// [`Op::Property`] when it has one entry; consecutive such
 /// steps of distinct names become one [`Op::Properties`] ([`merge_properties`]), or,
 /// when all are [`Op::Property`], one [`Op::Lookups`] ([`merge_lookups`]).
 pub(super) fn fold_required(steps: &mut Box<[Op]>, nodes: &[Node]) {
