@@ -9,9 +9,8 @@
 //! The differential test compares verdicts and errors; this one compares what they cost,
 //! which the backends charge at points placed in each (`interp/` and `emit/node/`).
 //!
-//! A disagreement is allowed only when listed in [`KNOWN`], by the runs it happens in and
-//! their exact number, with the reason; a listed one that no longer happens as often
-//! fails too, so the list stays exact and only shrinks (issue 36 item 2).
+//! Every disagreement fails it (issue 36 item 2: the list of known ones it kept while the
+//! backends placed their charges apart ended empty).
 
 use schemac::interp::Interpreter;
 use schemac::{Dialect, Options};
@@ -27,89 +26,14 @@ mod corpus_validators {
     include!(concat!(env!("OUT_DIR"), "/corpus_validators.rs"));
 }
 
-/// Known disagreements: `(what the run's id contains, runs, which backend spends
-/// otherwise than the plan and how)`. Each run is one instance in one mode.
-const KNOWN: &[(&str, usize, &str)] = &[
-    (
-        "required/unevaluatedProperties.json/unevaluatedProperties + single cyclic ref/",
-        6,
-        "check, invalid: generated code decides `unevaluatedProperties: false` on the keys \
-         before it applies `properties` (the plan orders it last, as the interpreter \
-         does), so it stops before recurring into `x`: fewer units and depth",
-    ),
-    (
-        "required/unevaluatedProperties.json/dynamic evalation inside nested refs/",
-        68,
-        "generated code decides `unevaluatedProperties: true` in its object loop (the node \
-         absorbed everything that evaluates properties), which also finds `required`'s \
-         names, so it charges the locations it records before its sibling `required` \
-         fails; the interpreter checks `required` first (plan order: `unevaluated*` last)",
-    ),
-    (
-        "required/unevaluatedProperties.json/Evaluated properties collection needs to \
-         consider instance location with ",
-        4,
-        "check, invalid: the interpreter applies `properties` / `patternProperties` / \
-         `additionalProperties` before `unevaluatedProperties` fails; generated code decides \
-         it on the keys first",
-    ),
-    (
-        "fixtures/required/if_branches_join_the_pass.json/",
-        9,
-        "check, invalid: generated code charges the object's recorded locations (a unit per \
-         64) before the check that fails, which the interpreter runs first",
-    ),
-    (
-        "fixtures/required/messages.json/messages: unevaluatedProperties false refuses a \
-         declared name whose subschema failed",
-        1,
-        "check, invalid: as for if_branches_join_the_pass.json",
-    ),
-    (
-        "fixtures/required/if_conditions_on_one_property.json/",
-        4,
-        "check, invalid: as for if_branches_join_the_pass.json",
-    ),
-    // The corpora. Each entry gives an instance shrunk by removing members while the
-    // backends still disagree.
-    (
-        "realworld/cases/oas-3.1-schema/",
-        7,
-        "under `unevaluatedProperties`, shrunk to `{\"components\":{},\"openapi\":\"\"}` (the \
-         same units, depth 0 interpreted and 1 generated: generated code enters `components` \
-         before `openapi` fails) and `{\"components\":{\"parameters\":{\"path\":\
-         {\"schema\":{}}}}}` (units 97 interpreted, 95 generated): not analysed",
-    ),
-    (
-        "realworld/cases/ss-starlake/",
-        8,
-        "valid instances: a `oneOf` branch `{\"allOf\": [{\"$ref\": …}, {\"properties\": \
-         …, \"required\": […]}]}` (`OpenAPIsV1`, `RestAPIsV1` on \
-         `{\"extract\":{},\"version\":1}`): generated code absorbs the second member into \
-         the node's first run and so checks its `required` before it calls the first \
-         member's out-of-line target (4 units on entry); the interpreter applies the \
-         members in plan order (lightest first), the `$ref` first",
-    ),
-];
-
-/// Whether the runs a [`KNOWN`] entry names (by what their ids contain) are a corpus's.
-fn in_corpus(part: &str) -> bool {
-    corpus::CORPORA
-        .iter()
-        .any(|corpus| part.starts_with(corpus))
-}
-
 /// What one run gave and spent.
 type Spent = (Verdict, Usage);
 
-/// The comparisons made so far and the disagreements found: those [`KNOWN`] lists, by
-/// entry, and the others.
+/// The comparisons made so far and the disagreements found.
 #[derive(Default)]
 struct Tally {
     /// Runs compared, one per instance and mode.
     runs: usize,
-    /// How many runs of each [`KNOWN`] entry disagreed, by index.
-    known: std::collections::BTreeMap<usize, usize>,
     disagreements: Vec<String>,
 }
 
@@ -125,10 +49,6 @@ impl Tally {
     ) {
         self.runs += 1;
         if interpreted == generated {
-            return;
-        }
-        if let Some(entry) = KNOWN.iter().position(|(part, _, _)| id.contains(part)) {
-            *self.known.entry(entry).or_default() += 1;
             return;
         }
         let mut shown = instance.to_string();
@@ -190,27 +110,13 @@ impl Tally {
         );
     }
 
-    /// Fails with every disagreement that [`KNOWN`] does not list, and every entry that
-    /// these runs `cover` (by what the entry's ids contain) and that did not happen exactly
-    /// as often as listed; and unless at least `min_runs` runs were compared.
-    fn assert_agreed(mut self, what: &str, min_runs: usize, cover: impl Fn(&str) -> bool) {
-        let listed: usize = self.known.values().sum();
+    /// Fails with every disagreement, and unless at least `min_runs` runs were compared.
+    fn assert_agreed(self, what: &str, min_runs: usize) {
         println!(
-            "budget ({what}): {} runs compared, {} disagreements, {listed} of them listed",
+            "budget ({what}): {} runs compared, {} disagreements",
             self.runs,
-            self.disagreements.len() + listed
+            self.disagreements.len()
         );
-        for (entry, &(part, count, reason)) in KNOWN.iter().enumerate() {
-            if !cover(part) {
-                continue;
-            }
-            let seen = self.known.get(&entry).copied().unwrap_or(0);
-            if seen != count {
-                self.disagreements.push(format!(
-                    "listed: {count} run(s) of {part} ({reason}), seen {seen}"
-                ));
-            }
-        }
         assert!(
             self.disagreements.is_empty(),
             "{what}: the backends spend differently in {} of {} runs:\n  {}",
@@ -256,7 +162,7 @@ fn both_backends_spend_alike_on_every_suite_case_and_fixture() {
     suite_set(&mut tally, FIXTURES, &fixtures);
     // Five dialects' required, optional and format sets, and the fixtures: over 7,000
     // cases, two modes each.
-    tally.assert_agreed("suite and fixtures", 14_000, |part| !in_corpus(part));
+    tally.assert_agreed("suite and fixtures", 14_000);
 }
 
 /// Options of the annotation and output tests under `dialect`.
@@ -339,7 +245,7 @@ fn both_backends_spend_alike_when_evaluating() {
             }
         }
     }
-    tally.assert_agreed("evaluate", 200, |_| false);
+    tally.assert_agreed("evaluate", 200);
 }
 
 #[test]
@@ -366,5 +272,5 @@ fn both_backends_spend_alike_on_every_corpus_instance() {
         }
     }
     // 15,903 bench-corpus instances and the real-world ones, two modes each.
-    tally.assert_agreed("corpora", 2 * 16_500, in_corpus);
+    tally.assert_agreed("corpora", 2 * 16_500);
 }

@@ -354,7 +354,8 @@ impl Interpreter {
                     let found = (check.annotates && cx.annotate)
                         .then(|| unevaluated_names(object, ann.as_deref(), table));
                     let ann = (ann.as_deref_mut()).map(|ann| (ann, table));
-                    let ok = self.unevaluated_properties(cx, node, edge, object, ann)?;
+                    let charged = plan.unevaluated_first && !cx.locates();
+                    let ok = self.unevaluated_properties(cx, (node, charged), edge, object, ann)?;
                     cx.set_applied(found);
                     ok
                 }
@@ -398,7 +399,7 @@ impl Interpreter {
                 self.prefix_items_quietly(cx, targets.iter().copied(), items)
             }),
             Op::Properties(properties) => inst.as_object().map_or(Ok(true), |object| {
-                self.properties_alone(cx, properties.borrowed(), object, None)
+                self.properties_alone(cx, (properties.borrowed(), true), object, None)
             }),
             Op::Property(entry) => inst
                 .as_object()
@@ -456,6 +457,11 @@ impl Interpreter {
         inst: Inst<'_, I>,
         mut ann: Option<&mut Annotations>,
     ) -> Res {
+        if plan.unevaluated_first && !cx.locates() {
+            if let Some(object) = inst.as_object() {
+                self.charge_unevaluated(cx, node, object)?;
+            }
+        }
         if let (Some(flat), false) = (&plan.flat, cx.locates()) {
             return self.flat_checks(cx, flat, inst, ann);
         }

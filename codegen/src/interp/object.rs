@@ -123,15 +123,14 @@ impl Interpreter {
             let names = (plan.property_names.as_ref())
                 .filter(|_| !cx.locates() && plan.properties_index(index).is_some());
             if ann.is_none() || names.is_some() {
+                // Recording, it applies the entries in the keys' order, as generated code
+                // does where it records by position.
+                let defer = ann.is_none();
                 if let (Some(ann), Some(names)) = (ann, names) {
                     ann.add_names(names);
                 }
-                return self.properties_alone(
-                    cx,
-                    (entries, plan.properties_index(index)),
-                    object,
-                    None,
-                );
+                let properties = (entries.as_slice(), plan.properties_index(index));
+                return self.properties_alone(cx, (properties, defer), object, None);
             }
         }
         match object_pass_at(node, plan, index) {
@@ -165,6 +164,9 @@ impl Interpreter {
         let per_key = (per_key.into_iter().flatten())
             .map(|edge| self.plans[edge.target.0].loop_cost)
             .fold(0, u64::saturating_add);
+        if pass.locations {
+            cx.state.charge(count(object))?;
+        }
         charge_elements(cx, count(object), per_key)?;
         if let (None, None, Some((edge, [], [])), None) =
             (pass.properties, pass.patterns, pass.additional, pass.names)
@@ -286,13 +288,15 @@ impl Interpreter {
     }
 
     /// `properties` alone, without annotations: one pass over the instance's keys, each
-    /// found in the names' index (the deferred entries after, by name), or a lookup of
-    /// each name in the instance when the instance has many more keys than there are names.
+    /// found in the names' index (the deferred entries after, by name, where the node
+    /// does not record what it evaluates: `defer`, as generated code defers them), or a
+    /// lookup of each name in the instance when the instance has many more keys than
+    /// there are names.
     #[inline(never)]
     pub(super) fn properties_alone<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
-        (entries, index): PropertiesRef<'_>,
+        ((entries, index), defer): (PropertiesRef<'_>, bool),
         object: I,
         required: Option<&Required>,
     ) -> Res {
@@ -319,7 +323,7 @@ impl Interpreter {
             let Some((_, edge)) = entries.get(i) else {
                 continue;
             };
-            if self.plans[edge.target.0].deferred {
+            if defer && self.plans[edge.target.0].deferred {
                 deferred.add(i, value);
                 continue;
             }
@@ -513,7 +517,7 @@ impl Interpreter {
         }
         let required = folded.map(|folded| &folded.required);
         match op.additional {
-            None => self.properties_alone(cx, (entries, index), object, required),
+            None => self.properties_alone(cx, ((entries, index), true), object, required),
             Some(_) => self.closed_additional(cx, op, object, required),
         }
     }
@@ -592,6 +596,9 @@ impl Interpreter {
     ) -> Res {
         let additional = match op.additional {
             Some((target, per_key)) => {
+                if op.locations {
+                    cx.state.charge(len)?;
+                }
                 charge_elements(cx, len, per_key)?;
                 Some(target)
             }
@@ -738,6 +745,31 @@ impl Interpreter {
         Ok(ok)
     }
 
+    /// What the `unevaluatedProperties` of `node` charges on `object` before it looks at
+    /// a key: the object's locations (as recording them evaluated does), and its schema
+    /// per key ([`Interpreter::charge_loop`]).
+    pub(super) fn charge_unevaluated<'a, I: Instance<'a>>(
+        &self,
+        cx: &mut Ctx,
+        node: &Node,
+        object: I,
+    ) -> Result<(), Stop> {
+        let edge = (node.checks.iter()).find_map(|check| match &check.kind {
+            CheckKind::UnevaluatedProperties(edge) => Some(edge),
+            _ => None,
+        });
+        match edge {
+            Some(edge) => self.charge_unevaluated_schema(cx, edge, count(object)),
+            None => Ok(()),
+        }
+    }
+
+    /// What an `unevaluatedProperties` applying `edge` charges on an object of `len` keys.
+    fn charge_unevaluated_schema(&self, cx: &mut Ctx, edge: &Edge, len: usize) -> Result<(), Stop> {
+        cx.state.charge(len)?;
+        self.charge_loop(cx, len, &[edge.target])
+    }
+
     /// `propertyNames`' schema (`edge`) applied to `key`, one of the object's keys. Keys
     /// have no instance location of their own: errors stay at the object.
     fn property_name<'a, I: Instance<'a>>(&self, cx: &mut Ctx, edge: &Edge, key: &str) -> Res {
@@ -747,17 +779,21 @@ impl Interpreter {
         valid
     }
 
+    /// `unevaluatedProperties` (`edge`, of `node`) on `object`: its locations and its
+    /// schema per key charged first, unless they were (`charged`:
+    /// [`NodePlan::unevaluated_first`]).
     #[inline(never)]
     pub(super) fn unevaluated_properties<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
-        node: &Node,
+        (node, charged): (&Node, bool),
         edge: &Edge,
         object: I,
         ann: Option<(&mut Annotations, Option<&NameTable>)>,
     ) -> Res {
-        cx.state.charge(count(object))?;
-        self.charge_loop(cx, count(object), &[edge.target])?;
+        if !charged {
+            self.charge_unevaluated_schema(cx, edge, count(object))?;
+        }
         let mut ok = true;
         for (position, (key, value)) in object.entries().enumerate() {
             let owned;

@@ -519,6 +519,18 @@ impl CheckKind {
         child_edges!(self, iter_mut, as_mut)
     }
 
+    /// Whether the check depends on the instance's JSON type: backends run such checks
+    /// grouped by the type they read (generated code's dispatch on the value's variant).
+    /// Not `false`, an unresolved reference, a custom keyword, nor an in-place applicator
+    /// but `dependentSchemas` (which applies only to objects).
+    pub fn is_dispatchable(&self) -> bool {
+        let any_instance = matches!(
+            self,
+            CheckKind::False | CheckKind::Unresolved { .. } | CheckKind::Custom(_)
+        );
+        !any_instance && (!self.is_in_place() || matches!(self, CheckKind::DependentSchemas(_)))
+    }
+
     /// Whether the check applies its children to the same instance location
     /// (so their evaluated locations count as the parent's).
     pub fn is_in_place(&self) -> bool {

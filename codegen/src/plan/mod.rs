@@ -17,7 +17,10 @@
 //!    [`NodePlan::weight`], lightest first; `unevaluated*` stay last. The applicators
 //!    that loop over the object's keys ([`in_object_pass`]) stand together, at the
 //!    lightest one's place, and a `required` beside them right after them: their one loop
-//!    finds its names, and it is decided once the loop is done. `properties` entries
+//!    finds its names, and it is decided once the loop is done. An
+//!    `unevaluatedProperties` that the node's own names decide
+//!    ([`object_pass::unevaluated_in_pass`]) joins them, last: the loop decides it on
+//!    each key (as `additionalProperties`). `properties` entries
 //!    and `allOf` members are ordered lightest first too, and [`Plan::is_deferred`]
 //!    entries — recursive or heavy subschemas — are evaluated after every other property
 //!    of the object.
@@ -66,6 +69,7 @@
 //!   tables, a long pattern list goes through a prefilter; both charge the budget, alike
 //!   in both backends.
 
+pub mod absorb;
 mod discriminate;
 pub mod explain;
 mod graph;
@@ -387,7 +391,13 @@ fn order_checks(program: &mut Program, weights: &[u32]) {
             .map(|e| weights[e.target.0])
             .fold(0u32, u32::saturating_add)
     };
-    for node in &mut program.nodes {
+    // An `unevaluatedProperties` decided by the node's own names
+    // ([`object_pass::unevaluated_in_pass`]) joins them, after the others: generated code
+    // decides it on each key in the loop, before `required`.
+    let closing: Vec<bool> = (program.nodes.iter())
+        .map(|node| object_pass::unevaluated_in_pass(program, node))
+        .collect();
+    for (node, closing) in program.nodes.iter_mut().zip(closing) {
         for check in &mut node.checks {
             match &mut check.kind {
                 CheckKind::Properties(entries) => {
@@ -404,13 +414,19 @@ fn order_checks(program: &mut Program, weights: &[u32]) {
         // decided them first, and the two spent differently when a name was missing).
         // So they stand together, at the lightest one's weight, then `required`, then
         // the other applicators of that weight.
+        let in_pass = |kind: &CheckKind| {
+            in_object_pass(kind) || closing && matches!(kind, CheckKind::UnevaluatedProperties(_))
+        };
         let object_pass = (node.checks.iter())
-            .filter(|check| in_object_pass(&check.kind))
+            .filter(|check| in_pass(&check.kind))
             .map(|check| heaviest(&check.kind))
             .min();
         node.checks.sort_by_cached_key(|check| {
             let kind = &check.kind;
             match (kind, object_pass) {
+                (CheckKind::UnevaluatedProperties(_), Some(pass)) if closing => {
+                    (2, pass, 0, u32::MAX)
+                }
                 (CheckKind::UnevaluatedProperties(_) | CheckKind::UnevaluatedItems(_), _) => {
                     (4, 0, 0, 0)
                 }

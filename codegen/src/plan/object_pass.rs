@@ -9,7 +9,7 @@
 //! object on its own terms (`emit/node/dispatch.rs`, `object.rs`); moving that decision
 //! here too is the rest of issue 36 item 1.
 
-use crate::ir::{CheckKind, Node};
+use crate::ir::{CheckKind, Edge, Node, Program};
 
 /// The object applicators of a node that run together, by check index, at the first of
 /// them ([`FusedApplicators::first`]); the others are skipped where they stand.
@@ -109,6 +109,47 @@ pub fn fused_applicators(node: &Node) -> Option<FusedApplicators> {
     })
 }
 
+/// Whether `node`'s `unevaluatedProperties` is decided in its one loop over an object's
+/// keys, as `additionalProperties` over the names that evaluate properties: `node` has
+/// one, the program keeps no dynamic scope, the node has no `patternProperties` /
+/// `additionalProperties` (whose keys are its own names), and its other checks evaluate
+/// properties only by name — its own `properties`, and those of the in-place subschemas
+/// that join the loop: the `$ref` / `allOf` targets `joins` names (a constant `true` one
+/// evaluates nothing) and the `if`s (by check index) `absorbs_if` names. Generated code
+/// decides it so with what it absorbs (`emit/node/call.rs`); the plan's check order puts
+/// it in the pass where the node's own names are all (no in-place subschema joins,
+/// [`unevaluated_in_pass`]), and the interpreter renders that.
+pub fn unevaluated_by_name(
+    program: &Program,
+    node: &Node,
+    joins: impl Fn(&Edge) -> bool,
+    absorbs_if: impl Fn(usize) -> bool,
+) -> bool {
+    let member = |e: &Edge| joins(e) || super::constant(program, e.target) == Some(true);
+    !program.uses_dynamic_scope
+        && (node.checks.iter()).any(|c| matches!(c.kind, CheckKind::UnevaluatedProperties(_)))
+        && node
+            .checks
+            .iter()
+            .enumerate()
+            .all(|(index, c)| match &c.kind {
+                CheckKind::False | CheckKind::Not(_) => true,
+                CheckKind::Ref(e) => member(e),
+                CheckKind::AllOf(es) => es.iter().all(member),
+                CheckKind::IfThenElse { .. } => absorbs_if(index),
+                CheckKind::PatternProperties(_)
+                | CheckKind::AdditionalProperties { .. }
+                | CheckKind::DependentSchemas(_) => false,
+                kind => kind.is_dispatchable(),
+            })
+}
+
+/// [`unevaluated_by_name`] by the node's own names alone: its `unevaluatedProperties`
+/// stands in the object pass, after the applicators there.
+pub fn unevaluated_in_pass(program: &Program, node: &Node) -> bool {
+    unevaluated_by_name(program, node, |_| false, |_| false)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +191,57 @@ mod tests {
         let beside = fused(json!({"properties": {"a": {}}, "propertyNames": names}));
         assert!(beside.expect("fused").names.is_some());
         assert_eq!(fused(json!({"propertyNames": names})), None);
+    }
+
+    #[test]
+    fn unevaluated_properties_joins_the_pass_where_the_node_s_own_names_decide_it() {
+        let plan = |schema: serde_json::Value| {
+            let mut schema = schema;
+            schema["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+            let program = Compiler::new(Options::default())
+                .compile(&schema)
+                .expect("compiles");
+            crate::plan::Plan::new(program)
+        };
+        let own = plan(json!({
+            "required": ["a"],
+            "properties": {"a": {"type": "string"}},
+            "propertyNames": {"maxLength": 3},
+            "allOf": [true, {}],
+            "unevaluatedProperties": false
+        }));
+        let root = own.program.node(own.program.root);
+        assert!(unevaluated_in_pass(&own.program, root));
+        // In the plan's order: with the other applicators of the pass, after them, and
+        // before the `required` it finds the names of.
+        let order: Vec<&str> = (root.checks.iter())
+            .map(|check| check.keyword.rsplit('/').next().unwrap_or_default())
+            .filter(|keyword| keyword.contains("ropert") || *keyword == "required")
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "properties",
+                "propertyNames",
+                "unevaluatedProperties",
+                "required"
+            ]
+        );
+        // Anything else that evaluates properties, or may: not by the node's own names.
+        for other in [
+            json!({"patternProperties": {"^x": true}}),
+            json!({"additionalProperties": true}),
+            json!({"allOf": [{"properties": {"b": true}}]}),
+            json!({"anyOf": [{"required": ["a"]}]}),
+            json!({"if": {"required": ["a"]}, "then": {"properties": {"b": true}}}),
+            json!({"dependentSchemas": {"a": {"properties": {"b": true}}}}),
+        ] {
+            let mut schema = other.clone();
+            schema["properties"] = json!({"a": {}});
+            schema["unevaluatedProperties"] = json!(false);
+            let plan = plan(schema);
+            let root = plan.program.node(plan.program.root);
+            assert!(!unevaluated_in_pass(&plan.program, root), "{other}");
+        }
     }
 }

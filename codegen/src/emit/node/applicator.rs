@@ -5,7 +5,7 @@
 use super::call::{holds_name, EvArg, Inst};
 use super::code::{Code, Expr, Uses};
 use super::dispatch::{kind_pattern, kind_test, ARMS};
-use super::{dispatchable, state, Fun, Gen, Mode};
+use super::{state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId};
 use crate::plan::kind::Kind;
 use crate::plan::lookup::EnumTable;
@@ -57,10 +57,10 @@ impl Branches<'_> {
     }
 }
 
-/// The code of a check that [`dispatchable`] sends to the dispatch: never reached here.
+/// The code of a check that [`CheckKind::is_dispatchable`] sends to the dispatch: never reached here.
 fn unreachable_kind(kind: &CheckKind) -> Code {
-    // `dispatchable` routes every other kind to `dispatch`.
-    debug_assert!(dispatchable(kind));
+    // `CheckKind::is_dispatchable` routes every other kind to `dispatch`.
+    debug_assert!(kind.is_dispatchable());
     Code::default()
 }
 
@@ -454,9 +454,9 @@ impl Gen<'_> {
         let Branches { edges, guards, .. } = branches;
         let errors = f.mode == Mode::Errors;
         let collecting = self.node_collects(f);
-        // Reporting counts every match; a collecting node lets every valid branch
-        // contribute; otherwise a second match decides.
-        let every = errors || collecting;
+        // Reporting counts every match; otherwise a second match decides (it fails the
+        // node, whose evaluated locations are then dropped), as in the interpreter.
+        let every = errors;
         // The error's kind holds the matches: not a constant error site.
         let fail = match f.mode {
             Mode::Check => Code::exit(f.exit.clone()),
@@ -535,6 +535,7 @@ impl Gen<'_> {
                         let mut sub = __rt::Eval::new();
                         if #guard #call? {
                             #add
+                            #too_many
                             ev.merge(&sub);
                         }
                     }}

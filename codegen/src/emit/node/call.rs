@@ -1,11 +1,12 @@
 //! Applying a subschema: the call to its function (the instance, the evaluated-location
-//! set and the error location it is given), children evaluated in place, the absorption of
-//! `allOf` members and `$ref` targets into the node's own checks, and the budget charged in
-//! bulk before a loop.
+//! set and the error location it is given), children evaluated in place, what a node
+//! absorbs of them into its own checks (the plan's decision, `plan::absorb`), and the
+//! budget charged in bulk before a loop.
 
 use super::code::{Code, Expr, Uses};
-use super::{dispatchable, pointer_type, state, Fun, Gen, Mode};
-use crate::ir::{Check, CheckKind, Edge, NodeId};
+use super::{pointer_type, state, Fun, Gen, Mode};
+use crate::ir::{Edge, NodeId};
+use crate::plan::absorb::{Absorption, When};
 use crate::plan::messages::Refusal;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote, ToTokens};
@@ -49,42 +50,6 @@ pub(super) enum EvArg {
     /// the node records straight into it (a failed node's set is always dropped) unless
     /// the child reads its set ([`Gen::reads_evaluated`]).
     Parent,
-}
-
-/// Whether a check of an absorbed child ([`Gen::absorbed`]) may join a run of the node's
-/// own: it depends on the instance's type, and it neither depends on the other names of its
-/// node (`patternProperties`, `additionalProperties`), nor is one of the keywords the
-/// object pass has one of (`propertyNames`), nor reads evaluated locations.
-fn joins_a_run(kind: &CheckKind) -> bool {
-    dispatchable(kind)
-        && !matches!(
-            kind,
-            CheckKind::PatternProperties(_)
-                | CheckKind::AdditionalProperties { .. }
-                | CheckKind::PropertyNames(_)
-                | CheckKind::UnevaluatedProperties(_)
-                | CheckKind::UnevaluatedItems(_)
-        )
-}
-
-/// Whether checks evaluate an object's properties by name (`properties`, `required`): what
-/// makes a child worth absorbing.
-fn object_checks(checks: &[Check]) -> bool {
-    checks
-        .iter()
-        .any(|c| matches!(c.kind, CheckKind::Properties(_) | CheckKind::Required(_)))
-}
-
-/// When a check of a run applies: always, or under the verdict of an `if` whose branches
-/// the node absorbed ([`Gen::absorbed`]), evaluated before the node's checks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum When {
-    /// Always.
-    Always,
-    /// Where absorbed condition `n` holds (`holdsN`): a `then`'s check.
-    Holds(usize),
-    /// Where it does not: an `else`'s check.
-    Fails(usize),
 }
 
 impl When {
@@ -132,202 +97,15 @@ pub(super) fn holds_name(n: usize) -> proc_macro2::Ident {
     format_ident!("holds{}", n)
 }
 
-/// What a node's short-circuit function evaluates of its in-place children with its own
-/// checks ([`Gen::absorbed`]).
-#[derive(Default)]
-pub(super) struct Absorption {
-    /// The `allOf` members and `$ref` targets whose calls it replaces.
-    pub(super) members: Vec<NodeId>,
-    /// Its own `if` checks (by index) whose branches it absorbs.
-    pub(super) ifs: Vec<usize>,
-    /// The conditions of the absorbed `if`s, evaluated first, in order (`holdsN`).
-    pub(super) conditions: Vec<Edge>,
-    /// The absorbed checks, with when they apply: they join the node's first run.
-    pub(super) checks: Vec<(Check, When)>,
-    /// The node's `unevaluatedProperties` joins its pass over the object too: every
-    /// property it could see evaluated is evaluated by name there.
-    pub(super) unevaluated: bool,
-}
-
 impl Gen<'_> {
     /// In short-circuit code, what node `id` evaluates of its in-place children with its
-    /// own checks, so that one pass over an object does the work of several:
-    ///
-    /// - `allOf` members and `$ref` targets that have `properties` or `required` and whose
-    ///   other checks are of those that join a run (see [`joins_a_run`]). An inline one
-    ///   costs nothing to absorb; an out-of-line one (not recursive, in a program that
-    ///   counts no depth) is copied, so it is absorbed only where its pass merges with
-    ///   another, and its entry cost is charged where its call was.
-    /// - `if` / `then` / `else`, the node's own or those of an inline member, whose
-    ///   branches are inline, have `properties` or `required`, and have only checks that
-    ///   join a run: the condition is evaluated first (`holdsN`), the branches' checks join
-    ///   the node's under its verdict.
-    ///
-    /// Not where the node has `patternProperties` / `additionalProperties` of its own
-    /// (whose keys are the node's own names) or the program has a dynamic scope. The verdict
-    /// is the same, found in another order; so is the budget.
+    /// own checks (the plan's decision, [`crate::plan::Plan::absorption`]); nothing in
+    /// error-collecting code.
     pub(super) fn absorbed(&self, id: NodeId, mode: Mode) -> Absorption {
-        let node = self.program.node(id);
-        let mut out = Absorption::default();
-        if mode != Mode::Check
-            || self.program.uses_dynamic_scope
-            || node.checks.iter().any(|c| {
-                matches!(
-                    c.kind,
-                    CheckKind::PatternProperties(_) | CheckKind::AdditionalProperties { .. }
-                )
-            })
-        {
-            return out;
+        match mode {
+            Mode::Check => self.plan.absorption(id),
+            Mode::Errors => Absorption::default(),
         }
-        for (index, check) in node.checks.iter().enumerate() {
-            if self.absorb_if(id, check, &mut out) {
-                out.ifs.push(index);
-            }
-        }
-        let members: Vec<NodeId> = node
-            .checks
-            .iter()
-            .flat_map(|c| match &c.kind {
-                CheckKind::Ref(edge) => std::slice::from_ref(edge),
-                CheckKind::AllOf(edges) => edges.as_slice(),
-                _ => &[],
-            })
-            .map(|e| e.target)
-            .filter(|&t| {
-                let plan = self.plan.node(t);
-                t != id
-                    && plan.constant.is_none()
-                    && !plan.recursive
-                    && (!plan.out_of_line || self.plan.depth_free)
-            })
-            .collect();
-        let joining = |t: NodeId| {
-            let checks = &self.program.node(t).checks;
-            object_checks(checks) && checks.iter().all(|c| joins_a_run(&c.kind))
-        };
-        let conditional = |t: NodeId| {
-            let checks = &self.program.node(t).checks;
-            !self.plan.node(t).out_of_line
-                && checks.iter().any(|c| self.absorbable_if(id, c))
-                && checks
-                    .iter()
-                    .all(|c| joins_a_run(&c.kind) || self.absorbable_if(id, c))
-        };
-        // An out-of-line member is copied only where its pass merges with another.
-        let passes = usize::from(object_checks(&node.checks))
-            + out.ifs.len()
-            + members
-                .iter()
-                .filter(|&&t| joining(t) || conditional(t))
-                .count();
-        for t in members {
-            if joining(t) && (!self.plan.node(t).out_of_line || passes > 1) {
-                let checks = &self.program.node(t).checks;
-                out.checks
-                    .extend(checks.iter().map(|c| (c.clone(), When::Always)));
-                out.members.push(t);
-            } else if conditional(t) {
-                for check in &self.program.node(t).checks {
-                    if !self.absorb_if(id, check, &mut out) {
-                        out.checks.push((check.clone(), When::Always));
-                    }
-                }
-                out.members.push(t);
-            }
-        }
-        out.unevaluated = self.unevaluated_joins(node, &out);
-        out
-    }
-
-    /// Whether `node`'s `unevaluatedProperties` can be decided in its pass over the object,
-    /// given what it absorbs: it evaluates properties only by name — by its own
-    /// `properties`, its absorbed children's and its absorbed conditions' — so that the
-    /// names and the conditions' verdicts tell which keys are evaluated.
-    fn unevaluated_joins(&self, node: &crate::ir::Node, out: &Absorption) -> bool {
-        let constant_true = |e: &Edge| self.plan.node(e.target).constant == Some(true);
-        let member = |e: &Edge| out.members.contains(&e.target) || constant_true(e);
-        let by_name = |kind: &CheckKind| !matches!(kind, CheckKind::DependentSchemas(_));
-        node.checks
-            .iter()
-            .any(|c| matches!(c.kind, CheckKind::UnevaluatedProperties(_)))
-            && node
-                .checks
-                .iter()
-                .enumerate()
-                .all(|(index, c)| match &c.kind {
-                    CheckKind::False | CheckKind::Not(_) => true,
-                    CheckKind::Ref(e) => member(e),
-                    CheckKind::AllOf(es) => es.iter().all(member),
-                    CheckKind::IfThenElse { .. } => out.ifs.contains(&index),
-                    kind => dispatchable(kind) && by_name(kind),
-                })
-            && out.checks.iter().all(|(c, _)| by_name(&c.kind))
-            && out.conditions.iter().all(|e| {
-                let checks = &self.program.node(e.target).checks;
-                checks
-                    .iter()
-                    .all(|c| joins_a_run(&c.kind) && by_name(&c.kind))
-            })
-    }
-
-    /// Whether `check` is an `if` whose branches node `id` can absorb (see
-    /// [`Gen::absorbed`]).
-    fn absorbable_if(&self, id: NodeId, check: &Check) -> bool {
-        let CheckKind::IfThenElse {
-            then, otherwise, ..
-        } = &check.kind
-        else {
-            return false;
-        };
-        let branch = |edge: &Option<Edge>| match edge {
-            None => Some(false),
-            Some(e) => {
-                let plan = self.plan.node(e.target);
-                let checks = &self.program.node(e.target).checks;
-                match plan.constant {
-                    Some(true) => Some(false),
-                    Some(false) => None,
-                    None => (e.target != id
-                        && !plan.recursive
-                        && !plan.out_of_line
-                        && checks.iter().all(|c| joins_a_run(&c.kind)))
-                    .then(|| object_checks(checks)),
-                }
-            }
-        };
-        match (branch(then), branch(otherwise)) {
-            (Some(t), Some(e)) => t || e,
-            _ => false,
-        }
-    }
-
-    /// Absorbs `check` into `out` when it is an `if` that node `id` can absorb: its
-    /// condition evaluated first, its branches' checks under its verdict.
-    fn absorb_if(&self, id: NodeId, check: &Check, out: &mut Absorption) -> bool {
-        if !self.absorbable_if(id, check) {
-            return false;
-        }
-        let CheckKind::IfThenElse {
-            condition,
-            then,
-            otherwise,
-        } = &check.kind
-        else {
-            return false;
-        };
-        let n = out.conditions.len();
-        out.conditions.push(condition.clone());
-        for (edge, when) in [(then, When::Holds(n)), (otherwise, When::Fails(n))] {
-            if let Some(e) = edge
-                .as_ref()
-                .filter(|e| self.plan.node(e.target).constant.is_none())
-            {
-                let checks = &self.program.node(e.target).checks;
-                out.checks.extend(checks.iter().map(|c| (c.clone(), when)));
-            }
-        }
-        true
     }
 
     /// Whether applying `target` to a child instance is a step into the instance, counted

@@ -2,10 +2,10 @@
 //! each arm.
 
 use super::super::value::f64_tokens;
-use super::call::When;
 use super::code::{Code, Uses};
 use super::{reported_apart, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind};
+use crate::plan::absorb::When;
 use crate::plan::in_object_pass;
 use crate::plan::kind::{Kind, TypeTest};
 use crate::plan::messages;

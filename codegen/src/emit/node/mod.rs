@@ -22,10 +22,10 @@ mod names;
 mod object;
 
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
+use crate::plan::absorb::{Absorption, When};
 use crate::plan::lookup::{self, EnumTable};
 use crate::plan::Plan;
 use crate::regex::PatternSet;
-use call::{Absorption, When};
 use code::{Code, Expr, Uses};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -734,11 +734,11 @@ impl<'a> Gen<'a> {
     fn steps(&self, f: &Fun<'_>, checks: &[Check]) -> Vec<Step> {
         let own = |c: &Check| (c.clone(), When::Always);
         let mut joining = f.absorbed.checks.clone();
-        let in_place = (0..checks.len()).filter(|&i| !dispatchable(&checks[i].kind));
+        let in_place = (0..checks.len()).filter(|&i| !checks[i].kind.is_dispatchable());
         if f.absorbed.unevaluated {
             let run = checks
                 .iter()
-                .filter(|c| dispatchable(&c.kind))
+                .filter(|c| c.kind.is_dispatchable())
                 .map(own)
                 .chain(joining)
                 .collect();
@@ -762,13 +762,17 @@ impl<'a> Gen<'a> {
         };
         let (away, rest): (Vec<usize>, Vec<usize>) = (0..checks.len()).partition(absorbed_away);
         let mut steps: Vec<Step> = away.into_iter().map(Step::InPlace).collect();
-        if !joining.is_empty() && !rest.first().is_some_and(|&i| dispatchable(&checks[i].kind)) {
+        if !joining.is_empty()
+            && !rest
+                .first()
+                .is_some_and(|&i| checks[i].kind.is_dispatchable())
+        {
             steps.push(Step::Run(std::mem::take(&mut joining)));
         }
-        for group in
-            rest.chunk_by(|&a, &b| dispatchable(&checks[a].kind) == dispatchable(&checks[b].kind))
+        for group in rest
+            .chunk_by(|&a, &b| checks[a].kind.is_dispatchable() == checks[b].kind.is_dispatchable())
         {
-            if dispatchable(&checks[group[0]].kind) {
+            if checks[group[0]].kind.is_dispatchable() {
                 let run = group
                     .iter()
                     .map(|&i| own(&checks[i]))
@@ -827,23 +831,6 @@ impl<'a> Gen<'a> {
 /// error-collecting code, a list with a [`lookup::NameList`].
 fn reported_apart(f: &Fun<'_>, names: &[String]) -> bool {
     f.mode == Mode::Errors && names.len() >= lookup::NameList::MIN_NAMES
-}
-
-/// Whether a check depends on the instance's JSON type (and so joins the dispatch).
-fn dispatchable(kind: &CheckKind) -> bool {
-    !matches!(
-        kind,
-        CheckKind::False
-            | CheckKind::Unresolved { .. }
-            | CheckKind::Ref(_)
-            | CheckKind::DynamicRef { .. }
-            | CheckKind::AllOf(_)
-            | CheckKind::AnyOf(_)
-            | CheckKind::OneOf(_)
-            | CheckKind::Not(_)
-            | CheckKind::IfThenElse { .. }
-            | CheckKind::Custom(_)
-    )
 }
 
 /// The URI of the root schema's document (without a fragment).

@@ -2,12 +2,13 @@
 //! `additionalProperties`, `propertyNames`, several `required` names), and `required` by
 //! lookup, `dependentRequired`, `dependentSchemas`, `unevaluatedProperties`.
 
-use super::call::{EvArg, Inst, When};
+use super::call::{EvArg, Inst};
 use super::code::{Code, Cond, Uses};
 use super::dispatch::ArmCx;
 use super::names::{match_names, NameArm};
 use super::{reported_apart, state, Fun, Gen, Mode};
 use crate::ir::{Check, CheckKind, Edge, NodeId, RegexId};
+use crate::plan::absorb::When;
 use crate::plan::kind::Kind;
 use crate::plan::lookup::{self, NameList};
 use crate::plan::messages::{self, Refusal};
@@ -549,7 +550,7 @@ impl Gen<'_> {
             || plan.out_of_line
             || plan.constant.is_some()
             || self.program.uses_dynamic_scope
-            || !node.checks.iter().all(|c| super::dispatchable(&c.kind))
+            || !node.checks.iter().all(|c| c.kind.is_dispatchable())
         {
             return None;
         }

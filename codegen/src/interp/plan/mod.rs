@@ -19,7 +19,7 @@ use super::index::{EnumIndex, NameTable, PropertyIndex, Required, Tags};
 use crate::ir::{CheckKind, Node, NodeId, Program};
 use crate::plan::kind::Kind;
 use crate::plan::lookup::{pattern_set, EnumTable, NameList};
-use crate::plan::object_pass::{fused_applicators, FusedApplicators};
+use crate::plan::object_pass::{fused_applicators, unevaluated_in_pass, FusedApplicators};
 use crate::plan::Plan;
 use crate::regex::PatternSet;
 pub(super) use object::{
@@ -28,7 +28,7 @@ pub(super) use object::{
 use schemac_runtime::engine::Bits;
 use schemac_runtime::error::TypeSet;
 use std::sync::Arc;
-use steps::{canonical, op_on_kind, push_ops, splice_node};
+use steps::{canonical, node_ops, op_on_kind, splice_node};
 pub(super) use steps::{BranchesOp, ByKind, Fast, Lane, LookupsOp, Op, Simple};
 
 /// What the interpreter precomputes about one node.
@@ -71,6 +71,19 @@ pub(super) struct NodePlan {
     /// The node has an `unevaluatedProperties` / `unevaluatedItems` check of its own, so
     /// it needs evaluated-location sets even when no parent asks for them.
     pub(super) has_unevaluated: bool,
+    /// The node's `unevaluatedProperties` is decided in the object pass by the node's own
+    /// names ([`crate::plan::object_pass::unevaluated_in_pass`]), in a node
+    /// whose evaluated properties no parent reads: short-circuit evaluation runs it as
+    /// `additionalProperties` over the `properties` names ([`Op::Closed`]), the node
+    /// [`NodePlan::quick`] (it needs no set of its own there), as generated code does.
+    pub(super) closing: bool,
+    /// The node's `unevaluatedProperties` is decided in its pass over the object in
+    /// generated code, with what the node absorbs ([`crate::plan::Plan::absorption`]),
+    /// where the interpreter does not ([`NodePlan::closing`]): short-circuit evaluation
+    /// charges what it charges (its locations, its schema per key) when it enters the
+    /// node on an object, as generated code charges it before its pass, not where the
+    /// check stands.
+    pub(super) unevaluated_first: bool,
     /// The node records evaluated properties (its `collect` flag, or a check of its own).
     pub(super) collect_properties: bool,
     /// The node records evaluated items.
@@ -228,7 +241,7 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             out.always_valid = node.checks.is_empty() && !decided.out_of_line;
             out.deferred = shared.is_deferred(NodeId(i));
             out.collects = out.collect_properties || out.collect_items || out.has_unevaluated;
-            out.quick = !out.collects && !program.uses_dynamic_scope;
+            out.quick = (!out.collects || out.closing) && !program.uses_dynamic_scope;
             if let [check] = node.checks.as_slice() {
                 if let (CheckKind::Type(types), false) = (&check.kind, decided.out_of_line) {
                     out.only_type = Some(*types);
@@ -265,10 +278,7 @@ pub(super) fn plan(shared: &Plan) -> Vec<NodePlan> {
             if !plan.quick || canonical(shared, i) != i {
                 return (Fast::Enter, ByKind::default());
             }
-            let mut ops = Vec::new();
-            for index in 0..node.checks.len() {
-                push_ops(&mut ops, (program, &plans), (NodeId(i), node, plan), index);
-            }
+            let ops = node_ops(shared, &plans, NodeId(i));
             let lanes = ByKind::split(ops, |op, kind| op_on_kind(node, op, kind));
             if plan.out_of_line {
                 return (Fast::Enter, lanes);
@@ -636,5 +646,17 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
     }
     out.property_index = properties.map(Box::new);
     out.object = fused_applicators(node).map(Box::new);
+    let count = |of: fn(&CheckKind) -> bool| node.checks.iter().filter(|c| of(&c.kind)).count();
+    let unevaluated_items = count(|kind| matches!(kind, CheckKind::UnevaluatedItems(_))) > 0;
+    let unevaluated = count(|kind| matches!(kind, CheckKind::UnevaluatedProperties(_)));
+    let fused_only_names = (out.object.as_deref())
+        .is_none_or(|fused| fused.patterns.is_none() && fused.additional.is_none());
+    out.closing = fused_only_names
+        && unevaluated == 1
+        && count(|kind| matches!(kind, CheckKind::Properties(_))) <= 1
+        && count(|kind| matches!(kind, CheckKind::PropertyNames(_))) <= 1
+        && !(node.collect.given || node.collect.items || unevaluated_items)
+        && unevaluated_in_pass(program, node);
+    out.unevaluated_first = unevaluated > 0 && !out.closing && shared.absorption(id).unevaluated;
     out
 }

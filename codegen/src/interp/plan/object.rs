@@ -34,6 +34,8 @@ pub(in crate::interp) struct ClosedOp {
     /// ([`NodePlan::loop_cost`], charged for every key before the pass); `None` when
     /// `properties` stands alone.
     pub(in crate::interp) additional: Option<(NodeId, u64)>,
+    /// See [`ObjectPass::locations`].
+    pub(in crate::interp) locations: bool,
     /// A `required` of the same lane folded into the pass ([`fold_required`](super::steps::fold_required)).
     pub(in crate::interp) required: Option<Box<FoldedRequired>>,
 }
@@ -103,6 +105,8 @@ pub(in crate::interp) struct ObjectOp {
     pub(in crate::interp) required: Option<Box<Required>>,
     /// See [`ObjectPass::collects`].
     pub(in crate::interp) collects: bool,
+    /// See [`ObjectPass::locations`].
+    pub(in crate::interp) locations: bool,
 }
 
 /// What `patternProperties` does at an instance key that is a `properties` name, decided
@@ -148,6 +152,10 @@ pub(in crate::interp) struct ObjectPass<'p> {
     /// Whether the node may record the properties it evaluates (`Node::collect`), for
     /// an `unevaluatedProperties` that reads them.
     pub(in crate::interp) collects: bool,
+    /// `additional` is an `unevaluatedProperties` decided in the pass
+    /// ([`NodePlan::closing`]): every key's location is charged before the pass too, as
+    /// recording it evaluated is.
+    pub(in crate::interp) locations: bool,
 }
 
 impl ObjectPass<'_> {
@@ -228,6 +236,7 @@ pub(in crate::interp) fn object_pass_at<'p>(
         named: &[],
         required: None,
         collects: node.collect.properties,
+        locations: false,
     })
 }
 
@@ -283,6 +292,7 @@ impl ObjectOp {
             named,
             required: None,
             collects: pass.collects,
+            locations: pass.locations,
         }
     }
 
@@ -300,6 +310,7 @@ impl ObjectOp {
             named: &self.named,
             required: self.required.as_deref(),
             collects: self.collects,
+            locations: self.locations,
         }
     }
 }

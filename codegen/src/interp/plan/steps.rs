@@ -384,6 +384,7 @@ impl Op {
                         index: index.cloned(),
                     },
                     additional: Some((target, plans[target.0].loop_cost)),
+                    locations: pass.locations,
                     required: None,
                 }))
             }
@@ -870,9 +871,84 @@ pub(super) fn at_once(plan: &NodePlan) -> Option<Option<TypeSet>> {
     (plan.always_valid || plan.only_type.is_some()).then_some(plan.only_type)
 }
 
+/// The [`Op`]s of node `id`'s checks (`shared`'s program, every node planned `plans` but
+/// their [`NodePlan::fast`]), in the order generated code runs them: plan order, but
+/// with the `allOf` members and `$ref` targets the node absorbs
+/// ([`Plan::absorption`]) applied where generated code runs their checks — an inline one
+/// with the node's first run of checks that depend on the instance's type (after the run
+/// that leads its checks, before its first check that applies a subschema in place), an
+/// out-of-line one (copied there) where generated code charges its entry: first when
+/// every target of its check is absorbed (or always valid), else where it stands. (A
+/// node that absorbs an `if` keeps plan order.)
+pub(super) fn node_ops(shared: &Plan, plans: &[NodePlan], id: NodeId) -> Vec<Op> {
+    let program = &shared.program;
+    let (node, plan) = (&program.nodes[id.0], &plans[id.0]);
+    let mut ops = Vec::new();
+    let in_place =
+        |check: &crate::ir::Check| matches!(check.kind, CheckKind::Ref(_) | CheckKind::AllOf(_));
+    let absorbed = match node.checks.iter().any(in_place) {
+        true => shared.absorption(id),
+        false => Default::default(),
+    };
+    if absorbed.members.is_empty() || !absorbed.ifs.is_empty() {
+        for index in 0..node.checks.len() {
+            push_ops(&mut ops, (program, plans), (id, node, plan), index);
+        }
+        return ops;
+    }
+    let is_absorbed = |target: &NodeId| absorbed.members.contains(target);
+    let applies = |target: &NodeId| !plans[target.0].always_valid;
+    fn targets(check: &crate::ir::Check) -> &[Edge] {
+        match &check.kind {
+            CheckKind::Ref(edge) => std::slice::from_ref(edge),
+            CheckKind::AllOf(edges) => edges.as_slice(),
+            _ => &[],
+        }
+    }
+    // Where generated code applies a target of an in-place check (`None`: it joins the
+    // first run).
+    let applied_here = |target: &NodeId| {
+        (applies(target) && (!is_absorbed(target) || plans[target.0].out_of_line))
+            .then_some(Op::Apply(*target))
+    };
+    let away = |check: &crate::ir::Check| {
+        in_place(check)
+            && (targets(check).iter()).all(|e| is_absorbed(&e.target) || !applies(&e.target))
+    };
+    for check in node.checks.iter().filter(|check| away(check)) {
+        ops.extend(
+            targets(check)
+                .iter()
+                .filter_map(|e| applied_here(&e.target)),
+        );
+    }
+    let inline_absorbed = (absorbed.members.iter())
+        .filter(|member| applies(member) && !plans[member.0].out_of_line)
+        .map(|&member| Op::Apply(member));
+    let mut joining = Some(inline_absorbed.collect::<Vec<_>>());
+    for (index, check) in node.checks.iter().enumerate() {
+        if away(check) {
+            continue;
+        }
+        if !check.kind.is_dispatchable() {
+            ops.extend(joining.take().into_iter().flatten());
+        }
+        match in_place(check) {
+            true => ops.extend(
+                targets(check)
+                    .iter()
+                    .filter_map(|e| applied_here(&e.target)),
+            ),
+            false => push_ops(&mut ops, (program, plans), (id, node, plan), index),
+        }
+    }
+    ops.extend(joining.into_iter().flatten());
+    ops
+}
+
 /// Appends the [`Op`]s of check `index` of node `id` (`node`, planned `plan`) of
 /// `program`, given every node's plan (but their [`NodePlan::fast`]).
-pub(super) fn push_ops(
+fn push_ops(
     ops: &mut Vec<Op>,
     (program, plans): (&Program, &[NodePlan]),
     (id, node, plan): (NodeId, &Node, &NodePlan),
@@ -924,6 +1000,37 @@ pub(super) fn push_ops(
             then: then.as_ref().map(|e| e.target),
             otherwise: otherwise.as_ref().map(|e| e.target),
         }),
+        // A closing `unevaluatedProperties` runs with the node's `properties` and
+        // `propertyNames`, as their `additionalProperties`.
+        CheckKind::Properties(_) | CheckKind::PropertyNames(_) if plan.closing => {}
+        CheckKind::UnevaluatedProperties(edge) if plan.closing => {
+            let properties = (node.checks.iter()).find_map(|check| match &check.kind {
+                CheckKind::Properties(entries) => Some(entries.as_slice()),
+                _ => None,
+            });
+            let names = (node.checks.iter()).find_map(|check| match &check.kind {
+                CheckKind::PropertyNames(edge) => Some(edge),
+                _ => None,
+            });
+            let known: Vec<String> = (properties.unwrap_or_default().iter())
+                .map(|(name, _)| name.clone())
+                .collect();
+            let index = plan.property_index.as_deref().map(|(_, index)| index);
+            let pass = ObjectPass {
+                properties: properties.map(|entries| (entries, index)),
+                patterns: None,
+                pattern_set: None,
+                additional: Some((edge, &known, &[])),
+                additional_set: None,
+                fused: true,
+                names,
+                named: &[],
+                required: None,
+                collects: false,
+                locations: true,
+            };
+            ops.push(Op::of_pass(pass, (program, plans)));
+        }
         CheckKind::Properties(entries) if plan.object.is_none() => {
             if !entries.iter().any(|(_, edge)| applies(&edge.target)) {
                 return;
@@ -934,6 +1041,7 @@ pub(super) fn push_ops(
                     index: plan.properties_index(index).cloned(),
                 },
                 additional: None,
+                locations: false,
                 required: None,
             })));
         }
