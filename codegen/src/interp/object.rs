@@ -505,6 +505,10 @@ impl Interpreter {
         op: &ClosedOp,
         object: I,
     ) -> Res {
+        if op.locations {
+            // (Before `closed_keys` charges the keys.)
+            cx.state.charge(count(object))?;
+        }
         let (entries, index) = op.properties.borrowed();
         let folded = op.required.as_deref();
         if let (Some(found), Some(index)) = (folded.and_then(|f| f.found.as_ref()), index) {
@@ -596,9 +600,6 @@ impl Interpreter {
     ) -> Res {
         let additional = match op.additional {
             Some((target, per_key)) => {
-                if op.locations {
-                    cx.state.charge(len)?;
-                }
                 charge_elements(cx, len, per_key)?;
                 Some(target)
             }
