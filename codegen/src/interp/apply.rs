@@ -354,7 +354,7 @@ impl Interpreter {
                     let found = (check.annotates && cx.annotate)
                         .then(|| unevaluated_names(object, ann.as_deref(), table));
                     let ann = (ann.as_deref_mut()).map(|ann| (ann, table));
-                    let charged = plan.unevaluated_first && !cx.locates();
+                    let charged = plan.unevaluated_on_entry(cx);
                     let ok = self.unevaluated_properties(cx, (node, charged), edge, object, ann)?;
                     cx.set_applied(found);
                     ok
@@ -457,10 +457,8 @@ impl Interpreter {
         inst: Inst<'_, I>,
         mut ann: Option<&mut Annotations>,
     ) -> Res {
-        if plan.unevaluated_first && !cx.locates() {
-            if let Some(object) = inst.as_object() {
-                self.charge_unevaluated(cx, node, object)?;
-            }
+        if let (true, Some(object)) = (plan.unevaluated_on_entry(cx), inst.as_object()) {
+            self.charge_unevaluated(cx, node, object)?;
         }
         if let (Some(flat), false) = (&plan.flat, cx.locates()) {
             return self.flat_checks(cx, flat, inst, ann);

@@ -531,6 +531,16 @@ impl CheckKind {
         !any_instance && (!self.is_in_place() || matches!(self, CheckKind::DependentSchemas(_)))
     }
 
+    /// The subschemas a `$ref` or an `allOf` applies in place, every one of which must
+    /// hold (in order); `None` for any other check.
+    pub fn conjuncts(&self) -> Option<&[Edge]> {
+        match self {
+            CheckKind::Ref(edge) => Some(std::slice::from_ref(edge)),
+            CheckKind::AllOf(edges) => Some(edges),
+            _ => None,
+        }
+    }
+
     /// Whether the check applies its children to the same instance location
     /// (so their evaluated locations count as the parent's).
     pub fn is_in_place(&self) -> bool {

@@ -104,11 +104,7 @@ impl Plan {
         let members: Vec<NodeId> = node
             .checks
             .iter()
-            .flat_map(|c| match &c.kind {
-                CheckKind::Ref(edge) => std::slice::from_ref(edge),
-                CheckKind::AllOf(edges) => edges.as_slice(),
-                _ => &[],
-            })
+            .flat_map(|c| c.kind.conjuncts().unwrap_or_default())
             .map(|e| e.target)
             .filter(|&t| {
                 let plan = self.node(t);

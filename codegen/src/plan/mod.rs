@@ -71,6 +71,7 @@
 
 pub mod absorb;
 mod discriminate;
+pub mod evaluated;
 pub mod explain;
 mod graph;
 mod partition;

@@ -150,6 +150,22 @@ pub fn unevaluated_in_pass(program: &Program, node: &Node) -> bool {
     unevaluated_by_name(program, node, |_| false, |_| false)
 }
 
+/// Whether `node`'s `unevaluatedProperties` closes its object pass: decided by the
+/// node's own names ([`unevaluated_in_pass`]), so that short-circuit evaluation runs it
+/// as the pass's `additionalProperties` over the `properties` names, with no set of
+/// evaluated locations — one `unevaluatedProperties` and at most one `properties` and
+/// `propertyNames` (the pass's shape), and nothing reads what the node evaluates: no
+/// parent collects its locations, no `unevaluatedItems` beside it.
+pub fn closes_pass(program: &Program, node: &Node) -> bool {
+    let count = |of: fn(&CheckKind) -> bool| node.checks.iter().filter(|c| of(&c.kind)).count();
+    count(|kind| matches!(kind, CheckKind::UnevaluatedProperties(_))) == 1
+        && count(|kind| matches!(kind, CheckKind::Properties(_))) <= 1
+        && count(|kind| matches!(kind, CheckKind::PropertyNames(_))) <= 1
+        && count(|kind| matches!(kind, CheckKind::UnevaluatedItems(_))) == 0
+        && !(node.collect.given || node.collect.items)
+        && unevaluated_in_pass(program, node)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +228,17 @@ mod tests {
         }));
         let root = own.program.node(own.program.root);
         assert!(unevaluated_in_pass(&own.program, root));
+        assert!(closes_pass(&own.program, root));
+        // Decided by its names, but beside an `unevaluatedItems` that reads the set: it
+        // does not close the pass.
+        let items = plan(json!({
+            "properties": {"a": {}},
+            "unevaluatedProperties": false,
+            "unevaluatedItems": false
+        }));
+        let items_root = items.program.node(items.program.root);
+        assert!(unevaluated_in_pass(&items.program, items_root));
+        assert!(!closes_pass(&items.program, items_root));
         // In the plan's order: with the other applicators of the pass, after them, and
         // before the `required` it finds the names of.
         let order: Vec<&str> = (root.checks.iter())

@@ -15,12 +15,13 @@
 mod object;
 mod steps;
 
+use super::context::Ctx;
 use super::index::{EnumIndex, NameTable, PropertyIndex, Required, Tags};
-use crate::ir::{CheckKind, Node, NodeId, Program};
+use crate::ir::{Check, CheckKind, Node, NodeId, Program};
 use crate::plan::kind::Kind;
 use crate::plan::lookup::{pattern_set, EnumTable, NameList};
-use crate::plan::object_pass::{fused_applicators, unevaluated_in_pass, FusedApplicators};
-use crate::plan::Plan;
+use crate::plan::object_pass::{closes_pass, fused_applicators, FusedApplicators};
+use crate::plan::{evaluated, Plan};
 use crate::regex::PatternSet;
 pub(super) use object::{
     object_pass_at, ClosedOp, NamedPatterns, ObjectOp, ObjectPass, PropertiesRef,
@@ -71,9 +72,8 @@ pub(super) struct NodePlan {
     /// The node has an `unevaluatedProperties` / `unevaluatedItems` check of its own, so
     /// it needs evaluated-location sets even when no parent asks for them.
     pub(super) has_unevaluated: bool,
-    /// The node's `unevaluatedProperties` is decided in the object pass by the node's own
-    /// names ([`crate::plan::object_pass::unevaluated_in_pass`]), in a node
-    /// whose evaluated properties no parent reads: short-circuit evaluation runs it as
+    /// The node's `unevaluatedProperties` closes its object pass
+    /// ([`crate::plan::object_pass::closes_pass`]): short-circuit evaluation runs it as
     /// `additionalProperties` over the `properties` names ([`Op::Closed`]), the node
     /// [`NodePlan::quick`] (it needs no set of its own there), as generated code does.
     pub(super) closing: bool,
@@ -90,7 +90,7 @@ pub(super) struct NodePlan {
     pub(super) collect_items: bool,
     /// A node that collects evaluated properties (no items) and whose valid evaluation
     /// evaluates exactly the instance's properties among these names (by
-    /// [`NameTable`] id), whatever the instance ([`evaluated_by_name`]): short-circuit
+    /// [`NameTable`] id), whatever the instance ([`evaluated::by_name`]): short-circuit
     /// evaluation runs it as a [`NodePlan::quick`] node and records the names.
     pub(super) evaluates: Option<Box<Bits>>,
     /// In a node that collects evaluated properties, the names (by id) of its
@@ -149,7 +149,13 @@ pub(super) enum Flat {
 }
 
 impl NodePlan {
-    /// Whether check `index` runs in the node's fused object pass ([`NodePlan::object`]).
+    /// Whether short-circuit evaluation of this node in `cx` charges what its
+    /// `unevaluatedProperties` charges on entry ([`NodePlan::unevaluated_first`]): not
+    /// where it locates errors, which evaluates the check where it stands.
+    pub(super) fn unevaluated_on_entry(&self, cx: &Ctx) -> bool {
+        self.unevaluated_first && !cx.locates()
+    }
+
     pub(super) fn fuses(&self, index: usize) -> bool {
         self.object.as_ref().is_some_and(|fused| {
             let FusedApplicators {
@@ -376,13 +382,9 @@ fn flatten(program: &Program, plans: &[NodePlan], id: NodeId) -> Option<Vec<Flat
     let mut steps = Vec::new();
     let mut taken = false;
     for (index, check) in node.checks.iter().enumerate() {
-        let edges = match &check.kind {
-            CheckKind::Ref(edge) => std::slice::from_ref(edge),
-            CheckKind::AllOf(edges) => edges.as_slice(),
-            _ => {
-                steps.push(Flat::Check(id, index));
-                continue;
-            }
+        let Some(edges) = check.kind.conjuncts() else {
+            steps.push(Flat::Check(id, index));
+            continue;
         };
         for edge in edges {
             if edge.target == id || !entered_in_place(plans, edge.target) {
@@ -420,13 +422,11 @@ fn plan_names(program: &Program, plans: &mut [NodePlan]) {
     let table = Arc::new(NameTable::new(
         names.into_iter().map(String::from).collect(),
     ));
-    let mut memo = vec![None; plans.len()];
-    for (id, plan) in plans.iter().enumerate() {
-        if plan.collect_properties && !plan.has_unevaluated && !plan.collect_items {
-            evaluated_by_name(program, &table, NodeId(id), &mut memo);
-        }
-    }
-    for ((node, plan), evaluates) in program.nodes.iter().zip(plans.iter_mut()).zip(memo) {
+    let asked = (plans.iter().enumerate())
+        .filter(|(_, plan)| plan.collect_properties && !plan.has_unevaluated && !plan.collect_items)
+        .map(|(id, _)| NodeId(id));
+    let by_name = evaluated::by_name(program, asked);
+    for ((node, plan), evaluates) in program.nodes.iter().zip(plans.iter_mut()).zip(by_name) {
         if !plan.collect_properties {
             continue;
         }
@@ -439,134 +439,9 @@ fn plan_names(program: &Program, plans: &mut [NodePlan]) {
         if plan.has_unevaluated {
             plan.name_table = Some(Arc::clone(&table));
         } else if !plan.collect_items {
-            plan.evaluates = evaluates.flatten().map(Box::new);
+            plan.evaluates = evaluates.map(|names| Box::new(table.set(names.into_iter())));
             plan.quick = plan.evaluates.is_some();
         }
-    }
-}
-
-/// The names (by id in `table`) whose properties a valid evaluation of node `id`
-/// evaluates, when that is all it evaluates whatever the instance: it collects
-/// evaluated properties, not items, and its checks evaluate properties only by their
-/// `properties` and by `$ref` and `allOf` targets of the same kind (`not` evaluates
-/// nothing; no other in-place applicator, no `patternProperties`,
-/// `additionalProperties` or `unevaluated*`). `memo` holds each node's answer once
-/// found (`None` while it is being found: a cycle is no such node).
-fn evaluated_by_name(
-    program: &Program,
-    table: &NameTable,
-    id: NodeId,
-    memo: &mut [Option<Option<Bits>>],
-) -> Option<Bits> {
-    if let Some(found) = &memo[id.0] {
-        return found.clone();
-    }
-    let node = &program.nodes[id.0];
-    if !node.collect.properties || node.collect.items {
-        memo[id.0] = Some(None);
-        return None;
-    }
-    // Depth first, one target at a time as a recursive walk would go, but on a stack of
-    // its own: a chain of `allOf`s / `$ref`s is as deep as the schema is long, and the
-    // recursive walk overflowed a 2 MiB stack at 3,000 links in an unoptimized build.
-    let mut stack = vec![ByName::enter(program, id, memo)];
-    let mut returned = None;
-    while let Some(frame) = stack.last_mut() {
-        if let Some(theirs) = returned.take() {
-            frame.take(theirs);
-        }
-        match frame.next_target(program, table, memo) {
-            Some(target) => stack.push(ByName::enter(program, target, memo)),
-            None => {
-                let done = stack.pop().map(|frame| frame.finish(memo));
-                returned = done;
-            }
-        }
-    }
-    returned.flatten()
-}
-
-/// A node under [`evaluated_by_name`]: where its checks stand and what they found.
-struct ByName {
-    id: NodeId,
-    /// The check under way, and the next of its edges (`$ref` / `allOf`).
-    check: usize,
-    edge: usize,
-    names: Bits,
-    by_name: bool,
-}
-
-impl ByName {
-    /// Starts on node `id`, marked as under way in `memo` (a cycle back to it finds no
-    /// such node).
-    fn enter(program: &Program, id: NodeId, memo: &mut [Option<Option<Bits>>]) -> ByName {
-        memo[id.0] = Some(None);
-        let node = &program.nodes[id.0];
-        ByName {
-            id,
-            check: 0,
-            edge: 0,
-            names: Bits::new(),
-            by_name: node.collect.properties && !node.collect.items,
-        }
-    }
-
-    /// Takes in the answer of the target of the edge under way.
-    fn take(&mut self, theirs: Option<Bits>) {
-        match theirs {
-            Some(theirs) => self.names.merge(&theirs),
-            None => self.by_name = false,
-        }
-        self.edge += 1;
-    }
-
-    /// Goes through the checks until a `$ref` / `allOf` target not yet found (returned),
-    /// or the end: an edge's target already found (or under way) is taken in at once;
-    /// the checks stop at the first after one that is not by name, but a check's edges
-    /// are all followed.
-    fn next_target(
-        &mut self,
-        program: &Program,
-        table: &NameTable,
-        memo: &[Option<Option<Bits>>],
-    ) -> Option<NodeId> {
-        let node = &program.nodes[self.id.0];
-        while let Some(check) = node.checks.get(self.check) {
-            if self.edge == 0 && !self.by_name {
-                return None;
-            }
-            match &check.kind {
-                CheckKind::Properties(entries) => {
-                    self.names
-                        .merge(&table.set(entries.iter().map(|(name, _)| name.as_str())));
-                }
-                CheckKind::Ref(_) | CheckKind::AllOf(_) => {
-                    if let Some(edge) = check.kind.edges().nth(self.edge) {
-                        match &memo[edge.target.0] {
-                            Some(found) => self.take(found.clone()),
-                            None => return Some(edge.target),
-                        }
-                        continue;
-                    }
-                }
-                CheckKind::Not(_) => {}
-                CheckKind::PatternProperties(_)
-                | CheckKind::AdditionalProperties { .. }
-                | CheckKind::UnevaluatedProperties(_)
-                | CheckKind::UnevaluatedItems(_) => self.by_name = false,
-                kind => self.by_name = !kind.is_in_place(),
-            }
-            self.check += 1;
-            self.edge = 0;
-        }
-        None
-    }
-
-    /// The node's answer, kept in `memo`.
-    fn finish(self, memo: &mut [Option<Option<Bits>>]) -> Option<Bits> {
-        let found = self.by_name.then_some(self.names);
-        memo[self.id.0] = Some(found.clone());
-        found
     }
 }
 
@@ -646,17 +521,10 @@ fn plan_node(shared: &Plan, id: NodeId, node: &Node) -> NodePlan {
     }
     out.property_index = properties.map(Box::new);
     out.object = fused_applicators(node).map(Box::new);
-    let count = |of: fn(&CheckKind) -> bool| node.checks.iter().filter(|c| of(&c.kind)).count();
-    let unevaluated_items = count(|kind| matches!(kind, CheckKind::UnevaluatedItems(_))) > 0;
-    let unevaluated = count(|kind| matches!(kind, CheckKind::UnevaluatedProperties(_)));
-    let fused_only_names = (out.object.as_deref())
-        .is_none_or(|fused| fused.patterns.is_none() && fused.additional.is_none());
-    out.closing = fused_only_names
-        && unevaluated == 1
-        && count(|kind| matches!(kind, CheckKind::Properties(_))) <= 1
-        && count(|kind| matches!(kind, CheckKind::PropertyNames(_))) <= 1
-        && !(node.collect.given || node.collect.items || unevaluated_items)
-        && unevaluated_in_pass(program, node);
-    out.unevaluated_first = unevaluated > 0 && !out.closing && shared.absorption(id).unevaluated;
+    out.closing = closes_pass(program, node);
+    // (An absorbed `unevaluatedProperties` is one the node has: asked only then.)
+    let unevaluated = |c: &Check| matches!(c.kind, CheckKind::UnevaluatedProperties(_));
+    out.unevaluated_first =
+        !out.closing && node.checks.iter().any(unevaluated) && shared.absorption(id).unevaluated;
     out
 }

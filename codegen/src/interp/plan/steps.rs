@@ -884,9 +884,7 @@ pub(super) fn node_ops(shared: &Plan, plans: &[NodePlan], id: NodeId) -> Vec<Op>
     let program = &shared.program;
     let (node, plan) = (&program.nodes[id.0], &plans[id.0]);
     let mut ops = Vec::new();
-    let in_place =
-        |check: &crate::ir::Check| matches!(check.kind, CheckKind::Ref(_) | CheckKind::AllOf(_));
-    let absorbed = match node.checks.iter().any(in_place) {
+    let absorbed = match node.checks.iter().any(|c| c.kind.conjuncts().is_some()) {
         true => shared.absorption(id),
         false => Default::default(),
     };
@@ -898,29 +896,22 @@ pub(super) fn node_ops(shared: &Plan, plans: &[NodePlan], id: NodeId) -> Vec<Op>
     }
     let is_absorbed = |target: &NodeId| absorbed.members.contains(target);
     let applies = |target: &NodeId| !plans[target.0].always_valid;
-    fn targets(check: &crate::ir::Check) -> &[Edge] {
-        match &check.kind {
-            CheckKind::Ref(edge) => std::slice::from_ref(edge),
-            CheckKind::AllOf(edges) => edges.as_slice(),
-            _ => &[],
-        }
-    }
     // Where generated code applies a target of an in-place check (`None`: it joins the
     // first run).
-    let applied_here = |target: &NodeId| {
-        (applies(target) && (!is_absorbed(target) || plans[target.0].out_of_line))
-            .then_some(Op::Apply(*target))
+    let applied_here = |e: &Edge| {
+        let target = e.target;
+        (applies(&target) && (!is_absorbed(&target) || plans[target.0].out_of_line))
+            .then_some(Op::Apply(target))
     };
+    // The targets of a check that is absorbed whole (or always valid): applied first.
     let away = |check: &crate::ir::Check| {
-        in_place(check)
-            && (targets(check).iter()).all(|e| is_absorbed(&e.target) || !applies(&e.target))
+        check.kind.conjuncts().is_some_and(|targets| {
+            (targets.iter()).all(|e| is_absorbed(&e.target) || !applies(&e.target))
+        })
     };
-    for check in node.checks.iter().filter(|check| away(check)) {
-        ops.extend(
-            targets(check)
-                .iter()
-                .filter_map(|e| applied_here(&e.target)),
-        );
+    let taken_first = node.checks.iter().filter(|check| away(check));
+    for targets in taken_first.filter_map(|check| check.kind.conjuncts()) {
+        ops.extend(targets.iter().filter_map(applied_here));
     }
     let inline_absorbed = (absorbed.members.iter())
         .filter(|member| applies(member) && !plans[member.0].out_of_line)
@@ -933,13 +924,9 @@ pub(super) fn node_ops(shared: &Plan, plans: &[NodePlan], id: NodeId) -> Vec<Op>
         if !check.kind.is_dispatchable() {
             ops.extend(joining.take().into_iter().flatten());
         }
-        match in_place(check) {
-            true => ops.extend(
-                targets(check)
-                    .iter()
-                    .filter_map(|e| applied_here(&e.target)),
-            ),
-            false => push_ops(&mut ops, (program, plans), (id, node, plan), index),
+        match check.kind.conjuncts() {
+            Some(targets) => ops.extend(targets.iter().filter_map(applied_here)),
+            None => push_ops(&mut ops, (program, plans), (id, node, plan), index),
         }
     }
     ops.extend(joining.into_iter().flatten());
@@ -962,17 +949,17 @@ fn push_ops(
         return;
     }
     let applies = |target: &NodeId| !plans[target.0].always_valid;
+    if let Some(targets) = kind.conjuncts() {
+        ops.extend(
+            targets
+                .iter()
+                .map(|e| e.target)
+                .filter(applies)
+                .map(Op::Apply),
+        );
+        return;
+    }
     match kind {
-        CheckKind::Ref(edge) => ops.extend(Some(edge.target).filter(applies).map(Op::Apply)),
-        CheckKind::AllOf(edges) => {
-            ops.extend(
-                edges
-                    .iter()
-                    .map(|e| e.target)
-                    .filter(applies)
-                    .map(Op::Apply),
-            );
-        }
         CheckKind::Items { schema, skip } => ops.push(Op::Items {
             target: schema.target,
             skip: *skip,
