@@ -10,8 +10,8 @@
 
 use super::access::text_of;
 use super::annotations::Annotations;
+use crate::ir::kind::Kind;
 use crate::ir::{Node, Program, RegexId};
-use crate::plan::kind::Kind;
 use crate::plan::lookup::NameList;
 use crate::regex::PatternSet;
 use schemac_runtime::engine::{push_token, Mark, Res, State, Stop, Trail};

@@ -83,9 +83,11 @@
 
 pub mod analyse;
 pub mod defaults;
+pub mod kind;
 
 use crate::error::CompileWarning;
 use crate::regex::CompiledRegex;
+use kind::Kind;
 use schemac_runtime::error::TypeSet;
 use schemac_runtime::json::Divisor;
 use schemac_runtime::Limits;
@@ -438,9 +440,64 @@ macro_rules! child_edges {
             CheckKind::AdditionalProperties { schema, .. }
             | CheckKind::Items { schema, .. }
             | CheckKind::Contains { schema, .. } => Edges::Few([Some(schema), None, None]),
-            _ => Edges::Few([None, None, None]),
+            // Every kind is named: a new one must say whether it has children.
+            CheckKind::False
+            | CheckKind::Type(_)
+            | CheckKind::IntegerLiteral(_)
+            | CheckKind::Const(_)
+            | CheckKind::Enum(_)
+            | CheckKind::MultipleOf(_)
+            | CheckKind::Minimum(_)
+            | CheckKind::Maximum(_)
+            | CheckKind::ExclusiveMinimum(_)
+            | CheckKind::ExclusiveMaximum(_)
+            | CheckKind::MinLength(_)
+            | CheckKind::MaxLength(_)
+            | CheckKind::Pattern(_)
+            | CheckKind::Format(_)
+            | CheckKind::ContentBase64
+            | CheckKind::ContentJson { .. }
+            | CheckKind::MinItems(_)
+            | CheckKind::MaxItems(_)
+            | CheckKind::UniqueItems
+            | CheckKind::MinProperties(_)
+            | CheckKind::MaxProperties(_)
+            | CheckKind::Required(_)
+            | CheckKind::DependentRequired(_)
+            | CheckKind::Unresolved { .. }
+            | CheckKind::Custom(_) => Edges::Few([None, None, None]),
         }
     };
+}
+
+/// How a check applies its subschemas ([`CheckKind::applies`]): what the budget's
+/// amounts, the check order and evaluated-location collection are worked out from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applies {
+    /// It has no subschema: an assertion.
+    Nothing,
+    /// To the instance itself: its subschemas' evaluated locations count as the node's.
+    InPlace,
+    /// To one named property or one index each: at most once per evaluation.
+    Once,
+    /// To each element it selects (properties, items, keys): once per element.
+    PerElement,
+}
+
+/// What is known of a check from its kind ([`CheckKind::facts`]), read by the plan and
+/// both backends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Facts {
+    /// How it applies its subschemas.
+    pub applies: Applies,
+    /// The one kind of instance it reads, every other kind passing it without charging
+    /// anything — for the checks that have one and are not decided by their data alone
+    /// (`type`, the bounds, the counts, `required`, `const`, `enum` and the item and
+    /// property applicators are split by each backend with their data).
+    pub only_reads: Option<Kind>,
+    /// It takes constant time and no state whatever the instance: a type, a numeric
+    /// bound, a count bound, a scalar `const`.
+    pub constant_time: bool,
 }
 
 /// The child edges of a check, in order, without allocating: [`CheckKind::edges`]
@@ -541,19 +598,129 @@ impl CheckKind {
         }
     }
 
+    /// What is known of the check from its kind (and a `const`'s value): one row per
+    /// kind, so that a new kind must say.
+    pub fn facts(&self) -> Facts {
+        use Applies::{InPlace, Nothing, Once, PerElement};
+        use Kind::{Array, Number, Object, String};
+        let (applies, only_reads, constant_time) = match self {
+            CheckKind::False => (Nothing, None, false),
+            CheckKind::Type(_) => (Nothing, None, true),
+            CheckKind::IntegerLiteral(_) => (Nothing, Some(Number), true),
+            CheckKind::Const(value) => (
+                Nothing,
+                None,
+                !(value.is_array() || value.is_object() || value.is_string()),
+            ),
+            CheckKind::Enum(_) => (Nothing, None, false),
+            CheckKind::MultipleOf(_) => (Nothing, Some(Number), true),
+            CheckKind::Minimum(_) => (Nothing, None, true),
+            CheckKind::Maximum(_) => (Nothing, None, true),
+            CheckKind::ExclusiveMinimum(_) => (Nothing, None, true),
+            CheckKind::ExclusiveMaximum(_) => (Nothing, None, true),
+            CheckKind::MinLength(_) => (Nothing, None, false),
+            CheckKind::MaxLength(_) => (Nothing, None, false),
+            CheckKind::Pattern(_) => (Nothing, Some(String), false),
+            CheckKind::Format(_) => (Nothing, Some(String), false),
+            CheckKind::ContentBase64 => (Nothing, Some(String), false),
+            CheckKind::ContentJson { .. } => (Nothing, Some(String), false),
+            CheckKind::MinItems(_) => (Nothing, None, true),
+            CheckKind::MaxItems(_) => (Nothing, None, true),
+            CheckKind::UniqueItems => (Nothing, Some(Array), false),
+            CheckKind::MinProperties(_) => (Nothing, Some(Object), true),
+            CheckKind::MaxProperties(_) => (Nothing, Some(Object), true),
+            CheckKind::Required(_) => (Nothing, None, false),
+            CheckKind::DependentRequired(_) => (Nothing, Some(Object), false),
+            CheckKind::Ref(_) => (InPlace, None, false),
+            CheckKind::DynamicRef { .. } => (InPlace, None, false),
+            CheckKind::Unresolved { .. } => (Nothing, None, false),
+            CheckKind::AllOf(_) => (InPlace, None, false),
+            CheckKind::AnyOf(_) => (InPlace, None, false),
+            CheckKind::OneOf(_) => (InPlace, None, false),
+            CheckKind::Not(_) => (InPlace, None, false),
+            CheckKind::IfThenElse { .. } => (InPlace, None, false),
+            CheckKind::DependentSchemas(_) => (InPlace, Some(Object), false),
+            CheckKind::Properties(_) => (Once, None, false),
+            CheckKind::PatternProperties(_) => (PerElement, None, false),
+            CheckKind::AdditionalProperties { .. } => (PerElement, None, false),
+            CheckKind::PropertyNames(_) => (PerElement, Some(Object), false),
+            CheckKind::PrefixItems(_) => (Once, None, false),
+            CheckKind::Items { .. } => (PerElement, None, false),
+            CheckKind::Contains { .. } => (PerElement, Some(Array), false),
+            CheckKind::UnevaluatedProperties(_) => (PerElement, None, false),
+            CheckKind::UnevaluatedItems(_) => (PerElement, None, false),
+            CheckKind::Custom(_) => (Nothing, None, false),
+        };
+        Facts {
+            applies,
+            only_reads,
+            constant_time,
+        }
+    }
+
+    /// How the check applies its subschemas ([`Facts::applies`]).
+    pub fn applies(&self) -> Applies {
+        self.facts().applies
+    }
+
     /// Whether the check applies its children to the same instance location
     /// (so their evaluated locations count as the parent's).
     pub fn is_in_place(&self) -> bool {
-        matches!(
-            self,
-            CheckKind::Ref(_)
-                | CheckKind::DynamicRef { .. }
-                | CheckKind::AllOf(_)
-                | CheckKind::AnyOf(_)
-                | CheckKind::OneOf(_)
-                | CheckKind::Not(_)
-                | CheckKind::IfThenElse { .. }
-                | CheckKind::DependentSchemas(_)
-        )
+        self.applies() == Applies::InPlace
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Compiler;
+    use crate::options::Options;
+    use serde_json::json;
+
+    #[test]
+    fn a_check_has_children_exactly_when_its_facts_say_it_applies_subschemas() {
+        // Every applicator of 2020-12 and draft-07, each with at least one subschema;
+        // every assertion beside them.
+        let schemas = [
+            json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$defs": {"d": {"type": "string"}, "e": {"$dynamicAnchor": "e"}},
+                "$ref": "#/$defs/d", "$dynamicRef": "#e",
+                "allOf": [{"minLength": 1}], "anyOf": [{"maxLength": 9}],
+                "oneOf": [{"pattern": "^a"}], "not": {"format": "email"},
+                "if": {"const": 1}, "then": {"enum": [1, 2]}, "else": {"multipleOf": 2},
+                "dependentSchemas": {"a": {"minimum": 1}}, "dependentRequired": {"a": ["b"]},
+                "properties": {"a": {"maximum": 1}}, "patternProperties": {"^b": {"exclusiveMinimum": 0}},
+                "additionalProperties": {"exclusiveMaximum": 9}, "propertyNames": {"minLength": 1},
+                "prefixItems": [{"minItems": 1}], "items": {"maxItems": 2},
+                "contains": {"uniqueItems": true}, "minContains": 1,
+                "unevaluatedProperties": {"minProperties": 1}, "unevaluatedItems": {"maxProperties": 1},
+                "required": ["a"]
+            }),
+            json!({
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "contentMediaType": "application/json", "contentEncoding": "base64",
+                "items": [{"type": "integer"}], "additionalItems": false
+            }),
+        ];
+        let mut seen = BTreeMap::new();
+        for schema in schemas {
+            let program = Compiler::new(Options::default())
+                .compile(&schema)
+                .expect("compiles");
+            for node in &program.nodes {
+                for check in &node.checks {
+                    let has_children = check.kind.edges().next().is_some();
+                    let applies = check.kind.applies() != Applies::Nothing;
+                    assert_eq!(has_children, applies, "{check:?}");
+                    seen.insert(check.keyword.rsplit('/').next().map(String::from), applies);
+                }
+            }
+        }
+        // The schemas reached the applicators they are meant to.
+        assert!(
+            seen.values().filter(|applies| **applies).count() >= 18,
+            "{seen:?}"
+        );
     }
 }

@@ -6,8 +6,8 @@
 //! Below the thresholds a backend compares members / tries patterns one by one, which
 //! costs about as much as a lookup and charges nothing extra.
 
-use super::kind::Kind;
 use super::thresholds::INLINE_COMPOSITE_VALUES;
+use crate::ir::kind::Kind;
 use crate::ir::{Program, RegexId};
 use crate::regex::PatternSet;
 use schemac_runtime::lookup::{Key, Members};

@@ -79,14 +79,13 @@ mod shape;
 
 pub use discriminate::{Admits, Discriminator};
 use graph::Graph;
-pub mod kind;
 pub mod lookup;
 pub mod messages;
 pub mod object_pass;
 pub mod thresholds;
 
-use crate::ir::{CheckKind, Edge, NodeId, Program};
-use kind::{Kind, TypeTest};
+use crate::ir::kind::{Kind, TypeTest};
+use crate::ir::{Applies, CheckKind, Edge, NodeId, Program};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Estimated weight from which a node counts as heavy; also the weight of a recursive node.
@@ -335,7 +334,7 @@ fn collapse_reference_wrappers(program: &mut Program) {
 /// Whether a check's edges are applied once per evaluation (in place, or to one named
 /// property or index) rather than once per element of the instance.
 fn applies_once(kind: &CheckKind) -> bool {
-    kind.is_in_place() || matches!(kind, CheckKind::Properties(_) | CheckKind::PrefixItems(_))
+    matches!(kind.applies(), Applies::InPlace | Applies::Once)
 }
 
 /// Every node's estimated weight: its own checks plus its children's (ten times over for

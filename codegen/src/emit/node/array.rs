@@ -10,26 +10,6 @@ use crate::plan::thresholds::{PEELED_ITEMS, PEELED_ITEM_CHECKS};
 use proc_macro2::Literal;
 use quote::quote;
 
-/// Whether a check takes constant time without the state: a type, a numeric bound, a
-/// count bound, a scalar `const`.
-fn constant_time(kind: &CheckKind) -> bool {
-    match kind {
-        CheckKind::Type(_)
-        | CheckKind::IntegerLiteral(_)
-        | CheckKind::MultipleOf(_)
-        | CheckKind::Minimum(_)
-        | CheckKind::Maximum(_)
-        | CheckKind::ExclusiveMinimum(_)
-        | CheckKind::ExclusiveMaximum(_)
-        | CheckKind::MinItems(_)
-        | CheckKind::MaxItems(_)
-        | CheckKind::MinProperties(_)
-        | CheckKind::MaxProperties(_) => true,
-        CheckKind::Const(value) => !(value.is_array() || value.is_object() || value.is_string()),
-        _ => false,
-    }
-}
-
 impl Gen<'_> {
     /// `contains` with its `minContains` / `maxContains` bounds: the number of matching items,
     /// counted until it decides.
@@ -284,7 +264,7 @@ impl Gen<'_> {
         let target = self.program.node(schema.target);
         let leaf = !self.plan.node(schema.target).out_of_line
             && target.checks.len() <= PEELED_ITEM_CHECKS
-            && target.checks.iter().all(|c| constant_time(&c.kind));
+            && target.checks.iter().all(|c| c.kind.facts().constant_time);
         if f.mode != Mode::Check || skip != 0 || !leaf {
             return 0;
         }

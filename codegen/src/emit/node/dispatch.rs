@@ -4,10 +4,10 @@
 use super::super::value::f64_tokens;
 use super::code::{Code, Uses};
 use super::{reported_apart, state, Fun, Gen, Mode};
+use crate::ir::kind::{Kind, TypeTest};
 use crate::ir::{Check, CheckKind};
 use crate::plan::absorb::When;
 use crate::plan::in_object_pass;
-use crate::plan::kind::{Kind, TypeTest};
 use crate::plan::messages;
 use crate::plan::thresholds::REQUIRED_IN_LOOP;
 use proc_macro2::TokenStream;

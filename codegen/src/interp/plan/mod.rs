@@ -17,8 +17,8 @@ mod steps;
 
 use super::context::Ctx;
 use super::index::{EnumIndex, NameTable, PropertyIndex, Required, Tags};
+use crate::ir::kind::Kind;
 use crate::ir::{Check, CheckKind, Node, NodeId, Program};
-use crate::plan::kind::Kind;
 use crate::plan::lookup::{pattern_set, EnumTable, NameList};
 use crate::plan::object_pass::{closes_pass, fused_applicators, FusedApplicators};
 use crate::plan::{evaluated, Plan};

@@ -7,8 +7,8 @@
 use super::object::{object_pass_at, ClosedOp, FoldedRequired, ObjectOp, ObjectPass, PropertiesOp};
 use super::{Bound, NodePlan};
 use crate::interp::index::{PropertyIndex, Required, Tags};
+use crate::ir::kind::{Kind, TypeTest};
 use crate::ir::{CheckKind, Edge, Node, NodeId, Program};
-use crate::plan::kind::{Kind, TypeTest};
 use crate::plan::lookup::EnumTable;
 use crate::plan::thresholds::MAX_SPLICED;
 use crate::plan::{Discriminator, Limit, Plan};
@@ -356,7 +356,7 @@ pub(super) fn op_on_kind(node: &Node, op: &Op, kind: Kind) -> OnKind<Op> {
         }
         Op::Check { index, .. } => match node.checks.get(*index).map(|c| &c.kind) {
             Some(CheckKind::False) => OnKind::Fails,
-            Some(check) => match Kind::only_read_by(check) {
+            Some(check) => match check.facts().only_reads {
                 Some(of) => only(of),
                 None => OnKind::Same,
             },

@@ -227,7 +227,7 @@ fn a_property_index_finds_each_name_and_nothing_else() {
 #[test]
 fn spliced_single_properties_are_found_in_one_pass_and_applied_in_order() {
     use crate::interp::plan::{Fast, Op};
-    use crate::plan::kind::Kind;
+    use crate::ir::kind::Kind;
     // `allOf` members of one property each (as tsconfig's schema is written), spliced
     // into the root in plan order (lightest first: `z`, `b`, `z`, `c`, the tree `t`): runs
     // of distinct names become one lookup op; a name again ends a run.
@@ -297,7 +297,7 @@ fn spliced_single_properties_are_found_in_one_pass_and_applied_in_order() {
 #[test]
 fn spliced_properties_of_distinct_names_run_in_one_pass() {
     use crate::interp::plan::{Fast, Op};
-    use crate::plan::kind::Kind;
+    use crate::ir::kind::Kind;
     // `allOf` members with `properties` of their own (as stylelint's rule groups are
     // written), spliced into the root: a run of distinct names becomes one `properties`
     // step over all their entries; a run where a name comes again stays as it is.

@@ -1,10 +1,9 @@
 //! The kinds of JSON instance, as both backends split a node's checks by the kind they
 //! read: the interpreter keeps one lane of steps per [`Kind`], the emitter one arm of a
 //! `match` on the value's variant. One enum for the project, so that what a check does
-//! on a kind (a `type` passing or failing it, a check reading only one kind) is decided
-//! once.
+//! on a kind (a `type` passing or failing it, [`Kind::type_test`]; a check reading only
+//! one kind, [`Facts::only_reads`](super::Facts::only_reads)) is decided once.
 
-use crate::ir::CheckKind;
 use schemac_runtime::error::TypeSet;
 use schemac_runtime::instance::{Instance, Kind as RuntimeKind};
 
@@ -86,27 +85,6 @@ impl Kind {
         } else {
             TypeTest::Fail
         }
-    }
-
-    /// The one kind of instance `check` reads, every other kind passing it without
-    /// charging anything — for the checks that have one and are not decided by their
-    /// data alone (`type`, the bounds, the counts, `required`, `const`, `enum` and the
-    /// item and property applicators are split by each backend with their data).
-    pub fn only_read_by(check: &CheckKind) -> Option<Kind> {
-        Some(match check {
-            CheckKind::Pattern(_)
-            | CheckKind::Format(_)
-            | CheckKind::ContentBase64
-            | CheckKind::ContentJson { .. } => Kind::String,
-            CheckKind::MultipleOf(_) | CheckKind::IntegerLiteral(_) => Kind::Number,
-            CheckKind::UniqueItems | CheckKind::Contains { .. } => Kind::Array,
-            CheckKind::DependentRequired(_)
-            | CheckKind::DependentSchemas(_)
-            | CheckKind::PropertyNames(_)
-            | CheckKind::MinProperties(_)
-            | CheckKind::MaxProperties(_) => Kind::Object,
-            _ => return None,
-        })
     }
 }
 
