@@ -101,6 +101,13 @@ pub trait ObjectView<'a, I: Instance<'a>>: Copy {
     /// The value of `key` (as [`Instance::get`]).
     fn get(self, key: &str) -> Option<I>;
 
+    /// The place of the entry `key` among [`ObjectView::entries`] and its value, by a
+    /// pass that ends where it finds it.
+    #[inline]
+    fn position(self, key: &str) -> Option<(usize, I)> {
+        (self.entries().enumerate()).find_map(|(i, (k, v))| k.eq_str(key).then_some((i, v)))
+    }
+
     /// Whether the object has the entry `key`.
     #[inline]
     fn contains_key(self, key: &str) -> bool {

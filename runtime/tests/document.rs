@@ -11,7 +11,7 @@
 //! the CLI's does: the rounding the reader matches.
 
 use schemac_runtime::document::{compact, Document, SyntaxErrorKind};
-use schemac_runtime::instance::{Instance, Kind};
+use schemac_runtime::instance::{Instance, Kind, ObjectView, Shape};
 use serde_json::{Map, Number, Value};
 use std::path::{Path, PathBuf};
 
@@ -464,6 +464,45 @@ fn duplicate_keys_keep_the_last_as_serde_json_does() {
     );
     assert_eq!(doc.root().get("k0").and_then(Instance::as_u64), Some(39));
     assert!(agree(large.as_bytes()));
+}
+
+#[test]
+fn a_key_is_found_at_its_place_among_the_entries() {
+    // 1,000 keys (values of several kinds, to be stepped over), every seventh repeated
+    // later (the last wins), one repeat written with an escape: both forms find each key
+    // where their entries have it, with the value serde_json keeps.
+    let mut text = String::from("{");
+    for i in 0..1000 {
+        text.push_str(&format!("\"k{i}\": [{i}, {{\"k{i}\": 0}}], "));
+    }
+    for i in (0..1000).step_by(7) {
+        text.push_str(&format!("\"k{i}\": \"again\", "));
+    }
+    text.push_str("\"k\\u0031\": \"escaped\"}");
+    assert!(agree(text.as_bytes()));
+    let value: Value = serde_json::from_str(&text).expect("serde_json reads it");
+    let tape = Document::read(text.as_bytes()).expect("reads");
+    let small = compact::Document::read(text.as_bytes()).expect("reads");
+    fn places<'a, I: Instance<'a>>(root: I, value: &Value) -> usize {
+        let Shape::Object(object) = root.shape() else {
+            panic!("an object")
+        };
+        let keys: Vec<String> = object.entries().map(|(k, _)| k.to_string()).collect();
+        for (place, key) in keys.iter().enumerate() {
+            let (found, at) = object.position(key).expect("every key");
+            assert_eq!(found, place, "{key}");
+            assert_eq!(at.to_value().into_owned(), value[key], "{key}");
+        }
+        assert!(object.position("k1000").is_none());
+        assert!(object.position("k").is_none());
+        keys.len()
+    }
+    assert_eq!(places(tape.root(), &value), 1000);
+    assert_eq!(places(small.root(), &value), 1000);
+    let k1 = tape.root().get("k1").and_then(Instance::as_str);
+    assert_eq!(k1.map(|s| s.to_string()), Some("escaped".into()));
+    let k7 = tape.root().get("k7").and_then(Instance::as_str);
+    assert_eq!(k7.map(|s| s.to_string()), Some("again".into()));
 }
 
 #[test]

@@ -24,8 +24,9 @@
 //! Memory: 12 bytes of tape per value and per key (a `Vec` first given room for one entry
 //! per four input bytes, at most 2^20, that grows by doubling), plus the input; reading
 //! allocates nothing per value. The nesting stack and, while an object of more than
-//! eight keys that may repeat one closes, the list of its keys (16 bytes each, kept for
-//! the next) are the only other buffers. Where memory matters more than time (large
+//! eight keys that may repeat one closes, the list of its keys and a table of their
+//! hashes (16 bytes each, and 32 to 64 per key for the table, which only objects of up to
+//! 65,536 keys get; kept for the next) are the only other buffers. Where memory matters more than time (large
 //! inputs), [`compact::Document`] reads the same text with the same reader into 8 bytes
 //! per array and per object only.
 
@@ -43,9 +44,10 @@ use alloc::vec::Vec;
 
 /// The [`ObjectView`] of the entries iterator `$entries` of a document's nodes `$node`
 /// (items `(JsonStr, $node)`, its field `$len` counting the entries left): the tape's and
-/// the compact form's alike.
+/// the compact form's alike; `$position`, if given, is the iterator's own search for a
+/// key ([`ObjectView::position`]).
 macro_rules! object_view {
-    ($node:ident, $entries:ident, $len:ident) => {
+    ($node:ident, $entries:ident, $len:ident $(, $position:ident)?) => {
         impl<'d> ObjectView<'d, $node<'d>> for $entries<'d> {
             type Entries = $entries<'d>;
             type Key = alloc::borrow::Cow<'d, str>;
@@ -78,9 +80,16 @@ macro_rules! object_view {
                 self
             }
 
-            fn get(mut self, key: &str) -> Option<$node<'d>> {
-                self.find(|(k, _)| k.eq_str(key)).map(|(_, value)| value)
+            fn get(self, key: &str) -> Option<$node<'d>> {
+                self.position(key).map(|(_, value)| value)
             }
+
+            $(
+                #[inline]
+                fn position(self, key: &str) -> Option<(usize, $node<'d>)> {
+                    self.$position(key)
+                }
+            )?
         }
     };
 }
@@ -285,6 +294,11 @@ impl<'d> Instance<'d> for Node<'d> {
     }
 
     #[inline]
+    fn get(self, key: &str) -> Option<Self> {
+        self.entries().find_entry(key).map(|(_, value)| value)
+    }
+
+    #[inline]
     fn kind(self) -> Kind {
         match self.entry().tag {
             Tag::Null => Kind::Null,
@@ -431,7 +445,44 @@ pub struct Entries<'d> {
     len: u32,
 }
 
-object_view!(Node, Entries, len);
+object_view!(Node, Entries, len, find_entry);
+
+impl<'d> Entries<'d> {
+    /// The place among these of the entry `key` (the last of equal keys: the others are
+    /// shadowed) and its value, read off the tape: a key is compared only when its
+    /// length is the sought one (or it holds an escape), and no node is made for the
+    /// others.
+    #[inline]
+    fn find_entry(self, key: &str) -> Option<(usize, Node<'d>)> {
+        let (tape, text) = (&self.doc.tape[..], self.doc.text.as_bytes());
+        let mut at = self.at as usize;
+        let mut place = 0;
+        while let (true, Some(k), Some(v)) =
+            (at < self.end as usize, tape.get(at), tape.get(at + 1))
+        {
+            if k.flags & SHADOWED == 0 {
+                let span = k.a as usize..k.b as usize;
+                let found = match k.flags & ESCAPED {
+                    0 => span.len() == key.len() && text.get(span) == Some(key.as_bytes()),
+                    _ => JsonStr::new(&self.doc.text[span], true).eq_str(key),
+                };
+                if found {
+                    let value = Node {
+                        doc: self.doc,
+                        at: at as u32 + 1,
+                    };
+                    return Some((place, value));
+                }
+                place += 1;
+            }
+            at = match v.tag {
+                Tag::Array | Tag::Object => v.a as usize,
+                _ => at + 2,
+            };
+        }
+        None
+    }
+}
 
 impl<'d> Iterator for Entries<'d> {
     type Item = (JsonStr<'d>, Node<'d>);

@@ -6,11 +6,13 @@
 //! for each open object, a filter of the keys read so far (128 buckets of a tag of each
 //! key: its length, first and last bytes). When no two keys fell in one bucket and none
 //! holds an escape, the object has no duplicate keys; else they are found when it closes,
-//! from its keys as the sink gives them ([`ClosedObject`]): pairwise for up to eight keys (by their tags first), else by
-//! sorting the keys' hashes, computed then (equal hashes are confirmed by comparing the
-//! keys). The hash has no secret seed, so keys can be crafted to collide: a run of more
-//! than eight equal hashes is sorted by the keys themselves, so that the work stays
-//! O(n log n) comparisons whatever the keys.
+//! from its keys as the sink gives them ([`ClosedObject`]): pairwise for up to eight keys
+//! (by their tags first), else by a table of the keys' hashes, computed then (equal
+//! hashes are confirmed by comparing the keys): one probe or two per key. The hash has
+//! no secret seed, so keys can be crafted to collide: a key whose lookup steps over more
+//! than [`MAX_PROBES`] slots has the keys sorted by hash instead, and a run of more than
+//! eight equal hashes sorted by the keys themselves, so that the work stays O(n log n)
+//! comparisons whatever the keys.
 
 use super::string::{hex4, JsonStr};
 use super::{Document, Entry, Tag, ESCAPED, INTEGRAL, SHADOWED};
@@ -326,7 +328,7 @@ struct Reader<'a, S> {
     sink: S,
     open: Vec<Open>,
     /// The keys of the object being closed, when it may have duplicates and more than
-    /// eight (kept for the next such object).
+    /// eight, and the table that finds them (kept for the next such object).
     keys: Vec<KeyHash>,
     /// The offset of the first byte that is not UTF-8.
     bad_utf8: Option<usize>,
@@ -776,9 +778,71 @@ pub(super) fn shadow_duplicates<O: ClosedObject>(
     shadow_many(scratch, object)
 }
 
-/// [`shadow_duplicates`] for more than eight keys (`keys`: their handles in document
-/// order), by their hashes.
-fn shadow_many<O: ClosedObject>(keys: &mut [KeyHash], object: &mut O) -> u32 {
+/// [`shadow_duplicates`] for more than eight keys (`scratch`: their handles in document
+/// order), by their hashes: each key, from the last, looked up in an open-addressing
+/// table of the later ones (kept in `scratch` after the keys), so that the work is one
+/// probe or two per key. Keys crafted so that their hashes meet in the table (the hash
+/// has no secret seed) make long probe runs: past [`MAX_PROBES`] steps for one key, the
+/// keys are sorted by hash instead ([`shadow_sorted`]), O(n log n) whatever the keys; so
+/// are more than [`MAX_TABLE_KEYS`] keys.
+fn shadow_many<O: ClosedObject>(scratch: &mut Vec<KeyHash>, object: &mut O) -> u32 {
+    /// A free slot of the table (no key has this handle: a tape holds fewer entries).
+    const FREE: KeyHash = (0, u32::MAX);
+    let n = scratch.len();
+    if n > MAX_TABLE_KEYS {
+        return shadow_sorted(scratch, object);
+    }
+    hash_keys(scratch, object);
+    let size = (2 * n).next_power_of_two();
+    scratch.resize(n + size, FREE);
+    let (keys, table) = scratch.split_at_mut(n);
+    let mask = size - 1;
+    // Each key's verdict replaces its hash once it is placed: 1 when a later key equals it.
+    for key in keys.iter_mut().rev() {
+        let (hash, at) = *key;
+        let mut slot = (hash >> 32) as usize & mask;
+        let mut probes = 0;
+        let repeated = loop {
+            match table[slot] {
+                FREE => {
+                    table[slot] = (hash, at);
+                    break false;
+                }
+                (h, b) if h == hash && key_text(object, b) == key_text(object, at) => break true,
+                _ if probes == MAX_PROBES => {
+                    scratch.truncate(n);
+                    return shadow_sorted(scratch, object);
+                }
+                _ => {
+                    slot = (slot + 1) & mask;
+                    probes += 1;
+                }
+            }
+        };
+        key.0 = u64::from(repeated);
+    }
+    let mut shadowed = 0;
+    for &(repeated, at) in &*keys {
+        if repeated == 1 {
+            object.shadow(at);
+            shadowed += 1;
+        }
+    }
+    scratch.truncate(n);
+    shadowed
+}
+
+/// The most slots a key's lookup in [`shadow_many`]'s table steps over before the keys
+/// are sorted instead: a table at most half full has runs this long only when keys are
+/// made to meet.
+const MAX_PROBES: usize = 32;
+
+/// The most keys [`shadow_many`] finds duplicates among with a table (at most 64 bytes
+/// per key, 4 MiB): a larger object has its keys sorted, with no memory beyond their list.
+const MAX_TABLE_KEYS: usize = 1 << 16;
+
+/// Sets each of `keys` (their handles) to its key's hash.
+fn hash_keys<O: ClosedObject>(keys: &mut [KeyHash], object: &O) {
     let mut scratch = String::new();
     for (hash, at) in keys.iter_mut() {
         let key = key_text(object, *at);
@@ -791,6 +855,12 @@ fn shadow_many<O: ClosedObject>(keys: &mut [KeyHash], object: &mut O) -> u32 {
             }
         };
     }
+}
+
+/// [`shadow_many`] by sorting the keys (`keys`: their handles in document order) by
+/// their hashes, then each run of equal hashes by the keys themselves.
+fn shadow_sorted<O: ClosedObject>(keys: &mut [KeyHash], object: &mut O) -> u32 {
+    hash_keys(keys, object);
     // Equal hashes next to each other, in document order among themselves.
     keys.sort_unstable();
     keys.chunk_by_mut(|a, b| a.0 == b.0)
@@ -900,7 +970,8 @@ mod tests {
 
     #[test]
     fn crafted_hash_collisions_still_find_the_duplicates() {
-        let keys = colliding_keys(20);
+        // More keys of one hash than a table lookup may step over: sorted instead.
+        let keys = colliding_keys(2 * MAX_PROBES + 20);
         let hash = hash_bytes(keys[0].as_bytes());
         assert!(keys.iter().all(|k| hash_bytes(k.as_bytes()) == hash));
         // Each key once, then the first three again (one of them twice).
@@ -914,8 +985,8 @@ mod tests {
         text.push_str("\"last\": null}");
         let doc = Document::read(text.as_bytes()).expect("reads");
         let root = doc.root();
-        assert_eq!(root.len(), Some(21));
-        assert_eq!(root.entries().count(), 21);
+        assert_eq!(root.len(), Some(keys.len() + 1));
+        assert_eq!(root.entries().count(), keys.len() + 1);
         for (i, key) in keys.iter().enumerate() {
             let value = root.get(key).expect("every key");
             let again = value.as_str().is_some_and(|s| s.eq_str("again"));

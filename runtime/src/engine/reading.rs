@@ -58,10 +58,7 @@ pub fn find_entry<'a, I: Instance<'a>>(
     object: impl ObjectView<'a, I>,
     name: &str,
 ) -> Option<(usize, I)> {
-    object
-        .entries()
-        .enumerate()
-        .find_map(|(i, (k, v))| k.eq_str(name).then_some((i, v)))
+    object.position(name)
 }
 
 /// `minLength`: whether `s` has at least `n` code points.
