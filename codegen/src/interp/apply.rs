@@ -399,7 +399,7 @@ impl Interpreter {
                 self.prefix_items_quietly(cx, targets.iter().copied(), items)
             }),
             Op::Properties(properties) => inst.as_object().map_or(Ok(true), |object| {
-                self.properties_alone(cx, (properties.borrowed(), true), object, None)
+                self.properties_alone::<_, true>(cx, properties.borrowed(), object, None)
             }),
             Op::Property(entry) => inst
                 .as_object()

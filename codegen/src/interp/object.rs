@@ -130,7 +130,10 @@ impl Interpreter {
                     ann.add_names(names);
                 }
                 let properties = (entries.as_slice(), plan.properties_index(index));
-                return self.properties_alone(cx, (properties, defer), object, None);
+                return match defer {
+                    true => self.properties_alone::<_, true>(cx, properties, object, None),
+                    false => self.properties_alone::<_, false>(cx, properties, object, None),
+                };
             }
         }
         match object_pass_at(node, plan, index) {
@@ -289,14 +292,15 @@ impl Interpreter {
 
     /// `properties` alone, without annotations: one pass over the instance's keys, each
     /// found in the names' index (the deferred entries after, by name, where the node
-    /// does not record what it evaluates: `defer`, as generated code defers them), or a
+    /// does not record what it evaluates: `DEFER`, as generated code defers them; a
+    /// constant, so that the loop of the usual case is not slowed by the test), or a
     /// lookup of each name in the instance when the instance has many more keys than
     /// there are names.
     #[inline(never)]
-    pub(super) fn properties_alone<'a, I: Instance<'a>>(
+    pub(super) fn properties_alone<'a, I: Instance<'a>, const DEFER: bool>(
         &self,
         cx: &mut Ctx,
-        ((entries, index), defer): (PropertiesRef<'_>, bool),
+        (entries, index): PropertiesRef<'_>,
         object: I,
         required: Option<&Required>,
     ) -> Res {
@@ -323,7 +327,7 @@ impl Interpreter {
             let Some((_, edge)) = entries.get(i) else {
                 continue;
             };
-            if defer && self.plans[edge.target.0].deferred {
+            if DEFER && self.plans[edge.target.0].deferred {
                 deferred.add(i, value);
                 continue;
             }
@@ -521,7 +525,7 @@ impl Interpreter {
         }
         let required = folded.map(|folded| &folded.required);
         match op.additional {
-            None => self.properties_alone(cx, ((entries, index), true), object, required),
+            None => self.properties_alone::<_, true>(cx, (entries, index), object, required),
             Some(_) => self.closed_additional(cx, op, object, required),
         }
     }

@@ -25,7 +25,7 @@
 //! per four input bytes, at most 2^20, that grows by doubling), plus the input; reading
 //! allocates nothing per value. The nesting stack and, while an object of more than
 //! eight keys that may repeat one closes, the list of its keys and a table of their
-//! hashes (16 bytes each, and 32 to 64 per key for the table, which only objects of up to
+//! hashes (16 bytes each, and 32 to 64 per key for the table, which only objects of 33 to
 //! 65,536 keys get; kept for the next) are the only other buffers. Where memory matters more than time (large
 //! inputs), [`compact::Document`] reads the same text with the same reader into 8 bytes
 //! per array and per object only.
