@@ -156,6 +156,7 @@ impl NodePlan {
         self.unevaluated_first && !cx.locates()
     }
 
+    /// Whether check `index` runs in the node's fused object pass ([`NodePlan::object`]).
     pub(super) fn fuses(&self, index: usize) -> bool {
         self.object.as_ref().is_some_and(|fused| {
             let FusedApplicators {
