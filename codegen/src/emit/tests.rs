@@ -1009,3 +1009,56 @@ fn items_of_constant_time_checks_are_peeled_by_the_minimum() {
     // The error path keeps one loop.
     assert!(!out[check_code.len()..].contains("split_at"), "{out}");
 }
+
+#[test]
+fn every_error_a_check_reports_is_written_as_a_constant() {
+    use crate::check::Compiler;
+    use crate::options::Options;
+    use crate::plan::messages::{failure, Failure};
+    // Every assertion and applicator of 2020-12 and draft-07 with an error of its own.
+    let schemas = [
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "const": {"a": "x\"y"}, "enum": [1, "two", null], "multipleOf": 2.5,
+            "minimum": 1, "maximum": 9, "exclusiveMinimum": 0, "exclusiveMaximum": 1e300,
+            "minLength": 1, "maxLength": 9, "pattern": "^a\\d", "format": "email",
+            "minItems": 1, "maxItems": 2, "uniqueItems": true,
+            "contains": {"type": "integer"}, "minContains": 2, "maxContains": 3,
+            "minProperties": 1, "maxProperties": 3, "not": {"type": "integer"},
+            "properties": {"a": false, "b": {"contains": true}}
+        }),
+        json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "contentMediaType": "application/json", "contentEncoding": "base64",
+            "multipleOf": 3
+        }),
+    ];
+    let options = Options {
+        assert_format: true,
+        assert_content: true,
+        ..Options::default()
+    };
+    let mut written = BTreeSet::new();
+    for schema in schemas {
+        let program = Compiler::new(options.clone())
+            .compile(&schema)
+            .expect("compiles");
+        for check in program.nodes.iter().flat_map(|n| &n.checks) {
+            if let Failure::Reports(kind) = failure(&program, &check.kind) {
+                let tokens = value::error_kind(&kind).to_string();
+                assert!(
+                    tokens.starts_with("__rt :: ErrorKind ::"),
+                    "{kind:?}: {tokens}"
+                );
+                written.insert(
+                    format!("{kind:?}")
+                        .split([' ', '{'])
+                        .next()
+                        .map(String::from),
+                );
+            }
+        }
+    }
+    // The schemas reached every kind `failure` makes.
+    assert_eq!(written.len(), 21, "{written:?}");
+}

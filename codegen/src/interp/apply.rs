@@ -16,7 +16,7 @@ use super::context::{charge_elements, pattern_matches, silently, Ctx, Inst};
 use super::object::unevaluated_names;
 use super::plan::{ByKind, Fast, Flat, Lane, NodePlan, Op, Simple};
 use super::Interpreter;
-use crate::ir::{Check, CheckKind, Edge, Node, NodeId, RegexId};
+use crate::ir::{leaf_kind, Check, CheckKind, Edge, Node, NodeId, RegexId};
 use crate::plan::messages::Refusal;
 use schemac_runtime::annotation;
 use schemac_runtime::engine::{Res, Stop, Trail};
@@ -281,7 +281,7 @@ impl Interpreter {
                 // What a valid subschema annotated goes with the node `not` fails.
                 let ok = !self.apply_silently(cx, edge, inst, None)?;
                 if !ok && cx.report {
-                    cx.error(node, keyword, ErrorKind::Not);
+                    self.report_failure(cx, node, check, inst);
                 }
                 ok
             }
@@ -333,15 +333,11 @@ impl Interpreter {
                 Some(items) => {
                     let ann = ann.as_deref_mut().filter(|_| plan.collect_items);
                     let mut matched = (check.annotates && cx.annotate).then(Vec::new);
-                    let ok = self.contains(
-                        cx,
-                        node,
-                        keyword,
-                        schema,
-                        (*min, *max),
-                        items,
-                        (ann, matched.as_mut()),
-                    )?;
+                    let ok =
+                        self.contains(cx, schema, (*min, *max), items, (ann, matched.as_mut()))?;
+                    if !ok && cx.report {
+                        self.report_failure(cx, node, check, inst);
+                    }
                     cx.set_applied(matched.map(Value::from));
                     ok
                 }
@@ -372,10 +368,10 @@ impl Interpreter {
                 }
                 None => true,
             },
-            kind => {
+            kind @ leaf_kind!() => {
                 let ok = self.leaf(cx, plan, index, kind, inst).unwrap_or(Ok(true))?;
                 if !ok && cx.report {
-                    self.leaf_error(cx, node, check, inst);
+                    self.report_failure(cx, node, check, inst);
                 }
                 ok
             }

@@ -9,9 +9,8 @@ use super::assertions::{items_decided, simple_items};
 use super::context::{charge_elements, items_from, silently, Ctx, Inst};
 use super::plan::Fast;
 use super::Interpreter;
-use crate::ir::{Edge, Node, NodeId};
+use crate::ir::{Edge, NodeId};
 use schemac_runtime::engine::Res;
-use schemac_runtime::error::ErrorKind;
 use schemac_runtime::instance::Instance;
 use serde_json::Value;
 
@@ -139,8 +138,6 @@ impl Interpreter {
     pub(super) fn contains<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
-        node: &Node,
-        keyword: &str,
         schema: &Edge,
         (min, max): (u64, Option<u64>),
         items: I,
@@ -164,11 +161,7 @@ impl Interpreter {
                 }
             }
         }
-        let ok = found >= min && max.is_none_or(|m| found <= m);
-        if !ok && cx.report {
-            cx.error(node, keyword, ErrorKind::Contains { min, max });
-        }
-        Ok(ok)
+        Ok(found >= min && max.is_none_or(|m| found <= m))
     }
 
     #[inline(never)]

@@ -1,5 +1,5 @@
 //! Assertions (checks that apply no subschema): the general evaluation of each, with its
-//! error ([`Interpreter::leaf`], [`Interpreter::leaf_error`]), and the short-circuit form
+//! error ([`Interpreter::leaf`], [`Interpreter::report_failure`]), and the short-circuit form
 //! of those a node's plan lists as [`Simple`] steps, run in lanes by the instance's kind
 //! (`items` and `prefixItems` decided at once for every item among them).
 
@@ -9,23 +9,19 @@ use super::index::EnumIndex;
 use super::plan::{Bound, ByKind, Lane, NodePlan, Simple};
 use super::Interpreter;
 use crate::ir::kind::Kind;
-use crate::ir::{Check, CheckKind, CustomKeyword, Node};
-use crate::plan::{messages, Limit};
+use crate::ir::{applied_kind, Check, CheckKind, CustomKeyword, Node};
+use crate::plan::messages::{self, Failure};
+use crate::plan::Limit;
 use schemac_runtime::engine::{max_length, min_length, Res};
 use schemac_runtime::error::{ErrorKind, TypeSet};
 use schemac_runtime::instance::Instance;
 use schemac_runtime::{content, json};
-use serde_json::{Number, Value};
+use serde_json::Value;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
 #[cfg(doc)]
 use super::plan::{Fast, Op};
-
-/// A number as an `f64` for error messages.
-pub(super) fn limit_f64(n: &Number) -> f64 {
-    n.as_f64().unwrap_or(f64::NAN)
-}
 
 /// Whether `inst` (a number; anything else passes) is within `limit`.
 #[inline(always)]
@@ -111,74 +107,33 @@ impl Interpreter {
                 inst.as_object().is_none_or(|o| count(o) as u64 <= *limit)
             }
             CheckKind::Custom(custom) => self.custom(custom, inst).is_ok(),
-            _ => return None,
+            // `Interpreter::eval_check` applies them.
+            applied_kind!() => return None,
         };
         Some(Ok(ok))
     }
 
-    /// Reports the failure of the check `check` of `node` that [`Interpreter::leaf`]
-    /// decided.
+    /// Reports the failure of the check `check` of `node`: the error [`messages::failure`]
+    /// says it reports (none for a check whose errors depend on how it was applied).
     #[cold]
-    pub(super) fn leaf_error<'a, I: Instance<'a>>(
+    pub(super) fn report_failure<'a, I: Instance<'a>>(
         &self,
         cx: &mut Ctx,
         node: &Node,
         check: &Check,
         inst: Inst<'_, I>,
     ) {
-        let kind = match &check.kind {
-            CheckKind::False => return cx.error(node, "", ErrorKind::FalseSchema),
-            CheckKind::Type(types) | CheckKind::IntegerLiteral(types) => ErrorKind::Type {
-                expected: *types,
+        let kind = match messages::failure(&self.shared.program, &check.kind) {
+            Failure::Reports(kind) => kind,
+            Failure::Type(expected) => ErrorKind::Type {
+                expected,
                 found: inst.json_type(),
             },
-            CheckKind::Const(value) => ErrorKind::Const {
-                expected: Cow::Owned(messages::value_text(value)),
-            },
-            CheckKind::Enum(values) => ErrorKind::Enum {
-                allowed: Cow::Owned(messages::values_text(values)),
-            },
-            CheckKind::MultipleOf(divisor) => ErrorKind::MultipleOf { divisor: *divisor },
-            CheckKind::Minimum(limit) => ErrorKind::Minimum {
-                limit: limit_f64(limit),
-            },
-            CheckKind::Maximum(limit) => ErrorKind::Maximum {
-                limit: limit_f64(limit),
-            },
-            CheckKind::ExclusiveMinimum(limit) => ErrorKind::ExclusiveMinimum {
-                limit: limit_f64(limit),
-            },
-            CheckKind::ExclusiveMaximum(limit) => ErrorKind::ExclusiveMaximum {
-                limit: limit_f64(limit),
-            },
-            CheckKind::MinLength(limit) => ErrorKind::MinLength { limit: *limit },
-            CheckKind::MaxLength(limit) => ErrorKind::MaxLength { limit: *limit },
-            CheckKind::Pattern(id) => {
-                let entry = self.shared.program.regexes.get(id.0);
-                ErrorKind::Pattern {
-                    pattern: Cow::Owned(entry.map(|e| e.source.clone()).unwrap_or_default()),
-                }
-            }
-            CheckKind::Format(name) => ErrorKind::Format {
-                format: Cow::Owned(name.clone()),
-            },
-            CheckKind::ContentBase64 => ErrorKind::ContentEncoding {
-                encoding: Cow::Borrowed("base64"),
-            },
-            CheckKind::ContentJson { .. } => ErrorKind::ContentMediaType {
-                media_type: Cow::Borrowed("application/json"),
-            },
-            CheckKind::MinItems(limit) => ErrorKind::MinItems { limit: *limit },
-            CheckKind::MaxItems(limit) => ErrorKind::MaxItems { limit: *limit },
-            CheckKind::UniqueItems => ErrorKind::UniqueItems,
-            CheckKind::MinProperties(limit) => ErrorKind::MinProperties { limit: *limit },
-            CheckKind::MaxProperties(limit) => ErrorKind::MaxProperties { limit: *limit },
-            CheckKind::Custom(custom) => ErrorKind::Custom {
+            Failure::Custom(custom) => ErrorKind::Custom {
                 keyword: check.keyword.clone(),
                 message: Cow::Owned(self.custom(custom, inst).err().unwrap_or_default()),
             },
-            // Checks `leaf` does not decide report their own errors.
-            _ => return,
+            Failure::Applied => return,
         };
         cx.error(node, &check.keyword, kind);
     }

@@ -581,11 +581,10 @@ impl CheckKind {
     /// Not `false`, an unresolved reference, a custom keyword, nor an in-place applicator
     /// but `dependentSchemas` (which applies only to objects).
     pub fn is_dispatchable(&self) -> bool {
-        let any_instance = matches!(
-            self,
-            CheckKind::False | CheckKind::Unresolved { .. } | CheckKind::Custom(_)
-        );
-        !any_instance && (!self.is_in_place() || matches!(self, CheckKind::DependentSchemas(_)))
+        match self {
+            dispatched_kind!() => true,
+            undispatched_kind!() => false,
+        }
     }
 
     /// The subschemas a `$ref` or an `allOf` applies in place, every one of which must
@@ -670,6 +669,118 @@ impl CheckKind {
     }
 }
 
+// The check kinds split two ways, each by a pair of patterns that together name every
+// kind once: what a backend decides by one test ([`leaf_kind!`]) or by applying the
+// check ([`applied_kind!`]), and whether generated code dispatches it by the instance's
+// JSON type ([`dispatched_kind!`], [`undispatched_kind!`]). A `match` on a check's kind
+// names the kinds one backend treats alike by them, so a new kind is asked for where it
+// must be placed. They are built of three disjoint parts (and `false` and custom
+// keywords, leaves that read any instance).
+
+/// The leaves that read one JSON type (or say which it is).
+macro_rules! typed_leaf_kind {
+    () => {
+        $crate::ir::CheckKind::Type(_)
+            | $crate::ir::CheckKind::IntegerLiteral(_)
+            | $crate::ir::CheckKind::Const(_)
+            | $crate::ir::CheckKind::Enum(_)
+            | $crate::ir::CheckKind::MultipleOf(_)
+            | $crate::ir::CheckKind::Minimum(_)
+            | $crate::ir::CheckKind::Maximum(_)
+            | $crate::ir::CheckKind::ExclusiveMinimum(_)
+            | $crate::ir::CheckKind::ExclusiveMaximum(_)
+            | $crate::ir::CheckKind::MinLength(_)
+            | $crate::ir::CheckKind::MaxLength(_)
+            | $crate::ir::CheckKind::Pattern(_)
+            | $crate::ir::CheckKind::Format(_)
+            | $crate::ir::CheckKind::ContentBase64
+            | $crate::ir::CheckKind::ContentJson { .. }
+            | $crate::ir::CheckKind::MinItems(_)
+            | $crate::ir::CheckKind::MaxItems(_)
+            | $crate::ir::CheckKind::UniqueItems
+            | $crate::ir::CheckKind::MinProperties(_)
+            | $crate::ir::CheckKind::MaxProperties(_)
+    };
+}
+pub(crate) use typed_leaf_kind;
+
+/// The applicators and name checks that apply to an instance of any JSON type (and an
+/// unresolved reference).
+macro_rules! untyped_applied_kind {
+    () => {
+        $crate::ir::CheckKind::Unresolved { .. }
+            | $crate::ir::CheckKind::Ref(_)
+            | $crate::ir::CheckKind::DynamicRef { .. }
+            | $crate::ir::CheckKind::AllOf(_)
+            | $crate::ir::CheckKind::AnyOf(_)
+            | $crate::ir::CheckKind::OneOf(_)
+            | $crate::ir::CheckKind::Not(_)
+            | $crate::ir::CheckKind::IfThenElse { .. }
+    };
+}
+pub(crate) use untyped_applied_kind;
+
+/// The applicators and name checks that apply to one JSON type (`dependentSchemas`
+/// only to objects).
+macro_rules! typed_applied_kind {
+    () => {
+        $crate::ir::CheckKind::Required(_)
+            | $crate::ir::CheckKind::DependentRequired(_)
+            | $crate::ir::CheckKind::DependentSchemas(_)
+            | $crate::ir::CheckKind::Properties(_)
+            | $crate::ir::CheckKind::PatternProperties(_)
+            | $crate::ir::CheckKind::AdditionalProperties { .. }
+            | $crate::ir::CheckKind::PropertyNames(_)
+            | $crate::ir::CheckKind::PrefixItems(_)
+            | $crate::ir::CheckKind::Items { .. }
+            | $crate::ir::CheckKind::Contains { .. }
+            | $crate::ir::CheckKind::UnevaluatedProperties(_)
+            | $crate::ir::CheckKind::UnevaluatedItems(_)
+    };
+}
+pub(crate) use typed_applied_kind;
+
+/// A pattern of every [`CheckKind`] that reads only the instance (no subschema,
+/// annotation, dynamic scope or list of names to report): the backends decide it by one
+/// test and report its error as [`crate::plan::messages::failure`] says.
+macro_rules! leaf_kind {
+    () => {
+        $crate::ir::CheckKind::False
+            | $crate::ir::CheckKind::Custom(_)
+            | $crate::ir::typed_leaf_kind!()
+    };
+}
+pub(crate) use leaf_kind;
+
+/// A pattern of every [`CheckKind`] that is not a [`leaf_kind!`]: applies subschemas,
+/// reads annotations or the dynamic scope, or reports each missing name.
+macro_rules! applied_kind {
+    () => {
+        $crate::ir::untyped_applied_kind!() | $crate::ir::typed_applied_kind!()
+    };
+}
+pub(crate) use applied_kind;
+
+/// A pattern of every [`CheckKind`] that [`CheckKind::is_dispatchable`].
+macro_rules! dispatched_kind {
+    () => {
+        $crate::ir::typed_leaf_kind!() | $crate::ir::typed_applied_kind!()
+    };
+}
+pub(crate) use dispatched_kind;
+
+/// A pattern of every [`CheckKind`] that is not a [`dispatched_kind!`]: `false`, a custom
+/// keyword, an unresolved reference and the in-place applicators but `dependentSchemas`,
+/// which apply to an instance of any JSON type.
+macro_rules! undispatched_kind {
+    () => {
+        $crate::ir::CheckKind::False
+            | $crate::ir::CheckKind::Custom(_)
+            | $crate::ir::untyped_applied_kind!()
+    };
+}
+pub(crate) use undispatched_kind;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -713,6 +824,19 @@ mod tests {
                     let has_children = check.kind.edges().next().is_some();
                     let applies = check.kind.applies() != Applies::Nothing;
                     assert_eq!(has_children, applies, "{check:?}");
+                    // A leaf applies nothing; besides the applicators, only the checks
+                    // that report names (or an unresolved reference) are not leaves.
+                    let reports_names = matches!(
+                        check.kind,
+                        CheckKind::Required(_)
+                            | CheckKind::DependentRequired(_)
+                            | CheckKind::Unresolved { .. }
+                    );
+                    assert_eq!(
+                        is_leaf(&check.kind),
+                        !applies && !reports_names,
+                        "{check:?}"
+                    );
                     seen.insert(check.keyword.rsplit('/').next().map(String::from), applies);
                 }
             }
@@ -722,5 +846,15 @@ mod tests {
             seen.values().filter(|applies| **applies).count() >= 18,
             "{seen:?}"
         );
+    }
+
+    /// Whether `kind` is a [`leaf_kind!`]. The `match` is the proof that it and
+    /// [`applied_kind!`] name every kind once: the compiler refuses a kind named by
+    /// neither, and the lint on unreachable patterns (denied in CI) one named by both.
+    fn is_leaf(kind: &CheckKind) -> bool {
+        match kind {
+            leaf_kind!() => true,
+            applied_kind!() => false,
+        }
     }
 }

@@ -1,6 +1,7 @@
-//! What error messages show of the schema, decided once for both backends: the allowed
-//! values of `enum` / `const` and the names an object allows, as text that the interpreter
-//! builds at run time and generated code carries as static data — the same text.
+//! What error messages show of the schema, decided once for both backends: the error a
+//! failing check reports ([`failure`]), the allowed values of `enum` / `const` and the
+//! names an object allows, as text that the interpreter builds at run time and generated
+//! code carries as static data — the same text.
 //!
 //! Values are written as JSON, shortened ([`LISTED_VALUES`] values, strings cut after
 //! [`SHOWN_CHARS`] characters, a value's text after [`SHOWN_VALUE`], each cut marked
@@ -9,9 +10,11 @@
 //! written `\uXXXX` (a surrogate pair beyond the BMP), so the text can neither break a
 //! line nor hide or reorder one, and still reads as JSON.
 
-use crate::ir::{CheckKind, Edge, Node, NodeId, Program, RegexId};
-use schemac_runtime::error::Escaped;
-use serde_json::Value;
+use crate::ir::{CheckKind, CustomKeyword, Edge, Node, NodeId, Program, RegexId};
+use schemac_runtime::error::{Escaped, TypeSet};
+use schemac_runtime::ErrorKind;
+use serde_json::{Number, Value};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -48,6 +51,85 @@ pub fn values_text(values: &[Value]) -> String {
         listed.push(format!("… {} more", values.len() - LISTED_VALUES));
     }
     listed.join(", ")
+}
+
+/// The error a check reports when it fails, as far as the check decides it: the one
+/// mapping from check to error that both backends read (the interpreter reports it,
+/// generated code writes it as a constant). Every kind is named, so a new one must say.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure<'p> {
+    /// This error, at the check's keyword (the `false` schema's keyword is empty).
+    Reports(ErrorKind),
+    /// A `type` error: the allowed types, and the instance's, which only it says.
+    Type(TypeSet),
+    /// A custom keyword's error: the message its check gives.
+    Custom(&'p CustomKeyword),
+    /// None of its own: its errors depend on how it was applied (which names are
+    /// missing, which subschemas matched, what they reported), and each backend's code
+    /// for the keyword reports them.
+    Applied,
+}
+
+/// What check `kind` of `program` reports when it fails ([`Failure`]).
+pub fn failure<'p>(program: &Program, kind: &'p CheckKind) -> Failure<'p> {
+    let text = |s: &str| Cow::Owned(s.to_owned());
+    let limit = |n: &Number| n.as_f64().unwrap_or(f64::NAN);
+    Failure::Reports(match kind {
+        CheckKind::False => ErrorKind::FalseSchema,
+        CheckKind::Type(types) | CheckKind::IntegerLiteral(types) => return Failure::Type(*types),
+        CheckKind::Const(value) => ErrorKind::Const {
+            expected: Cow::Owned(value_text(value)),
+        },
+        CheckKind::Enum(values) => ErrorKind::Enum {
+            allowed: Cow::Owned(values_text(values)),
+        },
+        CheckKind::MultipleOf(divisor) => ErrorKind::MultipleOf { divisor: *divisor },
+        CheckKind::Minimum(n) => ErrorKind::Minimum { limit: limit(n) },
+        CheckKind::Maximum(n) => ErrorKind::Maximum { limit: limit(n) },
+        CheckKind::ExclusiveMinimum(n) => ErrorKind::ExclusiveMinimum { limit: limit(n) },
+        CheckKind::ExclusiveMaximum(n) => ErrorKind::ExclusiveMaximum { limit: limit(n) },
+        CheckKind::MinLength(limit) => ErrorKind::MinLength { limit: *limit },
+        CheckKind::MaxLength(limit) => ErrorKind::MaxLength { limit: *limit },
+        CheckKind::Pattern(id) => ErrorKind::Pattern {
+            pattern: text(program.regexes.get(id.0).map_or("", |e| &e.source)),
+        },
+        CheckKind::Format(name) => ErrorKind::Format { format: text(name) },
+        CheckKind::ContentBase64 => ErrorKind::ContentEncoding {
+            encoding: Cow::Borrowed("base64"),
+        },
+        CheckKind::ContentJson { .. } => ErrorKind::ContentMediaType {
+            media_type: Cow::Borrowed("application/json"),
+        },
+        CheckKind::MinItems(limit) => ErrorKind::MinItems { limit: *limit },
+        CheckKind::MaxItems(limit) => ErrorKind::MaxItems { limit: *limit },
+        CheckKind::UniqueItems => ErrorKind::UniqueItems,
+        CheckKind::Contains { min, max, .. } => ErrorKind::Contains {
+            min: *min,
+            max: *max,
+        },
+        CheckKind::MinProperties(limit) => ErrorKind::MinProperties { limit: *limit },
+        CheckKind::MaxProperties(limit) => ErrorKind::MaxProperties { limit: *limit },
+        CheckKind::Not(_) => ErrorKind::Not,
+        CheckKind::Custom(custom) => return Failure::Custom(custom),
+        CheckKind::Required(_)
+        | CheckKind::DependentRequired(_)
+        | CheckKind::Ref(_)
+        | CheckKind::DynamicRef { .. }
+        | CheckKind::Unresolved { .. }
+        | CheckKind::AllOf(_)
+        | CheckKind::AnyOf(_)
+        | CheckKind::OneOf(_)
+        | CheckKind::IfThenElse { .. }
+        | CheckKind::DependentSchemas(_)
+        | CheckKind::Properties(_)
+        | CheckKind::PatternProperties(_)
+        | CheckKind::AdditionalProperties { .. }
+        | CheckKind::PropertyNames(_)
+        | CheckKind::PrefixItems(_)
+        | CheckKind::Items { .. }
+        | CheckKind::UnevaluatedProperties(_)
+        | CheckKind::UnevaluatedItems(_) => return Failure::Applied,
+    })
 }
 
 /// What the error of a `false` subschema of `additionalProperties` /

@@ -7,7 +7,7 @@ use super::code::{Code, Expr, Uses};
 use super::dispatch::{kind_pattern, kind_test, ARMS};
 use super::{state, Fun, Gen, Mode};
 use crate::ir::kind::Kind;
-use crate::ir::{Check, CheckKind, Edge, NodeId};
+use crate::ir::{dispatched_kind, Check, CheckKind, Edge, NodeId};
 use crate::plan::lookup::EnumTable;
 use crate::plan::thresholds::MAX_DECIDED_TOGETHER;
 use crate::plan::{explain, Discriminator};
@@ -57,9 +57,9 @@ impl Branches<'_> {
     }
 }
 
-/// The code of a check that [`CheckKind::is_dispatchable`] sends to the dispatch: never reached here.
-fn unreachable_kind(kind: &CheckKind) -> Code {
-    // `CheckKind::is_dispatchable` routes every other kind to `dispatch`.
+/// The code of a check that [`CheckKind::is_dispatchable`] sends to the dispatch
+/// (`Gen::typed` writes it): none here.
+fn dispatched(kind: &CheckKind) -> Code {
     debug_assert!(kind.is_dispatchable());
     Code::default()
 }
@@ -140,7 +140,7 @@ impl Gen<'_> {
             }
             CheckKind::Not(edge) => {
                 let call = self.silent_call(f, edge, &Inst::Same, &EvArg::Throwaway);
-                let fail = self.fail(f, check, quote!(__rt::ErrorKind::Not));
+                let fail = self.fail_check(f, check);
                 Code::if_then(quote!(#call?), fail).using(call.uses)
             }
             // Absorbed: its condition evaluated first, its branches' checks in a run.
@@ -151,7 +151,7 @@ impl Gen<'_> {
                 otherwise,
             } => self.if_then_else(f, condition, then.as_ref(), otherwise.as_ref()),
             CheckKind::Custom(custom) => self.custom(f, check, &custom.value),
-            other => unreachable_kind(other),
+            dispatched_kind!() => dispatched(&check.kind),
         }
     }
 

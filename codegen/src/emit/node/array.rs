@@ -24,15 +24,7 @@ impl Gen<'_> {
         let f = a.f;
         let mark = f.node.collect.items;
         let call = self.silent_call(f, schema, &Inst::IndexVar, &EvArg::Throwaway);
-        let max_lit = match max {
-            Some(m) => quote!(Some(#m)),
-            None => quote!(None),
-        };
-        let fail = self.fail(
-            f,
-            check,
-            quote!(__rt::ErrorKind::Contains { min: #min, max: #max_lit }),
-        );
+        let fail = self.fail_check(f, check);
         // An evaluation locates each item (its annotations) and never stops early.
         let evaluates = self.evaluate && f.mode == Mode::Errors;
         let (iter, index) = if mark || evaluates {

@@ -1,7 +1,7 @@
 //! Assertions on a value of the arm's kind that apply no subschema: comparisons, `const`
 //! / `enum`.
 
-use super::super::value::{self, f64_tokens, number_cmp};
+use super::super::value::{self, number_cmp};
 use super::code::{Code, Uses};
 use super::dispatch::ArmCx;
 use super::{state, Gen};
@@ -20,32 +20,19 @@ impl Gen<'_> {
         check: &Check,
         limit: &Number,
         test: TokenStream,
-        kind: TokenStream,
     ) -> Code {
         let cmp = number_cmp(quote!(num), limit);
-        let as_f64 = f64_tokens(limit.as_f64().unwrap_or(f64::NAN));
-        let fail = self.fail(
-            a.f,
-            check,
-            quote!(__rt::ErrorKind::#kind { limit: #as_f64 }),
-        );
-        Code::if_then(quote!(#cmp.#test()), fail).binding()
+        Code::if_then(quote!(#cmp.#test()), self.fail_check(a.f, check)).binding()
     }
 
     /// `const` / `enum`: the values of the arm's variant, compared without allocating.
-    pub(super) fn enum_test(
-        &self,
-        a: &ArmCx<'_, '_>,
-        check: &Check,
-        values: &[Value],
-        kind: TokenStream,
-    ) -> Code {
+    pub(super) fn enum_test(&self, a: &ArmCx<'_, '_>, check: &Check, values: &[Value]) -> Code {
         let f = a.f;
         let of_variant: Vec<&Value> = values.iter().filter(|v| Kind::of(*v) == a.kind).collect();
+        let fail = self.fail_check(f, check);
         if of_variant.is_empty() {
-            return self.fail(f, check, kind);
+            return fail;
         }
-        let fail = self.fail(f, check, kind);
         let st = state(f.mode);
         match (a.kind, EnumTable::new(values)) {
             (Kind::String, Some(table)) if table.has_strings() && table.matches_inline() => {

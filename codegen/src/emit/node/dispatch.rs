@@ -1,18 +1,16 @@
 //! A run of type-dependent checks as one `match` on the value's variant, and the checks of
 //! each arm.
 
-use super::super::value::f64_tokens;
+use super::super::value;
 use super::code::{Code, Uses};
 use super::{reported_apart, state, Fun, Gen, Mode};
 use crate::ir::kind::{Kind, TypeTest};
-use crate::ir::{Check, CheckKind};
+use crate::ir::{dispatched_kind, undispatched_kind, Check, CheckKind};
 use crate::plan::absorb::When;
 use crate::plan::in_object_pass;
-use crate::plan::messages;
 use crate::plan::thresholds::REQUIRED_IN_LOOP;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use schemac_runtime::json::Divisor;
 
 /// Context of one arm of a dispatch.
 pub(super) struct ArmCx<'f, 'n> {
@@ -250,109 +248,62 @@ impl Gen<'_> {
     pub(super) fn typed(&self, a: &ArmCx<'_, '_>, check: &Check) -> Code {
         let f = a.f;
         let kind = a.kind;
-        let fail = |kind: TokenStream| self.fail(f, check, kind);
         // A failure where `cond` holds, reading the arm's binding.
-        let fail_if = |cond: TokenStream, kind: TokenStream| {
-            Code::if_then(cond, self.fail(f, check, kind)).binding()
-        };
+        let fail_if = |cond: TokenStream| Code::if_then(cond, self.fail_check(f, check)).binding();
         match (&check.kind, kind) {
             (CheckKind::Type(ts), _) => match kind.type_test(*ts) {
                 TypeTest::Pass => Code::default(),
-                TypeTest::Fail => self.fail_type(f, *ts),
-                TypeTest::IfInteger => {
-                    Code::if_then(quote!(!__rt::json::is_integer(num)), self.fail_type(f, *ts))
-                        .binding()
-                }
+                TypeTest::Fail => self.fail_check(f, check),
+                TypeTest::IfInteger => Code::if_then(
+                    quote!(!__rt::json::is_integer(num)),
+                    self.fail_check(f, check),
+                )
+                .binding(),
             },
             // (`-0` read from bytes is an integer: its text has no fraction.)
-            (CheckKind::IntegerLiteral(ts), Kind::Number) => Code::if_then(
+            (CheckKind::IntegerLiteral(_), Kind::Number) => Code::if_then(
                 quote!(__rt::json::is_integral_float(num) && !v.written_integral()),
-                self.fail_type(f, *ts),
+                self.fail_check(f, check),
             )
             .binding()
             .using(Uses::V),
-            (CheckKind::ContentBase64, Kind::String) => fail_if(
-                quote!(!__rt::content::is_base64(text)),
-                quote!(__rt::ErrorKind::ContentEncoding {
-                    encoding: __rt::Cow::Borrowed("base64")
-                }),
-            ),
-            (CheckKind::ContentJson { base64 }, Kind::String) => fail_if(
-                quote!(!__rt::content::is_json(text, #base64)),
-                quote!(__rt::ErrorKind::ContentMediaType {
-                    media_type: __rt::Cow::Borrowed("application/json")
-                }),
-            ),
-            (CheckKind::Const(value), _) => {
-                let expected = messages::value_text(value);
-                self.enum_test(
-                    a,
-                    check,
-                    std::slice::from_ref(value),
-                    quote!(__rt::ErrorKind::Const {
-                        expected: __rt::Cow::Borrowed(#expected)
-                    }),
-                )
+            (CheckKind::ContentBase64, Kind::String) => {
+                fail_if(quote!(!__rt::content::is_base64(text)))
             }
-            (CheckKind::Enum(values), _) => {
-                let allowed = messages::values_text(values);
-                let kind = quote!(__rt::ErrorKind::Enum {
-                    allowed: __rt::Cow::Borrowed(#allowed)
-                });
-                self.enum_test(a, check, values, kind)
+            (CheckKind::ContentJson { base64 }, Kind::String) => {
+                fail_if(quote!(!__rt::content::is_json(text, #base64)))
             }
+            (CheckKind::Const(value), _) => self.enum_test(a, check, std::slice::from_ref(value)),
+            (CheckKind::Enum(values), _) => self.enum_test(a, check, values),
             (CheckKind::MultipleOf(d), Kind::Number) => {
-                let lit = match *d {
-                    Divisor::Integer(i) => quote!(__rt::json::Divisor::Integer(#i)),
-                    Divisor::Float(x) => {
-                        let x = f64_tokens(x);
-                        quote!(__rt::json::Divisor::Float(#x))
-                    }
-                };
-                fail_if(
-                    quote!(!__rt::json::is_multiple_of(num, #lit)),
-                    quote!(__rt::ErrorKind::MultipleOf { divisor: #lit }),
-                )
+                let divisor = value::divisor_tokens(*d);
+                fail_if(quote!(!__rt::json::is_multiple_of(num, #divisor)))
             }
             (CheckKind::Minimum(limit), Kind::Number) => {
-                self.compare(a, check, limit, quote!(is_lt), quote!(Minimum))
+                self.compare(a, check, limit, quote!(is_lt))
             }
             (CheckKind::Maximum(limit), Kind::Number) => {
-                self.compare(a, check, limit, quote!(is_gt), quote!(Maximum))
+                self.compare(a, check, limit, quote!(is_gt))
             }
             (CheckKind::ExclusiveMinimum(limit), Kind::Number) => {
-                self.compare(a, check, limit, quote!(is_le), quote!(ExclusiveMinimum))
+                self.compare(a, check, limit, quote!(is_le))
             }
             (CheckKind::ExclusiveMaximum(limit), Kind::Number) => {
-                self.compare(a, check, limit, quote!(is_ge), quote!(ExclusiveMaximum))
+                self.compare(a, check, limit, quote!(is_ge))
             }
             (CheckKind::MinLength(n), Kind::String) => {
                 if *n == 0 {
                     return Code::default();
                 }
-                fail_if(
-                    quote!(!__rt::min_length(text, #n)),
-                    quote!(__rt::ErrorKind::MinLength { limit: #n }),
-                )
+                fail_if(quote!(!__rt::min_length(text, #n)))
             }
-            (CheckKind::MaxLength(n), Kind::String) => fail_if(
-                quote!(!__rt::max_length(text, #n)),
-                quote!(__rt::ErrorKind::MaxLength { limit: #n }),
-            ),
+            (CheckKind::MaxLength(n), Kind::String) => fail_if(quote!(!__rt::max_length(text, #n))),
             (CheckKind::Pattern(id), Kind::String) => {
-                let entry = &self.program.regexes[id.0];
-                if entry.compiled.is_none() {
+                if self.program.regexes[id.0].compiled.is_none() {
                     return Code::default();
                 }
-                let source = &entry.source;
                 let test = self.regex_test(f.mode, *id, quote!(text));
-                fail_if(
-                    quote!(!#test),
-                    quote!(__rt::ErrorKind::Pattern {
-                        pattern: __rt::Cow::Borrowed(#source)
-                    }),
-                )
-                .using(test.uses)
+                fail_if(quote!(!#test)).using(test.uses)
             }
             (CheckKind::Format(name), Kind::String) => {
                 if !self.formats.contains_key(name)
@@ -369,36 +320,25 @@ impl Gen<'_> {
                         quote!(#rt::format::#ident)
                     }
                 };
-                fail_if(
-                    quote!(!#path(text)),
-                    quote!(__rt::ErrorKind::Format {
-                        format: __rt::Cow::Borrowed(#name)
-                    }),
-                )
+                fail_if(quote!(!#path(text)))
             }
             (CheckKind::MinItems(n), Kind::Array) => {
                 if *n == 0 {
                     return Code::default();
                 }
-                fail_if(
-                    quote!((arr.len() as u64) < #n),
-                    quote!(__rt::ErrorKind::MinItems { limit: #n }),
-                )
+                fail_if(quote!((arr.len() as u64) < #n))
             }
             (CheckKind::MaxItems(n), Kind::Array) => {
                 if *n == u64::MAX {
                     return Code::default();
                 }
-                fail_if(
-                    quote!(arr.len() as u64 > #n),
-                    quote!(__rt::ErrorKind::MaxItems { limit: #n }),
-                )
+                fail_if(quote!(arr.len() as u64 > #n))
             }
             (CheckKind::UniqueItems, Kind::Array) => {
                 let st = state(f.mode);
                 Code::if_then(
                     quote!(!#st.all_unique(arr.iter())?),
-                    fail(quote!(__rt::ErrorKind::UniqueItems)),
+                    self.fail_check(f, check),
                 )
                 .using(Uses::CX | Uses::BINDING)
             }
@@ -414,19 +354,13 @@ impl Gen<'_> {
                 if *n == 0 {
                     return Code::default();
                 }
-                fail_if(
-                    quote!((obj.len() as u64) < #n),
-                    quote!(__rt::ErrorKind::MinProperties { limit: #n }),
-                )
+                fail_if(quote!((obj.len() as u64) < #n))
             }
             (CheckKind::MaxProperties(n), Kind::Object) => {
                 if *n == u64::MAX {
                     return Code::default();
                 }
-                fail_if(
-                    quote!(obj.len() as u64 > #n),
-                    quote!(__rt::ErrorKind::MaxProperties { limit: #n }),
-                )
+                fail_if(quote!(obj.len() as u64 > #n))
             }
             (CheckKind::Required(names), Kind::Object) => self.required(a, check, names),
             (CheckKind::DependentRequired(deps), Kind::Object) => {
@@ -446,7 +380,15 @@ impl Gen<'_> {
                 // Always fused into `object_loop`.
                 Code::default()
             }
-            _ => Code::default(),
+            // A check on a kind it does not read passes. (`type`, `const` and `enum`, decided
+            // on every kind above, are named here too.)
+            #[allow(unreachable_patterns)]
+            (dispatched_kind!(), _) => Code::default(),
+            // `Gen::in_place` writes them.
+            (undispatched_kind!(), _) => {
+                debug_assert!(!check.kind.is_dispatchable());
+                Code::default()
+            }
         }
     }
 }

@@ -21,9 +21,11 @@ mod dispatch;
 mod names;
 mod object;
 
+use super::value;
 use crate::ir::{Check, CheckKind, Edge, Node, NodeId, Program, RegexId};
 use crate::plan::absorb::{Absorption, When};
 use crate::plan::lookup::{self, EnumTable};
+use crate::plan::messages::{self, Failure};
 use crate::plan::Plan;
 use crate::regex::PatternSet;
 use code::{Code, Expr, Uses};
@@ -796,6 +798,17 @@ impl<'a> Gen<'a> {
                 let n = self.faults.borrow_mut().add(quote!(Fault(#keyword, #kind)));
                 Code::unit(quote!(cx.fail(#n))).using(Uses::CX)
             }
+        }
+    }
+
+    /// Code that fails the node on a failed `check`: its `exit` (check) or the error
+    /// [`messages::failure`] says it reports (errors; none for a check whose errors were
+    /// reported where it was applied, or a custom keyword's, which `Gen::custom` reports).
+    fn fail_check(&self, f: &Fun<'_>, check: &Check) -> Code {
+        match messages::failure(self.program, &check.kind) {
+            Failure::Reports(kind) => self.fail(f, check, value::error_kind(&kind)),
+            Failure::Type(types) => self.fail_type(f, types),
+            Failure::Custom(_) | Failure::Applied => self.fail_silent(f),
         }
     }
 
