@@ -81,8 +81,9 @@ impl Plan {
     ///   node's under its verdict.
     ///
     /// Not where the node has `patternProperties` / `additionalProperties` of its own
-    /// (whose keys are the node's own names) or the program has a dynamic scope. The
-    /// verdict is the same, found in another order.
+    /// (whose keys are the node's own names) or the program has a dynamic scope; no `if`
+    /// where the plan says so ([`Plan::absorbs_ifs`]). The verdict is the same, found in
+    /// another order.
     pub fn absorption(&self, id: NodeId) -> Absorption {
         let node = self.program.node(id);
         let mut out = Absorption::default();
@@ -173,6 +174,9 @@ impl Plan {
     /// Whether `check` is an `if` whose branches node `id` can absorb (see
     /// [`Plan::absorption`]).
     fn absorbable_if(&self, id: NodeId, check: &Check) -> bool {
+        if !self.absorbs_ifs {
+            return false;
+        }
         let CheckKind::IfThenElse {
             then, otherwise, ..
         } = &check.kind

@@ -128,6 +128,14 @@ pub struct Plan {
     /// [`schemac_runtime::Limits::max_depth`] times. Generated code then counts neither:
     /// an out-of-line node only charges the budget, and a call is no step.
     pub depth_free: bool,
+    /// Whether [`Plan::absorption`] may absorb `if`s: not in a program whose
+    /// `$dynamicRef`s only the root rule of `resolve_static_dynamic_refs` made static.
+    /// Such a program kept its dynamic scope before that rule, and absorbed nothing;
+    /// absorbed `if`s are evaluated in plan order by the interpreter and conditions first
+    /// by generated code, which spend alike on every case of the corpora but not on every
+    /// instance (issue 36: the interpreter does not render them yet), so the rule does
+    /// not extend them to programs that had none.
+    pub absorbs_ifs: bool,
 }
 
 /// What the plan decided about one node.
@@ -166,7 +174,7 @@ pub struct NodePlan {
 impl Plan {
     /// Plans `program` (lowered and analysed).
     pub fn new(mut program: Program) -> Plan {
-        resolve_static_dynamic_refs(&mut program);
+        let rooted = resolve_static_dynamic_refs(&mut program);
         collapse_reference_wrappers(&mut program);
         // Reordering checks keeps every edge, so the cycles found here stay true.
         let recursive = Graph::new(&program, &|id| id).on_cycles();
@@ -184,6 +192,7 @@ impl Plan {
             error_functions: std::sync::OnceLock::new(),
             discriminators,
             depth_free,
+            absorbs_ifs: !rooted,
         }
     }
 
@@ -236,23 +245,40 @@ impl Plan {
     }
 }
 
-/// Rewrite 1: `$dynamicRef`s whose anchor has one declaring resource become static.
-fn resolve_static_dynamic_refs(program: &mut Program) {
+/// Rewrite 1: `$dynamicRef`s that land in one place whatever the dynamic scope holds
+/// become static: to an anchor that one resource declares, or one that the root's
+/// resource declares. (Evaluation enters the root's resource first, so it is the
+/// outermost of every dynamic scope: a reference to an anchor it declares always lands on
+/// its — the 2020-12 meta-schema's `#meta`, which every vocabulary declares again.)
+/// Whether the root's anchors made any static that the one-resource rule did not.
+fn resolve_static_dynamic_refs(program: &mut Program) -> bool {
+    let mut rooted = false;
     let mut declaring: BTreeMap<String, usize> = BTreeMap::new();
     for resource in &program.resources {
         for name in resource.dynamic_anchors.keys() {
             *declaring.entry(name.clone()).or_default() += 1;
         }
     }
+    let root_resource = program.node(program.root).resource;
+    let in_root = program
+        .resources
+        .get(root_resource.0)
+        .map(|r| r.dynamic_anchors.clone())
+        .unwrap_or_default();
     for node in &mut program.nodes {
         for check in &mut node.checks {
-            if let CheckKind::DynamicRef { anchor, .. } = &mut check.kind {
-                if anchor
-                    .as_ref()
-                    .is_some_and(|name| declaring.get(name).copied().unwrap_or(0) <= 1)
-                {
-                    *anchor = None;
-                }
+            let CheckKind::DynamicRef { fallback, anchor } = &mut check.kind else {
+                continue;
+            };
+            let Some(name) = anchor.as_deref() else {
+                continue;
+            };
+            if declaring.get(name).copied().unwrap_or(0) <= 1 {
+                *anchor = None;
+            } else if let Some(&target) = in_root.get(name) {
+                fallback.target = target;
+                *anchor = None;
+                rooted = true;
             }
         }
     }
@@ -267,6 +293,7 @@ fn resolve_static_dynamic_refs(program: &mut Program) {
             )
         })
     });
+    rooted
 }
 
 /// The edge a reference-only node forwards to, if `id` is one.
@@ -987,6 +1014,62 @@ mod tests {
             .filter(|&i| plan.program.nodes[i].uri.ends_with(suffix))
             .map(|i| plan.node(NodeId(i)))
             .collect()
+    }
+
+    #[test]
+    fn a_dynamic_reference_to_an_anchor_the_root_declares_lands_there() {
+        // Three resources declare `#meta`: the root's is the outermost of every dynamic
+        // scope, so a reference from another lands on the root's.
+        let schema = |root_declares: bool| {
+            let mut schema = json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$id": "https://example.com/root",
+                "allOf": [{"$ref": "inner"}, {"$ref": "other"}],
+                "$defs": {
+                    "inner": {
+                        "$id": "inner",
+                        "$dynamicAnchor": "meta",
+                        "properties": {"child": {"$dynamicRef": "#meta"}}
+                    },
+                    "other": {"$id": "other", "$dynamicAnchor": "meta", "$ref": "inner"}
+                }
+            });
+            if root_declares {
+                schema["$dynamicAnchor"] = json!("meta");
+                schema["type"] = json!("object");
+            }
+            schema
+        };
+        let dynamic_refs = |plan: &Plan| -> Vec<(Option<String>, String)> {
+            (plan.program.nodes.iter().flat_map(|n| &n.checks))
+                .filter_map(|c| match &c.kind {
+                    CheckKind::DynamicRef { fallback, anchor } => {
+                        let uri = &plan.program.node(fallback.target).uri;
+                        Some((anchor.clone(), uri.clone()))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let plan = planned(schema(true));
+        assert!(!plan.program.uses_dynamic_scope);
+        // (It absorbs no `if`: it had none absorbed with the dynamic scope.)
+        assert!(!plan.absorbs_ifs);
+        assert_eq!(
+            dynamic_refs(&plan),
+            [(None, "https://example.com/root#".to_string())]
+        );
+        // Without the root's: where it lands depends on the scope (the inner resource's
+        // anchor as written, or `other`'s where it entered `inner`).
+        let plan = planned(schema(false));
+        assert!(plan.program.uses_dynamic_scope && plan.absorbs_ifs);
+        assert_eq!(
+            dynamic_refs(&plan),
+            [(
+                Some("meta".to_string()),
+                "https://example.com/inner#".to_string()
+            )]
+        );
     }
 
     #[test]
