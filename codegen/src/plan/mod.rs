@@ -7,8 +7,9 @@
 //!
 //! 1. **Static `$dynamicRef`.** A `$dynamicRef` whose anchor only one resource declares
 //!    always lands on its static target (the outermost resource declaring the anchor can
-//!    only be that one), so it becomes a plain reference; a program left without dynamic
-//!    references keeps no dynamic scope.
+//!    only be that one), and one whose anchor the root's resource declares always lands
+//!    there (the root's resource is the outermost of every scope), so it becomes a plain
+//!    reference; a program left without dynamic references keeps no dynamic scope.
 //! 2. **Reference wrappers.** An edge to a node whose only check is a reference goes
 //!    straight to the reference's target; the edge's keyword path keeps the `/$ref` step.
 //!    (Under a dynamic scope, only when the target is in the wrapper's resource.)
